@@ -1,0 +1,1176 @@
+/* fk_lbs.h - v0.1.0 - forward kinematics and blend skinning (LBS, DQS) in one C header
+   MIT or public domain (Unlicense): see the end of the file.
+
+   Do this:
+       #define FK_LBS_IMPLEMENTATION
+   before you include this file in *one* C or C++ file to create the implementation.
+   Every other file includes it without the define.
+
+   ABOUT
+     fk_lbs.h poses skeletons and skins meshes:
+       - quaternion and rigid-transform math (small structs passed by value);
+       - forward kinematics (FK) over a parent array, in any joint order;
+       - linear blend skinning (LBS) and dual quaternion skinning (DQS) of positions
+         and normals, with byte strides for interleaved vertex buffers.
+     No heap allocation, no global state, no I/O: every function is reentrant and
+     may be called from any number of threads at once on separate outputs.
+
+   USAGE
+       fk_rigid bones[2];
+       fk_forward(2, parents, rest_joints, rotations, NULL, bones);
+       fk_skin_desc skin = {0};   ...fill in the vertex arrays...
+       skin.transforms = bones; skin.transform_count = 2;
+       fk_skin_lbs(&skin);
+     README.md has the complete program; docs/ has the derivation with pictures.
+
+   CONVENTIONS (decided once, never changed)
+     - Quaternions are stored x, y, z, w (w last) and multiply by the Hamilton rule.
+       fk_quat_mul(a, b) applies b first: rotate(a*b, v) == rotate(a, rotate(b, v)).
+     - A rigid transform {q, t} maps a point v to q v q* + t.
+     - 3x3 and 3x4 matrices are row-major and act on column vectors: the 3x4 matrix
+       [R | t] is what a GPU skinning shader uploads.
+     - Angles are in radians; strides are in bytes (0 means tightly packed).
+     - Forward kinematics: joint i rotates by q_i about its rest position x_i (its
+       pivot). By default q_i is expressed in the parent's frame, Q_i = Q_p q_i
+       (BVH, glTF, game engines); fk_forward_rest_frame() takes q_i in the rest
+       frame, Q_i = q_i Q_p. Both place joint i where its parent sends it:
+           t_i = t_p + Q_p (x_i + d_i) - Q_i x_i        roots: t_r = x_r + d_r - Q_r x_r
+     - Input quaternions need not be unit length: they are normalized on the way in.
+
+   OPTIONS (#define before including)
+     FK_LBS_STATIC            make every function static (private to one file)
+     FK_LBS_DEF               linkage of the public functions (default: extern)
+     FK_LBS_ASSERT(x)         assertion for programmer errors (default: assert)
+     FK_LBS_PALETTE_CAPACITY  bones whose matrices are precomputed on the stack per
+                              skinning call (default 256); larger rigs still work,
+                              converting each bone as it is used
+
+   ERRORS
+     Functions that can meet bad data return an fk_result; fk_result_description()
+     names it. Bad input never leads to a read or write out of bounds.
+*/
+
+#ifndef FK_LBS_H
+#define FK_LBS_H
+
+#include <stddef.h> /* size_t */
+#include <stdint.h> /* uint16_t */
+
+/** @file fk_lbs.h
+    @brief Forward kinematics over a parent array, linear blend skinning and dual
+    quaternion skinning, in one header. */
+
+/** @brief Major version number. */
+#define FK_LBS_VERSION_MAJOR 0
+/** @brief Minor version number. */
+#define FK_LBS_VERSION_MINOR 1
+/** @brief Patch version number. */
+#define FK_LBS_VERSION_PATCH 0
+/** @brief The version as a string, "major.minor.patch". */
+#define FK_LBS_VERSION "0.1.0"
+
+#ifndef FK_LBS_DEF
+#ifdef FK_LBS_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define FK_LBS_DEF static __attribute__((unused))
+#else
+#define FK_LBS_DEF static
+#endif
+#else
+/** @brief Linkage of every public function: `extern` by default, `static` under
+    `FK_LBS_STATIC`, or whatever you define it to (a DLL export, say). */
+#define FK_LBS_DEF extern
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ============================================================================
+   Types
+   ============================================================================ */
+
+/** @brief A 3D vector or point. */
+typedef struct fk_vec3 {
+    float x; /**< x coordinate */
+    float y; /**< y coordinate */
+    float z; /**< z coordinate */
+} fk_vec3;
+
+/** @brief A quaternion x i + y j + z k + w, stored with w last. Unit quaternions
+    are rotations; q and -q are the same rotation. */
+typedef struct fk_quat {
+    float x; /**< i component */
+    float y; /**< j component */
+    float z; /**< k component */
+    float w; /**< real (scalar) component */
+} fk_quat;
+
+/** @brief A rigid transform: rotation @c q, then translation @c t, so a point v goes
+    to q v q* + t. */
+typedef struct fk_rigid {
+    fk_quat q; /**< rotation (unit quaternion) */
+    fk_vec3 t; /**< translation, applied after the rotation */
+} fk_rigid;
+
+/** @brief A unit dual quaternion real + eps dual, the form in which DQS blends rigid
+    transforms. For a rigid {q, t}: real = q, dual = (t, 0) q / 2. */
+typedef struct fk_dual_quat {
+    fk_quat real; /**< rotation part */
+    fk_quat dual; /**< translation part, (t, 0) * real / 2 */
+} fk_dual_quat;
+
+/** @brief Result codes. Every function that can meet bad data returns one. */
+typedef enum fk_result {
+    FK_OK = 0,                   /**< success */
+    FK_ERROR_NULL_ARGUMENT,      /**< a required pointer is NULL */
+    FK_ERROR_INVALID_COUNT,      /**< a count is negative, influences < 1, or counts disagree */
+    FK_ERROR_PARENT_OUT_OF_RANGE, /**< a parent index is >= the joint count */
+    FK_ERROR_SELF_PARENT,        /**< a joint is its own parent */
+    FK_ERROR_CYCLE,              /**< the parent array has a cycle (no path to a root) */
+    FK_ERROR_INVALID_ROTATION,   /**< a quaternion is zero, infinite or NaN */
+    FK_ERROR_NOT_FINITE,         /**< a position or translation is infinite or NaN */
+    FK_ERROR_JOINT_OUT_OF_RANGE, /**< a vertex names a joint >= transform_count */
+    FK_ERROR_INVALID_STRIDE      /**< a stride is smaller than its element, misaligned, or overflows */
+} fk_result;
+
+/** @brief Euler angle orders. @c FK_EULER_ZXY means R = Rz(angles.z) Rx(angles.x)
+    Ry(angles.y): the axes multiply left to right in the order named, so the last
+    one acts on a vector first. This is the order in which a BVH file lists its
+    rotation channels ("Zrotation Xrotation Yrotation" is FK_EULER_ZXY). */
+typedef enum fk_euler_order {
+    FK_EULER_XYZ, /**< R = Rx Ry Rz */
+    FK_EULER_XZY, /**< R = Rx Rz Ry */
+    FK_EULER_YXZ, /**< R = Ry Rx Rz */
+    FK_EULER_YZX, /**< R = Ry Rz Rx */
+    FK_EULER_ZXY, /**< R = Rz Rx Ry */
+    FK_EULER_ZYX  /**< R = Rz Ry Rx */
+} fk_euler_order;
+
+/** @brief What to skin and where to write it; see fk_skin_lbs().
+
+    Zero-initialize it and fill in what you use. Vertex i has @c influences joint
+    indices and as many weights; it is skinned as
+    v' = sum_k weights[k] (Q_joints[k] v + t_joints[k]).
+    Strides are the bytes from one vertex's record to the next; 0 means tightly packed.
+    If @c joints is NULL the weights are dense: vertex i has one weight per transform
+    (the libigl layout, row-major), and @c influences must equal @c transform_count. */
+typedef struct fk_skin_desc {
+    int vertex_count;         /**< number of vertices to skin (>= 0) */
+    int influences;           /**< joints per vertex, k >= 1 */
+    const float *positions;   /**< rest positions, x y z per vertex (required) */
+    size_t position_stride;   /**< bytes between positions; 0 = 12 */
+    const float *normals;     /**< rest normals, x y z per vertex (optional, NULL) */
+    size_t normal_stride;     /**< bytes between normals; 0 = 12 */
+    const uint16_t *joints;   /**< k joint indices per vertex; NULL = dense weights */
+    size_t joint_stride;      /**< bytes between vertices' index lists; 0 = 2k */
+    const float *weights;     /**< k weights per vertex (required) */
+    size_t weight_stride;     /**< bytes between vertices' weight lists; 0 = 4k */
+    const fk_rigid *transforms; /**< absolute joint transforms, from fk_forward() */
+    int transform_count;      /**< number of transforms; every joint index must be below it */
+    float *out_positions;     /**< skinned positions (required; may equal @c positions) */
+    size_t out_position_stride; /**< bytes between output positions; 0 = 12 */
+    float *out_normals;       /**< skinned normals (required iff @c normals is given) */
+    size_t out_normal_stride; /**< bytes between output normals; 0 = 12 */
+} fk_skin_desc;
+
+/* ============================================================================
+   Results
+   ============================================================================ */
+
+/** @brief A short English description of a result code, for messages.
+    @param result any value; unknown values get "unknown fk_result".
+    @return a static string, never NULL. */
+FK_LBS_DEF const char *fk_result_description(fk_result result);
+
+/* ============================================================================
+   Vectors
+   ============================================================================ */
+
+/** @brief Makes a vector. @param x,y,z coordinates. @return (x, y, z). */
+FK_LBS_DEF fk_vec3 fk_vec3_make(float x, float y, float z);
+/** @brief Sum. @param a,b vectors. @return a + b. */
+FK_LBS_DEF fk_vec3 fk_vec3_add(fk_vec3 a, fk_vec3 b);
+/** @brief Difference. @param a,b vectors. @return a - b. */
+FK_LBS_DEF fk_vec3 fk_vec3_sub(fk_vec3 a, fk_vec3 b);
+/** @brief Scaling. @param v vector. @param s factor. @return s v. */
+FK_LBS_DEF fk_vec3 fk_vec3_scale(fk_vec3 v, float s);
+/** @brief Dot product. @param a,b vectors. @return a . b. */
+FK_LBS_DEF float fk_vec3_dot(fk_vec3 a, fk_vec3 b);
+/** @brief Cross product. @param a,b vectors. @return a x b. */
+FK_LBS_DEF fk_vec3 fk_vec3_cross(fk_vec3 a, fk_vec3 b);
+/** @brief Euclidean length. @param v vector. @return |v|. */
+FK_LBS_DEF float fk_vec3_length(fk_vec3 v);
+/** @brief Unit vector in the direction of @p v. @param v vector.
+    @return v / |v|, or (0, 0, 0) when |v| is zero. */
+FK_LBS_DEF fk_vec3 fk_vec3_normalize(fk_vec3 v);
+
+/* ============================================================================
+   Quaternions
+   ============================================================================ */
+
+/** @brief Makes a quaternion. @param x,y,z,w components (w is the real part).
+    @return the quaternion x i + y j + z k + w. */
+FK_LBS_DEF fk_quat fk_quat_make(float x, float y, float z, float w);
+/** @brief The identity rotation. @return (0, 0, 0, 1). */
+FK_LBS_DEF fk_quat fk_quat_identity(void);
+/** @brief Hamilton product; the result applies @p b first, then @p a.
+    @param a,b quaternions. @return a b. */
+FK_LBS_DEF fk_quat fk_quat_mul(fk_quat a, fk_quat b);
+/** @brief Conjugate, the inverse of a unit quaternion. @param q quaternion.
+    @return (-x, -y, -z, w). */
+FK_LBS_DEF fk_quat fk_quat_conjugate(fk_quat q);
+/** @brief Inverse of any nonzero quaternion. @param q quaternion.
+    @return q* / |q|^2, or the identity when q is zero. */
+FK_LBS_DEF fk_quat fk_quat_inverse(fk_quat q);
+/** @brief Four-dimensional dot product. @param a,b quaternions. @return a . b. */
+FK_LBS_DEF float fk_quat_dot(fk_quat a, fk_quat b);
+/** @brief Length. @param q quaternion. @return |q|. */
+FK_LBS_DEF float fk_quat_length(fk_quat q);
+/** @brief Unit quaternion in the direction of @p q. @param q quaternion.
+    @return q / |q|, or the identity when q is zero. */
+FK_LBS_DEF fk_quat fk_quat_normalize(fk_quat q);
+/** @brief Rotates a vector by a unit quaternion. @param q unit quaternion.
+    @param v vector. @return q v q*. */
+FK_LBS_DEF fk_vec3 fk_quat_rotate(fk_quat q, fk_vec3 v);
+/** @brief Rotation by @p angle radians about @p axis (right-hand rule).
+    @param axis any nonzero vector (it is normalized). @param angle radians.
+    @return the unit quaternion, or the identity when the axis is zero. */
+FK_LBS_DEF fk_quat fk_quat_from_axis_angle(fk_vec3 axis, float angle);
+/** @brief Axis and angle of a rotation, the angle in [0, pi].
+    @param q unit quaternion. @param axis receives the unit axis ((1, 0, 0) for
+    the identity). @param angle receives the angle in radians. */
+FK_LBS_DEF void fk_quat_to_axis_angle(fk_quat q, fk_vec3 *axis, float *angle);
+/** @brief Rotation matrix of a unit quaternion.
+    @param q unit quaternion. @param out receives the 3x3 matrix, row-major. */
+FK_LBS_DEF void fk_quat_to_mat3(fk_quat q, float out[9]);
+/** @brief Quaternion of a rotation matrix; robust for every rotation, 180 degrees
+    included (Shepperd's method: divide by the largest of w, x, y, z).
+    @param m 3x3 rotation matrix, row-major. @return a unit quaternion. */
+FK_LBS_DEF fk_quat fk_quat_from_mat3(const float m[9]);
+/** @brief Spherical linear interpolation along the shorter arc: constant angular
+    speed. @param a,b unit quaternions. @param t 0 gives a, 1 gives b (or -b).
+    @return a unit quaternion. */
+FK_LBS_DEF fk_quat fk_quat_slerp(fk_quat a, fk_quat b, float t);
+/** @brief Normalized linear interpolation along the shorter arc: cheaper than
+    slerp, same endpoints and path, non-constant speed.
+    @param a,b unit quaternions. @param t in [0, 1]. @return a unit quaternion. */
+FK_LBS_DEF fk_quat fk_quat_nlerp(fk_quat a, fk_quat b, float t);
+/** @brief Rotation from Euler angles. @param angles angle about x, y and z in
+    radians (each in its own component, whatever the order). @param order the
+    order the axes multiply in (see fk_euler_order). @return a unit quaternion. */
+FK_LBS_DEF fk_quat fk_quat_from_euler(fk_vec3 angles, fk_euler_order order);
+/** @brief Euler angles of a rotation, the inverse of fk_quat_from_euler(). The
+    middle angle is in [-pi/2, pi/2], the others in [-pi, pi]; at gimbal lock the
+    last angle is 0. @param q unit quaternion. @param order axis order.
+    @return the angles about x, y and z. */
+FK_LBS_DEF fk_vec3 fk_quat_to_euler(fk_quat q, fk_euler_order order);
+
+/* ============================================================================
+   Rigid transforms
+   ============================================================================ */
+
+/** @brief The identity transform. @return {identity, (0, 0, 0)}. */
+FK_LBS_DEF fk_rigid fk_rigid_identity(void);
+/** @brief Makes a rigid transform. @param q rotation. @param t translation.
+    @return {q, t}. */
+FK_LBS_DEF fk_rigid fk_rigid_make(fk_quat q, fk_vec3 t);
+/** @brief Composition; the result applies @p b first, then @p a.
+    @param a,b rigid transforms. @return a o b. */
+FK_LBS_DEF fk_rigid fk_rigid_mul(fk_rigid a, fk_rigid b);
+/** @brief Inverse transform. @param r rigid transform with unit rotation.
+    @return r^-1 = {q*, -(q* t q)}. */
+FK_LBS_DEF fk_rigid fk_rigid_inverse(fk_rigid r);
+/** @brief Applies a transform to a point. @param r rigid transform.
+    @param p point. @return q p q* + t. */
+FK_LBS_DEF fk_vec3 fk_rigid_apply(fk_rigid r, fk_vec3 p);
+/** @brief 3x4 matrix [R | t], row-major: what a GPU skinning shader uploads.
+    @param r rigid transform with unit rotation. @param out receives 12 floats. */
+FK_LBS_DEF void fk_rigid_to_mat34(fk_rigid r, float out[12]);
+/** @brief Rigid transform of a 3x4 matrix [R | t] whose R is a rotation.
+    @param m 12 floats, row-major. @return the transform. */
+FK_LBS_DEF fk_rigid fk_rigid_from_mat34(const float m[12]);
+/** @brief Unit dual quaternion of a rigid transform.
+    @param r rigid transform with unit rotation. @return {q, (t, 0) q / 2}. */
+FK_LBS_DEF fk_dual_quat fk_rigid_to_dual_quat(fk_rigid r);
+/** @brief Rigid transform of a dual quaternion; the real part is normalized and
+    the dual part is read as t = 2 dual real* (its component along real, which a
+    blend can introduce, is ignored). @param d dual quaternion with nonzero real
+    part. @return the transform. */
+FK_LBS_DEF fk_rigid fk_dual_quat_to_rigid(fk_dual_quat d);
+
+/* ============================================================================
+   Forward kinematics
+   ============================================================================ */
+
+/** @brief Checks a parent array without computing anything.
+    @param joint_count number of joints (>= 0).
+    @param parents parents[i] is the parent of joint i, negative for a root;
+    parents may come before or after their children.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
+    FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT or FK_ERROR_CYCLE.
+    @remark O(joint_count) time; no memory beyond a few locals. */
+FK_LBS_DEF fk_result fk_validate_skeleton(int joint_count, const int *parents);
+
+/** @brief Forward kinematics with rotations in the parent's frame.
+
+    Joint i rotates by rotations[i] about its rest position rest_joints[i] and
+    moves by translations[i] in its parent's frame, carrying all its descendants:
+        Q_i = Q_p q_i,   t_i = t_p + Q_p (x_i + d_i) - Q_i x_i
+    (roots: Q_r = q_r, t_r = x_r + d_r - Q_r x_r). A rest-pose point v on bone i
+    then goes to Q_i v + t_i, and joint i's pivot lands where its parent's
+    transform sends it.
+
+    @param joint_count number of joints (>= 0).
+    @param parents parent of each joint, negative for a root; any order.
+    @param rest_joints rest (bind) position x_i of each joint, the bone's pivot.
+    @param rotations relative rotation q_i of each joint (normalized on the way in).
+    @param translations relative translation d_i of each joint, or NULL for none.
+    @param out receives joint_count absolute transforms (Q_i, t_i).
+    @return FK_OK or the first error found; on error @p out holds identities.
+    @remark Parents listed before children take a single pass; any other order is
+    resolved in O(joint_count) time using @p out itself as scratch, so nothing is
+    allocated. @p out must not overlap the inputs. */
+FK_LBS_DEF fk_result fk_forward(int joint_count, const int *parents,
+                                const fk_vec3 *rest_joints, const fk_quat *rotations,
+                                const fk_vec3 *translations, fk_rigid *out);
+
+/** @brief Forward kinematics with rotations in the rest (world) frame:
+    Q_i = q_i Q_p, and the same translation rule as fk_forward(). Parameters,
+    result and remarks are those of fk_forward().
+    @param joint_count number of joints. @param parents parent array.
+    @param rest_joints rest joint positions. @param rotations rest-frame rotations.
+    @param translations relative translations or NULL. @param out absolute transforms.
+    @return FK_OK or the first error found. */
+FK_LBS_DEF fk_result fk_forward_rest_frame(int joint_count, const int *parents,
+                                           const fk_vec3 *rest_joints, const fk_quat *rotations,
+                                           const fk_vec3 *translations, fk_rigid *out);
+
+/** @brief Posed joint positions: out[i] = Q_i x_i + t_i.
+    @param joint_count number of joints (>= 0). @param rest_joints rest positions.
+    @param transforms absolute transforms from fk_forward().
+    @param out receives joint_count positions.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT or FK_ERROR_INVALID_COUNT. */
+FK_LBS_DEF fk_result fk_posed_joints(int joint_count, const fk_vec3 *rest_joints,
+                                     const fk_rigid *transforms, fk_vec3 *out);
+
+/* ============================================================================
+   Skinning
+   ============================================================================ */
+
+/** @brief Checks a skinning descriptor completely, every joint index included,
+    without writing anything. fk_skin_lbs() and fk_skin_dqs() make the same checks
+    as they go; call this first when a bad index must leave the output untouched.
+    @param desc the descriptor. @return FK_OK or the first error found. */
+FK_LBS_DEF fk_result fk_skin_validate(const fk_skin_desc *desc);
+
+/** @brief Linear blend skinning: v' = sum_k w_k (Q_k v + t_k).
+
+    Normals go through the blended linear part sum_k w_k Q_k and are renormalized
+    (exact for rigidly moving parts, the usual approximation elsewhere). Weights are
+    used as given: weights that do not sum to one scale the result.
+    The output may be the input buffer itself (same pointer and stride).
+    @param desc what to skin; see fk_skin_desc.
+    @return FK_OK or the first error found. Descriptor errors are found before
+    anything is written; a joint index out of range is found when its vertex is
+    reached, and the vertices before it have then been written.
+    @remark Reentrant; to skin from several threads, give each thread a copy of the
+    descriptor with its pointers advanced to a sub-range of the vertices. */
+FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc);
+
+/** @brief Dual quaternion skinning (Kavan et al. 2008): the influences' unit dual
+    quaternions are blended with signs chosen so that every rotation lies in the
+    first influence's hemisphere (q and -q give the same result), normalized, and
+    applied. Normals are rotated by the blended rotation. A vertex whose blend has a
+    zero rotation part (all weights zero) keeps its rest position and normal.
+    @param desc what to skin; see fk_skin_desc.
+    @return as fk_skin_lbs(). */
+FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FK_LBS_H */
+
+/* ============================================================================
+   IMPLEMENTATION
+   ============================================================================ */
+
+#ifdef FK_LBS_IMPLEMENTATION
+#ifndef FK_LBS_IMPLEMENTATION_DONE
+#define FK_LBS_IMPLEMENTATION_DONE
+
+#include <float.h>  /* FLT_MAX, FLT_MIN */
+#include <math.h>   /* sqrtf, sinf, cosf, atan2f */
+#include <string.h> /* memcpy */
+
+#ifndef FK_LBS_ASSERT
+#include <assert.h>
+#define FK_LBS_ASSERT(x) assert(x)
+#endif
+
+#ifndef FK_LBS_PALETTE_CAPACITY
+#define FK_LBS_PALETTE_CAPACITY 256
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+FK_LBS_DEF const char *fk_result_description(fk_result result)
+{
+    switch (result) {
+    case FK_OK: return "success";
+    case FK_ERROR_NULL_ARGUMENT: return "a required pointer is NULL";
+    case FK_ERROR_INVALID_COUNT: return "a count is negative, influences < 1, or counts disagree";
+    case FK_ERROR_PARENT_OUT_OF_RANGE: return "a parent index is not below the joint count";
+    case FK_ERROR_SELF_PARENT: return "a joint is its own parent";
+    case FK_ERROR_CYCLE: return "the parent array has a cycle";
+    case FK_ERROR_INVALID_ROTATION: return "a quaternion is zero, infinite or NaN";
+    case FK_ERROR_NOT_FINITE: return "a position or translation is infinite or NaN";
+    case FK_ERROR_JOINT_OUT_OF_RANGE: return "a vertex names a joint not below transform_count";
+    case FK_ERROR_INVALID_STRIDE: return "a stride is too small, misaligned, or overflows";
+    }
+    return "unknown fk_result";
+}
+
+/* ---- Vectors --------------------------------------------------------------- */
+
+FK_LBS_DEF fk_vec3 fk_vec3_make(float x, float y, float z)
+{
+    fk_vec3 v;
+    v.x = x; v.y = y; v.z = z;
+    return v;
+}
+
+FK_LBS_DEF fk_vec3 fk_vec3_add(fk_vec3 a, fk_vec3 b) { return fk_vec3_make(a.x + b.x, a.y + b.y, a.z + b.z); }
+FK_LBS_DEF fk_vec3 fk_vec3_sub(fk_vec3 a, fk_vec3 b) { return fk_vec3_make(a.x - b.x, a.y - b.y, a.z - b.z); }
+FK_LBS_DEF fk_vec3 fk_vec3_scale(fk_vec3 v, float s) { return fk_vec3_make(v.x * s, v.y * s, v.z * s); }
+FK_LBS_DEF float fk_vec3_dot(fk_vec3 a, fk_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+FK_LBS_DEF float fk_vec3_length(fk_vec3 v) { return sqrtf(fk_vec3_dot(v, v)); }
+
+FK_LBS_DEF fk_vec3 fk_vec3_cross(fk_vec3 a, fk_vec3 b)
+{
+    return fk_vec3_make(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+
+FK_LBS_DEF fk_vec3 fk_vec3_normalize(fk_vec3 v)
+{
+    float length = fk_vec3_length(v);
+    return length > 0.0f ? fk_vec3_scale(v, 1.0f / length) : fk_vec3_make(0.0f, 0.0f, 0.0f);
+}
+
+/* NaN fails every comparison, so one test rejects NaN and both infinities. */
+static int fk__is_finite(float x) { return x >= -FLT_MAX && x <= FLT_MAX; }
+
+static int fk__vec3_is_finite(fk_vec3 v)
+{
+    return fk__is_finite(v.x) && fk__is_finite(v.y) && fk__is_finite(v.z);
+}
+
+/* ---- Quaternions -------------------------------------------------------------
+   A unit quaternion q = (sin(a/2) u, cos(a/2)) rotates by angle a about axis u.
+   Composition is the Hamilton product, and q and -q are the same rotation. */
+
+FK_LBS_DEF fk_quat fk_quat_make(float x, float y, float z, float w)
+{
+    fk_quat q;
+    q.x = x; q.y = y; q.z = z; q.w = w;
+    return q;
+}
+
+FK_LBS_DEF fk_quat fk_quat_identity(void) { return fk_quat_make(0.0f, 0.0f, 0.0f, 1.0f); }
+
+FK_LBS_DEF fk_quat fk_quat_mul(fk_quat a, fk_quat b)
+{
+    return fk_quat_make(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+                        a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                        a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+                        a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
+}
+
+FK_LBS_DEF fk_quat fk_quat_conjugate(fk_quat q) { return fk_quat_make(-q.x, -q.y, -q.z, q.w); }
+FK_LBS_DEF float fk_quat_dot(fk_quat a, fk_quat b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
+FK_LBS_DEF float fk_quat_length(fk_quat q) { return sqrtf(fk_quat_dot(q, q)); }
+
+static fk_quat fk__quat_scale(fk_quat q, float s) { return fk_quat_make(q.x * s, q.y * s, q.z * s, q.w * s); }
+
+FK_LBS_DEF fk_quat fk_quat_inverse(fk_quat q)
+{
+    float norm2 = fk_quat_dot(q, q);
+    return norm2 > 0.0f ? fk__quat_scale(fk_quat_conjugate(q), 1.0f / norm2) : fk_quat_identity();
+}
+
+FK_LBS_DEF fk_quat fk_quat_normalize(fk_quat q)
+{
+    float norm2 = fk_quat_dot(q, q);
+    return norm2 > 0.0f ? fk__quat_scale(q, 1.0f / sqrtf(norm2)) : fk_quat_identity();
+}
+
+/* Inputs that cannot be normalized: zero length (or so small that 1/|q| overflows),
+   infinite or NaN. Also false for NaN because NaN fails both comparisons. */
+static int fk__quat_is_normalizable(fk_quat q)
+{
+    float norm2 = fk_quat_dot(q, q);
+    return norm2 >= FLT_MIN && norm2 <= FLT_MAX;
+}
+
+/* q v q* expanded: with u = (x, y, z) and s = 2 u x v, the result is v + w s + u x s.
+   Two cross products instead of two quaternion products. */
+FK_LBS_DEF fk_vec3 fk_quat_rotate(fk_quat q, fk_vec3 v)
+{
+    fk_vec3 u = fk_vec3_make(q.x, q.y, q.z);
+    fk_vec3 s = fk_vec3_scale(fk_vec3_cross(u, v), 2.0f);
+    return fk_vec3_add(fk_vec3_add(v, fk_vec3_scale(s, q.w)), fk_vec3_cross(u, s));
+}
+
+FK_LBS_DEF fk_quat fk_quat_from_axis_angle(fk_vec3 axis, float angle)
+{
+    float length = fk_vec3_length(axis);
+    float s;
+    if (!(length > 0.0f)) return fk_quat_identity();
+    s = sinf(0.5f * angle) / length;
+    return fk_quat_make(axis.x * s, axis.y * s, axis.z * s, cosf(0.5f * angle));
+}
+
+FK_LBS_DEF void fk_quat_to_axis_angle(fk_quat q, fk_vec3 *axis, float *angle)
+{
+    /* atan2 of the half-angle's sine and cosine stays accurate near 0 and pi, where
+       acos(w) would lose half the digits; taking the w >= 0 representative keeps the
+       angle in [0, pi]. */
+    float sine;
+    FK_LBS_ASSERT(axis != NULL && angle != NULL);
+    if (q.w < 0.0f) q = fk__quat_scale(q, -1.0f);
+    sine = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z);
+    *angle = 2.0f * atan2f(sine, q.w);
+    *axis = sine > 0.0f ? fk_vec3_make(q.x / sine, q.y / sine, q.z / sine) : fk_vec3_make(1.0f, 0.0f, 0.0f);
+}
+
+FK_LBS_DEF void fk_quat_to_mat3(fk_quat q, float out[9])
+{
+    float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
+    float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
+    float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
+    out[0] = 1.0f - 2.0f * (yy + zz); out[1] = 2.0f * (xy - wz);        out[2] = 2.0f * (xz + wy);
+    out[3] = 2.0f * (xy + wz);        out[4] = 1.0f - 2.0f * (xx + zz); out[5] = 2.0f * (yz - wx);
+    out[6] = 2.0f * (xz - wy);        out[7] = 2.0f * (yz + wx);        out[8] = 1.0f - 2.0f * (xx + yy);
+}
+
+FK_LBS_DEF fk_quat fk_quat_from_mat3(const float m[9])
+{
+    /* Each of 4w^2, 4x^2, 4y^2, 4z^2 is a signed sum of the diagonal. Taking the square
+       root of the largest and dividing the off-diagonal sums by it never divides by a
+       small number, so 180-degree turns (w = 0) are as accurate as any other. */
+    float trace = m[0] + m[4] + m[8];
+    fk_quat q;
+    if (trace > 0.0f) {
+        float s = 2.0f * sqrtf(1.0f + trace);
+        q = fk_quat_make((m[7] - m[5]) / s, (m[2] - m[6]) / s, (m[3] - m[1]) / s, 0.25f * s);
+    } else if (m[0] > m[4] && m[0] > m[8]) {
+        float s = 2.0f * sqrtf(1.0f + m[0] - m[4] - m[8]);
+        q = fk_quat_make(0.25f * s, (m[1] + m[3]) / s, (m[2] + m[6]) / s, (m[7] - m[5]) / s);
+    } else if (m[4] > m[8]) {
+        float s = 2.0f * sqrtf(1.0f + m[4] - m[0] - m[8]);
+        q = fk_quat_make((m[1] + m[3]) / s, 0.25f * s, (m[5] + m[7]) / s, (m[2] - m[6]) / s);
+    } else {
+        float s = 2.0f * sqrtf(1.0f + m[8] - m[0] - m[4]);
+        q = fk_quat_make((m[2] + m[6]) / s, (m[5] + m[7]) / s, 0.25f * s, (m[3] - m[1]) / s);
+    }
+    return fk_quat_normalize(q);
+}
+
+FK_LBS_DEF fk_quat fk_quat_nlerp(fk_quat a, fk_quat b, float t)
+{
+    /* Flipping b into a's hemisphere takes the shorter of the two arcs between the
+       rotations; without it half of all blends would spin the long way round. */
+    float sign = fk_quat_dot(a, b) < 0.0f ? -1.0f : 1.0f;
+    float wa = 1.0f - t, wb = sign * t;
+    return fk_quat_normalize(fk_quat_make(wa * a.x + wb * b.x, wa * a.y + wb * b.y,
+                                          wa * a.z + wb * b.z, wa * a.w + wb * b.w));
+}
+
+FK_LBS_DEF fk_quat fk_quat_slerp(fk_quat a, fk_quat b, float t)
+{
+    float cosine = fk_quat_dot(a, b);
+    float angle, sine, wa, wb;
+    if (cosine < 0.0f) { b = fk__quat_scale(b, -1.0f); cosine = -cosine; }
+    /* The half-angle between a and b from atan2 of |a - b| and |a + b| is accurate
+       for tiny angles, where acos(cosine) is not. */
+    {
+        fk_quat d = fk_quat_make(a.x - b.x, a.y - b.y, a.z - b.z, a.w - b.w);
+        fk_quat s = fk_quat_make(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
+        angle = 2.0f * atan2f(fk_quat_length(d), fk_quat_length(s));
+    }
+    sine = sinf(angle);
+    if (sine < 1e-6f) return fk_quat_nlerp(a, b, t); /* a == b to float precision */
+    wa = sinf((1.0f - t) * angle) / sine;
+    wb = sinf(t * angle) / sine;
+    return fk_quat_normalize(fk_quat_make(wa * a.x + wb * b.x, wa * a.y + wb * b.y,
+                                          wa * a.z + wb * b.z, wa * a.w + wb * b.w));
+}
+
+/* The three axes of an order, first to last: FK_EULER_ZXY -> 2, 0, 1. */
+static void fk__euler_axes(fk_euler_order order, int axes[3])
+{
+    static const int table[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    int index = (int)order;
+    FK_LBS_ASSERT(index >= 0 && index < 6);
+    if (index < 0 || index > 5) index = 0;
+    axes[0] = table[index][0]; axes[1] = table[index][1]; axes[2] = table[index][2];
+}
+
+static float fk__vec3_get(fk_vec3 v, int axis) { return axis == 0 ? v.x : axis == 1 ? v.y : v.z; }
+
+static void fk__vec3_set(fk_vec3 *v, int axis, float value)
+{
+    if (axis == 0) v->x = value; else if (axis == 1) v->y = value; else v->z = value;
+}
+
+FK_LBS_DEF fk_quat fk_quat_from_euler(fk_vec3 angles, fk_euler_order order)
+{
+    int axes[3], k;
+    fk_quat q = fk_quat_identity();
+    fk__euler_axes(order, axes);
+    for (k = 0; k < 3; ++k) {
+        float half = 0.5f * fk__vec3_get(angles, axes[k]);
+        fk_quat turn = fk_quat_make(0.0f, 0.0f, 0.0f, cosf(half));
+        float *component = axes[k] == 0 ? &turn.x : axes[k] == 1 ? &turn.y : &turn.z;
+        *component = sinf(half);
+        q = fk_quat_mul(q, turn);
+    }
+    return q;
+}
+
+FK_LBS_DEF fk_vec3 fk_quat_to_euler(fk_quat q, fk_euler_order order)
+{
+    /* For R = R_i(a) R_j(b) R_k(c) with s = +1 when (i, j, k) is a cyclic order of
+       (x, y, z) and -1 otherwise:
+         R[i][k] = s sin b,  R[j][k] = -s sin a cos b,  R[k][k] = cos a cos b,
+         R[i][j] = -s cos b sin c,  R[i][i] = cos b cos c.
+       When cos b vanishes only a + s c is defined; we set c = 0 and read a from
+       R = R_i(a) R_j(b), whose column j is (cos a) e_j + s (sin a) e_k. */
+    int axes[3], i, j, k;
+    float m[9], s, cos_b;
+    fk_vec3 angles = fk_vec3_make(0.0f, 0.0f, 0.0f);
+    fk__euler_axes(order, axes);
+    i = axes[0]; j = axes[1]; k = axes[2];
+    s = ((j - i + 3) % 3 == 1) ? 1.0f : -1.0f;
+    fk_quat_to_mat3(fk_quat_normalize(q), m);
+    cos_b = sqrtf(m[3 * i + i] * m[3 * i + i] + m[3 * i + j] * m[3 * i + j]);
+    fk__vec3_set(&angles, j, atan2f(s * m[3 * i + k], cos_b));
+    if (cos_b > 1e-6f) {
+        fk__vec3_set(&angles, i, atan2f(-s * m[3 * j + k], m[3 * k + k]));
+        fk__vec3_set(&angles, k, atan2f(-s * m[3 * i + j], m[3 * i + i]));
+    } else {
+        fk__vec3_set(&angles, i, atan2f(s * m[3 * k + j], m[3 * j + j]));
+    }
+    return angles;
+}
+
+/* ---- Rigid transforms ------------------------------------------------------- */
+
+FK_LBS_DEF fk_rigid fk_rigid_make(fk_quat q, fk_vec3 t)
+{
+    fk_rigid r;
+    r.q = q; r.t = t;
+    return r;
+}
+
+FK_LBS_DEF fk_rigid fk_rigid_identity(void) { return fk_rigid_make(fk_quat_identity(), fk_vec3_make(0.0f, 0.0f, 0.0f)); }
+
+/* a(b(v)) = qa (qb v + tb) + ta = (qa qb) v + (qa tb + ta). */
+FK_LBS_DEF fk_rigid fk_rigid_mul(fk_rigid a, fk_rigid b)
+{
+    return fk_rigid_make(fk_quat_mul(a.q, b.q), fk_vec3_add(fk_quat_rotate(a.q, b.t), a.t));
+}
+
+FK_LBS_DEF fk_rigid fk_rigid_inverse(fk_rigid r)
+{
+    fk_quat inverse = fk_quat_conjugate(r.q);
+    return fk_rigid_make(inverse, fk_vec3_scale(fk_quat_rotate(inverse, r.t), -1.0f));
+}
+
+FK_LBS_DEF fk_vec3 fk_rigid_apply(fk_rigid r, fk_vec3 p) { return fk_vec3_add(fk_quat_rotate(r.q, p), r.t); }
+
+FK_LBS_DEF void fk_rigid_to_mat34(fk_rigid r, float out[12])
+{
+    float m[9];
+    fk_quat_to_mat3(r.q, m);
+    out[0] = m[0]; out[1] = m[1]; out[2] = m[2];  out[3] = r.t.x;
+    out[4] = m[3]; out[5] = m[4]; out[6] = m[5];  out[7] = r.t.y;
+    out[8] = m[6]; out[9] = m[7]; out[10] = m[8]; out[11] = r.t.z;
+}
+
+FK_LBS_DEF fk_rigid fk_rigid_from_mat34(const float m[12])
+{
+    float rotation[9];
+    rotation[0] = m[0]; rotation[1] = m[1]; rotation[2] = m[2];
+    rotation[3] = m[4]; rotation[4] = m[5]; rotation[5] = m[6];
+    rotation[6] = m[8]; rotation[7] = m[9]; rotation[8] = m[10];
+    return fk_rigid_make(fk_quat_from_mat3(rotation), fk_vec3_make(m[3], m[7], m[11]));
+}
+
+FK_LBS_DEF fk_dual_quat fk_rigid_to_dual_quat(fk_rigid r)
+{
+    fk_dual_quat d;
+    d.real = r.q;
+    d.dual = fk__quat_scale(fk_quat_mul(fk_quat_make(r.t.x, r.t.y, r.t.z, 0.0f), r.q), 0.5f);
+    return d;
+}
+
+/* With real = (r0, w0) and dual = (re, we), t = 2 vec(dual real*)
+   = 2 (w0 re - we r0 + r0 x re); see fk_skin_dqs() for why this form is safe
+   after blending. */
+static fk_vec3 fk__dual_quat_translation(fk_quat real, fk_quat dual)
+{
+    fk_vec3 r0 = fk_vec3_make(real.x, real.y, real.z), re = fk_vec3_make(dual.x, dual.y, dual.z);
+    fk_vec3 t = fk_vec3_sub(fk_vec3_scale(re, real.w), fk_vec3_scale(r0, dual.w));
+    return fk_vec3_scale(fk_vec3_add(t, fk_vec3_cross(r0, re)), 2.0f);
+}
+
+FK_LBS_DEF fk_rigid fk_dual_quat_to_rigid(fk_dual_quat d)
+{
+    float norm = fk_quat_length(d.real);
+    float inverse = norm > 0.0f ? 1.0f / norm : 0.0f;
+    fk_quat real = fk__quat_scale(d.real, inverse), dual = fk__quat_scale(d.dual, inverse);
+    if (!(norm > 0.0f)) return fk_rigid_identity();
+    return fk_rigid_make(real, fk__dual_quat_translation(real, dual));
+}
+
+/* ---- Forward kinematics --------------------------------------------------------
+   One joint alone rotates about its pivot x: move x to the origin, rotate, move
+   back, so v -> q (v - x) + x, i.e. Q = q and t = x - q x.
+
+   Down the tree a joint also carries its parent's whole motion (Q_p, t_p): its
+   pivot x_i, moved by d_i in the parent's frame, must land where the parent's
+   transform sends it, Q_p (x_i + d_i) + t_p. Asking Q_i x_i + t_i to be that point
+   gives
+       t_i = t_p + Q_p (x_i + d_i) - Q_i x_i.
+   The formula often copied from derivations, t_i = -Q_i x_i + Q_p x_i - Q_p x_p + x_p,
+   replaces t_p by x_p - Q_p x_p, which is the parent's translation only when the
+   parent is a root: from the grandchildren on, joints come loose from their parents.
+   Nothing here uses it. */
+
+static int fk__parent_index(const int *parents, int joint) { return parents[joint] < 0 ? -1 : parents[joint]; }
+
+/* Checks each parent index on its own; reports whether parents precede children. */
+static fk_result fk__check_parents(int joint_count, const int *parents, int *parents_first)
+{
+    int i;
+    *parents_first = 1;
+    for (i = 0; i < joint_count; ++i) {
+        int parent = parents[i];
+        if (parent >= joint_count) return FK_ERROR_PARENT_OUT_OF_RANGE;
+        if (parent == i) return FK_ERROR_SELF_PARENT;
+        if (parent > i) *parents_first = 0;
+    }
+    return FK_OK;
+}
+
+/* Absolute transform of one joint from its parent's (NULL for a root). */
+static fk_rigid fk__joint_transform(const fk_rigid *parent, fk_vec3 rest_joint, fk_quat rotation,
+                                    const fk_vec3 *translation, int rest_frame)
+{
+    fk_quat q = fk_quat_normalize(rotation);
+    fk_vec3 pivot = translation ? fk_vec3_add(rest_joint, *translation) : rest_joint;
+    fk_rigid r;
+    if (!parent) {
+        r.q = q;
+        r.t = fk_vec3_sub(pivot, fk_quat_rotate(q, rest_joint));
+        return r;
+    }
+    /* Renormalizing the product keeps rounding from compounding down a long chain. */
+    r.q = fk_quat_normalize(rest_frame ? fk_quat_mul(q, parent->q) : fk_quat_mul(parent->q, q));
+    r.t = fk_vec3_sub(fk_vec3_add(parent->t, fk_quat_rotate(parent->q, pivot)), fk_quat_rotate(r.q, rest_joint));
+    return r;
+}
+
+/* Joints whose parent comes later are resolved by walking up from each joint to
+   the nearest finished ancestor (or a root), then computing back down the path.
+   The path is remembered in the output array itself: while a joint waits, its
+   fk_rigid holds a mark in q.w (|w| <= 1 for any finished transform, so 4 and 8
+   cannot be mistaken for one) and the index of the joint below it in t. Each
+   joint is visited a bounded number of times: O(n) time, no extra memory, and a
+   joint met again on its own path is a cycle. */
+#define FK__UNVISITED 4.0f
+#define FK__ON_PATH 8.0f
+
+static void fk__set_link(fk_rigid *scratch, int below)
+{
+    scratch->q.w = FK__ON_PATH;
+    memcpy(&scratch->t, &below, sizeof below);
+}
+
+static int fk__get_link(const fk_rigid *scratch)
+{
+    int below;
+    memcpy(&below, &scratch->t, sizeof below);
+    return below;
+}
+
+static fk_result fk__forward_any_order(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                       const fk_quat *rotations, const fk_vec3 *translations,
+                                       fk_rigid *out, int rest_frame)
+{
+    int i;
+    for (i = 0; i < joint_count; ++i) out[i].q.w = FK__UNVISITED;
+    for (i = 0; i < joint_count; ++i) {
+        int joint = i, below = -1;
+        if (out[i].q.w != FK__UNVISITED) continue;
+        for (;;) { /* climb until the parent is finished or there is none */
+            int parent = fk__parent_index(parents, joint);
+            fk__set_link(&out[joint], below);
+            if (parent < 0 || (out[parent].q.w != FK__UNVISITED && out[parent].q.w != FK__ON_PATH)) break;
+            if (out[parent].q.w == FK__ON_PATH) return FK_ERROR_CYCLE;
+            below = joint;
+            joint = parent;
+        }
+        while (joint >= 0) { /* descend, finishing each joint of the path */
+            int parent = fk__parent_index(parents, joint), next = fk__get_link(&out[joint]);
+            out[joint] = fk__joint_transform(parent < 0 ? NULL : &out[parent], rest_joints[joint],
+                                             rotations[joint], translations ? &translations[joint] : NULL,
+                                             rest_frame);
+            joint = next;
+        }
+    }
+    return FK_OK;
+}
+
+static fk_result fk__forward(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                             const fk_quat *rotations, const fk_vec3 *translations, fk_rigid *out,
+                             int rest_frame)
+{
+    int i, parents_first;
+    fk_result result;
+    if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (joint_count == 0) return FK_OK;
+    if (!parents || !rest_joints || !rotations || !out) return FK_ERROR_NULL_ARGUMENT;
+    result = fk__check_parents(joint_count, parents, &parents_first);
+    for (i = 0; i < joint_count && result == FK_OK; ++i) {
+        if (!fk__quat_is_normalizable(rotations[i])) result = FK_ERROR_INVALID_ROTATION;
+        else if (!fk__vec3_is_finite(rest_joints[i]) || (translations && !fk__vec3_is_finite(translations[i])))
+            result = FK_ERROR_NOT_FINITE;
+    }
+    if (result == FK_OK && parents_first) {
+        for (i = 0; i < joint_count; ++i) {
+            int parent = fk__parent_index(parents, i);
+            out[i] = fk__joint_transform(parent < 0 ? NULL : &out[parent], rest_joints[i], rotations[i],
+                                         translations ? &translations[i] : NULL, rest_frame);
+        }
+        return FK_OK;
+    }
+    if (result == FK_OK) result = fk__forward_any_order(joint_count, parents, rest_joints, rotations,
+                                                        translations, out, rest_frame);
+    if (result != FK_OK)
+        for (i = 0; i < joint_count; ++i) out[i] = fk_rigid_identity();
+    return result;
+}
+
+FK_LBS_DEF fk_result fk_forward(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                const fk_quat *rotations, const fk_vec3 *translations, fk_rigid *out)
+{
+    return fk__forward(joint_count, parents, rest_joints, rotations, translations, out, 0);
+}
+
+FK_LBS_DEF fk_result fk_forward_rest_frame(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                           const fk_quat *rotations, const fk_vec3 *translations, fk_rigid *out)
+{
+    return fk__forward(joint_count, parents, rest_joints, rotations, translations, out, 1);
+}
+
+FK_LBS_DEF fk_result fk_validate_skeleton(int joint_count, const int *parents)
+{
+    /* Without scratch memory, a cycle shows as a walk up from some joint that takes
+       more than joint_count steps. Walks from joints already known to reach a root
+       could be cut short, but marking them needs memory we do not have; instead
+       Floyd's tortoise-and-hare runs from each joint, which is O(n * depth). */
+    int i, parents_first;
+    fk_result result;
+    if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (joint_count == 0) return FK_OK;
+    if (!parents) return FK_ERROR_NULL_ARGUMENT;
+    result = fk__check_parents(joint_count, parents, &parents_first);
+    if (result != FK_OK || parents_first) return result;
+    for (i = 0; i < joint_count; ++i) {
+        int slow = i, fast = i;
+        for (;;) {
+            fast = fk__parent_index(parents, fast);
+            if (fast < 0) break;
+            fast = fk__parent_index(parents, fast);
+            if (fast < 0) break;
+            slow = fk__parent_index(parents, slow);
+            if (slow == fast) return FK_ERROR_CYCLE;
+        }
+    }
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_posed_joints(int joint_count, const fk_vec3 *rest_joints, const fk_rigid *transforms,
+                                     fk_vec3 *out)
+{
+    int i;
+    if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (joint_count == 0) return FK_OK;
+    if (!rest_joints || !transforms || !out) return FK_ERROR_NULL_ARGUMENT;
+    for (i = 0; i < joint_count; ++i) out[i] = fk_rigid_apply(transforms[i], rest_joints[i]);
+    return FK_OK;
+}
+
+/* ---- Skinning --------------------------------------------------------------------
+   Linear blend skinning averages the bones' transforms, v' = (sum_k w_k M_k) v,
+   with M_k = [Q_k | t_k] as 3x4 matrices: blend twelve numbers per influence, then
+   apply one matrix. The blended matrix is not a rotation when the bones disagree,
+   which is where LBS loses volume (the candy wrapper under a twist).
+
+   Dual quaternion skinning blends the unit dual quaternions instead and normalizes
+   the result, which is always a rigid transform. */
+
+/* The descriptor with its defaults resolved. */
+typedef struct fk__skin_layout {
+    size_t position_stride, normal_stride, joint_stride, weight_stride;
+    size_t out_position_stride, out_normal_stride;
+    int dense;
+} fk__skin_layout;
+
+static fk_result fk__check_stride(size_t *stride, size_t element, size_t alignment, const void *pointer,
+                                  int vertex_count)
+{
+    if (*stride == 0) *stride = element;
+    if (*stride < element || *stride % alignment != 0) return FK_ERROR_INVALID_STRIDE;
+    if ((size_t)(const char *)pointer % alignment != 0) return FK_ERROR_INVALID_STRIDE;
+    if (vertex_count > 1 && *stride > ((size_t)-1) / (size_t)vertex_count) return FK_ERROR_INVALID_STRIDE;
+    return FK_OK;
+}
+
+/* Checks everything but the joint indices; they are checked as each vertex is read. */
+static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
+{
+    fk_result r;
+    size_t k;
+    int j;
+    if (!d) return FK_ERROR_NULL_ARGUMENT;
+    if (d->vertex_count < 0 || d->influences < 1 || d->transform_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (!d->positions || !d->weights || !d->out_positions || (d->normals && !d->out_normals))
+        return FK_ERROR_NULL_ARGUMENT;
+    if (d->transform_count > 0 && !d->transforms) return FK_ERROR_NULL_ARGUMENT;
+    layout->dense = d->joints == NULL;
+    if (layout->dense && d->influences != d->transform_count) return FK_ERROR_INVALID_COUNT;
+    k = (size_t)d->influences;
+    if (k > ((size_t)-1) / sizeof(float)) return FK_ERROR_INVALID_COUNT;
+    layout->position_stride = d->position_stride;
+    layout->normal_stride = d->normal_stride;
+    layout->joint_stride = d->joint_stride;
+    layout->weight_stride = d->weight_stride;
+    layout->out_position_stride = d->out_position_stride;
+    layout->out_normal_stride = d->out_normal_stride;
+    if ((r = fk__check_stride(&layout->position_stride, 3 * sizeof(float), sizeof(float), d->positions, d->vertex_count)) != FK_OK) return r;
+    if ((r = fk__check_stride(&layout->out_position_stride, 3 * sizeof(float), sizeof(float), d->out_positions, d->vertex_count)) != FK_OK) return r;
+    if ((r = fk__check_stride(&layout->weight_stride, k * sizeof(float), sizeof(float), d->weights, d->vertex_count)) != FK_OK) return r;
+    if (!layout->dense &&
+        (r = fk__check_stride(&layout->joint_stride, k * sizeof(uint16_t), sizeof(uint16_t), d->joints, d->vertex_count)) != FK_OK) return r;
+    if (d->normals) {
+        if ((r = fk__check_stride(&layout->normal_stride, 3 * sizeof(float), sizeof(float), d->normals, d->vertex_count)) != FK_OK) return r;
+        if ((r = fk__check_stride(&layout->out_normal_stride, 3 * sizeof(float), sizeof(float), d->out_normals, d->vertex_count)) != FK_OK) return r;
+    }
+    for (j = 0; j < d->transform_count; ++j) {
+        if (!fk__quat_is_normalizable(d->transforms[j].q)) return FK_ERROR_INVALID_ROTATION;
+        if (!fk__vec3_is_finite(d->transforms[j].t)) return FK_ERROR_NOT_FINITE;
+    }
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_skin_validate(const fk_skin_desc *desc)
+{
+    fk__skin_layout layout;
+    fk_result result = fk__check_skin(desc, &layout);
+    int i, k;
+    if (result != FK_OK || layout.dense) return result;
+    for (i = 0; i < desc->vertex_count; ++i) {
+        const uint16_t *joints = (const uint16_t *)(const void *)((const char *)desc->joints + (size_t)i * layout.joint_stride);
+        for (k = 0; k < desc->influences; ++k)
+            if ((int)joints[k] >= desc->transform_count) return FK_ERROR_JOINT_OUT_OF_RANGE;
+    }
+    return FK_OK;
+}
+
+/* One vertex's records, found through the strides. */
+static const float *fk__float_at(const float *base, size_t stride, int vertex)
+{
+    return (const float *)(const void *)((const char *)base + (size_t)vertex * stride);
+}
+
+static float *fk__out_at(float *base, size_t stride, int vertex)
+{
+    return (float *)(void *)((char *)base + (size_t)vertex * stride);
+}
+
+/* The joint of influence k of a vertex, or -1 when it is out of range. */
+static int fk__influence_joint(const fk_skin_desc *d, const fk__skin_layout *layout, int vertex, int k)
+{
+    const uint16_t *joints;
+    if (layout->dense) return k;
+    joints = (const uint16_t *)(const void *)((const char *)d->joints + (size_t)vertex * layout->joint_stride);
+    return (int)joints[k] < d->transform_count ? (int)joints[k] : -1;
+}
+
+static fk_vec3 fk__load3(const float *p) { return fk_vec3_make(p[0], p[1], p[2]); }
+static void fk__store3(float *p, fk_vec3 v) { p[0] = v.x; p[1] = v.y; p[2] = v.z; }
+
+FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
+{
+    /* Each bone becomes a 3x4 matrix once per call, not once per influence. */
+    float palette[FK_LBS_PALETTE_CAPACITY][12];
+    fk__skin_layout layout;
+    fk_result result = fk__check_skin(desc, &layout);
+    int use_palette, i, j, k, e;
+    if (result != FK_OK) return result;
+    use_palette = desc->transform_count <= FK_LBS_PALETTE_CAPACITY;
+    if (use_palette)
+        for (j = 0; j < desc->transform_count; ++j) {
+            fk_rigid bone = desc->transforms[j];
+            bone.q = fk_quat_normalize(bone.q);
+            fk_rigid_to_mat34(bone, palette[j]);
+        }
+    for (i = 0; i < desc->vertex_count; ++i) {
+        const float *weights = fk__float_at(desc->weights, layout.weight_stride, i);
+        float blend[12] = {0.0f};
+        fk_vec3 p, n;
+        for (k = 0; k < desc->influences; ++k) {
+            float bone_matrix[12];
+            const float *m = bone_matrix;
+            int joint = fk__influence_joint(desc, &layout, i, k);
+            if (joint < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
+            if (use_palette) {
+                m = palette[joint];
+            } else {
+                fk_rigid bone = desc->transforms[joint];
+                bone.q = fk_quat_normalize(bone.q);
+                fk_rigid_to_mat34(bone, bone_matrix);
+            }
+            for (e = 0; e < 12; ++e) blend[e] += weights[k] * m[e];
+        }
+        /* Read the whole vertex before writing: the output may be the input. */
+        p = fk__load3(fk__float_at(desc->positions, layout.position_stride, i));
+        n = desc->normals ? fk__load3(fk__float_at(desc->normals, layout.normal_stride, i)) : p;
+        fk__store3(fk__out_at(desc->out_positions, layout.out_position_stride, i),
+                   fk_vec3_make(blend[0] * p.x + blend[1] * p.y + blend[2] * p.z + blend[3],
+                                blend[4] * p.x + blend[5] * p.y + blend[6] * p.z + blend[7],
+                                blend[8] * p.x + blend[9] * p.y + blend[10] * p.z + blend[11]));
+        if (desc->normals) {
+            fk_vec3 moved = fk_vec3_make(blend[0] * n.x + blend[1] * n.y + blend[2] * n.z,
+                                         blend[4] * n.x + blend[5] * n.y + blend[6] * n.z,
+                                         blend[8] * n.x + blend[9] * n.y + blend[10] * n.z);
+            fk__store3(fk__out_at(desc->out_normals, layout.out_normal_stride, i), fk_vec3_normalize(moved));
+        }
+    }
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
+{
+    fk_dual_quat palette[FK_LBS_PALETTE_CAPACITY];
+    fk__skin_layout layout;
+    fk_result result = fk__check_skin(desc, &layout);
+    int use_palette, i, j, k;
+    if (result != FK_OK) return result;
+    use_palette = desc->transform_count <= FK_LBS_PALETTE_CAPACITY;
+    if (use_palette)
+        for (j = 0; j < desc->transform_count; ++j) {
+            fk_rigid bone = desc->transforms[j];
+            bone.q = fk_quat_normalize(bone.q);
+            palette[j] = fk_rigid_to_dual_quat(bone);
+        }
+    for (i = 0; i < desc->vertex_count; ++i) {
+        const float *weights = fk__float_at(desc->weights, layout.weight_stride, i);
+        fk_quat real = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f), dual = real, pivot = real;
+        fk_vec3 p, n;
+        float norm2;
+        for (k = 0; k < desc->influences; ++k) {
+            fk_dual_quat bone_dq;
+            float w;
+            int joint = fk__influence_joint(desc, &layout, i, k);
+            if (joint < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
+            if (use_palette) {
+                bone_dq = palette[joint];
+            } else {
+                fk_rigid bone = desc->transforms[joint];
+                bone.q = fk_quat_normalize(bone.q);
+                bone_dq = fk_rigid_to_dual_quat(bone);
+            }
+            /* q and -q are one rotation but blend to different results; bringing
+               every rotation into the first one's hemisphere makes the blend take
+               the short way and makes it independent of the signs given. */
+            if (k == 0) pivot = bone_dq.real;
+            w = fk_quat_dot(pivot, bone_dq.real) < 0.0f ? -weights[k] : weights[k];
+            real = fk_quat_make(real.x + w * bone_dq.real.x, real.y + w * bone_dq.real.y,
+                                real.z + w * bone_dq.real.z, real.w + w * bone_dq.real.w);
+            dual = fk_quat_make(dual.x + w * bone_dq.dual.x, dual.y + w * bone_dq.dual.y,
+                                dual.z + w * bone_dq.dual.z, dual.w + w * bone_dq.dual.w);
+        }
+        p = fk__load3(fk__float_at(desc->positions, layout.position_stride, i));
+        n = desc->normals ? fk__load3(fk__float_at(desc->normals, layout.normal_stride, i)) : p;
+        norm2 = fk_quat_dot(real, real);
+        if (norm2 > 0.0f) {
+            /* Dividing both parts by |real| makes the real part unit. The blended dual
+               part is then no longer orthogonal to it, but the translation formula
+               reads only the orthogonal component, so no further projection is needed. */
+            float inverse = 1.0f / sqrtf(norm2);
+            real = fk__quat_scale(real, inverse);
+            dual = fk__quat_scale(dual, inverse);
+            p = fk_vec3_add(fk_quat_rotate(real, p), fk__dual_quat_translation(real, dual));
+            n = fk_quat_rotate(real, n);
+        }
+        fk__store3(fk__out_at(desc->out_positions, layout.out_position_stride, i), p);
+        if (desc->normals) fk__store3(fk__out_at(desc->out_normals, layout.out_normal_stride, i), n);
+    }
+    return FK_OK;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FK_LBS_IMPLEMENTATION_DONE */
+#endif /* FK_LBS_IMPLEMENTATION */
+
+/*
+------------------------------------------------------------------------------
+This software is available under 2 licenses -- choose whichever you prefer.
+------------------------------------------------------------------------------
+ALTERNATIVE A - MIT License
+Copyright (c) 2026 the fk_lbs.h authors
+Permission is hereby granted, free of charge, to any person obtaining a copy of
+this software and associated documentation files (the "Software"), to deal in
+the Software without restriction, including without limitation the rights to
+use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies
+of the Software, and to permit persons to whom the Software is furnished to do
+so, subject to the following conditions:
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+------------------------------------------------------------------------------
+ALTERNATIVE B - Public Domain (www.unlicense.org)
+This is free and unencumbered software released into the public domain.
+Anyone is free to copy, modify, publish, use, compile, sell, or distribute this
+software, either in source code form or as a compiled binary, for any purpose,
+commercial or non-commercial, and by any means.
+In jurisdictions that recognize copyright laws, the author or authors of this
+software dedicate any and all copyright interest in the software to the public
+domain. We make this dedication in addition to any and all other rights to this
+software under copyright law.
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN
+ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION
+WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+------------------------------------------------------------------------------
+*/
