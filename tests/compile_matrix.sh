@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Compiles fk_lbs.h as C99, C11 and C++11 with gcc and clang under the project's
+# warning flags with -Werror, extern and FK_LBS_STATIC, and links two translation
+# units that include it. Each combination is one test; prints "N passed, N failed".
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+warnings="-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wdouble-promotion -Werror"
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+cp "$root/tests/compile_only.c" "$work/compile_only.cpp"
+passed=0; failed=0
+attempt() { # name, command...
+    local name=$1; shift
+    if "$@" >"$work/log" 2>&1; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL $name:"; head -20 "$work/log"; fi
+}
+for compiler in gcc clang; do
+    command -v $compiler >/dev/null || { echo "FAIL $compiler not installed"; failed=$((failed + 1)); continue; }
+    for std in c99 c11; do
+        for linkage in "" "-DFK_LBS_STATIC"; do
+            attempt "$compiler -std=$std $linkage" $compiler -std=$std $warnings $linkage -I"$root" -c "$root/tests/compile_only.c" -o "$work/o.o"
+        done
+    done
+    cxx=$([ $compiler = gcc ] && echo g++ || echo clang++)
+    for linkage in "" "-DFK_LBS_STATIC"; do
+        attempt "$cxx -std=c++11 $linkage" $cxx -std=c++11 $warnings $linkage -I"$root" -c "$work/compile_only.cpp" -o "$work/o.o"
+    done
+    attempt "$compiler two translation units" sh -c "$compiler -std=c99 $warnings -I'$root' '$root/tests/link_a.c' '$root/tests/link_b.c' -lm -o '$work/link' && '$work/link'"
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Compiles every ```c block of the given Markdown files, so documentation cannot rot.
+# A block with a main() is linked and run (it must exit 0); any other block is
+# compiled as a translation unit of its own. Fragments that are not meant to
+# compile belong in ```text blocks. Prints "N passed, N failed".
+set -u
+cc=${CC:-cc}
+flags=${SNIPPET_FLAGS:--std=c99 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wdouble-promotion -Werror}
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+passed=0; failed=0
+[ $# -gt 0 ] || set -- "$root/README.md" "$root"/docs/*.md
+for doc in "$@"; do
+    [ -f "$doc" ] || continue
+    # Split the file into numbered blocks: block_N.c holds the Nth ```c block.
+    awk -v dir="$work" -v base="$(basename "$doc" .md)" '
+        /^```c[ \t]*$/ { n++; file = sprintf("%s/%s_%d.c", dir, base, n); inside = 1; next }
+        /^```/ && inside { inside = 0; close(file); next }
+        inside { print > file }' "$doc"
+done
+for block in "$work"/*.c; do
+    [ -e "$block" ] || break
+    name=$(basename "$block" .c)
+    if grep -q 'main *(' "$block"; then
+        if $cc $flags -I"$root" "$block" -o "$work/$name" -lm 2>"$work/$name.log" && (cd "$work" && "./$name" >"$work/$name.out" 2>&1); then
+            passed=$((passed + 1))
+        else
+            failed=$((failed + 1)); echo "FAIL snippet $name:"; cat "$work/$name.log" "$work/$name.out" 2>/dev/null | head -20
+        fi
+    elif $cc $flags -I"$root" -c "$block" -o "$work/$name.o" 2>"$work/$name.log"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1)); echo "FAIL snippet $name:"; head -20 "$work/$name.log"
+    fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
