@@ -10,8 +10,21 @@ BUILD    ?= build
 
 HEADER = fk_lbs.h
 
-# Each area appends its test programs here; `make test` runs them all.
+# Each area appends here: compiled test programs (built by `make all`) and test
+# scripts; `make test` runs them all and adds up their "N passed, N failed" lines.
 TEST_PROGRAMS =
+TEST_SCRIPTS  = tests/compile_matrix.sh tests/snippets.sh
+
+# $(call need_debian_package,PACKAGE,FILE): when FILE is missing, install the Debian
+# PACKAGE that provides it (as root, or through sudo), or stop and say how.
+define need_debian_package
+@test -e $(2) || { \
+  if [ "$$(id -u)" = 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; \
+  else echo "$(2) is missing: run 'apt-get install $(1)' as root" >&2; exit 1; fi; \
+  echo "installing Debian package $(1) (for $(2))"; \
+  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $(1) >/dev/null; \
+  test -e $(2) || { echo "could not install $(1); run 'sudo apt-get install $(1)'" >&2; exit 1; }; }
+endef
 
 .PHONY: all test clean help
 
@@ -39,4 +52,4 @@ clean:
 all: $(TEST_PROGRAMS)
 
 test: $(TEST_PROGRAMS)
-	tests/run_tests.sh $(TEST_PROGRAMS) tests/compile_matrix.sh tests/snippets.sh
+	tests/run_tests.sh $(TEST_PROGRAMS) $(TEST_SCRIPTS)
