@@ -51,6 +51,11 @@ $(BUILD)/test_%: tests/test_%.c tests/check.h $(HEADER) | $(BUILD)
 clean:
 	rm -rf $(BUILD) out
 
+# ---- Beyond --------------------------------------------------------------------
+# Weight repair, poses and tracks, subtree updates, Jacobians and IK.
+
+TEST_PROGRAMS += $(BUILD)/test_beyond
+
 # ---- Aggregate targets (last, so every area's programs are listed) ------------
 
 all: $(TEST_PROGRAMS)

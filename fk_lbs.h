@@ -1916,22 +1916,49 @@ FK_LBS_DEF fk_result fk_forward_subtree_rest_frame(int joint_count, const int *p
 }
 
 /* ---- Derivatives -----------------------------------------------------------------
-   Perturbing q_i to exp(w/2) q_i turns joint i's whole subtree about its posed
-   pivot P_i = Q_i x_i + t_i by the world rotation vector A w, where A takes q_i's
-   frame to the world: A = Q_p in the parent-frame convention, because
-   Q_p exp(w/2) q_i = exp(Q_p w / 2) Q_p q_i, and A = 1 in the rest frame, where
-   exp(w/2) q_i Q_p already acts last. A point p carried below joint i therefore
-   moves by dp = (A w) x (p - P_i) to first order: column c is (A e_c) x (p - P_i). */
+   A point p carried by bone b is its chain's sum of segments: with P_k the posed
+   pivot of joint k, p = P_r + sum over the chain's joints k of Q_k s_k, where
+   Q_k s_k is the segment from P_k to the next pivot down the chain (or to p, for
+   k = b). Perturbing q_i to exp(w/2) q_i turns each segment below joint i, k = i..b,
+   by a world rotation vector R_k w, so dp = sum_k (R_k w) x (Q_k s_k) to first order.
+     Parent frame: Q_k = Q_p(i) exp(w/2) q_i ... q_k = exp(Q_p(i) w / 2) Q_k, so every
+   R_k is the rotation of i's parent, A: the subtree turns rigidly about P_i and
+   column c is (A e_c) x (p - P_i).
+     Rest frame: Q_k = q_k ... exp(w/2) q_i Q_p(i) = exp(L_k w / 2) Q_k with
+   L_k = Q_k Q_i*: each segment turns about its own axis, column c is
+   sum_k (L_k e_c) x (Q_k s_k), and a chain costs O(depth^2). */
 
-static void fk__jacobian_columns(const int *parents, const fk_vec3 *rest_joints, const fk_rigid *transforms,
-                                 fk_rotation_frame frame, int joint, fk_vec3 point, fk_vec3 columns[3])
+static fk_vec3 fk__pivot(const fk_vec3 *rest_joints, const fk_rigid *transforms, int joint)
 {
-    int parent = fk__parent_index(parents, joint);
-    fk_quat a = frame == FK_FRAME_PARENT && parent >= 0 ? fk_quat_normalize(transforms[parent].q) : fk_quat_identity();
-    fk_vec3 lever = fk_vec3_sub(point, fk_rigid_apply(transforms[joint], rest_joints[joint]));
-    columns[0] = fk_vec3_cross(fk_quat_rotate(a, fk_vec3_make(1.0f, 0.0f, 0.0f)), lever);
-    columns[1] = fk_vec3_cross(fk_quat_rotate(a, fk_vec3_make(0.0f, 1.0f, 0.0f)), lever);
-    columns[2] = fk_vec3_cross(fk_quat_rotate(a, fk_vec3_make(0.0f, 0.0f, 1.0f)), lever);
+    return fk_rigid_apply(transforms[joint], rest_joints[joint]);
+}
+
+/* Adds weight times d p / d w_i, for the point p carried by bone b, to columns[3]. */
+static void fk__jacobian_columns(const int *parents, const fk_vec3 *rest_joints, const fk_rigid *transforms,
+                                 fk_rotation_frame frame, int i, int b, fk_vec3 point, float weight,
+                                 fk_vec3 columns[3])
+{
+    int parent = fk__parent_index(parents, i), k, c;
+    fk_vec3 next = point;
+    if (frame == FK_FRAME_PARENT) {
+        fk_quat a = parent >= 0 ? fk_quat_normalize(transforms[parent].q) : fk_quat_identity();
+        fk_vec3 lever = fk_vec3_scale(fk_vec3_sub(point, fk__pivot(rest_joints, transforms, i)), weight);
+        columns[0] = fk_vec3_add(columns[0], fk_vec3_cross(fk_quat_rotate(a, fk_vec3_make(1.0f, 0.0f, 0.0f)), lever));
+        columns[1] = fk_vec3_add(columns[1], fk_vec3_cross(fk_quat_rotate(a, fk_vec3_make(0.0f, 1.0f, 0.0f)), lever));
+        columns[2] = fk_vec3_add(columns[2], fk_vec3_cross(fk_quat_rotate(a, fk_vec3_make(0.0f, 0.0f, 1.0f)), lever));
+        return;
+    }
+    for (k = b;; k = fk__parent_index(parents, k)) {
+        fk_vec3 pivot = fk__pivot(rest_joints, transforms, k);
+        fk_vec3 segment = fk_vec3_scale(fk_vec3_sub(next, pivot), weight);
+        fk_quat l = fk_quat_normalize(fk_quat_mul(transforms[k].q, fk_quat_conjugate(transforms[i].q)));
+        for (c = 0; c < 3; ++c) {
+            fk_vec3 axis = fk_vec3_make(c == 0 ? 1.0f : 0.0f, c == 1 ? 1.0f : 0.0f, c == 2 ? 1.0f : 0.0f);
+            columns[c] = fk_vec3_add(columns[c], fk_vec3_cross(fk_quat_rotate(l, axis), segment));
+        }
+        if (k == i) break;
+        next = pivot;
+    }
 }
 
 /* Checks what every derivative needs: the parent array (cycles included, by
@@ -1959,13 +1986,13 @@ static void fk__accumulate_jacobian(int joint_count, const int *parents, const f
     fk_vec3 point = fk_rigid_apply(transforms[joint], rest_point);
     int i, c;
     for (i = joint; i >= 0; i = fk__parent_index(parents, i)) {
-        fk_vec3 columns[3];
-        fk__jacobian_columns(parents, rest_joints, transforms, frame, i, point, columns);
+        fk_vec3 columns[3] = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}};
+        fk__jacobian_columns(parents, rest_joints, transforms, frame, i, joint, point, weight, columns);
         for (c = 0; c < 3; ++c) {
             size_t column = 3 * (size_t)i + (size_t)c;
-            out[column] += weight * columns[c].x;
-            out[width + column] += weight * columns[c].y;
-            out[2 * width + column] += weight * columns[c].z;
+            out[column] += columns[c].x;
+            out[width + column] += columns[c].y;
+            out[2 * width + column] += columns[c].z;
         }
     }
 }
@@ -2018,9 +2045,9 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
                                 const fk_rigid *transforms, fk_rotation_frame frame, int joint, fk_vec3 rest_point,
                                 int chain_root, fk_vec3 target, float damping, fk_quat *rotations)
 {
-    /* (J J^T + d^2 I) is symmetric: xx, xy, xz, yy, yz, zz. */
-    float a[6], det, inverse[6];
-    fk_vec3 point, error, y;
+    /* (J J^T + lambda^2 I) is symmetric: xx, xy, xz, yy, yz, zz. */
+    float a[6], det, inverse[6], reach = 0.0f;
+    fk_vec3 point, error, y, next;
     fk_result result = fk__check_chain(joint_count, parents, rest_joints, transforms, joint);
     int i, found = chain_root < 0;
     if (result != FK_OK) return result;
@@ -2034,12 +2061,24 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
 
     point = fk_rigid_apply(transforms[joint], rest_point);
     error = fk_vec3_sub(target, point);
-    a[0] = a[3] = a[5] = damping * damping;
+    next = point;
+    for (i = joint; i >= 0; i = i == chain_root ? -1 : fk__parent_index(parents, i)) {
+        fk_vec3 pivot = fk__pivot(rest_joints, transforms, i);
+        reach += fk_vec3_length(fk_vec3_sub(next, pivot));
+        next = pivot;
+    }
+    /* lambda^2 = d^2 + |e| R, R the chain's length. Near a straight chain reaching
+       for a target |e| beyond it, bending costs curvature of at most about |e| R
+       that J J^T does not see; damping of that size keeps the step from jumping
+       past the straight pose and back (a fixed small d oscillates there, |e|^2
+       alone does too for targets just out of reach), and it vanishes as a
+       reachable target is approached, leaving Gauss-Newton's fast convergence. */
+    a[0] = a[3] = a[5] = damping * damping + fk_vec3_length(error) * reach;
     a[1] = a[2] = a[4] = 0.0f;
     for (i = joint; i >= 0; i = i == chain_root ? -1 : fk__parent_index(parents, i)) {
-        fk_vec3 columns[3];
+        fk_vec3 columns[3] = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}};
         int c;
-        fk__jacobian_columns(parents, rest_joints, transforms, frame, i, point, columns);
+        fk__jacobian_columns(parents, rest_joints, transforms, frame, i, joint, point, 1.0f, columns);
         for (c = 0; c < 3; ++c) {
             fk_vec3 v = columns[c];
             a[0] += v.x * v.x; a[1] += v.x * v.y; a[2] += v.x * v.z;
@@ -2061,8 +2100,8 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
                                    inverse[2] * error.x + inverse[4] * error.y + inverse[5] * error.z),
                       1.0f / det);
     for (i = joint; i >= 0; i = i == chain_root ? -1 : fk__parent_index(parents, i)) {
-        fk_vec3 columns[3], step;
-        fk__jacobian_columns(parents, rest_joints, transforms, frame, i, point, columns);
+        fk_vec3 columns[3] = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}}, step;
+        fk__jacobian_columns(parents, rest_joints, transforms, frame, i, joint, point, 1.0f, columns);
         step = fk_vec3_make(fk_vec3_dot(columns[0], y), fk_vec3_dot(columns[1], y), fk_vec3_dot(columns[2], y));
         rotations[i] = fk_quat_normalize(fk_quat_mul(fk_quat_from_rotation_vector(step), rotations[i]));
     }
