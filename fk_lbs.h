@@ -635,10 +635,12 @@ typedef enum fk_rotation_frame {
     by |w| about w applied after q_i, so w lies in the frame q_i is expressed in (the
     parent's for FK_FRAME_PARENT, the rest frame for FK_FRAME_REST) and the update
     that follows a gradient step is q_i = fk_quat_mul(fk_quat_from_rotation_vector(w), q_i).
-    Turning q_i turns everything below joint i about its posed position P_i, so
-    columns 3i..3i+2 are (A e_c) x (p - P_i), with A the parent's absolute rotation
-    (FK_FRAME_PARENT; identity for a root) or the identity (FK_FRAME_REST). Joints
-    that are not @p joint or one of its ancestors have zero columns.
+    In the parent frame, turning q_i turns everything below joint i rigidly about
+    its posed position P_i, so columns 3i..3i+2 are (A e_c) x (p - P_i), with A the
+    parent's absolute rotation (identity for a root). In the rest frame each segment
+    below i, from pivot P_k to the next pivot (or to p), turns by its own axis
+    L_k e_c with L_k = Q_k Q_i*, and the columns are sums over those segments.
+    Joints that are not @p joint or one of its ancestors have zero columns.
     @param joint_count number of joints (>= 1). @param parents parent array, any order.
     @param rest_joints rest joint positions.
     @param transforms absolute transforms from fk_forward() or fk_forward_rest_frame().
@@ -649,7 +651,8 @@ typedef enum fk_rotation_frame {
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
     FK_ERROR_JOINT_OUT_OF_RANGE, FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT
     or FK_ERROR_CYCLE; on error nothing is written.
-    @remark O(joint_count) to check the parents and clear @p out, O(depth) to fill it. */
+    @remark O(joint_count) to check the parents and clear @p out, then O(depth)
+    (parent frame) or O(depth^2) (rest frame) to fill it. */
 FK_LBS_DEF fk_result fk_jacobian_point(int joint_count, const int *parents, const fk_vec3 *rest_joints,
                                        const fk_rigid *transforms, fk_rotation_frame frame,
                                        int joint, fk_vec3 rest_point, float *out);
@@ -683,11 +686,17 @@ FK_LBS_DEF fk_result fk_jacobian_lbs_vertex(int joint_count, const int *parents,
 /** @brief One damped least squares (Levenberg-Marquardt) step of inverse
     kinematics: turns the joints of a chain so that a point they carry moves toward
     a target. With J the point's Jacobian restricted to the chain (see
-    fk_jacobian_point()) and e = target - p, the step is w = J^T (J J^T + d^2 I)^-1 e
-    and each chain joint becomes q_i = exp(w_i / 2) q_i. J J^T is 3 x 3 and is
-    accumulated column by column, so nothing is stored, whatever the chain's length.
-    Call fk_forward() (or fk_forward_subtree()) and step again until the distance is
-    small. An unreachable target leaves the chain stretched straight toward it.
+    fk_jacobian_point()) and e = target - p, the step is
+    w = J^T (J J^T + lambda^2 I)^-1 e and each chain joint becomes
+    q_i = exp(w_i / 2) q_i. The damping lambda^2 = d^2 + |e| R, with R the chain's
+    length (pivot to pivot to the end effector), grows with the error: large steps
+    stay steady and a target out of reach leaves the chain stretched straight toward
+    it instead of oscillating, while near a reachable target the damping vanishes
+    and convergence is fast. J J^T is 3 x 3 and is accumulated column by column, so
+    nothing is stored, whatever the chain's length. Call fk_forward() (or
+    fk_forward_subtree()) and step again until the distance is small. A target
+    exactly behind a straight chain is a saddle where the step is zero; any bend
+    in the starting pose avoids it.
     @param joint_count number of joints. @param parents parent array.
     @param rest_joints rest joint positions.
     @param transforms absolute transforms computed from @p rotations.
@@ -697,7 +706,8 @@ FK_LBS_DEF fk_result fk_jacobian_lbs_vertex(int joint_count, const int *parents,
     @param chain_root the topmost joint allowed to turn: @p joint or one of its
     ancestors; negative for all the ancestors up to the root.
     @param target where the end effector should go.
-    @param damping d >= 0: larger is slower but steadier near a straight chain.
+    @param damping d >= 0, added to the automatic damping; 0 suits most chains, a
+    larger d makes every step smaller.
     @param rotations the relative rotations, updated in place for the chain's joints.
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
     FK_ERROR_JOINT_OUT_OF_RANGE (also for a chain_root that is no ancestor),
