@@ -1625,7 +1625,7 @@ static fk_result fk__weights(const fk_weights_desc *desc, fk_weights_report *rep
     memset(&counts, 0, sizeof counts);
     for (i = 0; i < desc->vertex_count; ++i) {
         uint16_t *joints = (uint16_t *)(void *)((char *)desc->joints + (size_t)i * layout.joint_stride);
-        float *weights = fk__out_at(desc->weights, layout.weight_stride, i);
+        float *weights = (float *)(void *)((char *)desc->weights + (size_t)i * layout.weight_stride);
         int faults = fk__inspect_vertex(joints, weights, desc->influences, layout.keep, desc->joint_count);
         if (!faults) continue;
         counts.vertices_changed += 1;
