@@ -47,6 +47,33 @@ $(BUILD)/test_%: tests/test_%.c tests/check.h $(HEADER) | $(BUILD)
 clean:
 	rm -rf $(BUILD) out
 
+# ---- Docs ----------------------------------------------------------------------
+# `make docs` builds the guide and the API reference into docs/html with Doxygen.
+# What docs/Doxyfile cannot know is appended to it here: the version, read from the
+# header so that it cannot drift; which guide pages exist, so that docs/index.md
+# lists each page present (its entries are guarded by "@if page_NAME") whatever
+# order the pages land in; and docs/images only once it exists, since a missing
+# IMAGE_PATH is a warning. Formulas are typeset by Debian's MathJax, linked in, so
+# the pages need no network.
+
+DOCS_VERSION := $(shell sed -n 's/^.define FK_LBS_VERSION "\(.*\)"/\1/p' $(HEADER))
+DOCS_PAGES    = $(basename $(notdir $(wildcard docs/*.md)))
+MATHJAX       = /usr/share/javascript/mathjax
+
+TEST_SCRIPTS += tests/docs.sh
+
+.PHONY: docs
+docs:
+	$(call need_debian_package,doxygen,/usr/bin/doxygen)
+	$(call need_debian_package,libjs-mathjax,$(MATHJAX)/MathJax.js)
+	rm -rf docs/html
+	( cat docs/Doxyfile; \
+	  echo "PROJECT_NUMBER = $(DOCS_VERSION)"; \
+	  echo "ENABLED_SECTIONS = $(addprefix page_,$(DOCS_PAGES))"; \
+	  echo "IMAGE_PATH = $(wildcard docs/images)" ) | doxygen -
+	ln -s $(MATHJAX) docs/html/mathjax
+	@echo "open docs/html/index.html"
+
 # ---- Aggregate targets (last, so every area's programs are listed) ------------
 
 all: $(TEST_PROGRAMS)
