@@ -27,8 +27,9 @@ if ! make --no-print-directory -s -C "$root" docs >"$log" 2>&1; then
     failed=$((failed + 1)); finish
 fi
 passed=$((passed + 1))
-check "'make docs' printed warnings or errors:$(grep -v '^open docs/html' "$log" | sed 's/^/ /')" \
-    test -z "$(grep -v '^open docs/html' "$log")"
+# Anything but make's own news (a package installed, where to look) is a warning.
+chatter=$(grep -v -E '^(installing Debian package|open docs/html)' "$log")
+check "'make docs' printed warnings or errors: $chatter" test -z "$chatter"
 
 check "docs/html/index.html was not generated" test -s "$html/index.html"
 check "the reference page of fk_lbs.h was not generated" test -s "$html/fk__lbs_8h.html"
