@@ -34,7 +34,8 @@ default: all
 
 help:
 	@echo "make test    build and run every test (ends with 'N passed, N failed')"
-	@echo "make clean   remove build/ and out/"
+	@echo "make docs    build the guide and the API reference into docs/html (Doxygen)"
+	@echo "make clean   remove build/, out/ and docs/html"
 
 $(BUILD):
 	mkdir -p $@
@@ -49,7 +50,7 @@ $(BUILD)/test_%: tests/test_%.c tests/check.h $(HEADER) | $(BUILD)
 	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
 
 clean:
-	rm -rf $(BUILD) out
+	rm -rf $(BUILD) out docs/html
 
 # ---- Docs ----------------------------------------------------------------------
 # `make docs` builds the guide and the API reference into docs/html with Doxygen.
