@@ -783,26 +783,19 @@ void render_draw_axes(render_panel *panel, const render_camera *camera, fk_vec3 
     render_draw_line(panel, camera, at, fk_vec3_add(at, fk_vec3_make(0, 0, length)), 2.0f, 0.0f, (render_color){0.2f, 0.35f, 0.85f});
 }
 
-int render_draw_label(render_panel *panel, float x, float y, float size, render_color color, const char *format, ...)
+/* Fills the text's strokes, each grown by `grow` samples on every side. */
+static void render__text(render_panel *panel, float x, float y, int unit, int grow, render_color linear, char *text)
 {
     /* stb_easy_font lays the text out as quads in font units (about 270 bytes of
        quads per character); each unit becomes a whole number of samples so that
        strokes keep an even width */
-    char quads[48 * 1024], text[160];
-    va_list args;
-    int quad_count, q;
-    int unit = (int)lroundf(4.0f * size * panel->sheet->scale); /* samples per font unit */
+    char quads[48 * 1024];
     float origin_x = x * panel->sheet->scale * RENDER_SUPERSAMPLE, origin_y = y * panel->sheet->scale * RENDER_SUPERSAMPLE;
-    render_color linear = render__linear(color);
-    if (unit < 1) unit = 1;
-    va_start(args, format);
-    vsnprintf(text, sizeof text, format, args);
-    va_end(args);
-    quad_count = stb_easy_font_print(0, 0, text, NULL, quads, (int)sizeof quads);
+    int q, quad_count = stb_easy_font_print(0, 0, text, NULL, quads, (int)sizeof quads);
     for (q = 0; q < quad_count; ++q) {
         const float *corner = (const float *)(quads + (size_t)q * 64); /* 4 vertices of x y z rgba */
-        int qx0 = (int)(origin_x + corner[0] * (float)unit), qy0 = (int)(origin_y + corner[1] * (float)unit);
-        int qx1 = (int)(origin_x + corner[8] * (float)unit), qy1 = (int)(origin_y + corner[9] * (float)unit);
+        int qx0 = (int)(origin_x + corner[0] * (float)unit) - grow, qy0 = (int)(origin_y + corner[1] * (float)unit) - grow;
+        int qx1 = (int)(origin_x + corner[8] * (float)unit) + grow, qy1 = (int)(origin_y + corner[9] * (float)unit) + grow;
         int px, py;
         for (py = qy0 < 0 ? 0 : qy0; py < qy1 && py < panel->ss_height; ++py)
             for (px = qx0 < 0 ? 0 : qx0; px < qx1 && px < panel->ss_width; ++px) {
@@ -812,5 +805,36 @@ int render_draw_label(render_panel *panel, float x, float y, float size, render_
                 panel->color[3 * at + 2] = linear.b;
             }
     }
+}
+
+static int render__label(render_panel *panel, float x, float y, float size, render_color color, int outlined,
+                         const char *format, va_list args)
+{
+    char text[160];
+    int unit = (int)lroundf(4.0f * size * panel->sheet->scale); /* samples per font unit */
+    if (unit < 1) unit = 1;
+    vsnprintf(text, sizeof text, format, args);
+    if (outlined) render__text(panel, x, y, unit, unit + 1, render__linear((render_color){1, 1, 1}), text);
+    render__text(panel, x, y, unit, 0, render__linear(color), text);
     return (int)lroundf((float)(stb_easy_font_height(text) * unit) / (RENDER_SUPERSAMPLE * panel->sheet->scale));
+}
+
+int render_draw_label(render_panel *panel, float x, float y, float size, render_color color, const char *format, ...)
+{
+    va_list args;
+    int height;
+    va_start(args, format);
+    height = render__label(panel, x, y, size, color, 0, format, args);
+    va_end(args);
+    return height;
+}
+
+int render_draw_tag(render_panel *panel, float x, float y, float size, render_color color, const char *format, ...)
+{
+    va_list args;
+    int height;
+    va_start(args, format);
+    height = render__label(panel, x, y, size, color, 1, format, args);
+    va_end(args);
+    return height;
 }

@@ -39,7 +39,7 @@ typedef struct render_color {
 #define RENDER_STEEL     ((render_color){0.50f, 0.63f, 0.80f}) /* a second mesh to compare */
 #define RENDER_BONE      ((render_color){0.98f, 0.55f, 0.10f}) /* skeleton bones */
 #define RENDER_JOINT     ((render_color){0.10f, 0.45f, 0.85f}) /* joint dots */
-#define RENDER_GHOST     ((render_color){0.62f, 0.64f, 0.68f}) /* an earlier state, for reference */
+#define RENDER_GHOST     ((render_color){0.50f, 0.52f, 0.56f}) /* an earlier state, for reference */
 #define RENDER_INK       ((render_color){0.13f, 0.14f, 0.16f}) /* labels */
 #define RENDER_SOFT_INK  ((render_color){0.38f, 0.40f, 0.44f}) /* secondary labels */
 #define RENDER_ALERT     ((render_color){0.85f, 0.12f, 0.15f}) /* what is wrong */
@@ -165,6 +165,13 @@ __attribute__((format(printf, 6, 7)))
 #endif
 int render_draw_label(render_panel *panel, float x, float y, float size, render_color color,
                       const char *format, ...);
+
+/* The same with a white outline, for text over shapes (names next to joints). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 6, 7)))
+#endif
+int render_draw_tag(render_panel *panel, float x, float y, float size, render_color color,
+                    const char *format, ...);
 
 /* Where a world point lands in panel coordinates (for placing a label next to it). */
 void render_project(const render_panel *panel, const render_camera *camera, fk_vec3 point, float *x, float *y);
