@@ -51,6 +51,41 @@ $(BUILD)/test_%: tests/test_%.c tests/check.h $(HEADER) | $(BUILD)
 clean:
 	rm -rf $(BUILD) out
 
+# ---- Examples ------------------------------------------------------------------
+# Each example is one C file linked with the shared renderer examples/render.c,
+# which writes PNG through stb_image_write and draws text with stb_easy_font from
+# Debian's libstb-dev (installed, never copied in). `make demo` draws every picture
+# into out/; `make demo-images` refreshes the committed copies in docs/images/.
+# Another example joins with `EXAMPLES += $(BUILD)/example_NAME` (from examples/NAME.c).
+
+STB_IMAGE_WRITE = /usr/include/stb/stb_image_write.h
+EXAMPLES += $(BUILD)/example_derivation $(BUILD)/example_lbs_vs_dqs $(BUILD)/example_character
+
+.PHONY: examples demo demo-images
+.SECONDEXPANSION: # so that examples listed further down the Makefile count too
+
+$(STB_IMAGE_WRITE):
+	$(call need_debian_package,libstb-dev,$@)
+
+$(BUILD)/render.o: examples/render.c examples/render.h $(HEADER) | $(BUILD) $(STB_IMAGE_WRITE)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -c $< -o $@
+
+$(BUILD)/example_%: examples/%.c $(BUILD)/render.o examples/render.h $(HEADER) | $(BUILD)
+	$(CC) -std=c99 $(CPPFLAGS) -Iexamples $(CFLAGS) $(WARNINGS) $< $(BUILD)/render.o -o $@ $(LDLIBS)
+
+examples: $$(EXAMPLES)
+
+demo: $$(EXAMPLES)
+	@for program in $(EXAMPLES); do ./$$program --out out || exit 1; done
+
+demo-images: $$(EXAMPLES)
+	@for program in $(EXAMPLES); do ./$$program --out docs/images || exit 1; done
+
+# The test runs every example and reads its pictures back (with stb_image).
+TEST_PROGRAMS += $(BUILD)/test_examples
+$(BUILD)/test_examples: CPPFLAGS += -DEXAMPLES_BUILD_DIR='"$(BUILD)"'
+$(BUILD)/test_examples: $$(EXAMPLES) | $(STB_IMAGE_WRITE)
+
 # ---- Aggregate targets (last, so every area's programs are listed) ------------
 
 all: $(TEST_PROGRAMS)

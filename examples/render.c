@@ -653,6 +653,38 @@ void render_draw_mesh(render_panel *panel, const render_camera *camera, const re
     }
 }
 
+void render_draw_ground_shadow(render_panel *panel, const render_camera *camera, fk_vec3 center, float radius)
+{
+    /* each sample's view ray meets the ground plane y = center.y somewhere; darken
+       the backdrop by how close that point is to the center */
+    int x, y;
+    for (y = 0; y < panel->ss_height; ++y)
+        for (x = 0; x < panel->ss_width; ++x) {
+            float nx = ((float)x + 0.5f) / (float)panel->ss_width * 2.0f - 1.0f;
+            float ny = 1.0f - ((float)y + 0.5f) / (float)panel->ss_height * 2.0f;
+            fk_vec3 origin = camera->eye, direction = camera->forward, ground;
+            float t, d, darkness;
+            size_t at = (size_t)y * (size_t)panel->ss_width + (size_t)x;
+            if (camera->focal > 0.0f) {
+                direction = fk_vec3_add(direction, fk_vec3_add(fk_vec3_scale(camera->right, nx * camera->aspect / camera->focal),
+                                                               fk_vec3_scale(camera->up, ny / camera->focal)));
+            } else {
+                origin = fk_vec3_add(origin, fk_vec3_add(fk_vec3_scale(camera->right, nx * camera->half_height * camera->aspect),
+                                                         fk_vec3_scale(camera->up, ny * camera->half_height)));
+            }
+            if (fabsf(direction.y) < 1e-6f) continue;
+            t = (center.y - origin.y) / direction.y;
+            if (t <= 0.0f) continue;
+            ground = fk_vec3_add(origin, fk_vec3_scale(direction, t));
+            d = fk_vec3_length(fk_vec3_sub(ground, center)) / radius;
+            if (d >= 1.0f) continue;
+            darkness = 0.45f * (1.0f - d * d) * (1.0f - d * d);
+            panel->color[3 * at] *= 1.0f - darkness;
+            panel->color[3 * at + 1] *= 1.0f - darkness;
+            panel->color[3 * at + 2] *= 1.0f - darkness;
+        }
+}
+
 /* ---- Skeleton, lines and labels ------------------------------------------------------ */
 
 static void render__begin_overlay(render_panel *panel)
@@ -735,7 +767,7 @@ void render_draw_skeleton(render_panel *panel, const render_camera *camera, cons
     render__begin_overlay(panel);
     for (i = 0; i < joint_count; ++i)
         if (parents[i] >= 0) render_draw_bone(panel, camera, joints[parents[i]], joints[i], RENDER_BONE);
-    for (i = 0; i < joint_count; ++i) render_draw_joint(panel, camera, joints[i], 4.0f, RENDER_JOINT);
+    for (i = 0; i < joint_count; ++i) render_draw_joint(panel, camera, joints[i], 3.0f, RENDER_JOINT);
 }
 
 void render_draw_line(render_panel *panel, const render_camera *camera, fk_vec3 from, fk_vec3 to,

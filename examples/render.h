@@ -36,6 +36,7 @@ typedef struct render_color {
 
 /* A palette, so that every picture speaks the same visual language. */
 #define RENDER_CLAY      ((render_color){0.80f, 0.62f, 0.50f}) /* the skinned mesh */
+#define RENDER_PORCELAIN ((render_color){0.80f, 0.80f, 0.80f}) /* a neutral mesh under a skeleton */
 #define RENDER_STEEL     ((render_color){0.50f, 0.63f, 0.80f}) /* a second mesh to compare */
 #define RENDER_BONE      ((render_color){0.98f, 0.55f, 0.10f}) /* skeleton bones */
 #define RENDER_JOINT     ((render_color){0.10f, 0.45f, 0.85f}) /* joint dots */
@@ -135,6 +136,10 @@ void render_panel_size(const render_panel *panel, float *width, float *height);
    mesh's per-vertex colours are used when it has them, else color. */
 void render_draw_mesh(render_panel *panel, const render_camera *camera, const render_mesh *mesh,
                       const float *positions, const float *normals, render_color color);
+
+/* A soft round shadow on the ground plane y = center.y, to stand a figure on; draw
+   it first, before the meshes. */
+void render_draw_ground_shadow(render_panel *panel, const render_camera *camera, fk_vec3 center, float radius);
 
 /* Draws a skeleton over everything drawn so far: each joint with a parent gets a
    shaded octahedral bone from the parent's position to its own, every joint a dot. */
