@@ -29,6 +29,7 @@
 
 #define PI 3.14159265358979f
 #define MAX_JOINTS 4
+#define RENDER_MESH RENDER_STEEL
 
 /* A tube around a chain of joints on one line; bone k owns the stretch from joint k
    to joint k+1, with weights blended smoothly over `blend` either side of a joint.
@@ -182,16 +183,17 @@ static int draw_derivation(const render_options *options)
 
     for (s = 0; s < 6; ++s) {
         render_panel *panel = render_panel_begin(sheet, s % 3, s / 3);
-        float y = 8.0f;
+        float x, y;
         skin_arm(&a, bones[s], positions, normals);
-        render_draw_mesh(panel, &camera, &a.mesh, positions, normals, RENDER_CLAY);
+        render_draw_mesh(panel, &camera, &a.mesh, positions, normals, RENDER_MESH);
         render_draw_axes(panel, &camera, fk_vec3_make(0, 0, 0), 0.8f);
-        label_joint(panel, &camera, fk_vec3_make(0, 0, 0), "origin");
+        render_project(panel, &camera, fk_vec3_make(0, 0, 0), &x, &y);
+        render_draw_tag(panel, x - 44, y + 2, 1.0f, RENDER_SOFT_INK, "origin");
         if (steps[s].ghost >= 0) render_draw_skeleton_lines(panel, &camera, joints[steps[s].ghost], parents, 3, RENDER_GHOST);
         render_draw_skeleton(panel, &camera, joints[s], parents, 3);
         label_joint(panel, &camera, joints[s][0], "x0");
         label_joint(panel, &camera, joints[s][1], "x1");
-        for (k = 0; k < 3 && steps[s].lines[k]; ++k)
+        for (y = 8.0f, k = 0; k < 3 && steps[s].lines[k]; ++k)
             y += 4.0f + (float)render_draw_label(panel, 10, y, k == 0 ? 1.25f : 1.0f, k == 0 ? RENDER_INK : RENDER_SOFT_INK,
                                                  "%s", steps[s].lines[k]);
         render_panel_end(panel);
@@ -230,16 +232,16 @@ static int draw_wrong_formula(const render_options *options)
 {
     static const int parents[4] = {-1, 0, 1, 2}; /* root, child, grandchild, end of the grandchild's bone */
     const fk_vec3 rest[4] = {{0, 0, 0}, {1.6f, 0, 0}, {3.1f, 0, 0}, {4.4f, 0, 0}};
-    const float degrees[4] = {35, 35, 35, 0};
+    const float degrees[4] = {30, 30, 30, 0};
     fk_quat rotations[4];
     fk_rigid right[4], wrong[4], identity[4];
     fk_vec3 right_joints[4], wrong_joints[4], rest_joints[4], lo = {0, 0, 0}, hi = {0, 0, 0};
     arm a = make_arm(rest, 4, 0.30f, 0.30f);
     float *positions = (float *)malloc((size_t)a.mesh.vertex_count * 3 * sizeof(float));
     float *normals = (float *)malloc((size_t)a.mesh.vertex_count * 3 * sizeof(float));
-    render_sheet *sheet = render_sheet_create(3, 1, 330, 290, "Why t_i needs the parent's t_p: a three-joint counterexample",
+    render_sheet *sheet = render_sheet_create(3, 1, 340, 340, "Why t_i needs the parent's t_p: a three-joint counterexample",
                                               options->scale);
-    render_camera camera;
+    render_camera camera, rest_camera;
     render_panel *panel;
     float gap, x, y;
     int i, result;
@@ -259,28 +261,32 @@ static int draw_wrong_formula(const render_options *options)
     printf("wrong formula: the grandchild's pivot is %.3f away from the end of its parent's bone (right formula: %.1g)\n",
            (double)gap, (double)fk_vec3_length(fk_vec3_sub(right_joints[2], fk_rigid_apply(right[1], rest[2]))));
 
+    /* the rest pose has a camera of its own; the two posed chains share one */
+    render_bounds_add(&lo, &hi, a.mesh.positions, a.mesh.vertex_count);
+    hi.y += 1.2f * (hi.y - lo.y); /* room for the labels at the top */
+    rest_camera = render_camera_frame_box(lo, hi, 0.0f, 0.0f, 0.0f, render_sheet_aspect(sheet));
+    lo = hi = right_joints[0];
     skin_arm(&a, right, positions, normals);
     render_bounds_add(&lo, &hi, positions, a.mesh.vertex_count);
     skin_arm(&a, wrong, positions, normals);
     render_bounds_add(&lo, &hi, positions, a.mesh.vertex_count);
-    render_bounds_add(&lo, &hi, a.mesh.positions, a.mesh.vertex_count);
-    hi.y += 0.25f * (hi.y - lo.y); /* room for the labels at the top */
+    hi.y += 0.3f * (hi.y - lo.y);
+    hi.x += 0.6f * (hi.x - lo.x); /* room on the right for the labels */
     camera = render_camera_frame_box(lo, hi, 0.0f, 0.0f, 0.0f, render_sheet_aspect(sheet));
 
     panel = render_panel_begin(sheet, 0, 0);
-    render_draw_mesh(panel, &camera, &a.mesh, NULL, NULL, RENDER_CLAY);
-    render_draw_skeleton(panel, &camera, rest_joints, parents, 4);
-    label_joint(panel, &camera, rest_joints[0], "root");
-    label_joint(panel, &camera, rest_joints[1], "child");
-    label_joint(panel, &camera, rest_joints[2], "grandchild");
+    render_draw_mesh(panel, &rest_camera, &a.mesh, NULL, NULL, RENDER_MESH);
+    render_draw_skeleton(panel, &rest_camera, rest_joints, parents, 4);
+    label_joint(panel, &rest_camera, rest_joints[0], "root");
+    label_joint(panel, &rest_camera, rest_joints[1], "child");
+    label_joint(panel, &rest_camera, rest_joints[2], "grandchild");
     y = 8.0f + 4.0f + (float)render_draw_label(panel, 10, 8, 1.25f, RENDER_INK, "Rest pose");
     render_draw_label(panel, 10, y, 1.0f, RENDER_SOFT_INK, "root, child, grandchild rotate %.0f deg", (double)degrees[0]);
     render_panel_end(panel);
 
     panel = render_panel_begin(sheet, 1, 0);
     skin_arm(&a, right, positions, normals);
-    render_draw_mesh(panel, &camera, &a.mesh, positions, normals, RENDER_CLAY);
-    render_draw_skeleton_lines(panel, &camera, rest_joints, parents, 4, RENDER_GHOST);
+    render_draw_mesh(panel, &camera, &a.mesh, positions, normals, RENDER_MESH);
     render_draw_skeleton(panel, &camera, right_joints, parents, 4);
     y = 8.0f + 4.0f + (float)render_draw_label(panel, 10, 8, 1.25f, RENDER_GOOD, "Right (fk_forward)");
     render_draw_label(panel, 10, y, 1.0f, RENDER_SOFT_INK, "t_i = t_p + Q_p x_i - Q_i x_i");
@@ -288,7 +294,7 @@ static int draw_wrong_formula(const render_options *options)
 
     panel = render_panel_begin(sheet, 2, 0);
     skin_arm(&a, wrong, positions, normals);
-    render_draw_mesh(panel, &camera, &a.mesh, positions, normals, RENDER_CLAY);
+    render_draw_mesh(panel, &camera, &a.mesh, positions, normals, RENDER_MESH);
     render_draw_skeleton_lines(panel, &camera, right_joints, parents, 4, RENDER_GOOD);
     /* each bone from its own pivot to where its own transform sends its child's pivot */
     for (i = 1; i < 4; ++i) render_draw_bone(panel, &camera, wrong_joints[i - 1], fk_rigid_apply(wrong[i - 1], rest[i]), RENDER_BONE);
@@ -296,8 +302,9 @@ static int draw_wrong_formula(const render_options *options)
     render_draw_joint(panel, &camera, fk_rigid_apply(wrong[2], rest[3]), 4.0f, RENDER_JOINT); /* the bone's tip */
     render_draw_line(panel, &camera, fk_rigid_apply(wrong[1], rest[2]), wrong_joints[2], 2.0f, 3.0f, RENDER_ALERT);
     render_project(panel, &camera, wrong_joints[2], &x, &y);
-    render_draw_tag(panel, x + 10, y - 4, 1.0f, RENDER_ALERT, "grandchild comes loose");
-    render_draw_tag(panel, x + 10, y + 8, 1.0f, RENDER_ALERT, "gap %.2f", (double)gap);
+    render_draw_tag(panel, x + 12, y - 4, 1.0f, RENDER_ALERT, "the grandchild");
+    render_draw_tag(panel, x + 12, y + 8, 1.0f, RENDER_ALERT, "comes loose:");
+    render_draw_tag(panel, x + 12, y + 20, 1.0f, RENDER_ALERT, "gap %.2f", (double)gap);
     y = 8.0f + 4.0f + (float)render_draw_label(panel, 10, 8, 1.25f, RENDER_ALERT, "WRONG formula, often copied");
     y += 4.0f + (float)render_draw_label(panel, 10, y, 1.0f, RENDER_SOFT_INK, "t_i = -Q_i x_i + Q_p x_i - Q_p x_p + x_p");
     render_draw_label(panel, 10, y, 1.0f, RENDER_GOOD, "green: where fk_forward puts the chain");

@@ -122,13 +122,13 @@ static int draw_sheet(const render_options *options, const char *deform, fk_vec3
 {
     tube methods[2];
     const char *method_names[2] = {"LBS", "DQS"};
-    render_sheet *sheet = render_sheet_create(columns, 2, panel_width, 150, title, options->scale);
+    render_sheet *sheet = render_sheet_create(columns, 2, panel_width, 136, title, options->scale);
     float *positions, *normals;
     fk_vec3 lo = {1e9f, 1e9f, 1e9f}, hi = {-1e9f, -1e9f, -1e9f}, joints[3];
     render_camera camera;
     int method, column, result;
 
-    methods[0] = make_tube(RENDER_CLAY, (render_color){0.97f, 0.93f, 0.86f});
+    methods[0] = make_tube(RENDER_ROSE, (render_color){0.97f, 0.90f, 0.90f});
     methods[1] = make_tube(RENDER_STEEL, (render_color){0.90f, 0.94f, 0.98f});
     positions = (float *)malloc((size_t)methods[0].mesh.vertex_count * 3 * sizeof(float));
     normals = (float *)malloc((size_t)methods[0].mesh.vertex_count * 3 * sizeof(float));
@@ -139,7 +139,7 @@ static int draw_sheet(const render_options *options, const char *deform, fk_vec3
         pose_tube(&methods[1], fk_quat_from_axis_angle(axis, degrees[column] * PI / 180.0f), 1, positions, normals, joints);
         render_bounds_add(&lo, &hi, positions, methods[1].mesh.vertex_count);
     }
-    camera = render_camera_frame_box(lo, hi, 15.0f, 25.0f, 30.0f, render_sheet_aspect(sheet));
+    camera = render_camera_frame_box(lo, hi, 15.0f, 30.0f, 30.0f, render_sheet_aspect(sheet));
 
     for (column = 0; column < columns; ++column) {
         float radius[2];
@@ -154,7 +154,7 @@ static int draw_sheet(const render_options *options, const char *deform, fk_vec3
             render_draw_skeleton(panel, &camera, joints, parents, 3);
             render_draw_label(panel, 8, 8, 1.25f, RENDER_INK, "%s, %s %.0f deg", method_names[method], deform,
                               (double)degrees[column]);
-            render_draw_label(panel, 8, 132, 1.0f, share < 0.75f ? RENDER_ALERT : RENDER_GOOD,
+            render_draw_label(panel, 8, 118, 1.0f, share < 0.75f ? RENDER_ALERT : RENDER_GOOD,
                               "joint radius %.2f (%.0f%%)", (double)radius[method], (double)(100.0f * share));
             render_panel_end(panel);
         }

@@ -35,11 +35,12 @@ typedef struct render_color {
 } render_color;
 
 /* A palette, so that every picture speaks the same visual language. */
-#define RENDER_CLAY      ((render_color){0.80f, 0.62f, 0.50f}) /* the skinned mesh */
+#define RENDER_CLAY      ((render_color){0.80f, 0.62f, 0.50f}) /* a warm mesh */
+#define RENDER_ROSE      ((render_color){0.84f, 0.52f, 0.56f}) /* a mesh that goes wrong */
 #define RENDER_PORCELAIN ((render_color){0.80f, 0.80f, 0.80f}) /* a neutral mesh under a skeleton */
 #define RENDER_STEEL     ((render_color){0.50f, 0.63f, 0.80f}) /* a second mesh to compare */
 #define RENDER_BONE      ((render_color){0.98f, 0.55f, 0.10f}) /* skeleton bones */
-#define RENDER_JOINT     ((render_color){0.10f, 0.45f, 0.85f}) /* joint dots */
+#define RENDER_JOINT     ((render_color){0.12f, 0.14f, 0.20f}) /* joint dots and names */
 #define RENDER_GHOST     ((render_color){0.50f, 0.52f, 0.56f}) /* an earlier state, for reference */
 #define RENDER_INK       ((render_color){0.13f, 0.14f, 0.16f}) /* labels */
 #define RENDER_SOFT_INK  ((render_color){0.38f, 0.40f, 0.44f}) /* secondary labels */
