@@ -116,13 +116,25 @@ static float joint_radius(const tube *t, const float *positions, fk_vec3 joint)
     return sum / SIDES;
 }
 
-/* One sheet: a row of LBS and a row of DQS, one column per angle. */
-static int draw_sheet(const render_options *options, const char *deform, fk_vec3 axis, const float *degrees,
-                      int columns, int panel_width, const char *title, const char *file)
+/* What one sheet shows: a row of LBS and a row of DQS, one column per angle. */
+typedef struct sheet_spec {
+    const char *deform;        /* "twist" or "bend" */
+    fk_vec3 axis;              /* bone 1 turns about it */
+    float degrees[6];
+    int columns;
+    int panel_width, panel_height;
+    float yaw, pitch;          /* camera direction, degrees */
+    const char *title, *file;
+} sheet_spec;
+
+static int draw_sheet(const render_options *options, const sheet_spec *spec)
 {
+    const char *deform = spec->deform;
+    const float *degrees = spec->degrees;
+    int columns = spec->columns;
     tube methods[2];
     const char *method_names[2] = {"LBS", "DQS"};
-    render_sheet *sheet = render_sheet_create(columns, 2, panel_width, 136, title, options->scale);
+    render_sheet *sheet = render_sheet_create(columns, 2, spec->panel_width, spec->panel_height, spec->title, options->scale);
     float *positions, *normals;
     fk_vec3 lo = {1e9f, 1e9f, 1e9f}, hi = {-1e9f, -1e9f, -1e9f}, joints[3];
     render_camera camera;
@@ -136,10 +148,10 @@ static int draw_sheet(const render_options *options, const char *deform, fk_vec3
 
     /* one camera for every panel, framing every pose, so the panels compare fairly */
     for (column = 0; column < columns; ++column) {
-        pose_tube(&methods[1], fk_quat_from_axis_angle(axis, degrees[column] * PI / 180.0f), 1, positions, normals, joints);
+        pose_tube(&methods[1], fk_quat_from_axis_angle(spec->axis, degrees[column] * PI / 180.0f), 1, positions, normals, joints);
         render_bounds_add(&lo, &hi, positions, methods[1].mesh.vertex_count);
     }
-    camera = render_camera_frame_box(lo, hi, 15.0f, 30.0f, 30.0f, render_sheet_aspect(sheet));
+    camera = render_camera_frame_box(lo, hi, spec->yaw, spec->pitch, 30.0f, render_sheet_aspect(sheet));
 
     for (column = 0; column < columns; ++column) {
         float radius[2];
@@ -147,21 +159,21 @@ static int draw_sheet(const render_options *options, const char *deform, fk_vec3
             const tube *t = &methods[method];
             render_panel *panel = render_panel_begin(sheet, column, method);
             float share;
-            pose_tube(t, fk_quat_from_axis_angle(axis, degrees[column] * PI / 180.0f), method, positions, normals, joints);
+            pose_tube(t, fk_quat_from_axis_angle(spec->axis, degrees[column] * PI / 180.0f), method, positions, normals, joints);
             radius[method] = joint_radius(t, positions, joints[1]);
             share = radius[method] / RADIUS;
             render_draw_mesh(panel, &camera, &t->mesh, positions, normals, RENDER_CLAY);
             render_draw_skeleton(panel, &camera, joints, parents, 3);
             render_draw_label(panel, 8, 8, 1.25f, RENDER_INK, "%s, %s %.0f deg", method_names[method], deform,
                               (double)degrees[column]);
-            render_draw_label(panel, 8, 118, 1.0f, share < 0.75f ? RENDER_ALERT : RENDER_GOOD,
+            render_draw_label(panel, 8, (float)spec->panel_height - 18.0f, 1.0f, share < 0.75f ? RENDER_ALERT : RENDER_GOOD,
                               "joint radius %.2f (%.0f%%)", (double)radius[method], (double)(100.0f * share));
             render_panel_end(panel);
         }
         printf("joint_radius deform=%s degrees=%.0f lbs=%.4f dqs=%.4f rest=%.4f\n", deform, (double)degrees[column],
                (double)radius[0], (double)radius[1], (double)RADIUS);
     }
-    result = render_sheet_save(sheet, options, file);
+    result = render_sheet_save(sheet, options, spec->file);
     for (method = 0; method < 2; ++method) {
         render_mesh_free(&methods[method].mesh);
         free(methods[method].weights);
@@ -175,16 +187,13 @@ static int draw_sheet(const render_options *options, const char *deform, fk_vec3
 
 int main(int argc, char **argv)
 {
-    static const float twist_degrees[5] = {0, 45, 90, 135, 180};
-    static const float bend_degrees[6] = {0, 30, 60, 90, 120, 150};
+    static const sheet_spec twist = {"twist", {1, 0, 0}, {0, 45, 90, 135, 180}, 5, 230, 136, 15, 30,
+                                     "Twisting a joint: LBS collapses (candy wrapper), DQS keeps the volume",
+                                     "lbs_vs_dqs_twist.png"};
+    static const sheet_spec bend = {"bend", {0, 0, 1}, {0, 30, 60, 90, 120, 150}, 6, 205, 190, 10, 10,
+                                    "Bending a joint: LBS thins the elbow, DQS keeps its thickness", "lbs_vs_dqs_bend.png"};
     render_options options;
     int parsed = render_parse_options(argc, argv, "Draws a twisted and a bent cylinder skinned by LBS and by DQS.", &options);
     if (parsed) return parsed > 0 ? 0 : 2;
-    if (draw_sheet(&options, "twist", fk_vec3_make(1, 0, 0), twist_degrees, 5, 230,
-                   "Twisting a joint: LBS collapses (candy wrapper), DQS keeps the volume", "lbs_vs_dqs_twist.png"))
-        return 1;
-    if (draw_sheet(&options, "bend", fk_vec3_make(0, 0, 1), bend_degrees, 6, 205,
-                   "Bending a joint: LBS thins the elbow, DQS keeps its thickness", "lbs_vs_dqs_bend.png"))
-        return 1;
-    return 0;
+    return draw_sheet(&options, &twist) || draw_sheet(&options, &bend);
 }
