@@ -41,8 +41,8 @@ int render_parse_options(int argc, char **argv, const char *about, render_option
             options->out_dir = argv[++i];
         } else if (strcmp(argv[i], "--scale") == 0 && i + 1 < argc) {
             options->scale = strtof(argv[++i], NULL);
-            if (!(options->scale >= 0.25f && options->scale <= 8.0f)) {
-                fprintf(stderr, "%s: --scale must be between 0.25 and 8\n", argv[0]);
+            if (!(options->scale >= 0.25f && options->scale <= 4.0f)) {
+                fprintf(stderr, "%s: --scale must be between 0.25 and 4\n", argv[0]);
                 return -1;
             }
         } else {
@@ -68,37 +68,32 @@ static fk_vec3 render__perpendicular(fk_vec3 t)
 
 /* ---- Triangle meshes ---------------------------------------------------------------- */
 
-static void render__grow(void **array, int *capacity, int needed, size_t element_size)
+/* realloc that gives up on failure: the examples have no use for half a picture. */
+static void *render__resize(void *array, size_t bytes)
 {
-    void *grown;
-    int capacity_wanted = *capacity ? *capacity : 256;
-    if (needed <= *capacity) return;
-    while (capacity_wanted < needed) capacity_wanted *= 2;
-    grown = realloc(*array, (size_t)capacity_wanted * element_size);
-    if (!grown) {
+    void *resized = realloc(array, bytes);
+    if (!resized) {
         fprintf(stderr, "render: out of memory\n");
-        exit(1); /* examples only: no picture is worth limping on without memory */
+        exit(1);
     }
-    *array = grown;
-    *capacity = capacity_wanted;
+    return resized;
 }
 
 static int render__add_vertex(render_mesh *mesh, fk_vec3 p)
 {
-    int capacity = mesh->vertex_capacity;
     int index = mesh->vertex_count;
-    render__grow((void **)&mesh->positions, &capacity, index + 1, 3 * sizeof(float));
-    capacity = mesh->vertex_capacity;
-    render__grow((void **)&mesh->normals, &capacity, index + 1, 3 * sizeof(float));
-    if (mesh->colors) {
-        capacity = mesh->vertex_capacity;
-        render__grow((void **)&mesh->colors, &capacity, index + 1, 3 * sizeof(float));
-        mesh->colors[3 * index] = mesh->colors[3 * index + 1] = mesh->colors[3 * index + 2] = 1.0f;
+    if (index == mesh->vertex_capacity) { /* positions, normals and colours grow together */
+        size_t bytes;
+        mesh->vertex_capacity = mesh->vertex_capacity ? 2 * mesh->vertex_capacity : 256;
+        bytes = (size_t)mesh->vertex_capacity * 3 * sizeof(float);
+        mesh->positions = (float *)render__resize(mesh->positions, bytes);
+        mesh->normals = (float *)render__resize(mesh->normals, bytes);
+        if (mesh->colors) mesh->colors = (float *)render__resize(mesh->colors, bytes);
     }
-    mesh->vertex_capacity = capacity;
     mesh->positions[3 * index] = p.x;
     mesh->positions[3 * index + 1] = p.y;
     mesh->positions[3 * index + 2] = p.z;
+    if (mesh->colors) mesh->colors[3 * index] = mesh->colors[3 * index + 1] = mesh->colors[3 * index + 2] = 1.0f;
     mesh->vertex_count = index + 1;
     return index;
 }
@@ -106,7 +101,10 @@ static int render__add_vertex(render_mesh *mesh, fk_vec3 p)
 static void render__add_triangle(render_mesh *mesh, int a, int b, int c)
 {
     int *t;
-    render__grow((void **)&mesh->triangles, &mesh->triangle_capacity, mesh->triangle_count + 1, 3 * sizeof(int));
+    if (mesh->triangle_count == mesh->triangle_capacity) {
+        mesh->triangle_capacity = mesh->triangle_capacity ? 2 * mesh->triangle_capacity : 256;
+        mesh->triangles = (int *)render__resize(mesh->triangles, (size_t)mesh->triangle_capacity * 3 * sizeof(int));
+    }
     t = mesh->triangles + 3 * mesh->triangle_count++;
     t[0] = a;
     t[1] = b;
@@ -244,12 +242,8 @@ int render_mesh_add_sphere(render_mesh *mesh, fk_vec3 center, float radius, int 
 void render_mesh_paint(render_mesh *mesh, int first, render_color c)
 {
     int i;
-    if (!mesh->colors) {
-        mesh->colors = (float *)malloc((size_t)(mesh->vertex_capacity > 0 ? mesh->vertex_capacity : 1) * 3 * sizeof(float));
-        if (!mesh->colors) {
-            fprintf(stderr, "render: out of memory\n");
-            exit(1);
-        }
+    if (!mesh->colors) { /* white until painted */
+        mesh->colors = (float *)render__resize(NULL, (size_t)(mesh->vertex_capacity > 0 ? mesh->vertex_capacity : 1) * 3 * sizeof(float));
         for (i = 0; i < 3 * mesh->vertex_count; ++i) mesh->colors[i] = 1.0f;
     }
     for (i = first; i < mesh->vertex_count; ++i) {
@@ -407,8 +401,11 @@ render_sheet *render_sheet_create(int columns, int rows, int panel_width, int pa
     sheet->width = columns * sheet->panel_width + (columns + 1) * sheet->gap;
     sheet->height = sheet->title_height + rows * sheet->panel_height + (rows + 1) * sheet->gap;
     sheet->rgb = (unsigned char *)malloc((size_t)sheet->width * (size_t)sheet->height * 3);
-    samples = (size_t)sheet->width * (size_t)(sheet->title_height > sheet->panel_height ? sheet->title_height : sheet->panel_height)
-              * RENDER_SUPERSAMPLE * RENDER_SUPERSAMPLE;
+    /* one buffer serves every panel and the title band, so it fits the larger */
+    samples = (size_t)sheet->width * (size_t)sheet->title_height;
+    if (samples < (size_t)sheet->panel_width * (size_t)sheet->panel_height)
+        samples = (size_t)sheet->panel_width * (size_t)sheet->panel_height;
+    samples *= RENDER_SUPERSAMPLE * RENDER_SUPERSAMPLE;
     sheet->panel.color = (float *)malloc(samples * 3 * sizeof(float));
     sheet->panel.depth = (float *)malloc(samples * sizeof(float));
     if (!sheet->rgb || !sheet->panel.color || !sheet->panel.depth) {

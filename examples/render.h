@@ -19,6 +19,9 @@
    normals; the skeleton is drawn over them so it is never hidden. Text uses
    stb_easy_font and PNG files stb_image_write (Debian package libstb-dev).
 
+   render.c uses fk_lbs.h's vector and quaternion functions, so the program it is
+   linked into defines FK_LBS_IMPLEMENTATION in one of its files (every example does).
+
    Coordinates: world space is right-handed with y up. Panel coordinates (labels,
    render_project) are pixels from the panel's top-left corner at scale 1, so that a
    layout stays the same when --scale enlarges the picture. */
