@@ -29,7 +29,7 @@
 
 #define PI 3.14159265358979f
 #define MAX_JOINTS 4
-#define RENDER_MESH RENDER_STEEL
+#define ARM_COLOR RENDER_STEEL
 
 /* A tube around a chain of joints on one line; bone k owns the stretch from joint k
    to joint k+1, with weights blended smoothly over `blend` either side of a joint.
@@ -185,7 +185,7 @@ static int draw_derivation(const render_options *options)
         render_panel *panel = render_panel_begin(sheet, s % 3, s / 3);
         float x, y;
         skin_arm(&a, bones[s], positions, normals);
-        render_draw_mesh(panel, &camera, &a.mesh, positions, normals, RENDER_MESH);
+        render_draw_mesh(panel, &camera, &a.mesh, positions, normals, ARM_COLOR);
         render_draw_axes(panel, &camera, fk_vec3_make(0, 0, 0), 0.8f);
         render_project(panel, &camera, fk_vec3_make(0, 0, 0), &x, &y);
         render_draw_tag(panel, x - 44, y + 2, 1.0f, RENDER_SOFT_INK, "origin");
@@ -275,7 +275,7 @@ static int draw_wrong_formula(const render_options *options)
     camera = render_camera_frame_box(lo, hi, 0.0f, 0.0f, 0.0f, render_sheet_aspect(sheet));
 
     panel = render_panel_begin(sheet, 0, 0);
-    render_draw_mesh(panel, &rest_camera, &a.mesh, NULL, NULL, RENDER_MESH);
+    render_draw_mesh(panel, &rest_camera, &a.mesh, NULL, NULL, ARM_COLOR);
     render_draw_skeleton(panel, &rest_camera, rest_joints, parents, 4);
     label_joint(panel, &rest_camera, rest_joints[0], "root");
     label_joint(panel, &rest_camera, rest_joints[1], "child");
@@ -286,7 +286,7 @@ static int draw_wrong_formula(const render_options *options)
 
     panel = render_panel_begin(sheet, 1, 0);
     skin_arm(&a, right, positions, normals);
-    render_draw_mesh(panel, &camera, &a.mesh, positions, normals, RENDER_MESH);
+    render_draw_mesh(panel, &camera, &a.mesh, positions, normals, ARM_COLOR);
     render_draw_skeleton(panel, &camera, right_joints, parents, 4);
     y = 8.0f + 4.0f + (float)render_draw_label(panel, 10, 8, 1.25f, RENDER_GOOD, "Right (fk_forward)");
     render_draw_label(panel, 10, y, 1.0f, RENDER_SOFT_INK, "t_i = t_p + Q_p x_i - Q_i x_i");
@@ -294,7 +294,7 @@ static int draw_wrong_formula(const render_options *options)
 
     panel = render_panel_begin(sheet, 2, 0);
     skin_arm(&a, wrong, positions, normals);
-    render_draw_mesh(panel, &camera, &a.mesh, positions, normals, RENDER_MESH);
+    render_draw_mesh(panel, &camera, &a.mesh, positions, normals, ARM_COLOR);
     render_draw_skeleton_lines(panel, &camera, right_joints, parents, 4, RENDER_GOOD);
     /* each bone from its own pivot to where its own transform sends its child's pivot */
     for (i = 1; i < 4; ++i) render_draw_bone(panel, &camera, wrong_joints[i - 1], fk_rigid_apply(wrong[i - 1], rest[i]), RENDER_BONE);

@@ -162,7 +162,7 @@ static int draw_sheet(const render_options *options, const sheet_spec *spec)
             pose_tube(t, fk_quat_from_axis_angle(spec->axis, degrees[column] * PI / 180.0f), method, positions, normals, joints);
             radius[method] = joint_radius(t, positions, joints[1]);
             share = radius[method] / RADIUS;
-            render_draw_mesh(panel, &camera, &t->mesh, positions, normals, RENDER_CLAY);
+            render_draw_mesh(panel, &camera, &t->mesh, positions, normals, RENDER_CLAY); /* the stripes colour it */
             render_draw_skeleton(panel, &camera, joints, parents, 3);
             render_draw_label(panel, 8, 8, 1.25f, RENDER_INK, "%s, %s %.0f deg", method_names[method], deform,
                               (double)degrees[column]);
