@@ -116,6 +116,17 @@ static float joint_radius(const tube *t, const float *positions, fk_vec3 joint)
     return sum / SIDES;
 }
 
+/* Outlines the ring whose radius is measured, in the colour of its label. */
+static void draw_joint_ring(render_panel *panel, const render_camera *camera, const tube *t, const float *positions,
+                            render_color color)
+{
+    int i;
+    for (i = 0; i < SIDES; ++i) {
+        const float *a = positions + 3 * (t->joint_ring + i), *b = positions + 3 * (t->joint_ring + (i + 1) % SIDES);
+        render_draw_line(panel, camera, fk_vec3_make(a[0], a[1], a[2]), fk_vec3_make(b[0], b[1], b[2]), 1.5f, 0.0f, color);
+    }
+}
+
 /* What one sheet shows: a row of LBS and a row of DQS, one column per angle. */
 typedef struct sheet_spec {
     const char *deform;        /* "twist" or "bend" */
@@ -163,6 +174,7 @@ static int draw_sheet(const render_options *options, const sheet_spec *spec)
             radius[method] = joint_radius(t, positions, joints[1]);
             share = radius[method] / RADIUS;
             render_draw_mesh(panel, &camera, &t->mesh, positions, normals, RENDER_CLAY); /* the stripes colour it */
+            draw_joint_ring(panel, &camera, t, positions, share < 0.75f ? RENDER_ALERT : RENDER_GOOD);
             render_draw_skeleton(panel, &camera, joints, parents, 3);
             render_draw_label(panel, 8, 8, 1.25f, RENDER_INK, "%s, %s %.0f deg", method_names[method], deform,
                               (double)degrees[column]);
