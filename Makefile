@@ -33,9 +33,11 @@ endef
 default: all
 
 help:
-	@echo "make test    build and run every test (ends with 'N passed, N failed')"
-	@echo "make docs    build the guide and the API reference into docs/html (Doxygen)"
-	@echo "make clean   remove build/, out/ and docs/html"
+	@echo "make demo         build and run the examples; pictures in out/"
+	@echo "make test         build and run every test (ends with 'N passed, N failed')"
+	@echo "make demo-images  redraw docs/images from the examples"
+	@echo "make docs         build the guide and the API reference into docs/html (Doxygen)"
+	@echo "make clean        remove build/, out/ and docs/html"
 
 $(BUILD):
 	mkdir -p $@
@@ -79,10 +81,47 @@ docs:
 	ln -s $(MATHJAX) docs/html/mathjax
 	@echo "open docs/html/index.html"
 
+# ---- Examples ------------------------------------------------------------------
+# Each example is one C file linked with the shared renderer examples/render.c,
+# which writes PNG through stb_image_write and draws text with stb_easy_font from
+# Debian's libstb-dev (installed, never copied in). `make demo` draws every picture
+# into out/; `make demo-images` refreshes the committed copies in docs/images/.
+# Another example joins with `EXAMPLES += $(BUILD)/example_NAME` (from examples/NAME.c).
+
+STB_IMAGE_WRITE = /usr/include/stb/stb_image_write.h
+EXAMPLES += $(BUILD)/example_derivation $(BUILD)/example_lbs_vs_dqs $(BUILD)/example_character
+
+.PHONY: examples demo demo-images
+.SECONDEXPANSION: # so that examples listed further down the Makefile count too
+
+$(STB_IMAGE_WRITE):
+	$(call need_debian_package,libstb-dev,$@)
+
+$(BUILD)/render.o: examples/render.c examples/render.h $(HEADER) | $(BUILD) $(STB_IMAGE_WRITE)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -c $< -o $@
+
+$(BUILD)/example_%: examples/%.c $(BUILD)/render.o examples/render.h $(HEADER) | $(BUILD)
+	$(CC) -std=c99 $(CPPFLAGS) -Iexamples $(CFLAGS) $(WARNINGS) $< $(BUILD)/render.o -o $@ $(LDLIBS)
+
+examples: $$(EXAMPLES)
+
+demo: $$(EXAMPLES)
+	@for program in $(EXAMPLES); do ./$$program --out out || exit 1; done
+
+demo-images: $$(EXAMPLES)
+	@for program in $(EXAMPLES); do ./$$program --out docs/images || exit 1; done
+
+# The test runs every example and reads its pictures back (with stb_image).
+TEST_PROGRAMS += $(BUILD)/test_examples
+$(BUILD)/test_examples: CPPFLAGS += -DEXAMPLES_BUILD_DIR='"$(BUILD)"'
+$(BUILD)/test_examples: $$(EXAMPLES) | $(STB_IMAGE_WRITE)
+
 # ---- Beyond --------------------------------------------------------------------
-# Weight repair, poses and tracks, subtree updates, Jacobians and IK.
+# Weight repair, poses and tracks, subtree updates, Jacobians and IK; the IK
+# example draws out/ik.png.
 
 TEST_PROGRAMS += $(BUILD)/test_beyond
+EXAMPLES += $(BUILD)/example_ik
 
 # ---- Aggregate targets (last, so every area's programs are listed) ------------
 
