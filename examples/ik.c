@@ -144,7 +144,7 @@ int main(int argc, char **argv)
     make_arm(&arm, &arm_joints, &arm_weights);
     positions = (float *)malloc((size_t)arm.vertex_count * 3 * sizeof(float));
     normals = (float *)malloc((size_t)arm.vertex_count * 3 * sizeof(float));
-    sheet = render_sheet_create(3, 2, 300, 260, "fk_ik_step: damped least squares, 4 targets in reach, 2 beyond",
+    sheet = render_sheet_create(3, 2, 320, 280, "fk_ik_step: damped least squares, 4 targets in reach, 2 beyond",
                                 options.scale);
     if (!positions || !normals || !sheet) return 1;
     start_pose(start);
@@ -202,11 +202,11 @@ int main(int argc, char **argv)
         if (!reachable) render_draw_line(panel, &camera, hand, targets[t], 1.5f, 4.0f, RENDER_ALERT);
         render_draw_joint(panel, &camera, targets[t], 6.0f, reachable ? RENDER_GOOD : RENDER_ALERT);
         render_draw_label(panel, 8, 8, 1.25f, RENDER_INK, "target %d, %s", t + 1, reachable ? "in reach" : "out of reach");
-        render_draw_label(panel, 8, 26, 1.0f, RENDER_SOFT_INK, "dashed: start pose; line: the hand's path");
+        render_draw_label(panel, 8, 26, 1.0f, RENDER_SOFT_INK, "dashed: start; line: the hand's path");
         if (reachable)
-            render_draw_label(panel, 8, 236, 1.0f, RENDER_GOOD, "reached in %d steps, %.0e away", s->steps, (double)distance);
+            render_draw_label(panel, 8, 256, 1.0f, RENDER_GOOD, "reached in %d steps, %.0e away", s->steps, (double)distance);
         else
-            render_draw_label(panel, 8, 236, 1.0f, RENDER_ALERT, "%.2f short; straight to %.0e rad", (double)distance,
+            render_draw_label(panel, 8, 256, 1.0f, RENDER_ALERT, "%.2f short, straight within %.0e rad", (double)distance,
                               (double)bend);
         render_panel_end(panel);
     }
