@@ -520,6 +520,53 @@ static void tracks_interpolate_between_keys_and_clamp_outside(void)
     CHECK(rotation_distance(q, turns[0]) == 0.0f, "a single key is not constant");
 }
 
+static void tracks_find_the_right_pair_of_keys(void)
+{
+    /* Against a linear scan, on random tracks of 1 to 40 keys with uneven spacing. */
+    float times[40];
+    fk_vec3 values[40], v, expected;
+    int trial, n, k;
+    rng_restart();
+    for (trial = 0; trial < TRIALS; ++trial) {
+        float time;
+        n = 1 + rng_below(40);
+        times[0] = rng_uniform(-5.0f, 5.0f);
+        for (k = 1; k < n; ++k) times[k] = times[k - 1] + rng_uniform(0.01f, 1.0f);
+        for (k = 0; k < n; ++k) values[k] = random_vec3(3.0f);
+        time = rng_uniform(times[0] - 1.0f, times[n - 1] + 1.0f);
+        if (time <= times[0]) expected = values[0];
+        else if (time >= times[n - 1]) expected = values[n - 1];
+        else {
+            float u;
+            for (k = 0; times[k + 1] <= time; ++k) {}
+            u = (time - times[k]) / (times[k + 1] - times[k]);
+            expected = fk_vec3_add(fk_vec3_scale(values[k], 1.0f - u), fk_vec3_scale(values[k + 1], u));
+        }
+        CHECK(fk_track_sample_vec3(n, times, values, time, &v) == FK_OK, "failed");
+        CHECK(vec3_distance(v, expected) < 1e-5f, "sample of %d keys at %g is off by %g (seed %lu)", n, time,
+              vec3_distance(v, expected), seed);
+    }
+}
+
+static void pose_outputs_may_be_their_inputs(void)
+{
+    fk_quat a[5], b[5], out[5], delta[5];
+    fk_vec3 da[5], db[5], d[5];
+    int i;
+    rng_restart();
+    for (i = 0; i < 5; ++i) { a[i] = random_quat(); b[i] = random_quat(); da[i] = random_vec3(1); db[i] = random_vec3(1); }
+    fk_pose_interpolate(5, a, da, b, db, 0.3f, FK_INTERPOLATE_SLERP, out, d);
+    fk_pose_interpolate(5, a, da, b, db, 0.3f, FK_INTERPOLATE_SLERP, a, da);
+    CHECK(memcmp(out, a, sizeof out) == 0 && memcmp(d, da, sizeof d) == 0, "interpolating in place differs");
+    fk_pose_difference(5, a, da, b, db, out, d);
+    memcpy(delta, b, sizeof delta);
+    fk_pose_difference(5, a, da, delta, db, delta, db);
+    CHECK(memcmp(out, delta, sizeof out) == 0 && memcmp(d, db, sizeof d) == 0, "difference in place differs");
+    fk_pose_add(5, a, da, delta, db, 0.7f, out, d);
+    fk_pose_add(5, a, da, delta, db, 0.7f, a, da);
+    CHECK(memcmp(out, a, sizeof out) == 0 && memcmp(d, da, sizeof d) == 0, "adding in place differs");
+}
+
 static void track_keys_must_ascend(void)
 {
     float unsorted[3] = {0.0f, 2.0f, 1.0f}, repeated[3] = {0.0f, 1.0f, 1.0f}, nan_key[3] = {0.0f, NAN, 2.0f};
@@ -1009,6 +1056,8 @@ int main(int argc, char **argv)
     RUN_TEST(blending_two_poses_is_nlerp_and_ignores_weight_scale);
     RUN_TEST(an_additive_difference_adds_back_to_the_pose);
     RUN_TEST(tracks_interpolate_between_keys_and_clamp_outside);
+    RUN_TEST(tracks_find_the_right_pair_of_keys);
+    RUN_TEST(pose_outputs_may_be_their_inputs);
     RUN_TEST(track_keys_must_ascend);
     RUN_TEST(subtree_update_leaves_other_joints_alone);
     RUN_TEST(subtree_update_matches_full_update_bit_for_bit);
