@@ -51,6 +51,44 @@ $(BUILD)/test_%: tests/test_%.c tests/check.h $(HEADER) | $(BUILD)
 clean:
 	rm -rf $(BUILD) out
 
+# ---- Real data -----------------------------------------------------------------
+# BVH motion capture (examples/bvh.c, no dependency) and rigged models read through
+# assimp (Debian libassimp-dev); the files come from Debian's assimp-testmodels.
+
+ASSIMP_HEADER = /usr/include/assimp/cimport.h
+ASSIMP_MODELS = /usr/share/assimp/models/BVH/01_01.bvh
+REALDATA_FLAGS = -std=c99 $(CPPFLAGS) -Iexamples $(CFLAGS) $(WARNINGS)
+
+$(BUILD)/bvh_pose: examples/bvh_pose.c examples/bvh.c examples/bvh.h $(HEADER) | $(BUILD)
+	$(CC) $(REALDATA_FLAGS) examples/bvh_pose.c examples/bvh.c -o $@ $(LDLIBS)
+
+$(BUILD)/rig_pose: examples/rig_pose.c examples/assimp_rig.c examples/assimp_rig.h $(HEADER) | $(BUILD)
+	$(call need_debian_package,libassimp-dev,$(ASSIMP_HEADER))
+	$(CC) $(REALDATA_FLAGS) examples/rig_pose.c examples/assimp_rig.c -o $@ -lassimp $(LDLIBS)
+
+# The test skips the file comparisons (and says so) only when the models are
+# missing and cannot be installed; the reader's and the bridge's tests always run.
+$(BUILD)/test_realdata: tests/test_realdata.c tests/check.h examples/bvh.c examples/bvh.h \
+                        examples/assimp_rig.c examples/assimp_rig.h $(HEADER) | $(BUILD)
+	$(call need_debian_package,libassimp-dev,$(ASSIMP_HEADER))
+	-$(call need_debian_package,assimp-testmodels,$(ASSIMP_MODELS))
+	$(CC) $(REALDATA_FLAGS) tests/test_realdata.c examples/bvh.c examples/assimp_rig.c -o $@ -lassimp $(LDLIBS)
+
+TEST_PROGRAMS += $(BUILD)/test_realdata
+
+.PHONY: examples demo demo-realdata
+examples: $(BUILD)/bvh_pose $(BUILD)/rig_pose
+demo: demo-realdata
+
+# Poses a motion capture clip and one model of each format, so the numbers can be
+# read next to the pictures.
+demo-realdata: $(BUILD)/bvh_pose $(BUILD)/rig_pose
+	$(call need_debian_package,assimp-testmodels,$(ASSIMP_MODELS))
+	$(BUILD)/bvh_pose
+	$(BUILD)/rig_pose /usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf --time 2.5
+	$(BUILD)/rig_pose /usr/share/assimp/models/X/Testwuson.X --time 0.5 --method dqs
+	$(BUILD)/rig_pose /usr/share/assimp/models/FBX/animation_with_skeleton.fbx --time 0.5
+
 # ---- Aggregate targets (last, so every area's programs are listed) ------------
 
 all: $(TEST_PROGRAMS)

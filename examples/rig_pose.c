@@ -15,6 +15,7 @@
 #include "fk_lbs.h"
 #include "assimp_rig.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,12 +64,21 @@ int main(int argc, char **argv)
         return 1;
     }
     if (!dump_vertices) {
+        static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+        const float *p = model.pretransform;
+        float difference = 0.0f;
+        for (a = 0; a < 12; ++a) difference = fabsf(p[a] - identity[a]) > difference ? fabsf(p[a] - identity[a]) : difference;
         printf("%s: mesh '%s', %d vertices, %d joints, up to %d influences per vertex\n", path,
                model.mesh_name, model.vertex_count, model.joint_count, model.influences);
         if (model.renormalized_vertices)
             printf("  %d vertices' weights did not sum to 1 and were normalized\n", model.renormalized_vertices);
         if (model.unweighted_vertices)
             printf("  %d vertices have no weights and collapse to the origin, as glTF defines\n", model.unweighted_vertices);
+        if (difference > 1e-5f) /* rounding aside */
+            printf("  shared linear part factored out of the skinning matrices, P = "
+                   "[%.4g %.4g %.4g; %.4g %.4g %.4g; %.4g %.4g %.4g]\n",
+                   (double)p[0], (double)p[1], (double)p[2], (double)p[4], (double)p[5], (double)p[6],
+                   (double)p[8], (double)p[9], (double)p[10]);
         printf("  animation: %s, %.3g s; posed at %.3g s with %s\n",
                !model.animation ? "none" : model.animation_name[0] ? model.animation_name : "(unnamed)",
                model.duration_seconds, seconds, method);
