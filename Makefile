@@ -34,7 +34,8 @@ default: all
 
 help:
 	@echo "make test    build and run every test (ends with 'N passed, N failed')"
-	@echo "make clean   remove build/ and out/"
+	@echo "make docs    build the guide and the API reference into docs/html (Doxygen)"
+	@echo "make clean   remove build/, out/ and docs/html"
 
 $(BUILD):
 	mkdir -p $@
@@ -49,7 +50,34 @@ $(BUILD)/test_%: tests/test_%.c tests/check.h $(HEADER) | $(BUILD)
 	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
 
 clean:
-	rm -rf $(BUILD) out
+	rm -rf $(BUILD) out docs/html
+
+# ---- Docs ----------------------------------------------------------------------
+# `make docs` builds the guide and the API reference into docs/html with Doxygen.
+# What docs/Doxyfile cannot know is appended to it here: the version, read from the
+# header so that it cannot drift; which guide pages exist, so that docs/index.md
+# lists each page present (its entries are guarded by "@if page_NAME") whatever
+# order the pages land in; and docs/images only once it exists, since a missing
+# IMAGE_PATH is a warning. Formulas are typeset by Debian's MathJax, linked in, so
+# the pages need no network.
+
+DOCS_VERSION := $(shell sed -n 's/^.define FK_LBS_VERSION "\(.*\)"/\1/p' $(HEADER))
+DOCS_PAGES    = $(basename $(notdir $(wildcard docs/*.md)))
+MATHJAX       = /usr/share/javascript/mathjax
+
+TEST_SCRIPTS += tests/docs.sh
+
+.PHONY: docs
+docs:
+	$(call need_debian_package,doxygen,/usr/bin/doxygen)
+	$(call need_debian_package,libjs-mathjax,$(MATHJAX)/MathJax.js)
+	rm -rf docs/html
+	( cat docs/Doxyfile; \
+	  echo "PROJECT_NUMBER = $(DOCS_VERSION)"; \
+	  echo "ENABLED_SECTIONS = $(addprefix page_,$(DOCS_PAGES))"; \
+	  echo "IMAGE_PATH = $(wildcard docs/images)" ) | doxygen -
+	ln -s $(MATHJAX) docs/html/mathjax
+	@echo "open docs/html/index.html"
 
 # ---- Real data -----------------------------------------------------------------
 # BVH motion capture (examples/bvh.c, no dependency) and rigged models read through
