@@ -96,8 +96,10 @@ $(BUILD)/rig_pose: examples/rig_pose.c examples/assimp_rig.c examples/assimp_rig
 
 # The test skips the file comparisons (and says so) only when the models are
 # missing and cannot be installed; the reader's and the bridge's tests always run.
+# It also reads the examples' dumps, so it needs them built.
 $(BUILD)/test_realdata: tests/test_realdata.c tests/check.h examples/bvh.c examples/bvh.h \
-                        examples/assimp_rig.c examples/assimp_rig.h $(HEADER) | $(BUILD)
+                        examples/assimp_rig.c examples/assimp_rig.h $(HEADER) \
+                        | $(BUILD) $(BUILD)/bvh_pose $(BUILD)/rig_pose
 	$(call need_debian_package,libassimp-dev,$(ASSIMP_HEADER))
 	-$(call need_debian_package,assimp-testmodels,$(ASSIMP_MODELS))
 	$(CC) $(REALDATA_FLAGS) tests/test_realdata.c examples/bvh.c examples/assimp_rig.c -o $@ -lassimp $(LDLIBS)

@@ -12,6 +12,7 @@
    Errors are reported relative to the model's size (its bounding-box diagonal).
    Without the Debian package assimp-testmodels the file tests say so and are
    skipped; the BVH reader's and the bridge's own tests always run. */
+#define _POSIX_C_SOURCE 200809L /* popen, to read the examples' dumps */
 #define FK_LBS_IMPLEMENTATION
 #include "fk_lbs.h"
 #include "check.h"
@@ -576,13 +577,48 @@ static mat4 reference_node_world(const struct aiAnimation *animation, const stru
     return node->mParent ? mat4_mul(reference_node_world(animation, node->mParent, ticks), local) : local;
 }
 
-/* The library's skinned positions against sum_j w_j (world_j x offset_j) v with the
-   weights normalized (as rig_load() does), over five times across the animation. */
+/* sum_j w_j (world_j x offset_j) v for every vertex at a time, with the weights
+   normalized (as rig_load() does, and says). It reads nothing that rig_load() made:
+   assimp's bones, nodes and keys only. Returns the bounding-box diagonal. */
+static double reference_skinned(const rig *model, double seconds, double *out)
+{
+    const struct aiMesh *mesh = model->mesh;
+    double ticks = seconds * (model->animation && model->animation->mTicksPerSecond > 0 ? model->animation->mTicksPerSecond : 25.0);
+    double *sums = (double *)calloc((size_t)model->vertex_count * 4, sizeof *sums); /* x y z and weight */
+    box bounds = box_empty();
+    int j, k, v;
+    for (j = 0; j < (int)mesh->mNumBones; ++j) {
+        const struct aiBone *bone = mesh->mBones[j];
+        const struct aiNode *node = find_node(model->scene->mRootNode, bone->mName.data);
+        mat4 skinning;
+        if (!CHECK(node != NULL, "bone %s has no node", bone->mName.data)) continue;
+        skinning = mat4_mul(reference_node_world(model->animation, node, ticks), mat4_of_assimp(&bone->mOffsetMatrix));
+        for (k = 0; k < (int)bone->mNumWeights; ++k) {
+            const struct aiVertexWeight *w = &bone->mWeights[k];
+            const struct aiVector3D *p = &mesh->mVertices[w->mVertexId];
+            const double *m = skinning.m, x = (double)p->x, y = (double)p->y, z = (double)p->z;
+            double *sum = sums + 4 * w->mVertexId, weight = (double)w->mWeight;
+            sum[0] += weight * (m[0] * x + m[1] * y + m[2] * z + m[3]);
+            sum[1] += weight * (m[4] * x + m[5] * y + m[6] * z + m[7]);
+            sum[2] += weight * (m[8] * x + m[9] * y + m[10] * z + m[11]);
+            sum[3] += weight;
+        }
+    }
+    for (v = 0; v < model->vertex_count; ++v) {
+        for (k = 0; k < 3; ++k) out[3 * v + k] = sums[4 * v + k] / sums[4 * v + 3];
+        box_add(&bounds, out + 3 * v);
+    }
+    free(sums);
+    return box_diagonal(&bounds);
+}
+
+/* The library's skinned positions against the reference, at five times across the
+   animation: the loop of rig_pose, written out. */
 static void model_test(const char *name, int expect_renormalized)
 {
     char path[256], error[512];
     rig model;
-    int t, j, v, k;
+    int t, v;
     double largest = 0.0, diagonal = 0.0;
     snprintf(path, sizeof path, MODELS "%s", name);
     if (!CHECK(rig_load(path, &model, error, sizeof error), "%s", error)) return;
@@ -590,16 +626,12 @@ static void model_test(const char *name, int expect_renormalized)
         fk_quat *q = (fk_quat *)malloc((size_t)model.joint_count * sizeof *q);
         fk_vec3 *d = (fk_vec3 *)malloc((size_t)model.joint_count * sizeof *d);
         fk_rigid *transforms = (fk_rigid *)malloc((size_t)model.joint_count * sizeof *transforms);
-        mat4 *skinning = (mat4 *)malloc((size_t)model.joint_count * sizeof *skinning);
         float *skinned = (float *)malloc((size_t)model.vertex_count * 3 * sizeof *skinned);
-        double *sums = (double *)calloc((size_t)model.vertex_count * 4, sizeof *sums); /* x y z and weight */
-        const struct aiMesh *mesh = model.mesh;
+        double *reference = (double *)malloc((size_t)model.vertex_count * 3 * sizeof *reference);
         for (t = 0; t < 5; ++t) {
             double seconds = model.duration_seconds * t / 4.0;
-            double ticks = seconds * (model.animation && model.animation->mTicksPerSecond > 0 ? model.animation->mTicksPerSecond : 25.0);
             fk_skin_desc skin;
             fk_result result = rig_pose_at(&model, seconds, q, d);
-            box bounds = box_empty();
             if (result == FK_OK) result = fk_forward(model.joint_count, model.parents, model.rest_joints, q, d, transforms);
             memset(&skin, 0, sizeof skin);
             skin.vertex_count = model.vertex_count; skin.influences = model.influences;
@@ -607,33 +639,13 @@ static void model_test(const char *name, int expect_renormalized)
             skin.transforms = transforms; skin.transform_count = model.joint_count; skin.out_positions = skinned;
             if (result == FK_OK) result = fk_skin_lbs(&skin);
             if (!CHECK(result == FK_OK, "%s at %g s: %s", name, seconds, fk_result_description(result))) break;
-            /* The reference reads nothing that rig_load() made: assimp's bones, nodes and keys only. */
-            memset(sums, 0, (size_t)model.vertex_count * 4 * sizeof *sums);
-            for (j = 0; j < (int)mesh->mNumBones; ++j) {
-                const struct aiBone *bone = mesh->mBones[j];
-                const struct aiNode *node = find_node(model.scene->mRootNode, bone->mName.data);
-                if (!CHECK(node != NULL, "%s: bone %s has no node", name, bone->mName.data)) continue;
-                skinning[j] = mat4_mul(reference_node_world(model.animation, node, ticks), mat4_of_assimp(&bone->mOffsetMatrix));
-                for (k = 0; k < (int)bone->mNumWeights; ++k) {
-                    const struct aiVertexWeight *w = &bone->mWeights[k];
-                    const struct aiVector3D *p = &mesh->mVertices[w->mVertexId];
-                    const double *m = skinning[j].m, x = (double)p->x, y = (double)p->y, z = (double)p->z;
-                    double *sum = sums + 4 * w->mVertexId, weight = (double)w->mWeight;
-                    sum[0] += weight * (m[0] * x + m[1] * y + m[2] * z + m[3]);
-                    sum[1] += weight * (m[4] * x + m[5] * y + m[6] * z + m[7]);
-                    sum[2] += weight * (m[8] * x + m[9] * y + m[10] * z + m[11]);
-                    sum[3] += weight;
-                }
-            }
+            diagonal = fmax(diagonal, reference_skinned(&model, seconds, reference));
             for (v = 0; v < model.vertex_count; ++v) {
-                double *sum = sums + 4 * v, reference[3], mine[3];
-                for (k = 0; k < 3; ++k) { reference[k] = sum[k] / sum[3]; mine[k] = (double)skinned[3 * v + k]; }
-                box_add(&bounds, reference);
-                largest = fmax(largest, distance3(mine, reference));
+                double mine[3] = {(double)skinned[3 * v], (double)skinned[3 * v + 1], (double)skinned[3 * v + 2]};
+                largest = fmax(largest, distance3(mine, reference + 3 * v));
             }
-            diagonal = fmax(diagonal, box_diagonal(&bounds));
         }
-        free(q); free(d); free(transforms); free(skinning); free(skinned); free(sums);
+        free(q); free(d); free(transforms); free(skinned); free(reference);
     }
     printf("   %-40s %5d vertices %3d joints, up to %d influences%s: largest error %.2e of its size\n", name,
            model.vertex_count, model.joint_count, model.influences,
@@ -645,14 +657,143 @@ static void model_test(const char *name, int expect_renormalized)
     rig_free(&model);
 }
 
+/* ---- The examples' dumps, read back from the programs themselves --------------- */
+
+static char build_directory[512] = "build";
+
+/* Runs an example and returns its whole standard output (NULL if it failed). */
+static char *run_example(const char *arguments)
+{
+    char command[1024], *text = NULL;
+    size_t length = 0, capacity = 0, n;
+    FILE *pipe;
+    snprintf(command, sizeof command, "%s/%s", build_directory, arguments);
+    pipe = popen(command, "r");
+    if (!pipe) return NULL;
+    for (;;) {
+        if (capacity - length < 65536) {
+            capacity = capacity ? 2 * capacity : 1 << 20;
+            text = (char *)realloc(text, capacity + 1);
+        }
+        n = fread(text + length, 1, capacity - length, pipe);
+        if (n == 0) break;
+        length += n;
+    }
+    text[length] = '\0';
+    if (pclose(pipe) != 0) { free(text); return NULL; }
+    return text;
+}
+
+/* bvh_pose --dump-joints against the matrix chains: every ROOT and JOINT, in file
+   order, End Sites left out, for the frames asked for. */
+static void bvh_pose_dump_test(const char *name)
+{
+    char path[256], arguments[512], error[512], *dump, *line;
+    int frames[4], f, j, lines = 0;
+    double largest = 0.0, diagonal = 0.0;
+    bvh_file file;
+    mat4 *world;
+    double (*reference)[3];
+    snprintf(path, sizeof path, MODELS "BVH/%s", name);
+    if (!CHECK(bvh_load(path, &file, error, sizeof error), "%s", error)) return;
+    frames[0] = 0; frames[1] = 7; frames[2] = file.frame_count / 2; frames[3] = file.frame_count - 1;
+    snprintf(arguments, sizeof arguments, "bvh_pose %s --frames %d,%d,%d,%d --dump-joints", path, frames[0], frames[1],
+             frames[2], frames[3]);
+    dump = run_example(arguments);
+    world = (mat4 *)malloc((size_t)file.joint_count * sizeof *world);
+    reference = (double (*)[3])malloc((size_t)file.joint_count * sizeof *reference);
+    if (CHECK(dump != NULL, "%s/%s failed (make examples builds it)", build_directory, arguments)) {
+        line = dump;
+        for (f = 0; f < 4; ++f) {
+            box bounds = box_empty();
+            bvh_reference_joints(&file, frames[f], world, reference);
+            for (j = 0; j < file.joint_count; ++j) {
+                int frame = -1, used = 0;
+                char joint[128] = "";
+                double mine[3] = {0, 0, 0};
+                box_add(&bounds, reference[j]);
+                if (file.joints[j].is_end_site) continue;
+                if (sscanf(line, "%d %127s %lf %lf %lf%n", &frame, joint, &mine[0], &mine[1], &mine[2], &used) != 5 ||
+                    frame != frames[f] || strcmp(joint, file.joints[j].name) != 0) {
+                    CHECK(0, "%s: line %d is '%.60s', expected frame %d joint %s", name, lines + 1, line, frames[f],
+                          file.joints[j].name);
+                    f = 4;
+                    break;
+                }
+                largest = fmax(largest, distance3(mine, reference[j]));
+                line += used;
+                while (*line == '\n') line++;
+                lines++;
+            }
+            diagonal = fmax(diagonal, box_diagonal(&bounds));
+        }
+        CHECK(*line == '\0', "%s: more lines than joints", name);
+        printf("   bvh_pose --dump-joints %-16s %3d lines: largest error %.2e of the pose's size\n", name, lines,
+               largest / diagonal);
+        CHECK(largest / diagonal <= FLOAT_PRECISION, "%s: the dump differs by %.3g", name, largest / diagonal);
+    }
+    free(dump); free(world); free(reference);
+    bvh_free(&file);
+}
+
+/* rig_pose --dump-vertices against the reference, at two times, with --method lbs. */
+static void rig_pose_dump_test(const char *name)
+{
+    char path[256], arguments[512], error[512];
+    rig model;
+    int t, v;
+    snprintf(path, sizeof path, MODELS "%s", name);
+    if (!CHECK(rig_load(path, &model, error, sizeof error), "%s", error)) return;
+    for (t = 1; t <= 2; ++t) {
+        double seconds = model.duration_seconds * t / 3.0, largest = 0.0, diagonal;
+        double *reference = (double *)malloc((size_t)model.vertex_count * 3 * sizeof *reference);
+        char *dump, *line;
+        snprintf(arguments, sizeof arguments, "rig_pose %s --time %.17g --method lbs --dump-vertices", path, seconds);
+        dump = run_example(arguments);
+        diagonal = reference_skinned(&model, seconds, reference);
+        if (CHECK(dump != NULL, "%s/%s failed (make examples builds it)", build_directory, arguments)) {
+            line = dump;
+            for (v = 0; v < model.vertex_count; ++v) {
+                double mine[3];
+                int used = 0;
+                if (!CHECK(sscanf(line, "%lf %lf %lf%n", &mine[0], &mine[1], &mine[2], &used) == 3, "%s: vertex %d missing",
+                           name, v))
+                    break;
+                largest = fmax(largest, distance3(mine, reference + 3 * v));
+                line += used;
+                while (*line == '\n') line++;
+            }
+            CHECK(*line == '\0', "%s: more lines than vertices", name);
+            printf("   rig_pose --dump-vertices %-34s at %.3f s: largest error %.2e of its size\n", name, seconds,
+                   largest / diagonal);
+            CHECK(largest / diagonal <= FLOAT_PRECISION, "%s: the dump differs by %.3g", name, largest / diagonal);
+        }
+        free(dump); free(reference);
+    }
+    rig_free(&model);
+}
+
+static void bvh_pose_dumps_match_01_01(void) { bvh_pose_dump_test("01_01.bvh"); }
+static void bvh_pose_dumps_match_01_03(void) { bvh_pose_dump_test("01_03.bvh"); }
+static void bvh_pose_dumps_match_boxing_toes(void) { bvh_pose_dump_test("Boxing_Toes.bvh"); }
+static void rig_pose_dumps_match_gltf(void) { rig_pose_dump_test("glTF2/simple_skin/simple_skin.gltf"); }
+static void rig_pose_dumps_match_x(void) { rig_pose_dump_test("X/Testwuson.X"); rig_pose_dump_test("X/BCN_Epileptic.X"); }
+static void rig_pose_dumps_match_fbx(void) { rig_pose_dump_test("FBX/animation_with_skeleton.fbx"); rig_pose_dump_test("FBX/huesitos.fbx"); }
+
 static void gltf_simple_skin_matches_assimp(void) { model_test("glTF2/simple_skin/simple_skin.gltf", 0); }
 static void x_bcn_epileptic_matches_assimp(void) { model_test("X/BCN_Epileptic.X", 0); }
 static void x_testwuson_matches_assimp(void) { model_test("X/Testwuson.X", 0); }
 static void fbx_animation_with_skeleton_matches_assimp(void) { model_test("FBX/animation_with_skeleton.fbx", 1); }
 static void fbx_huesitos_matches_assimp(void) { model_test("FBX/huesitos.fbx", 1); }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    /* The examples sit next to this program: build/test_realdata -> build/bvh_pose. */
+    const char *slash = argc > 0 ? strrchr(argv[0], '/') : NULL;
+    if (slash && (size_t)(slash - argv[0]) < sizeof build_directory) {
+        memcpy(build_directory, argv[0], (size_t)(slash - argv[0]));
+        build_directory[slash - argv[0]] = '\0';
+    }
     RUN_TEST(bvh_reader_reads_the_hierarchy_and_motion);
     RUN_TEST(bvh_reader_names_the_line_of_each_error);
     RUN_TEST(bvh_reader_stays_inside_its_buffer);
@@ -672,5 +813,11 @@ int main(void)
     RUN_TEST(x_testwuson_matches_assimp);
     RUN_TEST(fbx_animation_with_skeleton_matches_assimp);
     RUN_TEST(fbx_huesitos_matches_assimp);
+    RUN_TEST(bvh_pose_dumps_match_01_01);
+    RUN_TEST(bvh_pose_dumps_match_01_03);
+    RUN_TEST(bvh_pose_dumps_match_boxing_toes);
+    RUN_TEST(rig_pose_dumps_match_gltf);
+    RUN_TEST(rig_pose_dumps_match_x);
+    RUN_TEST(rig_pose_dumps_match_fbx);
     return check_finish();
 }
