@@ -9,6 +9,8 @@
      - Rigged models through assimp (glTF 2.0, X, FBX): the skinned vertex
        sum_j w_j (world_j x offset_j) v from assimp's own node tree, keys and bone
        offset matrices, at several animation times.
+     - The examples' own output: bvh_pose --dump-joints and rig_pose
+       --dump-vertices, run and read back, against the same references.
    Errors are reported relative to the model's size (its bounding-box diagonal).
    Without the Debian package assimp-testmodels the file tests say so and are
    skipped; the BVH reader's and the bridge's own tests always run. */
