@@ -137,7 +137,7 @@ typedef enum fk_result {
     FK_ERROR_NOT_FINITE,         /**< a position or translation is infinite or NaN */
     FK_ERROR_JOINT_OUT_OF_RANGE, /**< a vertex names a joint >= transform_count */
     FK_ERROR_INVALID_STRIDE,     /**< a stride is smaller than its element, misaligned, or overflows */
-    FK_ERROR_NOT_RIGID           /**< engine matrices carry scale that varies per joint or over time */
+    FK_ERROR_NOT_RIGID           /**< engine matrices are singular, or carry scale that varies per joint or over time */
 } fk_result;
 
 /** @brief Euler angle orders. @c FK_EULER_ZXY means R = Rz(angles.z) Rx(angles.x)
@@ -398,6 +398,12 @@ FK_LBS_DEF void fk_mat34_from_mat44_row_major(const float m[16], float out[12]);
 /** @brief Product of affine 3x4 matrices; the result applies @p b first.
     @param a,b 12 floats each. @param out receives a b (may alias either input). */
 FK_LBS_DEF void fk_mat34_mul(const float a[12], const float b[12], float out[12]);
+/** @brief Inverse of an affine 3x4 matrix, [A | b]^-1 = [A^-1 | -A^-1 b]: turns
+    bind-pose world matrices into inverse bind matrices, or back.
+    @param m 12 floats. @param out receives the inverse (may alias @p m).
+    @return FK_OK, FK_ERROR_NOT_FINITE, or FK_ERROR_NOT_RIGID when A is singular
+    (@p out is then left alone). */
+FK_LBS_DEF fk_result fk_mat34_inverse(const float m[12], float out[12]);
 /** @brief The affine matrix T R S of a translation, rotation and scale, the way
     glTF, FBX and assimp compose a node's local transform.
     @param translation translation. @param rotation rotation (normalized on the way
@@ -533,7 +539,7 @@ FK_LBS_DEF const char *fk_result_description(fk_result result)
     case FK_ERROR_NOT_FINITE: return "a position or translation is infinite or NaN";
     case FK_ERROR_JOINT_OUT_OF_RANGE: return "a vertex names a joint not below transform_count";
     case FK_ERROR_INVALID_STRIDE: return "a stride is too small, misaligned, or overflows";
-    case FK_ERROR_NOT_RIGID: return "skinning matrices carry scale that varies per joint or over time";
+    case FK_ERROR_NOT_RIGID: return "matrices are singular, or carry scale that varies per joint or over time";
     }
     return "unknown fk_result";
 }
@@ -1344,6 +1350,24 @@ FK_LBS_DEF void fk_mat34_mul(const float a[12], const float b[12], float out[12]
     fk__mat34_to_double(b, db);
     fk__mat34_mul_double(da, db, product);
     for (e = 0; e < 12; ++e) out[e] = (float)product[e];
+}
+
+FK_LBS_DEF fk_result fk_mat34_inverse(const float m[12], float out[12])
+{
+    double affine[12], linear[9], inverse[9];
+    int row;
+    if (!fk__mat34_is_finite(m)) return FK_ERROR_NOT_FINITE;
+    fk__mat34_to_double(m, affine);
+    fk__mat34_linear(affine, linear);
+    if (!fk__mat3_inverse(linear, inverse)) return FK_ERROR_NOT_RIGID;
+    for (row = 0; row < 3; ++row) {
+        out[4 * row + 0] = (float)inverse[3 * row + 0];
+        out[4 * row + 1] = (float)inverse[3 * row + 1];
+        out[4 * row + 2] = (float)inverse[3 * row + 2];
+        out[4 * row + 3] = (float)-(inverse[3 * row] * affine[3] + inverse[3 * row + 1] * affine[7] +
+                                    inverse[3 * row + 2] * affine[11]);
+    }
+    return FK_OK;
 }
 
 FK_LBS_DEF void fk_mat34_from_trs(fk_vec3 translation, fk_quat rotation, fk_vec3 scale, float out[12])

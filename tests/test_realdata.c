@@ -500,6 +500,20 @@ static void mat44_layouts_are_transposes(void)
           from_column.t.z == 6.0f && from_row.t.y == 5.0f, "round trip");
 }
 
+static void mat34_inverse_undoes_an_affine_matrix(void)
+{
+    float m[12], inverse[12], product[12], singular[12] = {1, 0, 0, 5, 0, 0, 0, 6, 0, 0, 1, 7}, untouched[12];
+    int e;
+    fk_mat34_from_trs(fk_vec3_make(3, -2, 7), fk_quat_make(0.2f, 0.5f, -0.1f, 0.8f), fk_vec3_make(100, 2, -0.5f), m);
+    CHECK(fk_mat34_inverse(m, inverse) == FK_OK, "inverse");
+    fk_mat34_mul(inverse, m, product);
+    for (e = 0; e < 12; ++e)
+        CHECK(fabsf(product[e] - ((e % 5 == 0) ? 1.0f : 0.0f)) < 1e-5f, "inverse x m, element %d = %g", e, (double)product[e]);
+    memcpy(untouched, inverse, sizeof untouched);
+    CHECK(fk_mat34_inverse(singular, inverse) == FK_ERROR_NOT_RIGID && memcmp(untouched, inverse, sizeof untouched) == 0,
+          "a singular matrix is reported and the output left alone");
+}
+
 /* ---- Rigged models: skinned vertices against assimp's own definition ----------- */
 
 static void sample_vector(const struct aiVectorKey *keys, unsigned count, double ticks, double out[3])
@@ -803,6 +817,7 @@ int main(int argc, char **argv)
     RUN_TEST(bridge_rotations_account_for_rotated_bind_poses);
     RUN_TEST(bridge_reports_scale_it_cannot_represent);
     RUN_TEST(mat44_layouts_are_transposes);
+    RUN_TEST(mat34_inverse_undoes_an_affine_matrix);
     if (!have_file(MODELS "BVH/01_01.bvh")) {
         printf("SKIP the real-data tests: " MODELS " is missing (Debian package assimp-testmodels)\n");
         return check_finish();
