@@ -233,7 +233,7 @@ static int bvh__motion(bvh__reader *r, bvh_file *file)
     file->motion = (double *)malloc(values ? values * sizeof(double) : 1);
     if (!file->motion) return bvh__fail(r, r->token_line, "out of memory");
     v = 0;
-    for (frame = 0; frame < file->frame_count; ++frame) {
+    for (frame = 0; frame < file->frame_count && file->channel_count > 0; ++frame) { /* no channels: nothing to read */
         for (column = 0; column < file->channel_count; ++column, ++v) {
             if (!bvh__number(r, &file->motion[v], "a channel value")) {
                 if (r->token_length == 0)

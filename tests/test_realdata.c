@@ -257,6 +257,18 @@ static void bvh_reader_reads_the_hierarchy_and_motion(void)
     bvh_free(&file);
 }
 
+/* Frames without channels hold no numbers: any count is honest, and reading it
+   must cost nothing (a fuzzer would otherwise find a loop of 2^30 empty rows). */
+static void bvh_reader_takes_channel_free_frames_at_no_cost(void)
+{
+    static const char text[] = "HIERARCHY\nROOT A\n{\n OFFSET 1 2 3\n}\nMOTION\nFrames: 1073741824\nFrame Time: 1\n";
+    bvh_file file;
+    char error[256];
+    if (!CHECK(bvh_parse(text, sizeof text - 1, &file, error, sizeof error), "%s", error)) return;
+    CHECK(file.frame_count == 1073741824 && file.channel_count == 0 && file.joints[0].offset[2] == 3.0, "counts");
+    bvh_free(&file);
+}
+
 /* The first error message of a text, and its line. */
 static int bvh_error_line(const char *text, char *error, size_t size)
 {
@@ -812,6 +824,7 @@ int main(int argc, char **argv)
     }
     RUN_TEST(bvh_reader_reads_the_hierarchy_and_motion);
     RUN_TEST(bvh_reader_names_the_line_of_each_error);
+    RUN_TEST(bvh_reader_takes_channel_free_frames_at_no_cost);
     RUN_TEST(bvh_reader_stays_inside_its_buffer);
     RUN_TEST(bridge_reproduces_engine_skinning_matrices);
     RUN_TEST(bridge_rotations_account_for_rotated_bind_poses);
