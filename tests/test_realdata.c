@@ -646,8 +646,8 @@ static void model_test(const char *name, int expect_renormalized)
 {
     char path[256], error[512];
     rig model;
-    int t, v;
-    double largest = 0.0, diagonal = 0.0;
+    int t, v, rigid_vertices = 0;
+    double largest = 0.0, largest_dqs = 0.0, diagonal = 0.0;
     snprintf(path, sizeof path, MODELS "%s", name);
     if (!CHECK(rig_load(path, &model, error, sizeof error), "%s", error)) return;
     {
@@ -655,6 +655,7 @@ static void model_test(const char *name, int expect_renormalized)
         fk_vec3 *d = (fk_vec3 *)malloc((size_t)model.joint_count * sizeof *d);
         fk_rigid *transforms = (fk_rigid *)malloc((size_t)model.joint_count * sizeof *transforms);
         float *skinned = (float *)malloc((size_t)model.vertex_count * 3 * sizeof *skinned);
+        float *skinned_dqs = (float *)malloc((size_t)model.vertex_count * 3 * sizeof *skinned_dqs);
         double *reference = (double *)malloc((size_t)model.vertex_count * 3 * sizeof *reference);
         for (t = 0; t < 5; ++t) {
             double seconds = model.duration_seconds * t / 4.0;
@@ -672,12 +673,28 @@ static void model_test(const char *name, int expect_renormalized)
                 double mine[3] = {(double)skinned[3 * v], (double)skinned[3 * v + 1], (double)skinned[3 * v + 2]};
                 largest = fmax(largest, distance3(mine, reference + 3 * v));
             }
+            /* DQS blends differently, but a vertex on one bone moves rigidly with it
+               under either method: those vertices check DQS against the same reference. */
+            skin.out_positions = skinned_dqs;
+            if (!CHECK(fk_skin_dqs(&skin) == FK_OK, "%s: DQS", name)) break;
+            for (v = 0; v < model.vertex_count; ++v) {
+                double mine[3] = {(double)skinned_dqs[3 * v], (double)skinned_dqs[3 * v + 1], (double)skinned_dqs[3 * v + 2]};
+                int k, single = 0;
+                for (k = 0; k < model.influences; ++k) single += model.weights[v * model.influences + k] > 0.99999f;
+                if (!single) continue;
+                largest_dqs = fmax(largest_dqs, distance3(mine, reference + 3 * v));
+                rigid_vertices += t == 0;
+            }
         }
-        free(q); free(d); free(transforms); free(skinned); free(reference);
+        free(q); free(d); free(transforms); free(skinned); free(skinned_dqs); free(reference);
     }
     printf("   %-40s %5d vertices %3d joints, up to %d influences%s: largest error %.2e of its size\n", name,
            model.vertex_count, model.joint_count, model.influences,
            model.renormalized_vertices ? " (weights renormalized)" : "", largest / diagonal);
+    printf("   %-40s %5d vertices on one bone: DQS largest error %.2e of its size\n", "", rigid_vertices,
+           largest_dqs / diagonal);
+    CHECK(largest_dqs / diagonal <= FLOAT_PRECISION, "%s: DQS moves single-bone vertices off by %.3g", name,
+          largest_dqs / diagonal);
     CHECK((model.renormalized_vertices > 0) == expect_renormalized, "%s: %d vertices renormalized", name,
           model.renormalized_vertices);
     CHECK(largest / diagonal <= FLOAT_PRECISION, "%s: skinned vertices differ from assimp's definition by %.3g of its size",
