@@ -33,9 +33,11 @@ endef
 default: all
 
 help:
-	@echo "make test    build and run every test (ends with 'N passed, N failed')"
-	@echo "make docs    build the guide and the API reference into docs/html (Doxygen)"
-	@echo "make clean   remove build/, out/ and docs/html"
+	@echo "make demo         build and run the examples; pictures in out/"
+	@echo "make test         build and run every test (ends with 'N passed, N failed')"
+	@echo "make demo-images  redraw docs/images from the examples"
+	@echo "make docs         build the guide and the API reference into docs/html (Doxygen)"
+	@echo "make clean        remove build/, out/ and docs/html"
 
 $(BUILD):
 	mkdir -p $@
@@ -79,6 +81,41 @@ docs:
 	ln -s $(MATHJAX) docs/html/mathjax
 	@echo "open docs/html/index.html"
 
+# ---- Examples ------------------------------------------------------------------
+# Each example is one C file linked with the shared renderer examples/render.c,
+# which writes PNG through stb_image_write and draws text with stb_easy_font from
+# Debian's libstb-dev (installed, never copied in). `make demo` draws every picture
+# into out/; `make demo-images` refreshes the committed copies in docs/images/.
+# Another example joins with `EXAMPLES += $(BUILD)/example_NAME` (from examples/NAME.c).
+
+STB_IMAGE_WRITE = /usr/include/stb/stb_image_write.h
+EXAMPLES += $(BUILD)/example_derivation $(BUILD)/example_lbs_vs_dqs $(BUILD)/example_character
+
+.PHONY: examples demo demo-images
+.SECONDEXPANSION: # so that examples listed further down the Makefile count too
+
+$(STB_IMAGE_WRITE):
+	$(call need_debian_package,libstb-dev,$@)
+
+$(BUILD)/render.o: examples/render.c examples/render.h $(HEADER) | $(BUILD) $(STB_IMAGE_WRITE)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -c $< -o $@
+
+$(BUILD)/example_%: examples/%.c $(BUILD)/render.o examples/render.h $(HEADER) | $(BUILD)
+	$(CC) -std=c99 $(CPPFLAGS) -Iexamples $(CFLAGS) $(WARNINGS) $< $(BUILD)/render.o -o $@ $(LDLIBS)
+
+examples: $$(EXAMPLES)
+
+demo: $$(EXAMPLES)
+	@for program in $(EXAMPLES); do ./$$program --out out || exit 1; done
+
+demo-images: $$(EXAMPLES)
+	@for program in $(EXAMPLES); do ./$$program --out docs/images || exit 1; done
+
+# The test runs every example and reads its pictures back (with stb_image).
+TEST_PROGRAMS += $(BUILD)/test_examples
+$(BUILD)/test_examples: CPPFLAGS += -DEXAMPLES_BUILD_DIR='"$(BUILD)"'
+$(BUILD)/test_examples: $$(EXAMPLES) | $(STB_IMAGE_WRITE)
+
 # ---- Real data -----------------------------------------------------------------
 # BVH motion capture (examples/bvh.c, no dependency) and rigged models read through
 # assimp (Debian libassimp-dev); the files come from Debian's assimp-testmodels.
@@ -87,12 +124,15 @@ ASSIMP_HEADER = /usr/include/assimp/cimport.h
 ASSIMP_MODELS = /usr/share/assimp/models/BVH/01_01.bvh
 REALDATA_FLAGS = -std=c99 $(CPPFLAGS) -Iexamples $(CFLAGS) $(WARNINGS)
 
-$(BUILD)/bvh_pose: examples/bvh_pose.c examples/bvh.c examples/bvh.h $(HEADER) | $(BUILD)
-	$(CC) $(REALDATA_FLAGS) examples/bvh_pose.c examples/bvh.c -o $@ $(LDLIBS)
+# Both draw with the examples' renderer (render.o, from the Examples section).
+$(BUILD)/bvh_pose: examples/bvh_pose.c examples/bvh.c examples/bvh.h $(BUILD)/render.o examples/render.h \
+                   $(HEADER) | $(BUILD)
+	$(CC) $(REALDATA_FLAGS) examples/bvh_pose.c examples/bvh.c $(BUILD)/render.o -o $@ $(LDLIBS)
 
-$(BUILD)/rig_pose: examples/rig_pose.c examples/assimp_rig.c examples/assimp_rig.h $(HEADER) | $(BUILD)
+$(BUILD)/rig_pose: examples/rig_pose.c examples/assimp_rig.c examples/assimp_rig.h $(BUILD)/render.o \
+                   examples/render.h $(HEADER) | $(BUILD)
 	$(call need_debian_package,libassimp-dev,$(ASSIMP_HEADER))
-	$(CC) $(REALDATA_FLAGS) examples/rig_pose.c examples/assimp_rig.c -o $@ -lassimp $(LDLIBS)
+	$(CC) $(REALDATA_FLAGS) examples/rig_pose.c examples/assimp_rig.c $(BUILD)/render.o -o $@ -lassimp $(LDLIBS)
 
 # The test skips the file comparisons (and says so) only when the models are
 # missing and cannot be installed; the reader's and the bridge's tests always run.
@@ -110,14 +150,15 @@ TEST_PROGRAMS += $(BUILD)/test_realdata
 examples: $(BUILD)/bvh_pose $(BUILD)/rig_pose
 demo: demo-realdata
 
-# Poses a motion capture clip and one model of each format, so the numbers can be
-# read next to the pictures.
+# Two motion capture clips and one model of each format, drawn into out/.
+MODELS_DIR = /usr/share/assimp/models
 demo-realdata: $(BUILD)/bvh_pose $(BUILD)/rig_pose
 	$(call need_debian_package,assimp-testmodels,$(ASSIMP_MODELS))
-	$(BUILD)/bvh_pose
-	$(BUILD)/rig_pose /usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf --time 2.5
-	$(BUILD)/rig_pose /usr/share/assimp/models/X/Testwuson.X --time 0.5 --method dqs
-	$(BUILD)/rig_pose /usr/share/assimp/models/FBX/animation_with_skeleton.fbx --time 0.5
+	$(BUILD)/bvh_pose --png out/bvh_pose_01_01.png
+	$(BUILD)/bvh_pose $(MODELS_DIR)/BVH/Boxing_Toes.bvh --frames 0,400,800,1200,1600,2000 --png out/bvh_pose_boxing.png
+	$(BUILD)/rig_pose $(MODELS_DIR)/glTF2/simple_skin/simple_skin.gltf --time 0.5 --png out/rig_pose_simple_skin.png
+	$(BUILD)/rig_pose $(MODELS_DIR)/X/Testwuson.X --time 0.5 --png out/rig_pose_testwuson.png
+	$(BUILD)/rig_pose $(MODELS_DIR)/FBX/huesitos.fbx --time 0.5 --png out/rig_pose_huesitos.png
 
 # ---- Aggregate targets (last, so every area's programs are listed) ------------
 
