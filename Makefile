@@ -150,8 +150,16 @@ TEST_PROGRAMS += $(BUILD)/test_realdata
 examples: $(BUILD)/bvh_pose $(BUILD)/rig_pose
 demo: demo-realdata
 
-# Two motion capture clips and one model of each format, drawn into out/.
+# Two motion capture clips and one model of each format, drawn into out/;
+# `make demo-images` refreshes the two that docs/real_data.md shows.
 MODELS_DIR = /usr/share/assimp/models
+.PHONY: demo-images-realdata
+demo-images: demo-images-realdata
+demo-images-realdata: $(BUILD)/bvh_pose $(BUILD)/rig_pose
+	$(call need_debian_package,assimp-testmodels,$(ASSIMP_MODELS))
+	$(BUILD)/bvh_pose $(MODELS_DIR)/BVH/Boxing_Toes.bvh --frames 0,400,800,1200,1600,2000 --png docs/images/bvh_pose_boxing.png
+	$(BUILD)/rig_pose $(MODELS_DIR)/X/Testwuson.X --time 0.5 --png docs/images/rig_pose_testwuson.png
+
 demo-realdata: $(BUILD)/bvh_pose $(BUILD)/rig_pose
 	$(call need_debian_package,assimp-testmodels,$(ASSIMP_MODELS))
 	$(BUILD)/bvh_pose --png out/bvh_pose_01_01.png
