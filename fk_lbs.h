@@ -379,8 +379,8 @@ FK_LBS_DEF fk_result fk_posed_joints(int joint_count, const fk_vec3 *rest_joints
     element (row r, column c) is out[4 c + r]; the last row is 0 0 0 1.
     @param r rigid transform with unit rotation. @param out receives 16 floats. */
 FK_LBS_DEF void fk_rigid_to_mat44_column_major(fk_rigid r, float out[16]);
-/** @brief 4x4 row-major matrix of a rigid transform (Direct3D constant buffers
-    without transposition, assimp's aiMatrix4x4): element (r, c) is out[4 r + c].
+/** @brief 4x4 row-major matrix of a rigid transform (assimp's aiMatrix4x4, a C
+    array m[row][column]): element (r, c) is out[4 r + c].
     @param r rigid transform with unit rotation. @param out receives 16 floats. */
 FK_LBS_DEF void fk_rigid_to_mat44_row_major(fk_rigid r, float out[16]);
 /** @brief Rigid transform of a 4x4 column-major matrix whose linear part is a
