@@ -2,6 +2,7 @@
 #include "bvh.h"
 
 #include <errno.h>
+#include <float.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,7 +85,7 @@ static int bvh__expect(bvh__reader *r, const char *word, const char *context)
     return bvh__fail(r, r->token_line, "expected '%s' %s, found %s", word, context, bvh__quote(r, quoted));
 }
 
-/* Reads one number token; strtod needs a NUL, so the token is copied first. */
+/* Reads one finite number; strtod needs a NUL, so the token is copied first. */
 static int bvh__number(bvh__reader *r, double *value, const char *what)
 {
     char text[64], *stop, quoted[48];
@@ -94,7 +95,7 @@ static int bvh__number(bvh__reader *r, double *value, const char *what)
     text[r->token_length] = '\0';
     errno = 0;
     *value = strtod(text, &stop);
-    if (stop == text || *stop != '\0' || errno == ERANGE || *value != *value)
+    if (stop == text || *stop != '\0' || errno == ERANGE || !(*value >= -DBL_MAX && *value <= DBL_MAX))
         return bvh__fail(r, r->token_line, "expected %s, found %s", what, bvh__quote(r, quoted));
     return 1;
 }

@@ -287,6 +287,7 @@ static void bvh_reader_names_the_line_of_each_error(void)
     static const struct { const char *text; int line; const char *words; } cases[] = {
         {"HIERARCHY\nROOT Hips\nOFFSET 0 0 0\n", 3, "expected '{'"},
         {"HIERARCHY\nROOT Hips\n{\n OFFSET 0 zero 0\n}\nMOTION\nFrames: 0\nFrame Time: 1\n", 4, "OFFSET"},
+        {"HIERARCHY\nROOT Hips\n{\n OFFSET 0 inf 0\n}\nMOTION\nFrames: 0\nFrame Time: 1\n", 4, "OFFSET"},
         {"HIERARCHY\nROOT Hips\n{\n CHANNELS 2 Xposition Wrotation\n}\n", 4, "channel name"},
         {"HIERARCHY\nROOT Hips\n{\n CHANNELS 7 Xposition\n}\n", 4, "channel count"},
         {"HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n", 5, "missing '}'"},
