@@ -529,42 +529,57 @@ static void mat34_inverse_undoes_an_affine_matrix(void)
 
 /* ---- Rigged models: skinned vertices against assimp's own definition ----------- */
 
+static void vector_of(const struct aiVector3D *v, double out[3])
+{
+    out[0] = (double)v->x; out[1] = (double)v->y; out[2] = (double)v->z;
+}
+
+static void quaternion_of(const struct aiQuaternion *q, double out[4])
+{
+    out[0] = (double)q->x; out[1] = (double)q->y; out[2] = (double)q->z; out[3] = (double)q->w;
+}
+
+/* The key at or before a time, and the fraction of the way to the next one (0 when
+   the time is outside the keys, whose end values are then held). */
+static unsigned key_before(const double *times, size_t stride, unsigned count, double ticks, double *fraction)
+{
+#define KEY_TIME(i) (*(const double *)(const void *)((const char *)times + (size_t)(i) * stride))
+    unsigned k = 0;
+    *fraction = 0.0;
+    if (count == 1 || ticks <= KEY_TIME(0)) return 0;
+    if (ticks >= KEY_TIME(count - 1)) return count - 1;
+    while (KEY_TIME(k + 1) <= ticks) ++k;
+    *fraction = (ticks - KEY_TIME(k)) / (KEY_TIME(k + 1) - KEY_TIME(k));
+    return k;
+#undef KEY_TIME
+}
+
 static void sample_vector(const struct aiVectorKey *keys, unsigned count, double ticks, double out[3])
 {
-    unsigned k = 0;
-    double f;
-    if (count == 1 || ticks <= keys[0].mTime) { out[0] = keys[0].mValue.x; out[1] = keys[0].mValue.y; out[2] = keys[0].mValue.z; return; }
-    if (ticks >= keys[count - 1].mTime) { k = count - 1; out[0] = keys[k].mValue.x; out[1] = keys[k].mValue.y; out[2] = keys[k].mValue.z; return; }
-    while (keys[k + 1].mTime <= ticks) ++k;
-    f = (ticks - keys[k].mTime) / (keys[k + 1].mTime - keys[k].mTime);
-    out[0] = (double)keys[k].mValue.x + f * ((double)keys[k + 1].mValue.x - (double)keys[k].mValue.x);
-    out[1] = (double)keys[k].mValue.y + f * ((double)keys[k + 1].mValue.y - (double)keys[k].mValue.y);
-    out[2] = (double)keys[k].mValue.z + f * ((double)keys[k + 1].mValue.z - (double)keys[k].mValue.z);
+    double f, a[3], b[3];
+    unsigned k = key_before(&keys[0].mTime, sizeof keys[0], count, ticks, &f), e;
+    vector_of(&keys[k].mValue, a);
+    if (f == 0.0) { memcpy(out, a, sizeof a); return; }
+    vector_of(&keys[k + 1].mValue, b);
+    for (e = 0; e < 3; ++e) out[e] = a[e] + f * (b[e] - a[e]);
 }
 
 static void sample_rotation(const struct aiQuatKey *keys, unsigned count, double ticks, double out[4])
 {
-    unsigned k = 0;
-    double a[4], b[4], f, dot, n = 0.0, wa, wb;
-    int e;
-    if (count == 1 || ticks <= keys[0].mTime) k = 0;
-    else if (ticks >= keys[count - 1].mTime) k = count - 1;
-    else while (keys[k + 1].mTime <= ticks) ++k;
-    a[0] = keys[k].mValue.x; a[1] = keys[k].mValue.y; a[2] = keys[k].mValue.z; a[3] = keys[k].mValue.w;
-    if (k + 1 >= count || ticks <= keys[k].mTime) {
-        for (e = 0; e < 4; ++e) n += a[e] * a[e];
-        for (e = 0; e < 4; ++e) out[e] = a[e] / sqrt(n);
-        return;
-    }
-    b[0] = keys[k + 1].mValue.x; b[1] = keys[k + 1].mValue.y; b[2] = keys[k + 1].mValue.z; b[3] = keys[k + 1].mValue.w;
-    f = (ticks - keys[k].mTime) / (keys[k + 1].mTime - keys[k].mTime);
-    dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-    if (dot < 0.0) { for (e = 0; e < 4; ++e) b[e] = -b[e]; dot = -dot; }
-    if (dot > 0.9999999) { wa = 1.0 - f; wb = f; }
-    else {
-        double angle = acos(dot);
-        wa = sin((1.0 - f) * angle) / sin(angle);
-        wb = sin(f * angle) / sin(angle);
+    double a[4], b[4], f, dot, n = 0.0, wa = 1.0, wb = 0.0;
+    unsigned k = key_before(&keys[0].mTime, sizeof keys[0], count, ticks, &f), e;
+    quaternion_of(&keys[k].mValue, a);
+    memset(b, 0, sizeof b);
+    if (f != 0.0) {
+        quaternion_of(&keys[k + 1].mValue, b);
+        dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+        if (dot < 0.0) { for (e = 0; e < 4; ++e) b[e] = -b[e]; dot = -dot; }
+        if (dot > 0.9999999) { wa = 1.0 - f; wb = f; }
+        else {
+            double angle = acos(dot);
+            wa = sin((1.0 - f) * angle) / sin(angle);
+            wb = sin(f * angle) / sin(angle);
+        }
     }
     for (e = 0; e < 4; ++e) { out[e] = wa * a[e] + wb * b[e]; n += out[e] * out[e]; }
     for (e = 0; e < 4; ++e) out[e] /= sqrt(n);
@@ -594,8 +609,9 @@ static mat4 reference_node_world(const struct aiAnimation *animation, const stru
                 struct aiQuaternion r0;
                 double t[3], q[4], s[3];
                 aiDecomposeMatrix(&node->mTransformation, &s0, &r0, &p0);
-                t[0] = p0.x; t[1] = p0.y; t[2] = p0.z; q[0] = r0.x; q[1] = r0.y; q[2] = r0.z; q[3] = r0.w;
-                s[0] = s0.x; s[1] = s0.y; s[2] = s0.z;
+                vector_of(&p0, t);
+                quaternion_of(&r0, q);
+                vector_of(&s0, s);
                 if (channel->mNumPositionKeys) sample_vector(channel->mPositionKeys, channel->mNumPositionKeys, ticks, t);
                 if (channel->mNumRotationKeys) sample_rotation(channel->mRotationKeys, channel->mNumRotationKeys, ticks, q);
                 if (channel->mNumScalingKeys) sample_vector(channel->mScalingKeys, channel->mNumScalingKeys, ticks, s);
