@@ -381,7 +381,8 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc);
 
 /** @brief Dual quaternion skinning (Kavan et al. 2008): the influences' unit dual
     quaternions are blended with signs chosen so that every rotation lies in the
-    first influence's hemisphere (q and -q give the same result), normalized, and
+    hemisphere of the first influence with a nonzero weight (q and -q give the same
+    result; influences of weight zero change nothing), normalized, and
     applied. Normals are rotated by the blended rotation. A vertex whose blend has a
     zero rotation part (all weights zero) keeps its rest position and normal.
     @param desc what to skin; see fk_skin_desc.
@@ -661,8 +662,13 @@ FK_LBS_DEF fk_vec3 fk_quat_to_euler(fk_quat q, fk_euler_order order)
     cos_b = sqrtf(m[3 * i + i] * m[3 * i + i] + m[3 * i + j] * m[3 * i + j]);
     fk__vec3_set(&angles, j, atan2f(s * m[3 * i + k], cos_b));
     if (cos_b > 1e-6f) {
-        fk__vec3_set(&angles, i, atan2f(-s * m[3 * j + k], m[3 * k + k]));
-        fk__vec3_set(&angles, k, atan2f(-s * m[3 * i + j], m[3 * i + i]));
+        /* Near gimbal lock a and c are each ill-conditioned, only their sum is not;
+           reading c from R_i(a)^T R = R_j(b) R_k(c), whose row j is row j of R_k(c),
+           with the a just computed keeps the pair consistent, so R is rebuilt exactly. */
+        float a = atan2f(-s * m[3 * j + k], m[3 * k + k]), cos_a = cosf(a), s_sin_a = s * sinf(a);
+        fk__vec3_set(&angles, i, a);
+        fk__vec3_set(&angles, k, atan2f(s * (cos_a * m[3 * j + i] + s_sin_a * m[3 * k + i]),
+                                        cos_a * m[3 * j + j] + s_sin_a * m[3 * k + j]));
     } else {
         fk__vec3_set(&angles, i, atan2f(s * m[3 * k + j], m[3 * j + j]));
     }
@@ -1101,8 +1107,10 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
             }
             /* q and -q are one rotation but blend to different results; bringing
                every rotation into the first one's hemisphere makes the blend take
-               the short way and makes it independent of the signs given. */
-            if (k == 0) pivot = bone_dq.real;
+               the short way and makes it independent of the signs given. The first
+               one with a weight: a zero weight (padding, or the dense layout) must
+               not choose the hemisphere, or bones on either side of it cancel. */
+            if (weights[k] != 0.0f && fk_quat_dot(pivot, pivot) == 0.0f) pivot = bone_dq.real;
             w = fk_quat_dot(pivot, bone_dq.real) < 0.0f ? -weights[k] : weights[k];
             real = fk_quat_make(real.x + w * bone_dq.real.x, real.y + w * bone_dq.real.y,
                                 real.z + w * bone_dq.real.z, real.w + w * bone_dq.real.w);
