@@ -47,6 +47,24 @@ $(BUILD)/test_%: tests/test_%.c tests/check.h $(HEADER) | $(BUILD)
 clean:
 	rm -rf $(BUILD) out
 
+# ---- Property tests ------------------------------------------------------------
+# `make test SEED=0x... PROPS_N=5000` replays a run / runs more cases per property;
+# `make mutants` checks that the suite catches a list of deliberate bugs.
+
+TEST_PROGRAMS += $(BUILD)/test_properties
+$(BUILD)/test_properties: tests/prop_harness.h tests/prop_cases.h
+
+ifdef SEED
+export PROPS_SEED := $(SEED)
+endif
+ifdef PROPS_N
+export PROPS_N
+endif
+
+.PHONY: mutants
+mutants:
+	tests/mutants.sh
+
 # ---- Aggregate targets (last, so every area's programs are listed) ------------
 
 all: $(TEST_PROGRAMS)
