@@ -45,6 +45,7 @@ static struct {
     const char *only;
     const char *program;
     int verbose;
+    int no_shrink, fail_fast; /* for tests/mutants.sh, which only needs to know that something fails */
     property *current;
 } settings;
 
@@ -79,7 +80,7 @@ static int fails(const property *p, uint64_t seed, prop_size size, prop_case *c,
    keep any that still fails, until none does. */
 static prop_size shrink(const property *p, uint64_t seed, prop_size size, prop_case *c, prop_failure *failure)
 {
-    int attempts = 0, improved = 1;
+    int attempts = 0, improved = !settings.no_shrink;
     while (improved && attempts < 2000) {
         prop_size candidates[16];
         int count = 0, i;
@@ -148,6 +149,7 @@ static void run_property(property *p, const regression *regressions, int regress
     prop_failure failure;
     int i;
     if (settings.only && strcmp(settings.only, p->name) != 0) return;
+    if (settings.fail_fast && check__state.failed > 0) return;
     settings.current = p;
     check__state.current = p->name;
     check__state.current_failures = 0;
@@ -192,8 +194,10 @@ static void configure(int argc, char **argv)
         else if (!strcmp(argv[i], "--cases") && i + 1 < argc) { settings.cases = (int)parse_number(argv[++i]); settings.cases_given = 1; }
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) settings.only = argv[++i];
         else if (!strcmp(argv[i], "--verbose")) settings.verbose = 1;
+        else if (!strcmp(argv[i], "--no-shrink")) settings.no_shrink = 1;
+        else if (!strcmp(argv[i], "--fail-fast")) settings.fail_fast = 1;
         else {
-            fprintf(stderr, "usage: %s [--seed N] [--cases N] [--only PROPERTY] [--verbose]\n"
+            fprintf(stderr, "usage: %s [--seed N] [--cases N] [--only PROPERTY] [--verbose] [--no-shrink] [--fail-fast]\n"
                             "       (or the environment variables PROPS_SEED and PROPS_N)\n", argv[0]);
             exit(2);
         }

@@ -680,13 +680,15 @@ static int strides_and_layouts_do_not_matter(const prop_case *c, prop_failure *f
 {
     enum { MAX_RECORD = 4 * (3 + 3 + MAX_INFLUENCES) + 2 * MAX_INFLUENCES + 64 };
     static unsigned char in[MAX_VERTICES * MAX_RECORD], out[MAX_VERTICES * MAX_RECORD], copy[MAX_VERTICES * MAX_RECORD];
+    static float out_normals[MAX_VERTICES * 8]; /* room for the longest stride, 32 bytes */
     static float dense[MAX_VERTICES * 64];
     rng r = c->extra;
     int kk = c->influences, j, k, dqs, layout;
     size_t normal_at = 12 + 4 * (size_t)rng_below(&r, 3), weights_at = normal_at + 12 + 4 * (size_t)rng_below(&r, 2);
     size_t joints_at = weights_at + 4 * (size_t)kk + 2 * (size_t)rng_below(&r, 2);
     size_t stride = (joints_at + 2 * (size_t)kk + 3) / 4 * 4 + 4 * (size_t)rng_below(&r, 4);
-    size_t out_stride = 24 + 4 * (size_t)rng_below(&r, 4), out_normal_at = 12 + 4 * (size_t)rng_below(&r, (int)(out_stride - 24) / 4 + 1);
+    /* Positions out with one stride, normals out to an array of their own with another. */
+    size_t out_stride = 12 + 4 * (size_t)rng_below(&r, 4), out_normal_stride = out_stride + 4 + 4 * (size_t)rng_below(&r, 2);
     fk_skin_desc packed = mesh_desc(c, c->bones, out_positions_a, out_normals_a), strided;
     for (j = 0; j < c->vertex_count; ++j) {
         unsigned char *record = in + (size_t)j * stride;
@@ -704,7 +706,7 @@ static int strides_and_layouts_do_not_matter(const prop_case *c, prop_failure *f
         strided.joints = (const uint16_t *)(const void *)(in + joints_at); strided.joint_stride = stride;
         strided.transforms = c->bones; strided.transform_count = c->joint_count;
         strided.out_positions = (float *)(void *)out; strided.out_position_stride = out_stride;
-        strided.out_normals = (float *)(void *)(out + out_normal_at); strided.out_normal_stride = out_stride;
+        strided.out_normals = out_normals; strided.out_normal_stride = out_normal_stride;
         if (layout == 1) { /* in place: the output is the input (copied again before each call) */
             strided.positions = strided.out_positions = (float *)(void *)copy;
             strided.normals = strided.out_normals = (float *)(void *)(copy + normal_at);
