@@ -204,6 +204,7 @@ static void configure(int argc, char **argv)
     }
     printf("property tests: seed 0x%016llx, %d cases per property (replay: make test SEED=0x%016llx)\n",
            (unsigned long long)settings.seed, settings.cases, (unsigned long long)settings.seed);
+    fflush(stdout); /* before any failure report on stderr */
 }
 
 #endif
