@@ -12,7 +12,7 @@ HEADER = fk_lbs.h
 
 # Each area appends here: compiled test programs (built by `make all`) and test
 # scripts; `make test` runs them all and adds up their "N passed, N failed" lines.
-TEST_PROGRAMS =
+TEST_PROGRAMS = $(BUILD)/test_core
 TEST_SCRIPTS  = tests/compile_matrix.sh tests/snippets.sh
 
 # $(call need_debian_package,PACKAGE,FILE): when FILE is missing, install the Debian
@@ -33,19 +33,88 @@ endef
 default: all
 
 help:
-	@echo "make test    build and run every test (ends with 'N passed, N failed')"
-	@echo "make clean   remove build/ and out/"
+	@echo "make demo         build and run the examples; pictures in out/"
+	@echo "make test         build and run every test (ends with 'N passed, N failed')"
+	@echo "make demo-images  redraw docs/images from the examples"
+	@echo "make docs         build the guide and the API reference into docs/html (Doxygen)"
+	@echo "make clean        remove build/, out/ and docs/html"
 
 $(BUILD):
 	mkdir -p $@
 
 # ---- Tests ---------------------------------------------------------------------
 
+# Test programs pass floats to printf, which -Wdouble-promotion flags at every
+# call; the header itself is held to the full set by tests/compile_matrix.sh.
+TEST_WARNINGS = $(WARNINGS) -Wno-double-promotion
+
 $(BUILD)/test_%: tests/test_%.c tests/check.h $(HEADER) | $(BUILD)
-	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $< -o $@ $(LDLIBS)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
 
 clean:
-	rm -rf $(BUILD) out
+	rm -rf $(BUILD) out docs/html
+
+# ---- Docs ----------------------------------------------------------------------
+# `make docs` builds the guide and the API reference into docs/html with Doxygen.
+# What docs/Doxyfile cannot know is appended to it here: the version, read from the
+# header so that it cannot drift; which guide pages exist, so that docs/index.md
+# lists each page present (its entries are guarded by "@if page_NAME") whatever
+# order the pages land in; and docs/images only once it exists, since a missing
+# IMAGE_PATH is a warning. Formulas are typeset by Debian's MathJax, linked in, so
+# the pages need no network.
+
+DOCS_VERSION := $(shell sed -n 's/^.define FK_LBS_VERSION "\(.*\)"/\1/p' $(HEADER))
+DOCS_PAGES    = $(basename $(notdir $(wildcard docs/*.md)))
+MATHJAX       = /usr/share/javascript/mathjax
+
+TEST_SCRIPTS += tests/docs.sh
+
+.PHONY: docs
+docs:
+	$(call need_debian_package,doxygen,/usr/bin/doxygen)
+	$(call need_debian_package,libjs-mathjax,$(MATHJAX)/MathJax.js)
+	rm -rf docs/html
+	( cat docs/Doxyfile; \
+	  echo "PROJECT_NUMBER = $(DOCS_VERSION)"; \
+	  echo "ENABLED_SECTIONS = $(addprefix page_,$(DOCS_PAGES))"; \
+	  echo "IMAGE_PATH = $(wildcard docs/images)" ) | doxygen -
+	ln -s $(MATHJAX) docs/html/mathjax
+	@echo "open docs/html/index.html"
+
+# ---- Examples ------------------------------------------------------------------
+# Each example is one C file linked with the shared renderer examples/render.c,
+# which writes PNG through stb_image_write and draws text with stb_easy_font from
+# Debian's libstb-dev (installed, never copied in). `make demo` draws every picture
+# into out/; `make demo-images` refreshes the committed copies in docs/images/.
+# Another example joins with `EXAMPLES += $(BUILD)/example_NAME` (from examples/NAME.c).
+
+STB_IMAGE_WRITE = /usr/include/stb/stb_image_write.h
+EXAMPLES += $(BUILD)/example_derivation $(BUILD)/example_lbs_vs_dqs $(BUILD)/example_character
+
+.PHONY: examples demo demo-images
+.SECONDEXPANSION: # so that examples listed further down the Makefile count too
+
+$(STB_IMAGE_WRITE):
+	$(call need_debian_package,libstb-dev,$@)
+
+$(BUILD)/render.o: examples/render.c examples/render.h $(HEADER) | $(BUILD) $(STB_IMAGE_WRITE)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -c $< -o $@
+
+$(BUILD)/example_%: examples/%.c $(BUILD)/render.o examples/render.h $(HEADER) | $(BUILD)
+	$(CC) -std=c99 $(CPPFLAGS) -Iexamples $(CFLAGS) $(WARNINGS) $< $(BUILD)/render.o -o $@ $(LDLIBS)
+
+examples: $$(EXAMPLES)
+
+demo: $$(EXAMPLES)
+	@for program in $(EXAMPLES); do ./$$program --out out || exit 1; done
+
+demo-images: $$(EXAMPLES)
+	@for program in $(EXAMPLES); do ./$$program --out docs/images || exit 1; done
+
+# The test runs every example and reads its pictures back (with stb_image).
+TEST_PROGRAMS += $(BUILD)/test_examples
+$(BUILD)/test_examples: CPPFLAGS += -DEXAMPLES_BUILD_DIR='"$(BUILD)"'
+$(BUILD)/test_examples: $$(EXAMPLES) | $(STB_IMAGE_WRITE)
 
 # ---- Property tests ------------------------------------------------------------
 # `make test SEED=0x... PROPS_N=5000` replays a run / runs more cases per property;

@@ -107,9 +107,10 @@ mutant dqs_without_antipodal_flip \
 'w = fk_quat_dot(pivot, bone_dq.real) < 0.0f ? -weights[k] : weights[k];' \
 'w = weights[k];'
 
-mutant dqs_hemisphere_from_zero_weight \
-'if (weights[k] != 0.0f && fk_quat_dot(pivot, pivot) == 0.0f) pivot = bone_dq.real;' \
-'if (k == 0) pivot = bone_dq.real;'
+# The first listed influence chooses the hemisphere, even with weight zero.
+mutant dqs_hemisphere_from_first_influence \
+'if (weights[k] > weights[heaviest]) heaviest = k;' \
+'(void)0;'
 
 mutant dqs_dual_not_normalized \
 'dual = fk__quat_scale(dual, inverse);' \
