@@ -9,6 +9,7 @@
 #
 #   tests/mutants.sh [NAME...]      all mutants, or only those named
 #   MUTANT_SEED, MUTANT_CASES       the property tests' seed and cases per property
+#   MUTANT_VERBOSE=1                also show which case caught each mutant
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cc=${CC:-cc}
@@ -160,11 +161,14 @@ make_header() {
 run_programs() {
     local program status output
     culprits=""
+    # -O1 compiles in half the time of -O2; the programs build side by side.
+    local pids=() pid compiled=1
     for program in "${programs[@]}"; do
-        if ! $cc -std=c99 -O2 -w -I"$work/include" "$root/tests/$program.c" -o "$work/$program" -lm 2>"$work/compile.log"; then
-            head -5 "$work/compile.log"; return 2
-        fi
+        $cc -std=c99 -O1 -w -I"$work/include" "$root/tests/$program.c" -o "$work/$program" -lm 2>"$work/$program.log" &
+        pids+=($!)
     done
+    for pid in "${pids[@]}"; do wait "$pid" || compiled=0; done
+    if [ $compiled -eq 0 ]; then head -5 "$work"/*.log; return 2; fi
     for program in "${programs[@]}"; do
         if [ "$program" = test_properties ]; then
             output=$(PROPS_SEED=$seed PROPS_N=$cases timeout 120 "$work/$program" --no-shrink --fail-fast 2>&1 </dev/null); status=$?
@@ -176,6 +180,7 @@ run_programs() {
             failed=$(printf '%s\n' "$output" | sed -n -E 's/^FAIL ([A-Za-z0-9_]+) \(.*/\1/p' | sort -u | tr '\n' ' ')
             [ "$status" -ge 124 ] && failed="$failed(exit $status)"
             culprits="$culprits$program: ${failed:-exit $status}  "
+            [ "${MUTANT_VERBOSE:-0}" = 1 ] && printf '%s\n' "$output" | grep -E '^  (broke|case) ' | head -2
         fi
     done
     [ -z "$culprits" ]

@@ -307,13 +307,19 @@ static void generate_quats(prop_case *c)
     c->t = (float)(rng_chance(&q, 8) ? (double)rng_below(&q, 2) : rng_unit(&q));
 }
 
-static void generate_case(prop_case *c, uint64_t seed, prop_size size)
+/* What a property reads from a case; only that is generated (and printed). */
+enum { USES_SKELETON = 1, USES_BONES = 2, USES_MESH = 4, USES_QUATS = 8 };
+
+static void generate_case(prop_case *c, uint64_t seed, prop_size size, int uses)
 {
     c->seed = seed;
     c->size = size;
-    generate_skeleton(c);
-    generate_mesh(c);
-    generate_quats(c);
+    c->joint_count = size.joints;
+    c->vertex_count = size.vertices;
+    c->influences = size.influences;
+    if (uses & (USES_SKELETON | USES_BONES | USES_MESH)) generate_skeleton(c); /* meshes sit on skeletons */
+    if (uses & USES_MESH) generate_mesh(c);
+    if (uses & USES_QUATS) generate_quats(c);
     c->extra = rng_stream(seed, 6);
 }
 
@@ -346,8 +352,6 @@ static void print_floats(const char *name, const float *f, int count)
     for (i = 0; i < count && i < PRINT_LIMIT; ++i) fprintf(stderr, "%s%.9g", i ? ", " : "", (double)f[i]);
     fprintf(stderr, "%s}\n", count > PRINT_LIMIT ? ", ..." : "");
 }
-
-enum { USES_SKELETON = 1, USES_BONES = 2, USES_MESH = 4, USES_QUATS = 8 };
 
 static void print_case(const prop_case *c, int uses)
 {

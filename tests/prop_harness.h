@@ -69,7 +69,7 @@ static int within(double error, double tolerance)
 
 static int fails(const property *p, uint64_t seed, prop_size size, prop_case *c, prop_failure *failure)
 {
-    generate_case(c, seed, size);
+    generate_case(c, seed, size, p->uses);
     failure->message[0] = '\0';
     return !p->holds(c, failure);
 }
