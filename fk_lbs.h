@@ -310,7 +310,8 @@ FK_LBS_DEF fk_rigid fk_dual_quat_to_rigid(fk_dual_quat d);
     parents may come before or after their children.
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
     FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT or FK_ERROR_CYCLE.
-    @remark O(joint_count) time; no memory beyond a few locals. */
+    @remark O(joint_count) time when parents come before their children, else
+    O(joint_count x depth); no memory beyond a few locals. */
 FK_LBS_DEF fk_result fk_validate_skeleton(int joint_count, const int *parents);
 
 /** @brief Forward kinematics with rotations in the parent's frame.
