@@ -116,6 +116,58 @@ TEST_PROGRAMS += $(BUILD)/test_examples
 $(BUILD)/test_examples: CPPFLAGS += -DEXAMPLES_BUILD_DIR='"$(BUILD)"'
 $(BUILD)/test_examples: $$(EXAMPLES) | $(STB_IMAGE_WRITE)
 
+# ---- Real data -----------------------------------------------------------------
+# BVH motion capture (examples/bvh.c, no dependency) and rigged models read through
+# assimp (Debian libassimp-dev); the files come from Debian's assimp-testmodels.
+
+ASSIMP_HEADER = /usr/include/assimp/cimport.h
+ASSIMP_MODELS = /usr/share/assimp/models/BVH/01_01.bvh
+REALDATA_FLAGS = -std=c99 $(CPPFLAGS) -Iexamples $(CFLAGS) $(WARNINGS)
+
+# Both draw with the examples' renderer (render.o, from the Examples section).
+$(BUILD)/bvh_pose: examples/bvh_pose.c examples/bvh.c examples/bvh.h $(BUILD)/render.o examples/render.h \
+                   $(HEADER) | $(BUILD)
+	$(CC) $(REALDATA_FLAGS) examples/bvh_pose.c examples/bvh.c $(BUILD)/render.o -o $@ $(LDLIBS)
+
+$(BUILD)/rig_pose: examples/rig_pose.c examples/assimp_rig.c examples/assimp_rig.h $(BUILD)/render.o \
+                   examples/render.h $(HEADER) | $(BUILD)
+	$(call need_debian_package,libassimp-dev,$(ASSIMP_HEADER))
+	$(CC) $(REALDATA_FLAGS) examples/rig_pose.c examples/assimp_rig.c $(BUILD)/render.o -o $@ -lassimp $(LDLIBS)
+
+# The test skips the file comparisons (and says so) only when the models are
+# missing and cannot be installed; the reader's and the bridge's tests always run.
+# It also reads the examples' dumps, so it needs them built.
+$(BUILD)/test_realdata: tests/test_realdata.c tests/check.h examples/bvh.c examples/bvh.h \
+                        examples/assimp_rig.c examples/assimp_rig.h $(HEADER) \
+                        | $(BUILD) $(BUILD)/bvh_pose $(BUILD)/rig_pose
+	$(call need_debian_package,libassimp-dev,$(ASSIMP_HEADER))
+	-$(call need_debian_package,assimp-testmodels,$(ASSIMP_MODELS))
+	$(CC) $(REALDATA_FLAGS) tests/test_realdata.c examples/bvh.c examples/assimp_rig.c -o $@ -lassimp $(LDLIBS)
+
+TEST_PROGRAMS += $(BUILD)/test_realdata
+
+.PHONY: examples demo demo-realdata
+examples: $(BUILD)/bvh_pose $(BUILD)/rig_pose
+demo: demo-realdata
+
+# Two motion capture clips and one model of each format, drawn into out/;
+# `make demo-images` refreshes the two that docs/real_data.md shows.
+MODELS_DIR = /usr/share/assimp/models
+.PHONY: demo-images-realdata
+demo-images: demo-images-realdata
+demo-images-realdata: $(BUILD)/bvh_pose $(BUILD)/rig_pose
+	$(call need_debian_package,assimp-testmodels,$(ASSIMP_MODELS))
+	$(BUILD)/bvh_pose $(MODELS_DIR)/BVH/Boxing_Toes.bvh --frames 0,400,800,1200,1600,2000 --png docs/images/bvh_pose_boxing.png
+	$(BUILD)/rig_pose $(MODELS_DIR)/X/Testwuson.X --time 0.5 --png docs/images/rig_pose_testwuson.png
+
+demo-realdata: $(BUILD)/bvh_pose $(BUILD)/rig_pose
+	$(call need_debian_package,assimp-testmodels,$(ASSIMP_MODELS))
+	$(BUILD)/bvh_pose --png out/bvh_pose_01_01.png
+	$(BUILD)/bvh_pose $(MODELS_DIR)/BVH/Boxing_Toes.bvh --frames 0,400,800,1200,1600,2000 --png out/bvh_pose_boxing.png
+	$(BUILD)/rig_pose $(MODELS_DIR)/glTF2/simple_skin/simple_skin.gltf --time 0.5 --png out/rig_pose_simple_skin.png
+	$(BUILD)/rig_pose $(MODELS_DIR)/X/Testwuson.X --time 0.5 --png out/rig_pose_testwuson.png
+	$(BUILD)/rig_pose $(MODELS_DIR)/FBX/huesitos.fbx --time 0.5 --png out/rig_pose_huesitos.png
+
 # ---- Property tests ------------------------------------------------------------
 # `make test SEED=0x... PROPS_N=5000` replays a run / runs more cases per property;
 # `make mutants` checks that the suite catches a list of deliberate bugs.
