@@ -35,6 +35,7 @@ default: all
 help:
 	@echo "make demo         build and run the examples; pictures in out/"
 	@echo "make test         build and run every test (ends with 'N passed, N failed')"
+	@echo "make mutants      check that the tests catch 23 deliberate bugs (about 2 minutes)"
 	@echo "make demo-images  redraw docs/images from the examples"
 	@echo "make docs         build the guide and the API reference into docs/html (Doxygen)"
 	@echo "make clean        remove build/, out/ and docs/html"
