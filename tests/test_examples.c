@@ -29,7 +29,7 @@
 #define SCRATCH EXAMPLES_BUILD_DIR "/test_examples_out"
 #define MAX_OUTPUT 16384
 
-static const char *const examples[] = {"derivation", "lbs_vs_dqs", "character", "ik"};
+static const char *const examples[] = {"derivation", "lbs_vs_dqs", "character"};
 #define EXAMPLE_COUNT ((int)(sizeof examples / sizeof examples[0]))
 
 /* Runs a command, keeping what it prints; returns its exit status (-1 if it could not run). */
