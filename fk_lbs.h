@@ -130,7 +130,7 @@ typedef enum fk_result {
     FK_ERROR_SELF_PARENT,        /**< a joint is its own parent */
     FK_ERROR_CYCLE,              /**< the parent array has a cycle (no path to a root) */
     FK_ERROR_INVALID_ROTATION,   /**< a quaternion is zero, infinite or NaN */
-    FK_ERROR_NOT_FINITE,         /**< a position or translation is infinite or NaN */
+    FK_ERROR_NOT_FINITE,         /**< a position or translation is infinite or NaN, or the pose overflows float */
     FK_ERROR_JOINT_OUT_OF_RANGE, /**< a vertex names a joint >= transform_count */
     FK_ERROR_INVALID_STRIDE      /**< a stride is smaller than its element, misaligned, or overflows */
 } fk_result;
@@ -382,8 +382,10 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc);
 /** @brief Dual quaternion skinning (Kavan et al. 2008): the influences' unit dual
     quaternions are blended with signs chosen so that every rotation lies in the
     first influence's hemisphere (q and -q give the same result), normalized, and
-    applied. Normals are rotated by the blended rotation. A vertex whose blend has a
-    zero rotation part (all weights zero) keeps its rest position and normal.
+    applied. Normals are rotated by the blended rotation. The weights' scale does not
+    matter (tiny and huge weights are rescaled before normalizing). A vertex whose
+    blend has a zero rotation part (all weights zero) keeps its rest position and
+    normal; NaN in its weights or data makes its outputs NaN.
     @param desc what to skin; see fk_skin_desc.
     @return as fk_skin_lbs(). */
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
@@ -429,7 +431,7 @@ FK_LBS_DEF const char *fk_result_description(fk_result result)
     case FK_ERROR_SELF_PARENT: return "a joint is its own parent";
     case FK_ERROR_CYCLE: return "the parent array has a cycle";
     case FK_ERROR_INVALID_ROTATION: return "a quaternion is zero, infinite or NaN";
-    case FK_ERROR_NOT_FINITE: return "a position or translation is infinite or NaN";
+    case FK_ERROR_NOT_FINITE: return "a position or translation is infinite or NaN, or the result overflows";
     case FK_ERROR_JOINT_OUT_OF_RANGE: return "a vertex names a joint not below transform_count";
     case FK_ERROR_INVALID_STRIDE: return "a stride is too small, misaligned, or overflows";
     }
@@ -496,6 +498,14 @@ FK_LBS_DEF float fk_quat_dot(fk_quat a, fk_quat b) { return a.x * b.x + a.y * b.
 FK_LBS_DEF float fk_quat_length(fk_quat q) { return sqrtf(fk_quat_dot(q, q)); }
 
 static fk_quat fk__quat_scale(fk_quat q, float s) { return fk_quat_make(q.x * s, q.y * s, q.z * s, q.w * s); }
+static fk_quat fk__quat_divide(fk_quat q, float s) { return fk_quat_make(q.x / s, q.y / s, q.z / s, q.w / s); }
+
+static float fk__quat_largest_magnitude(fk_quat q)
+{
+    float a = fabsf(q.x) > fabsf(q.y) ? fabsf(q.x) : fabsf(q.y);
+    float b = fabsf(q.z) > fabsf(q.w) ? fabsf(q.z) : fabsf(q.w);
+    return a > b ? a : b;
+}
 
 FK_LBS_DEF fk_quat fk_quat_inverse(fk_quat q)
 {
@@ -859,10 +869,13 @@ static fk_result fk__forward(int joint_count, const int *parents, const fk_vec3 
             out[i] = fk__joint_transform(parent < 0 ? NULL : &out[parent], rest_joints[i], rotations[i],
                                          translations ? &translations[i] : NULL, rest_frame);
         }
-        return FK_OK;
+    } else if (result == FK_OK) {
+        result = fk__forward_any_order(joint_count, parents, rest_joints, rotations, translations, out, rest_frame);
     }
-    if (result == FK_OK) result = fk__forward_any_order(joint_count, parents, rest_joints, rotations,
-                                                        translations, out, rest_frame);
+    /* Finite inputs can still overflow float on the way down the tree (positions
+       near FLT_MAX); an infinite translation must not pass for a pose. */
+    for (i = 0; i < joint_count && result == FK_OK; ++i)
+        if (!fk__vec3_is_finite(out[i].t)) result = FK_ERROR_NOT_FINITE;
     if (result != FK_OK)
         for (i = 0; i < joint_count; ++i) out[i] = fk_rigid_identity();
     return result;
@@ -1112,7 +1125,17 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
         p = fk__load3(fk__float_at(desc->positions, layout.position_stride, i));
         n = desc->normals ? fk__load3(fk__float_at(desc->normals, layout.normal_stride, i)) : p;
         norm2 = fk_quat_dot(real, real);
-        if (norm2 > 0.0f) {
+        if (!(norm2 >= FLT_MIN && norm2 <= FLT_MAX) && norm2 == norm2) {
+            /* Tiny or huge weights square out of float's range, yet the blend's
+               direction is all DQS needs: divide by the largest component first. */
+            float largest = fk__quat_largest_magnitude(real);
+            if (largest > 0.0f && largest <= FLT_MAX) {
+                real = fk__quat_divide(real, largest);
+                dual = fk__quat_divide(dual, largest);
+                norm2 = fk_quat_dot(real, real);
+            }
+        }
+        if (norm2 != 0.0f) { /* NaN weights or positions give NaN, not the rest pose */
             /* Dividing both parts by |real| makes the real part unit. The blended dual
                part is then no longer orthogonal to it, but the translation formula
                reads only the orthogonal component, so no further projection is needed. */
