@@ -60,7 +60,7 @@ static int rotation_badness(fk_quat q)
 {
     double n2;
     if (!fuzz_is_finite(q.x) || !fuzz_is_finite(q.y) || !fuzz_is_finite(q.z) || !fuzz_is_finite(q.w)) return 1;
-    n2 = (double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w;
+    n2 = (double)q.x * (double)q.x + (double)q.y * (double)q.y + (double)q.z * (double)q.z + (double)q.w * (double)q.w;
     if (n2 == 0.0) return 1;
     return n2 >= 1e-36 && n2 <= 1e36 ? 0 : 2;
 }
@@ -105,13 +105,13 @@ static void reference_forward(int n, const int *parents, const fk_vec3 *x, const
             int p = parents[i] < 0 ? -1 : parents[i];
             double qi[4], len, xi[3], pivot[3], rx[3], rp[3];
             if (done[i] || (p >= 0 && !done[p])) continue;
-            qi[0] = q[i].x; qi[1] = q[i].y; qi[2] = q[i].z; qi[3] = q[i].w;
+            qi[0] = (double)q[i].x; qi[1] = (double)q[i].y; qi[2] = (double)q[i].z; qi[3] = (double)q[i].w;
             len = sqrt(qi[0] * qi[0] + qi[1] * qi[1] + qi[2] * qi[2] + qi[3] * qi[3]);
             qi[0] /= len; qi[1] /= len; qi[2] /= len; qi[3] /= len;
-            xi[0] = x[i].x; xi[1] = x[i].y; xi[2] = x[i].z;
-            pivot[0] = xi[0] + (d ? d[i].x : 0.0f);
-            pivot[1] = xi[1] + (d ? d[i].y : 0.0f);
-            pivot[2] = xi[2] + (d ? d[i].z : 0.0f);
+            xi[0] = (double)x[i].x; xi[1] = (double)x[i].y; xi[2] = (double)x[i].z;
+            pivot[0] = xi[0] + (d ? (double)d[i].x : 0.0);
+            pivot[1] = xi[1] + (d ? (double)d[i].y : 0.0);
+            pivot[2] = xi[2] + (d ? (double)d[i].z : 0.0);
             if (p < 0) {
                 memcpy(out[i].q, qi, sizeof qi);
                 ref_rotate(out[i].q, xi, rx);
@@ -189,19 +189,19 @@ static void check_forward(int n, const int *parents, const fk_vec3 *rest, const 
             for (i = 0; i < n; ++i) {
                 /* Each level adds a few roundings of numbers no larger than the
                    magnitudes summed into scale[i]. */
-                double bound = 32.0 * FLT_EPSILON * (depth[i] + 1) * (scale[i] + 1.0);
-                double qbound = 16.0 * FLT_EPSILON * (depth[i] + 1);
+                double bound = 32.0 * (double)FLT_EPSILON * (depth[i] + 1) * (scale[i] + 1.0);
+                double qbound = 16.0 * (double)FLT_EPSILON * (depth[i] + 1);
                 double dq_minus = 0.0, dq_plus = 0.0;
                 const float *fq = &out[i].q.x;
                 int c;
                 for (c = 0; c < 4; ++c) {
-                    dq_minus += (fq[c] - ref[i].q[c]) * (fq[c] - ref[i].q[c]);
-                    dq_plus += (fq[c] + ref[i].q[c]) * (fq[c] + ref[i].q[c]);
+                    dq_minus += ((double)fq[c] - ref[i].q[c]) * ((double)fq[c] - ref[i].q[c]);
+                    dq_plus += ((double)fq[c] + ref[i].q[c]) * ((double)fq[c] + ref[i].q[c]);
                 }
                 FUZZ_REQUIRE(sqrt(dq_minus < dq_plus ? dq_minus : dq_plus) <= qbound, "joint %d rotation off by %g",
                              i, sqrt(dq_minus < dq_plus ? dq_minus : dq_plus));
-                FUZZ_REQUIRE(fabs(out[i].t.x - ref[i].t[0]) <= bound && fabs(out[i].t.y - ref[i].t[1]) <= bound &&
-                                 fabs(out[i].t.z - ref[i].t[2]) <= bound,
+                FUZZ_REQUIRE(fabs((double)out[i].t.x - ref[i].t[0]) <= bound && fabs((double)out[i].t.y - ref[i].t[1]) <= bound &&
+                                 fabs((double)out[i].t.z - ref[i].t[2]) <= bound,
                              "joint %d translation (%g %g %g), reference (%g %g %g), bound %g", i,
                              (double)out[i].t.x, (double)out[i].t.y, (double)out[i].t.z, ref[i].t[0], ref[i].t[1],
                              ref[i].t[2], bound);

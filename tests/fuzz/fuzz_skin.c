@@ -123,8 +123,8 @@ static double abs_sum3(const float *v) { return fabs((double)v[0]) + fabs((doubl
 
 static void quat_to_double(fk_quat q, double out[4])
 {
-    double n = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
-    out[0] = q.x / n; out[1] = q.y / n; out[2] = q.z / n; out[3] = q.w / n;
+    double n = sqrt((double)q.x * (double)q.x + (double)q.y * (double)q.y + (double)q.z * (double)q.z + (double)q.w * (double)q.w);
+    out[0] = (double)q.x / n; out[1] = (double)q.y / n; out[2] = (double)q.z / n; out[3] = (double)q.w / n;
 }
 
 static void rotate_double(const double q[4], const double v[3], double out[3])
@@ -160,21 +160,22 @@ static void check_vertex(const skin_case *c, int i, int dqs)
     const float *n = c->normals ? (const float *)strided_record(&c->pristine_normals, i) : NULL;
     const float *out_p = (const float *)strided_record(&c->out_positions, i);
     const float *out_n = c->normals ? (const float *)strided_record(&c->out_normals, i) : NULL;
-    double pd[3] = {p[0], p[1], p[2]}, nd[3] = {0, 0, 0};
+    double pd[3], nd[3] = {0, 0, 0};
     double weight_sum = 0.0, largest_t = 0.0, ref_p[3] = {0, 0, 0};
-    double eps = FLT_EPSILON, bound;
+    double eps = (double)FLT_EPSILON, bound;
     int k, e;
-    if (n) { nd[0] = n[0]; nd[1] = n[1]; nd[2] = n[2]; }
+    pd[0] = (double)p[0]; pd[1] = (double)p[1]; pd[2] = (double)p[2];
+    if (n) { nd[0] = (double)n[0]; nd[1] = (double)n[1]; nd[2] = (double)n[2]; }
     for (e = 0; e < 3; ++e) {
         if (!(fabs(pd[e]) <= MODERATE) || !(fabs(nd[e]) <= MODERATE)) return;
     }
     for (k = 0; k < c->k; ++k) {
         const fk_rigid *bone = &c->transforms[joint_of(c, i, k)];
         float w = weight_of(c, i, k);
-        if (!(fabsf(w) <= MODERATE) || !(fabs(bone->t.x) <= MODERATE) || !(fabs(bone->t.y) <= MODERATE) ||
-            !(fabs(bone->t.z) <= MODERATE))
+        if (!(fabs((double)w) <= MODERATE) || !(fabs((double)bone->t.x) <= MODERATE) || !(fabs((double)bone->t.y) <= MODERATE) ||
+            !(fabs((double)bone->t.z) <= MODERATE))
             return;
-        weight_sum += fabs(w);
+        weight_sum += fabs((double)w);
         if (abs_sum3(&bone->t.x) > largest_t) largest_t = abs_sum3(&bone->t.x);
     }
     for (e = 0; e < 3; ++e) FUZZ_REQUIRE(fuzz_is_finite(out_p[e]), "vertex %d position not finite", i);
@@ -182,11 +183,13 @@ static void check_vertex(const skin_case *c, int i, int dqs)
         double blend_n[3] = {0, 0, 0}, length;
         for (k = 0; k < c->k; ++k) {
             const fk_rigid *bone = &c->transforms[joint_of(c, i, k)];
-            double q[4], rp[3], rn[3], w = weight_of(c, i, k);
+            double q[4], rp[3], rn[3], w = (double)weight_of(c, i, k);
             quat_to_double(bone->q, q);
             rotate_double(q, pd, rp);
             rotate_double(q, nd, rn);
-            ref_p[0] += w * (rp[0] + bone->t.x); ref_p[1] += w * (rp[1] + bone->t.y); ref_p[2] += w * (rp[2] + bone->t.z);
+            ref_p[0] += w * (rp[0] + (double)bone->t.x);
+            ref_p[1] += w * (rp[1] + (double)bone->t.y);
+            ref_p[2] += w * (rp[2] + (double)bone->t.z);
             for (e = 0; e < 3; ++e) blend_n[e] += w * rn[e];
         }
         /* A blend of k matrices, each with entries rounded from a normalized
@@ -196,13 +199,13 @@ static void check_vertex(const skin_case *c, int i, int dqs)
         bound = 16.0 * eps * (c->k + 2) * weight_sum * (abs_sum3(p) + largest_t + 1.0) +
                 4.0 * (c->k + 2) * DENORMAL_STEP * (abs_sum3(p) + 1.0);
         for (e = 0; e < 3; ++e)
-            FUZZ_REQUIRE(fabs(out_p[e] - ref_p[e]) <= bound, "LBS vertex %d: %g, reference %g, bound %g", i,
+            FUZZ_REQUIRE(fabs((double)out_p[e] - ref_p[e]) <= bound, "LBS vertex %d: %g, reference %g, bound %g", i,
                          (double)out_p[e], ref_p[e], bound);
         length = sqrt(blend_n[0] * blend_n[0] + blend_n[1] * blend_n[1] + blend_n[2] * blend_n[2]);
         if (n && length > 1e-3 * weight_sum * abs_sum3(n) && length > 1e-15) {
             double nbound = 2.0 * 16.0 * eps * (c->k + 2) * weight_sum * abs_sum3(n) / length + 8.0 * eps;
             for (e = 0; e < 3; ++e)
-                FUZZ_REQUIRE(fabs(out_n[e] - blend_n[e] / length) <= nbound, "LBS normal %d: %g, reference %g", i,
+                FUZZ_REQUIRE(fabs((double)out_n[e] - blend_n[e] / length) <= nbound, "LBS normal %d: %g, reference %g", i,
                              (double)out_n[e], blend_n[e] / length);
         }
     } else {
@@ -215,16 +218,17 @@ static void check_vertex(const skin_case *c, int i, int dqs)
         quat_to_double(c->transforms[joint_of(c, i, 0)].q, pivot);
         for (k = 0; k < c->k; ++k) {
             const fk_rigid *bone = &c->transforms[joint_of(c, i, k)];
-            double q[4], d[4], w = weight_of(c, i, k), dot;
+            double q[4], d[4], w = (double)weight_of(c, i, k), dot, tx, ty, tz;
             quat_to_double(bone->q, q);
             dot = q[0] * pivot[0] + q[1] * pivot[1] + q[2] * pivot[2] + q[3] * pivot[3];
             if (fabs(dot) < 1e-3) return; /* which hemisphere is a coin toss in float */
             if (dot < 0) w = -w;
             /* dual = (t, 0) q / 2 */
-            d[0] = 0.5 * (bone->t.x * q[3] + bone->t.y * q[2] - bone->t.z * q[1]);
-            d[1] = 0.5 * (-bone->t.x * q[2] + bone->t.y * q[3] + bone->t.z * q[0]);
-            d[2] = 0.5 * (bone->t.x * q[1] - bone->t.y * q[0] + bone->t.z * q[3]);
-            d[3] = 0.5 * (-bone->t.x * q[0] - bone->t.y * q[1] - bone->t.z * q[2]);
+            tx = (double)bone->t.x; ty = (double)bone->t.y; tz = (double)bone->t.z;
+            d[0] = 0.5 * (tx * q[3] + ty * q[2] - tz * q[1]);
+            d[1] = 0.5 * (-tx * q[2] + ty * q[3] + tz * q[0]);
+            d[2] = 0.5 * (tx * q[1] - ty * q[0] + tz * q[3]);
+            d[3] = 0.5 * (-tx * q[0] - ty * q[1] - tz * q[2]);
             for (e = 0; e < 4; ++e) { real[e] += w * q[e]; dual[e] += w * d[e]; }
         }
         norm = sqrt(real[0] * real[0] + real[1] * real[1] + real[2] * real[2] + real[3] * real[3]);
@@ -241,12 +245,12 @@ static void check_vertex(const skin_case *c, int i, int dqs)
         bound = (64.0 * eps * (c->k + 2) * (weight_sum / norm) + 8.0 * (c->k + 2) * DENORMAL_STEP / norm) *
                     (abs_sum3(p) + largest_t + 1.0) + 4.0 * DENORMAL_STEP;
         for (e = 0; e < 3; ++e)
-            FUZZ_REQUIRE(fabs(out_p[e] - ref_p[e]) <= bound, "DQS vertex %d: %g, reference %g, bound %g", i,
+            FUZZ_REQUIRE(fabs((double)out_p[e] - ref_p[e]) <= bound, "DQS vertex %d: %g, reference %g, bound %g", i,
                          (double)out_p[e], ref_p[e], bound);
         if (n) {
             rotate_double(real, nd, rn);
             for (e = 0; e < 3; ++e)
-                FUZZ_REQUIRE(fabs(out_n[e] - rn[e]) <= bound / (abs_sum3(p) + largest_t + 1.0) * (abs_sum3(n) + 1.0),
+                FUZZ_REQUIRE(fabs((double)out_n[e] - rn[e]) <= bound / (abs_sum3(p) + largest_t + 1.0) * (abs_sum3(n) + 1.0),
                              "DQS normal %d: %g, reference %g", i, (double)out_n[e], rn[e]);
         }
     }
@@ -268,7 +272,7 @@ static int rotation_badness(fk_quat q)
 {
     double n2;
     if (!fuzz_is_finite(q.x) || !fuzz_is_finite(q.y) || !fuzz_is_finite(q.z) || !fuzz_is_finite(q.w)) return 1;
-    n2 = (double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w;
+    n2 = (double)q.x * (double)q.x + (double)q.y * (double)q.y + (double)q.z * (double)q.z + (double)q.w * (double)q.w;
     if (n2 == 0.0) return 1;
     return n2 >= 1e-36 && n2 <= 1e36 ? 0 : 2;
 }

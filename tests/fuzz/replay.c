@@ -5,6 +5,7 @@
    With no file arguments it replays the directory FUZZ_CORPUS it was built with.
    Each file is one test; a broken invariant aborts (-v names each file before it is
    replayed, to tell which one). Ends with "N passed, N failed". */
+#define _POSIX_C_SOURCE 200809L /* opendir and stat under -std=c99 */
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
