@@ -47,7 +47,12 @@
 
    ERRORS
      Functions that can meet bad data return an fk_result; fk_result_description()
-     names it. Bad input never leads to a read or write out of bounds.
+     names it. Bad input never leads to a read or write out of bounds. Skeletons and
+     transforms are checked in full (parent arrays; zero, infinite or NaN
+     quaternions; non-finite positions; a pose that overflows float). Per-vertex
+     data (positions, normals, weights) is not checked, which would cost a pass over
+     the mesh: NaN there makes that vertex's outputs NaN. The math helpers check
+     nothing: NaN in, NaN out. docs/conventions.md has the whole table.
 */
 
 #ifndef FK_LBS_H
@@ -203,7 +208,7 @@ FK_LBS_DEF fk_vec3 fk_vec3_cross(fk_vec3 a, fk_vec3 b);
 /** @brief Euclidean length. @param v vector. @return |v|. */
 FK_LBS_DEF float fk_vec3_length(fk_vec3 v);
 /** @brief Unit vector in the direction of @p v. @param v vector.
-    @return v / |v|, or (0, 0, 0) when |v| is zero. */
+    @return v / |v|, or (0, 0, 0) when |v| is zero (NaN stays NaN). */
 FK_LBS_DEF fk_vec3 fk_vec3_normalize(fk_vec3 v);
 
 /* ============================================================================
@@ -229,7 +234,7 @@ FK_LBS_DEF float fk_quat_dot(fk_quat a, fk_quat b);
 /** @brief Length. @param q quaternion. @return |q|. */
 FK_LBS_DEF float fk_quat_length(fk_quat q);
 /** @brief Unit quaternion in the direction of @p q. @param q quaternion.
-    @return q / |q|, or the identity when q is zero. */
+    @return q / |q|, or the identity when q is zero (NaN stays NaN). */
 FK_LBS_DEF fk_quat fk_quat_normalize(fk_quat q);
 /** @brief Rotates a vector by a unit quaternion. @param q unit quaternion.
     @param v vector. @return q v q*. */
@@ -310,7 +315,10 @@ FK_LBS_DEF fk_rigid fk_dual_quat_to_rigid(fk_dual_quat d);
     parents may come before or after their children.
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
     FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT or FK_ERROR_CYCLE.
-    @remark O(joint_count) time; no memory beyond a few locals. */
+    @remark O(joint_count) time when every parent comes before its children;
+    otherwise O(joint_count x depth), since without scratch memory each joint's
+    path to its root is walked anew (fk_forward() itself stays O(joint_count)).
+    No memory beyond a few locals. */
 FK_LBS_DEF fk_result fk_validate_skeleton(int joint_count, const int *parents);
 
 /** @brief Forward kinematics with rotations in the parent's frame.
@@ -460,8 +468,10 @@ FK_LBS_DEF fk_vec3 fk_vec3_cross(fk_vec3 a, fk_vec3 b)
 
 FK_LBS_DEF fk_vec3 fk_vec3_normalize(fk_vec3 v)
 {
+    /* Tested against zero, not "> 0", so that NaN stays NaN instead of passing for
+       a zero vector. */
     float length = fk_vec3_length(v);
-    return length > 0.0f ? fk_vec3_scale(v, 1.0f / length) : fk_vec3_make(0.0f, 0.0f, 0.0f);
+    return length != 0.0f ? fk_vec3_scale(v, 1.0f / length) : fk_vec3_make(0.0f, 0.0f, 0.0f);
 }
 
 /* NaN fails every comparison, so one test rejects NaN and both infinities. */
@@ -510,13 +520,13 @@ static float fk__quat_largest_magnitude(fk_quat q)
 FK_LBS_DEF fk_quat fk_quat_inverse(fk_quat q)
 {
     float norm2 = fk_quat_dot(q, q);
-    return norm2 > 0.0f ? fk__quat_scale(fk_quat_conjugate(q), 1.0f / norm2) : fk_quat_identity();
+    return norm2 != 0.0f ? fk__quat_scale(fk_quat_conjugate(q), 1.0f / norm2) : fk_quat_identity();
 }
 
 FK_LBS_DEF fk_quat fk_quat_normalize(fk_quat q)
 {
-    float norm2 = fk_quat_dot(q, q);
-    return norm2 > 0.0f ? fk__quat_scale(q, 1.0f / sqrtf(norm2)) : fk_quat_identity();
+    float norm2 = fk_quat_dot(q, q); /* NaN stays NaN: see fk_vec3_normalize() */
+    return norm2 != 0.0f ? fk__quat_scale(q, 1.0f / sqrtf(norm2)) : fk_quat_identity();
 }
 
 /* Inputs that cannot be normalized: zero length (or so small that 1/|q| overflows),
@@ -540,7 +550,7 @@ FK_LBS_DEF fk_quat fk_quat_from_axis_angle(fk_vec3 axis, float angle)
 {
     float length = fk_vec3_length(axis);
     float s;
-    if (!(length > 0.0f)) return fk_quat_identity();
+    if (length == 0.0f) return fk_quat_identity();
     s = sinf(0.5f * angle) / length;
     return fk_quat_make(axis.x * s, axis.y * s, axis.z * s, cosf(0.5f * angle));
 }
@@ -555,7 +565,7 @@ FK_LBS_DEF void fk_quat_to_axis_angle(fk_quat q, fk_vec3 *axis, float *angle)
     if (q.w < 0.0f) q = fk__quat_scale(q, -1.0f);
     sine = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z);
     *angle = 2.0f * atan2f(sine, q.w);
-    *axis = sine > 0.0f ? fk_vec3_make(q.x / sine, q.y / sine, q.z / sine) : fk_vec3_make(1.0f, 0.0f, 0.0f);
+    *axis = sine != 0.0f ? fk_vec3_make(q.x / sine, q.y / sine, q.z / sine) : fk_vec3_make(1.0f, 0.0f, 0.0f);
 }
 
 FK_LBS_DEF void fk_quat_to_mat3(fk_quat q, float out[9])
@@ -743,9 +753,9 @@ static fk_vec3 fk__dual_quat_translation(fk_quat real, fk_quat dual)
 FK_LBS_DEF fk_rigid fk_dual_quat_to_rigid(fk_dual_quat d)
 {
     float norm = fk_quat_length(d.real);
-    float inverse = norm > 0.0f ? 1.0f / norm : 0.0f;
+    float inverse = norm != 0.0f ? 1.0f / norm : 0.0f;
     fk_quat real = fk__quat_scale(d.real, inverse), dual = fk__quat_scale(d.dual, inverse);
-    if (!(norm > 0.0f)) return fk_rigid_identity();
+    if (norm == 0.0f) return fk_rigid_identity();
     return fk_rigid_make(real, fk__dual_quat_translation(real, dual));
 }
 
