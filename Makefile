@@ -68,6 +68,7 @@ VALGRIND        = valgrind --quiet --error-exitcode=99 --leak-check=full --error
 VALGRIND_PROGRAMS ?= $(TEST_PROGRAMS)
 
 TEST_PROGRAMS += $(BUILD)/test_bad_input $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%_replay)
+TEST_SCRIPTS  += tests/conventions_table.sh
 
 $(BUILD)/fuzz_%_replay: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz_input.h $(HEADER) | $(BUILD)
 	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -DFUZZ_CORPUS='"$(CURDIR)/tests/fuzz/corpus/$*"' \
