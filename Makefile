@@ -12,7 +12,7 @@ HEADER = fk_lbs.h
 
 # Each area appends here: compiled test programs (built by `make all`) and test
 # scripts; `make test` runs them all and adds up their "N passed, N failed" lines.
-TEST_PROGRAMS =
+TEST_PROGRAMS = $(BUILD)/test_core
 TEST_SCRIPTS  = tests/compile_matrix.sh tests/snippets.sh
 
 # $(call need_debian_package,PACKAGE,FILE): when FILE is missing, install the Debian
@@ -34,7 +34,8 @@ default: all
 
 help:
 	@echo "make test    build and run every test (ends with 'N passed, N failed')"
-	@echo "make clean   remove build/ and out/"
+	@echo "make docs    build the guide and the API reference into docs/html (Doxygen)"
+	@echo "make clean   remove build/, out/ and docs/html"
 	@echo "make sanitize  every test program under ASan+UBSan, then under valgrind"
 	@echo "make fuzz      each fuzz target for FUZZ_SECONDS (default 60) seconds"
 
@@ -43,11 +44,42 @@ $(BUILD):
 
 # ---- Tests ---------------------------------------------------------------------
 
+# Test programs pass floats to printf, which -Wdouble-promotion flags at every
+# call; the header itself is held to the full set by tests/compile_matrix.sh.
+TEST_WARNINGS = $(WARNINGS) -Wno-double-promotion
+
 $(BUILD)/test_%: tests/test_%.c tests/check.h $(HEADER) | $(BUILD)
-	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $< -o $@ $(LDLIBS)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
 
 clean:
-	rm -rf $(BUILD) out
+	rm -rf $(BUILD) out docs/html
+
+# ---- Docs ----------------------------------------------------------------------
+# `make docs` builds the guide and the API reference into docs/html with Doxygen.
+# What docs/Doxyfile cannot know is appended to it here: the version, read from the
+# header so that it cannot drift; which guide pages exist, so that docs/index.md
+# lists each page present (its entries are guarded by "@if page_NAME") whatever
+# order the pages land in; and docs/images only once it exists, since a missing
+# IMAGE_PATH is a warning. Formulas are typeset by Debian's MathJax, linked in, so
+# the pages need no network.
+
+DOCS_VERSION := $(shell sed -n 's/^.define FK_LBS_VERSION "\(.*\)"/\1/p' $(HEADER))
+DOCS_PAGES    = $(basename $(notdir $(wildcard docs/*.md)))
+MATHJAX       = /usr/share/javascript/mathjax
+
+TEST_SCRIPTS += tests/docs.sh
+
+.PHONY: docs
+docs:
+	$(call need_debian_package,doxygen,/usr/bin/doxygen)
+	$(call need_debian_package,libjs-mathjax,$(MATHJAX)/MathJax.js)
+	rm -rf docs/html
+	( cat docs/Doxyfile; \
+	  echo "PROJECT_NUMBER = $(DOCS_VERSION)"; \
+	  echo "ENABLED_SECTIONS = $(addprefix page_,$(DOCS_PAGES))"; \
+	  echo "IMAGE_PATH = $(wildcard docs/images)" ) | doxygen -
+	ln -s $(MATHJAX) docs/html/mathjax
+	@echo "open docs/html/index.html"
 
 # ---- Hardening -----------------------------------------------------------------
 # make sanitize: every program in TEST_PROGRAMS, rebuilt in $(BUILD)/sanitize with

@@ -389,11 +389,13 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc);
 
 /** @brief Dual quaternion skinning (Kavan et al. 2008): the influences' unit dual
     quaternions are blended with signs chosen so that every rotation lies in the
-    first influence's hemisphere (q and -q give the same result), normalized, and
-    applied. Normals are rotated by the blended rotation. The weights' scale does not
-    matter (tiny and huge weights are rescaled before normalizing). A vertex whose
-    blend has a zero rotation part (all weights zero) keeps its rest position and
-    normal; NaN in its weights or data makes its outputs NaN.
+    hemisphere of the most heavily weighted influence (so q and -q give the same
+    result, and listing the influences in another order or densely changes
+    nothing), normalized, and applied. Normals are rotated by the blended rotation.
+    The weights' scale does not matter (tiny and huge weights are rescaled before
+    normalizing). A vertex whose blend has a zero rotation part (all weights zero)
+    keeps its rest position and normal; NaN in its weights or data makes its
+    outputs NaN.
     @param desc what to skin; see fk_skin_desc.
     @return as fk_skin_lbs(). */
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
@@ -1107,14 +1109,19 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
         }
     for (i = 0; i < desc->vertex_count; ++i) {
         const float *weights = fk__float_at(desc->weights, layout.weight_stride, i);
-        fk_quat real = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f), dual = real, pivot = real;
+        fk_quat real = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f), dual = real, pivot;
         fk_vec3 p, n;
         float norm2;
+        int heaviest = 0;
+        for (k = 0; k < desc->influences; ++k) {
+            if (fk__influence_joint(desc, &layout, i, k) < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
+            if (weights[k] > weights[heaviest]) heaviest = k;
+        }
+        pivot = desc->transforms[fk__influence_joint(desc, &layout, i, heaviest)].q;
         for (k = 0; k < desc->influences; ++k) {
             fk_dual_quat bone_dq;
             float w;
             int joint = fk__influence_joint(desc, &layout, i, k);
-            if (joint < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
             if (use_palette) {
                 bone_dq = palette[joint];
             } else {
@@ -1123,9 +1130,9 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
                 bone_dq = fk_rigid_to_dual_quat(bone);
             }
             /* q and -q are one rotation but blend to different results; bringing
-               every rotation into the first one's hemisphere makes the blend take
-               the short way and makes it independent of the signs given. */
-            if (k == 0) pivot = bone_dq.real;
+               every rotation into the heaviest influence's hemisphere makes the
+               blend take the short way and makes it independent of the signs
+               given and of the order the influences are listed in. */
             w = fk_quat_dot(pivot, bone_dq.real) < 0.0f ? -weights[k] : weights[k];
             real = fk_quat_make(real.x + w * bone_dq.real.x, real.y + w * bone_dq.real.y,
                                 real.z + w * bone_dq.real.z, real.w + w * bone_dq.real.w);

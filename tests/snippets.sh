@@ -5,7 +5,9 @@
 # compile belong in ```text blocks. Prints "N passed, N failed".
 set -u
 cc=${CC:-cc}
-flags=${SNIPPET_FLAGS:--std=c99 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wdouble-promotion -Werror}
+# Snippets print floats with printf, which -Wdouble-promotion flags; the header
+# itself is held to the full set of warnings by compile_matrix.sh.
+flags=${SNIPPET_FLAGS:--std=c99 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 passed=0; failed=0

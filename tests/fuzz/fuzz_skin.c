@@ -215,7 +215,11 @@ static void check_vertex(const skin_case *c, int i, int dqs)
             for (e = 0; e < 3; ++e) FUZZ_REQUIRE(out_p[e] == same[e] || (same[e] != same[e]), "DQS zero weights moved vertex %d", i);
             return;
         }
-        quat_to_double(c->transforms[joint_of(c, i, 0)].q, pivot);
+        { /* the header's rule: the hemisphere of the most heavily weighted influence */
+            int heaviest = 0;
+            for (k = 0; k < c->k; ++k) if (weight_of(c, i, k) > weight_of(c, i, heaviest)) heaviest = k;
+            quat_to_double(c->transforms[joint_of(c, i, heaviest)].q, pivot);
+        }
         for (k = 0; k < c->k; ++k) {
             const fk_rigid *bone = &c->transforms[joint_of(c, i, k)];
             double q[4], d[4], w = (double)weight_of(c, i, k), dot, tx, ty, tz;

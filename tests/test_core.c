@@ -1,0 +1,1005 @@
+/* test_core.c - worked examples and reference comparisons for fk_lbs.h.
+
+   Each test states one fact about the library: a hand-worked value, an agreement
+   with an independent formulation (4x4 matrices in double precision), or the
+   result code of one kind of bad input. The randomized property suite lives in
+   test_properties.c. */
+#define FK_LBS_IMPLEMENTATION
+#include "fk_lbs.h"
+#include "check.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PI 3.14159265358979f
+
+/* ---- Helpers ------------------------------------------------------------------ */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15u;
+
+static uint32_t rng_next(void) /* xorshift64*: small, good enough for test data */
+{
+    rng_state ^= rng_state >> 12; rng_state ^= rng_state << 25; rng_state ^= rng_state >> 27;
+    return (uint32_t)((rng_state * 2685821657736338717u) >> 32);
+}
+
+static float rng_uniform(float lo, float hi) { return lo + (hi - lo) * (float)(rng_next() >> 8) / 16777216.0f; }
+static int rng_below(int n) { return (int)(rng_next() % (uint32_t)n); }
+
+static fk_vec3 random_vec3(float scale)
+{
+    return fk_vec3_make(rng_uniform(-scale, scale), rng_uniform(-scale, scale), rng_uniform(-scale, scale));
+}
+
+static fk_quat random_quat(void)
+{
+    fk_quat q;
+    do q = fk_quat_make(rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(-1, 1));
+    while (fk_quat_dot(q, q) < 0.01f || fk_quat_dot(q, q) > 1.0f);
+    return fk_quat_normalize(q);
+}
+
+static fk_quat negated(fk_quat q) { return fk_quat_make(-q.x, -q.y, -q.z, -q.w); }
+
+static float vec3_distance(fk_vec3 a, fk_vec3 b) { return fk_vec3_length(fk_vec3_sub(a, b)); }
+
+static int near3(fk_vec3 a, fk_vec3 b, float tolerance) { return vec3_distance(a, b) <= tolerance; }
+
+/* Same rotation: q and -q both count. */
+static int same_rotation(fk_quat a, fk_quat b, float tolerance) { return 1.0f - fabsf(fk_quat_dot(a, b)) <= tolerance; }
+
+static int near_quat(fk_quat a, fk_quat b, float tolerance)
+{
+    return fabsf(a.x - b.x) <= tolerance && fabsf(a.y - b.y) <= tolerance && fabsf(a.z - b.z) <= tolerance &&
+           fabsf(a.w - b.w) <= tolerance;
+}
+
+static fk_quat about(float x, float y, float z, float degrees)
+{
+    return fk_quat_from_axis_angle(fk_vec3_make(x, y, z), degrees * PI / 180.0f);
+}
+
+/* ---- An independent formulation: 4x4 matrices in double precision ---------------
+   A joint's skinning matrix S_i maps rest-pose points of its bone to posed ones.
+   Parent frame:  S_i = S_p T(x_i + d_i) R(q_i) T(-x_i)
+   Rest frame:    S_i = T(c) R(q_i) T(-c) S_p T(d_i),  c = S_p (x_i + d_i)
+   (roots use S_p = identity). No quaternion composition, no translation formula. */
+
+typedef struct mat4 { double m[4][4]; } mat4;
+
+static mat4 mat4_identity(void)
+{
+    mat4 r;
+    int i, j;
+    for (i = 0; i < 4; ++i) for (j = 0; j < 4; ++j) r.m[i][j] = i == j;
+    return r;
+}
+
+static mat4 mat4_mul(mat4 a, mat4 b)
+{
+    mat4 r;
+    int i, j, k;
+    for (i = 0; i < 4; ++i)
+        for (j = 0; j < 4; ++j) {
+            r.m[i][j] = 0;
+            for (k = 0; k < 4; ++k) r.m[i][j] += a.m[i][k] * b.m[k][j];
+        }
+    return r;
+}
+
+static mat4 mat4_translation(double x, double y, double z)
+{
+    mat4 r = mat4_identity();
+    r.m[0][3] = x; r.m[1][3] = y; r.m[2][3] = z;
+    return r;
+}
+
+static mat4 mat4_rotation(fk_quat q) /* from the unit quaternion, in double */
+{
+    double n = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
+    double x = q.x / n, y = q.y / n, z = q.z / n, w = q.w / n;
+    mat4 r = mat4_identity();
+    r.m[0][0] = 1 - 2 * (y * y + z * z); r.m[0][1] = 2 * (x * y - w * z); r.m[0][2] = 2 * (x * z + w * y);
+    r.m[1][0] = 2 * (x * y + w * z); r.m[1][1] = 1 - 2 * (x * x + z * z); r.m[1][2] = 2 * (y * z - w * x);
+    r.m[2][0] = 2 * (x * z - w * y); r.m[2][1] = 2 * (y * z + w * x); r.m[2][2] = 1 - 2 * (x * x + y * y);
+    return r;
+}
+
+static void mat4_apply(mat4 a, const double v[3], double out[3])
+{
+    int i;
+    for (i = 0; i < 3; ++i) out[i] = a.m[i][0] * v[0] + a.m[i][1] * v[1] + a.m[i][2] * v[2] + a.m[i][3];
+}
+
+/* Reference skinning matrices; parents must come first (the test sorts for it). */
+static void reference_forward(int n, const int *parents, const fk_vec3 *x, const fk_quat *q, const fk_vec3 *d,
+                              int rest_frame, mat4 *out)
+{
+    int i;
+    for (i = 0; i < n; ++i) {
+        mat4 parent = parents[i] < 0 ? mat4_identity() : out[parents[i]];
+        double dx = d ? d[i].x : 0, dy = d ? d[i].y : 0, dz = d ? d[i].z : 0;
+        if (!rest_frame) {
+            out[i] = mat4_mul(mat4_mul(mat4_mul(parent, mat4_translation(x[i].x + dx, x[i].y + dy, x[i].z + dz)),
+                                       mat4_rotation(q[i])),
+                              mat4_translation(-x[i].x, -x[i].y, -x[i].z));
+        } else {
+            double pivot[3] = {x[i].x + dx, x[i].y + dy, x[i].z + dz}, c[3];
+            mat4_apply(parent, pivot, c);
+            out[i] = mat4_mul(mat4_mul(mat4_mul(mat4_translation(c[0], c[1], c[2]), mat4_rotation(q[i])),
+                                       mat4_translation(-c[0], -c[1], -c[2])),
+                              mat4_mul(parent, mat4_translation(dx, dy, dz)));
+        }
+    }
+}
+
+/* Largest difference between a rigid transform and a 4x4 matrix, entry by entry. */
+static double rigid_vs_mat4(fk_rigid r, mat4 m)
+{
+    float a[12];
+    double worst = 0;
+    int i, j;
+    fk_rigid_to_mat34(r, a);
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 4; ++j) {
+            double e = fabs((double)a[4 * i + j] - m.m[i][j]);
+            if (e > worst) worst = e;
+        }
+    return worst;
+}
+
+/* ---- Results ---------------------------------------------------------------------- */
+
+static void every_result_has_its_own_description(void)
+{
+    int a, b;
+    for (a = FK_OK; a <= FK_ERROR_INVALID_STRIDE; ++a) {
+        const char *text = fk_result_description((fk_result)a);
+        CHECK(text && strcmp(text, "unknown fk_result") != 0, "code %d has no description", a);
+        for (b = FK_OK; b < a; ++b)
+            CHECK(strcmp(text, fk_result_description((fk_result)b)) != 0, "codes %d and %d share a description", a, b);
+    }
+    CHECK(strcmp(fk_result_description((fk_result)999), "unknown fk_result") == 0, "unknown codes are named so");
+}
+
+/* ---- Quaternions -------------------------------------------------------------------- */
+
+static void hamilton_product_of_basis_units(void)
+{
+    fk_quat i = fk_quat_make(1, 0, 0, 0), j = fk_quat_make(0, 1, 0, 0), k = fk_quat_make(0, 0, 1, 0);
+    CHECK(near_quat(fk_quat_mul(i, j), k, 0), "i j = k");
+    CHECK(near_quat(fk_quat_mul(j, i), fk_quat_make(0, 0, -1, 0), 0), "j i = -k");
+    CHECK(near_quat(fk_quat_mul(i, i), fk_quat_make(0, 0, 0, -1), 0), "i i = -1");
+    CHECK(near_quat(fk_quat_mul(fk_quat_mul(i, j), k), fk_quat_make(0, 0, 0, -1), 0), "i j k = -1");
+}
+
+static void product_applies_right_factor_first(void)
+{
+    fk_quat about_z = about(0, 0, 1, 90), about_x = about(1, 0, 0, 90);
+    fk_vec3 x = fk_vec3_make(1, 0, 0);
+    /* x: about_x leaves it, about_z takes it to y. The other order ends at z. */
+    CHECK(near3(fk_quat_rotate(fk_quat_mul(about_z, about_x), x), fk_vec3_make(0, 1, 0), 1e-6f), "z after x");
+    CHECK(near3(fk_quat_rotate(fk_quat_mul(about_x, about_z), x), fk_vec3_make(0, 0, 1), 1e-6f), "x after z");
+}
+
+static void rotate_follows_the_right_hand_rule(void)
+{
+    CHECK(near3(fk_quat_rotate(about(0, 0, 1, 90), fk_vec3_make(1, 0, 0)), fk_vec3_make(0, 1, 0), 1e-6f), "z: x->y");
+    CHECK(near3(fk_quat_rotate(about(1, 0, 0, 90), fk_vec3_make(0, 1, 0)), fk_vec3_make(0, 0, 1), 1e-6f), "x: y->z");
+    CHECK(near3(fk_quat_rotate(about(0, 1, 0, 90), fk_vec3_make(0, 0, 1)), fk_vec3_make(1, 0, 0), 1e-6f), "y: z->x");
+    /* 120 degrees about the diagonal permutes the axes. */
+    CHECK(near3(fk_quat_rotate(about(1, 1, 1, 120), fk_vec3_make(1, 0, 0)), fk_vec3_make(0, 1, 0), 1e-6f), "diag");
+}
+
+static void axis_angle_round_trip(void)
+{
+    fk_vec3 axis;
+    float angle;
+    fk_quat q = fk_quat_from_axis_angle(fk_vec3_make(0, 0, 5), PI / 2); /* axis need not be unit */
+    CHECK(near_quat(q, fk_quat_make(0, 0, sqrtf(0.5f), sqrtf(0.5f)), 1e-6f), "90 about z");
+    fk_quat_to_axis_angle(negated(q), &axis, &angle);
+    CHECK(fabsf(angle - PI / 2) < 1e-6f && near3(axis, fk_vec3_make(0, 0, 1), 1e-6f), "-q gives the same axis, angle");
+    fk_quat_to_axis_angle(fk_quat_identity(), &axis, &angle);
+    CHECK(angle == 0.0f && near3(axis, fk_vec3_make(1, 0, 0), 0), "identity: angle 0, axis x");
+    CHECK(near_quat(fk_quat_from_axis_angle(fk_vec3_make(0, 0, 0), 1.0f), fk_quat_identity(), 0), "zero axis");
+}
+
+static void conjugate_inverse_normalize(void)
+{
+    fk_quat q = about(1, 2, 3, 70);
+    CHECK(near_quat(fk_quat_mul(q, fk_quat_conjugate(q)), fk_quat_identity(), 1e-6f), "q q* = 1");
+    CHECK(near_quat(fk_quat_inverse(fk_quat_make(0, 0, 0, 2)), fk_quat_make(0, 0, 0, 0.5f), 0), "1/2 = 0.5");
+    CHECK(near_quat(fk_quat_mul(fk_quat_make(1, 2, 3, 4), fk_quat_inverse(fk_quat_make(1, 2, 3, 4))),
+                    fk_quat_identity(), 1e-6f), "q q^-1 = 1 for non-unit q");
+    CHECK(near_quat(fk_quat_normalize(fk_quat_make(0, 0, 0, 0)), fk_quat_identity(), 0), "zero normalizes to identity");
+    CHECK(near_quat(fk_quat_normalize(fk_quat_make(0, 3, 0, 4)), fk_quat_make(0, 0.6f, 0, 0.8f), 1e-7f), "3-4-5");
+}
+
+static void matrix_of_quarter_turn(void)
+{
+    float m[9];
+    const float expected[9] = {0, -1, 0, 1, 0, 0, 0, 0, 1};
+    int i;
+    fk_quat_to_mat3(about(0, 0, 1, 90), m);
+    for (i = 0; i < 9; ++i) CHECK(fabsf(m[i] - expected[i]) < 1e-6f, "entry %d: %g, expected %g", i, m[i], expected[i]);
+}
+
+static void matrix_to_quaternion_at_half_turns(void)
+{
+    /* w = 0 here: the trace is -1, the case where a naive 1 / (4w) method divides by zero. */
+    const float about_x[9] = {1, 0, 0, 0, -1, 0, 0, 0, -1};
+    const float about_xy[9] = {0, 1, 0, 1, 0, 0, 0, 0, -1}; /* 2 u u^T - I, u = (1, 1, 0) / sqrt 2 */
+    const float about_z[9] = {-1, 0, 0, 0, -1, 0, 0, 0, 1};
+    CHECK(same_rotation(fk_quat_from_mat3(about_x), fk_quat_make(1, 0, 0, 0), 1e-7f), "180 about x");
+    CHECK(same_rotation(fk_quat_from_mat3(about_xy), fk_quat_make(sqrtf(0.5f), sqrtf(0.5f), 0, 0), 1e-7f), "180 about x+y");
+    CHECK(same_rotation(fk_quat_from_mat3(about_z), fk_quat_make(0, 0, 1, 0), 1e-7f), "180 about z");
+}
+
+static void matrix_round_trip_on_random_rotations(void)
+{
+    int trial;
+    for (trial = 0; trial < 2000; ++trial) {
+        fk_quat q = random_quat(), back;
+        float m[9];
+        fk_quat_to_mat3(q, m);
+        back = fk_quat_from_mat3(m);
+        if (!CHECK(same_rotation(q, back, 1e-6f), "trial %d: (%g %g %g %g) came back as (%g %g %g %g)", trial,
+                   q.x, q.y, q.z, q.w, back.x, back.y, back.z, back.w)) break;
+    }
+}
+
+static void slerp_halfway_and_endpoints(void)
+{
+    fk_quat a = fk_quat_identity(), b = about(0, 0, 1, 90);
+    CHECK(same_rotation(fk_quat_slerp(a, b, 0.5f), about(0, 0, 1, 45), 1e-7f), "halfway is 45 degrees");
+    CHECK(same_rotation(fk_quat_slerp(a, b, 0.25f), about(0, 0, 1, 22.5f), 1e-7f), "a quarter is 22.5 degrees");
+    CHECK(near_quat(fk_quat_slerp(a, b, 0.0f), a, 1e-7f), "t = 0 gives a");
+    CHECK(same_rotation(fk_quat_slerp(a, b, 1.0f), b, 1e-7f), "t = 1 gives b");
+    /* -b is b; the shorter arc still passes through 45 degrees, not through 225. */
+    CHECK(same_rotation(fk_quat_slerp(a, negated(b), 0.5f), about(0, 0, 1, 45), 1e-7f), "short way");
+    CHECK(same_rotation(fk_quat_nlerp(a, negated(b), 0.5f), about(0, 0, 1, 45), 1e-7f), "nlerp short way");
+    CHECK(same_rotation(fk_quat_slerp(b, b, 0.3f), b, 1e-7f), "equal inputs");
+}
+
+static void euler_orders_multiply_left_to_right(void)
+{
+    fk_vec3 angles = fk_vec3_make(0.3f, -0.7f, 1.1f);
+    fk_quat qx = fk_quat_from_axis_angle(fk_vec3_make(1, 0, 0), angles.x);
+    fk_quat qy = fk_quat_from_axis_angle(fk_vec3_make(0, 1, 0), angles.y);
+    fk_quat qz = fk_quat_from_axis_angle(fk_vec3_make(0, 0, 1), angles.z);
+    CHECK(same_rotation(fk_quat_from_euler(angles, FK_EULER_XYZ), fk_quat_mul(fk_quat_mul(qx, qy), qz), 1e-6f), "XYZ");
+    CHECK(same_rotation(fk_quat_from_euler(angles, FK_EULER_XZY), fk_quat_mul(fk_quat_mul(qx, qz), qy), 1e-6f), "XZY");
+    CHECK(same_rotation(fk_quat_from_euler(angles, FK_EULER_YXZ), fk_quat_mul(fk_quat_mul(qy, qx), qz), 1e-6f), "YXZ");
+    CHECK(same_rotation(fk_quat_from_euler(angles, FK_EULER_YZX), fk_quat_mul(fk_quat_mul(qy, qz), qx), 1e-6f), "YZX");
+    CHECK(same_rotation(fk_quat_from_euler(angles, FK_EULER_ZXY), fk_quat_mul(fk_quat_mul(qz, qx), qy), 1e-6f), "ZXY");
+    CHECK(same_rotation(fk_quat_from_euler(angles, FK_EULER_ZYX), fk_quat_mul(fk_quat_mul(qz, qy), qx), 1e-6f), "ZYX");
+    /* A BVH joint with "Zrotation Xrotation Yrotation" 90 90 0: x goes to y, y goes to z. */
+    {
+        fk_quat bvh = fk_quat_from_euler(fk_vec3_make(PI / 2, 0, PI / 2), FK_EULER_ZXY);
+        CHECK(near3(fk_quat_rotate(bvh, fk_vec3_make(1, 0, 0)), fk_vec3_make(0, 1, 0), 1e-6f), "bvh x");
+        CHECK(near3(fk_quat_rotate(bvh, fk_vec3_make(0, 1, 0)), fk_vec3_make(0, 0, 1), 1e-6f), "bvh y");
+    }
+}
+
+static void euler_round_trip_in_every_order_and_at_gimbal_lock(void)
+{
+    int order, trial;
+    for (order = FK_EULER_XYZ; order <= FK_EULER_ZYX; ++order) {
+        for (trial = 0; trial < 500; ++trial) {
+            fk_quat q = random_quat();
+            fk_vec3 angles = fk_quat_to_euler(q, (fk_euler_order)order);
+            if (!CHECK(same_rotation(fk_quat_from_euler(angles, (fk_euler_order)order), q, 1e-6f),
+                       "order %d trial %d", order, trial)) break;
+        }
+        { /* middle angle +-90 degrees: only a combination of the outer two is defined */
+            int sign;
+            for (sign = -1; sign <= 1; sign += 2) {
+                fk_vec3 locked = fk_vec3_make(0.4f, 0.4f, 0.4f), angles;
+                fk_quat q;
+                int axes[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+                float *component = axes[order][1] == 0 ? &locked.x : axes[order][1] == 1 ? &locked.y : &locked.z;
+                *component = (float)sign * PI / 2;
+                q = fk_quat_from_euler(locked, (fk_euler_order)order);
+                angles = fk_quat_to_euler(q, (fk_euler_order)order);
+                CHECK(same_rotation(fk_quat_from_euler(angles, (fk_euler_order)order), q, 1e-6f),
+                      "order %d gimbal lock %d", order, sign);
+            }
+        }
+    }
+}
+
+/* ---- Rigid transforms -------------------------------------------------------------- */
+
+static void rigid_composition_inverse_and_matrices(void)
+{
+    fk_rigid a = fk_rigid_make(about(0, 0, 1, 90), fk_vec3_make(1, 2, 3));
+    fk_rigid b = fk_rigid_make(about(1, 0, 0, 90), fk_vec3_make(0, 0, 1));
+    fk_vec3 p = fk_vec3_make(1, 0, 0);
+    float m[12];
+    const float expected[12] = {0, -1, 0, 1, 1, 0, 0, 2, 0, 0, 1, 3};
+    int i;
+    CHECK(near3(fk_rigid_apply(a, p), fk_vec3_make(1, 3, 3), 1e-6f), "a: (1,0,0) -> (0,1,0) + (1,2,3)");
+    CHECK(near3(fk_rigid_apply(fk_rigid_mul(a, b), p), fk_rigid_apply(a, fk_rigid_apply(b, p)), 1e-6f), "a o b");
+    CHECK(near3(fk_rigid_apply(fk_rigid_inverse(a), fk_rigid_apply(a, fk_vec3_make(4, 5, 6))), fk_vec3_make(4, 5, 6), 1e-5f), "inverse");
+    fk_rigid_to_mat34(a, m);
+    for (i = 0; i < 12; ++i) CHECK(fabsf(m[i] - expected[i]) < 1e-6f, "mat34 entry %d: %g", i, m[i]);
+    {
+        fk_rigid back = fk_rigid_from_mat34(m);
+        CHECK(same_rotation(back.q, a.q, 1e-7f) && near3(back.t, a.t, 0), "mat34 round trip");
+    }
+}
+
+static void dual_quaternion_round_trip(void)
+{
+    int trial;
+    fk_dual_quat shift = fk_rigid_to_dual_quat(fk_rigid_make(fk_quat_identity(), fk_vec3_make(2, 4, 6)));
+    CHECK(near_quat(shift.dual, fk_quat_make(1, 2, 3, 0), 1e-7f), "pure translation: dual = (t/2, 0)");
+    for (trial = 0; trial < 200; ++trial) {
+        fk_rigid r = fk_rigid_make(random_quat(), random_vec3(10)), back;
+        back = fk_dual_quat_to_rigid(fk_rigid_to_dual_quat(r));
+        if (!CHECK(same_rotation(back.q, r.q, 1e-6f) && near3(back.t, r.t, 1e-5f), "trial %d", trial)) break;
+    }
+}
+
+/* ---- Forward kinematics -------------------------------------------------------------- */
+
+/* The design's two-bone arm: a shoulder at the origin, an elbow at (1, 0, 0), a hand
+   (a point on the forearm) at (2, 0, 0); each joint turns 90 degrees about z. Worked
+   by hand: the upper arm points up, so the elbow lands on (0, 1, 0); the forearm
+   turns 180 degrees in all and points along -x, so the hand lands on (-1, 1, 0). */
+static void two_bone_arm_worked_by_hand(void)
+{
+    const int parents[2] = {-1, 0};
+    const fk_vec3 rest[2] = {{0, 0, 0}, {1, 0, 0}};
+    const fk_quat turns[2] = {{0, 0, 0.70710678f, 0.70710678f}, {0, 0, 0.70710678f, 0.70710678f}};
+    fk_rigid bones[2];
+    CHECK(fk_forward(2, parents, rest, turns, NULL, bones) == FK_OK, "fk_forward");
+    CHECK(same_rotation(bones[0].q, about(0, 0, 1, 90), 1e-7f) && near3(bones[0].t, fk_vec3_make(0, 0, 0), 1e-7f),
+          "shoulder: Q = q0, t = x0 - q0 x0 = 0");
+    CHECK(same_rotation(bones[1].q, about(0, 0, 1, 180), 1e-7f), "elbow: Q = q0 q1, 180 degrees");
+    CHECK(near3(bones[1].t, fk_vec3_make(1, 1, 0), 1e-6f), "elbow: t = t0 + Q0 x1 - Q1 x1 = (0,1,0) - (-1,0,0)");
+    CHECK(near3(fk_rigid_apply(bones[1], rest[1]), fk_vec3_make(0, 1, 0), 1e-6f), "elbow lands on (0, 1, 0)");
+    CHECK(near3(fk_rigid_apply(bones[1], fk_vec3_make(2, 0, 0)), fk_vec3_make(-1, 1, 0), 1e-6f), "hand on (-1, 1, 0)");
+}
+
+/* Three joints in a row, each turning 90 degrees: with the often-copied translation
+   t_i = -Q_i x_i + Q_p x_i - Q_p x_p + x_p the grandchild's pivot would land away from
+   where its parent carries it. fk_forward keeps it attached. */
+static void grandchild_stays_attached_where_the_copied_formula_fails(void)
+{
+    const int parents[3] = {-1, 0, 1};
+    const fk_vec3 rest[3] = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}};
+    fk_quat turns[3];
+    fk_rigid bones[3];
+    fk_vec3 copied_t, attached, copied_pivot;
+    turns[0] = turns[1] = turns[2] = about(0, 0, 1, 90);
+    CHECK(fk_forward(3, parents, rest, turns, NULL, bones) == FK_OK, "fk_forward");
+    attached = fk_rigid_apply(bones[1], rest[2]); /* where the elbow's motion takes the wrist */
+    CHECK(near3(attached, fk_vec3_make(-1, 1, 0), 1e-6f), "wrist carried to (-1, 1, 0)");
+    CHECK(near3(fk_rigid_apply(bones[2], rest[2]), attached, 1e-6f), "fk_forward keeps the wrist there");
+    copied_t = fk_vec3_add(fk_vec3_sub(fk_quat_rotate(bones[1].q, rest[2]), fk_quat_rotate(bones[2].q, rest[2])),
+                           fk_vec3_sub(rest[1], fk_quat_rotate(bones[1].q, rest[1])));
+    copied_pivot = fk_vec3_add(fk_quat_rotate(bones[2].q, rest[2]), copied_t);
+    CHECK(vec3_distance(copied_pivot, attached) > 0.5f, "the copied formula would detach the wrist (%g %g %g)",
+          copied_pivot.x, copied_pivot.y, copied_pivot.z);
+}
+
+/* A random forest: parents first, several roots, random branching. */
+static void random_forest(int n, int *parents, fk_vec3 *rest, fk_quat *rotations, fk_vec3 *translations)
+{
+    int i;
+    for (i = 0; i < n; ++i) {
+        parents[i] = (i == 0 || rng_below(20) == 0) ? -1 : (rng_below(3) == 0 ? i - 1 : rng_below(i));
+        rest[i] = random_vec3(5);
+        rotations[i] = random_quat();
+        if (translations) translations[i] = random_vec3(0.5f);
+    }
+}
+
+/* Relabels joint i as order[i]; parents are re-indexed to follow. */
+static void shuffle_joints(int n, const int *order, const int *parents, const fk_vec3 *rest, const fk_quat *rotations,
+                           const fk_vec3 *translations, int *parents2, fk_vec3 *rest2, fk_quat *rotations2,
+                           fk_vec3 *translations2)
+{
+    int i;
+    for (i = 0; i < n; ++i) {
+        int j = order[i];
+        parents2[j] = parents[i] < 0 ? -1 : order[parents[i]];
+        rest2[j] = rest[i];
+        rotations2[j] = rotations[i];
+        if (translations) translations2[j] = translations[i];
+    }
+}
+
+static void random_permutation(int n, int *order)
+{
+    int i;
+    for (i = 0; i < n; ++i) order[i] = i;
+    for (i = n - 1; i > 0; --i) {
+        int j = rng_below(i + 1), t = order[i];
+        order[i] = order[j]; order[j] = t;
+    }
+}
+
+#define FOREST 600
+
+static void forward_matches_4x4_reference_in_both_conventions_and_any_order(void)
+{
+    static int parents[FOREST], parents2[FOREST], order[FOREST];
+    static fk_vec3 rest[FOREST], rest2[FOREST], shift[FOREST], shift2[FOREST];
+    static fk_quat rotations[FOREST], rotations2[FOREST];
+    static fk_rigid bones[FOREST], bones2[FOREST];
+    static mat4 reference[FOREST];
+    int convention, with_translation, i;
+    random_forest(FOREST, parents, rest, rotations, shift);
+    random_permutation(FOREST, order);
+    shuffle_joints(FOREST, order, parents, rest, rotations, shift, parents2, rest2, rotations2, shift2);
+    for (convention = 0; convention < 2; ++convention)
+        for (with_translation = 0; with_translation < 2; ++with_translation) {
+            const fk_vec3 *d = with_translation ? shift : NULL, *d2 = with_translation ? shift2 : NULL;
+            double worst = 0, worst_shuffled = 0;
+            fk_result r1, r2;
+            reference_forward(FOREST, parents, rest, rotations, d, convention, reference);
+            r1 = convention ? fk_forward_rest_frame(FOREST, parents, rest, rotations, d, bones)
+                            : fk_forward(FOREST, parents, rest, rotations, d, bones);
+            r2 = convention ? fk_forward_rest_frame(FOREST, parents2, rest2, rotations2, d2, bones2)
+                            : fk_forward(FOREST, parents2, rest2, rotations2, d2, bones2);
+            CHECK(r1 == FK_OK && r2 == FK_OK, "results %d %d", r1, r2);
+            for (i = 0; i < FOREST; ++i) {
+                double e = rigid_vs_mat4(bones[i], reference[i]), e2 = rigid_vs_mat4(bones2[order[i]], reference[i]);
+                if (e > worst) worst = e;
+                if (e2 > worst_shuffled) worst_shuffled = e2;
+            }
+            /* Coordinates up to ~50 in chains of tens of joints: a few hundred float ulps. */
+            CHECK(worst < 2e-4, "convention %d, translations %d: sorted differs from 4x4 by %g", convention, with_translation, worst);
+            CHECK(worst_shuffled < 2e-4, "convention %d, translations %d: shuffled differs by %g", convention, with_translation, worst_shuffled);
+        }
+}
+
+#define DEEP 5000
+
+/* A single chain 5000 joints deep, listed leaf first: the any-order path walks it
+   without recursion or scratch memory, and every joint stays on its parent. */
+static void deep_chain_in_reverse_order_stays_connected(void)
+{
+    static int parents[DEEP];
+    static fk_vec3 rest[DEEP];
+    static fk_quat rotations[DEEP];
+    static fk_rigid bones[DEEP];
+    int i;
+    double worst = 0;
+    for (i = 0; i < DEEP; ++i) { /* joint i is the (DEEP-1-i)-th of the chain */
+        parents[i] = i == DEEP - 1 ? -1 : i + 1;
+        rest[i] = fk_vec3_make((float)(DEEP - 1 - i) * 0.01f, 0, 0);
+        rotations[i] = fk_quat_from_axis_angle(random_vec3(1), rng_uniform(-0.05f, 0.05f));
+    }
+    CHECK(fk_validate_skeleton(DEEP, parents) == FK_OK, "valid");
+    CHECK(fk_forward(DEEP, parents, rest, rotations, NULL, bones) == FK_OK, "fk_forward");
+    for (i = 0; i < DEEP - 1; ++i) {
+        double e = vec3_distance(fk_rigid_apply(bones[i], rest[i]), fk_rigid_apply(bones[i + 1], rest[i]));
+        if (e > worst) worst = e;
+        CHECK(fabsf(fk_quat_length(bones[i].q) - 1.0f) < 1e-6f, "joint %d rotation not unit", i);
+    }
+    CHECK(worst < 1e-4, "a joint is %g away from where its parent carries it", worst);
+}
+
+static void forest_with_roots_in_any_position(void)
+{
+    /* Two trees, children before parents: 0 <- 3, 1 <- 0, 2 root alone, 4 <- 2. */
+    const int parents[5] = {3, 0, -1, -1, 2};
+    const fk_vec3 rest[5] = {{1, 0, 0}, {2, 0, 0}, {0, 5, 0}, {0, 0, 0}, {0, 6, 0}};
+    fk_quat rotations[5];
+    fk_rigid bones[5];
+    int i;
+    for (i = 0; i < 5; ++i) rotations[i] = about(0, 0, 1, 90);
+    CHECK(fk_forward(5, parents, rest, rotations, NULL, bones) == FK_OK, "fk_forward");
+    CHECK(near3(fk_rigid_apply(bones[0], rest[0]), fk_vec3_make(0, 1, 0), 1e-6f), "0 carried by root 3");
+    CHECK(near3(fk_rigid_apply(bones[1], rest[1]), fk_vec3_make(-1, 1, 0), 1e-6f), "1 carried by 0");
+    CHECK(near3(fk_rigid_apply(bones[4], rest[4]), fk_rigid_apply(bones[2], rest[4]), 1e-6f), "4 carried by root 2");
+    CHECK(near3(fk_rigid_apply(bones[2], rest[2]), rest[2], 1e-6f), "root 2 turns about its own pivot");
+}
+
+static void posed_joints_are_pivots_moved(void)
+{
+    const int parents[2] = {-1, 0};
+    const fk_vec3 rest[2] = {{0, 0, 0}, {1, 0, 0}};
+    fk_quat rotations[2];
+    fk_rigid bones[2];
+    fk_vec3 joints[2];
+    rotations[0] = rotations[1] = about(0, 0, 1, 90);
+    fk_forward(2, parents, rest, rotations, NULL, bones);
+    CHECK(fk_posed_joints(2, rest, bones, joints) == FK_OK, "ok");
+    CHECK(near3(joints[1], fk_vec3_make(0, 1, 0), 1e-6f), "elbow");
+    CHECK(fk_posed_joints(-1, rest, bones, joints) == FK_ERROR_INVALID_COUNT, "negative");
+    CHECK(fk_posed_joints(2, NULL, bones, joints) == FK_ERROR_NULL_ARGUMENT, "null");
+}
+
+static void non_unit_rotations_are_normalized_on_the_way_in(void)
+{
+    const int parents[2] = {-1, 0};
+    const fk_vec3 rest[2] = {{0, 0, 0}, {1, 0, 0}};
+    fk_quat unit[2], scaled[2];
+    fk_rigid a[2], b[2];
+    unit[0] = about(0, 0, 1, 30); unit[1] = about(0, 1, 0, 50);
+    scaled[0] = fk_quat_make(unit[0].x * 3, unit[0].y * 3, unit[0].z * 3, unit[0].w * 3);
+    scaled[1] = fk_quat_make(unit[1].x * 0.1f, unit[1].y * 0.1f, unit[1].z * 0.1f, unit[1].w * 0.1f);
+    fk_forward(2, parents, rest, unit, NULL, a);
+    fk_forward(2, parents, rest, scaled, NULL, b);
+    CHECK(near_quat(a[1].q, b[1].q, 1e-6f) && near3(a[1].t, b[1].t, 1e-6f), "scaled input, same pose");
+}
+
+/* ---- Bad skeletons -------------------------------------------------------------------- */
+
+static int all_identity(const fk_rigid *bones, int n)
+{
+    int i;
+    for (i = 0; i < n; ++i)
+        if (bones[i].q.x != 0 || bones[i].q.y != 0 || bones[i].q.z != 0 || bones[i].q.w != 1 || bones[i].t.x != 0 ||
+            bones[i].t.y != 0 || bones[i].t.z != 0) return 0;
+    return 1;
+}
+
+static void bad_skeletons_get_their_codes(void)
+{
+    const fk_vec3 rest[4] = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {3, 0, 0}};
+    fk_quat rotations[4];
+    fk_rigid bones[4];
+    const int good[4] = {-1, 0, 1, 2};
+    const int out_of_range[4] = {-1, 0, 4, 2};
+    const int self[4] = {-1, 1, 1, 2};
+    const int cycle[4] = {-1, 2, 3, 1};      /* 1 -> 2 -> 3 -> 1, none reaches the root */
+    const int two_cycle[4] = {1, 0, -1, 2};
+    int i;
+    for (i = 0; i < 4; ++i) rotations[i] = fk_quat_identity();
+    CHECK(fk_forward(-1, good, rest, rotations, NULL, bones) == FK_ERROR_INVALID_COUNT, "negative count");
+    CHECK(fk_forward(0, NULL, NULL, NULL, NULL, NULL) == FK_OK, "no joints, nothing to do");
+    CHECK(fk_forward(4, NULL, rest, rotations, NULL, bones) == FK_ERROR_NULL_ARGUMENT, "parents NULL");
+    CHECK(fk_forward(4, good, NULL, rotations, NULL, bones) == FK_ERROR_NULL_ARGUMENT, "rest NULL");
+    CHECK(fk_forward(4, good, rest, NULL, NULL, bones) == FK_ERROR_NULL_ARGUMENT, "rotations NULL");
+    CHECK(fk_forward(4, good, rest, rotations, NULL, NULL) == FK_ERROR_NULL_ARGUMENT, "out NULL");
+    memset(bones, 0x7f, sizeof bones);
+    CHECK(fk_forward(4, out_of_range, rest, rotations, NULL, bones) == FK_ERROR_PARENT_OUT_OF_RANGE, "out of range");
+    CHECK(all_identity(bones, 4), "out holds identities after an error");
+    CHECK(fk_forward(4, self, rest, rotations, NULL, bones) == FK_ERROR_SELF_PARENT, "self parent");
+    memset(bones, 0x7f, sizeof bones);
+    CHECK(fk_forward(4, cycle, rest, rotations, NULL, bones) == FK_ERROR_CYCLE, "cycle");
+    CHECK(all_identity(bones, 4), "out holds identities after a cycle");
+    CHECK(fk_forward_rest_frame(4, two_cycle, rest, rotations, NULL, bones) == FK_ERROR_CYCLE, "two-cycle");
+    CHECK(fk_validate_skeleton(4, good) == FK_OK, "validate good");
+    CHECK(fk_validate_skeleton(4, out_of_range) == FK_ERROR_PARENT_OUT_OF_RANGE, "validate range");
+    CHECK(fk_validate_skeleton(4, self) == FK_ERROR_SELF_PARENT, "validate self");
+    CHECK(fk_validate_skeleton(4, cycle) == FK_ERROR_CYCLE, "validate cycle");
+    CHECK(fk_validate_skeleton(4, two_cycle) == FK_ERROR_CYCLE, "validate two-cycle");
+    CHECK(fk_validate_skeleton(-3, good) == FK_ERROR_INVALID_COUNT, "validate negative");
+    CHECK(fk_validate_skeleton(2, NULL) == FK_ERROR_NULL_ARGUMENT, "validate NULL");
+}
+
+static void bad_numbers_get_their_codes(void)
+{
+    const int parents[2] = {-1, 0};
+    fk_vec3 rest[2] = {{0, 0, 0}, {1, 0, 0}}, shift[2] = {{0, 0, 0}, {0, 0, 0}};
+    fk_quat rotations[2];
+    fk_rigid bones[2];
+    float zero = 0.0f;
+    rotations[0] = rotations[1] = fk_quat_identity();
+    rotations[1] = fk_quat_make(0, 0, 0, 0);
+    CHECK(fk_forward(2, parents, rest, rotations, NULL, bones) == FK_ERROR_INVALID_ROTATION, "zero quaternion");
+    rotations[1] = fk_quat_make(0, 0, 0, zero / zero);
+    CHECK(fk_forward(2, parents, rest, rotations, NULL, bones) == FK_ERROR_INVALID_ROTATION, "NaN quaternion");
+    rotations[1] = fk_quat_make(0, 1.0f / zero, 0, 1);
+    CHECK(fk_forward(2, parents, rest, rotations, NULL, bones) == FK_ERROR_INVALID_ROTATION, "infinite quaternion");
+    rotations[1] = fk_quat_identity();
+    rest[1].y = zero / zero;
+    CHECK(fk_forward(2, parents, rest, rotations, NULL, bones) == FK_ERROR_NOT_FINITE, "NaN rest joint");
+    rest[1].y = 0;
+    shift[0].z = -1.0f / zero;
+    CHECK(fk_forward(2, parents, rest, rotations, shift, bones) == FK_ERROR_NOT_FINITE, "infinite translation");
+}
+
+static void inputs_are_never_modified(void)
+{
+    static int parents[FOREST], parents2[FOREST], order[FOREST], copy_parents[FOREST];
+    static fk_vec3 rest[FOREST], rest2[FOREST], copy_rest[FOREST];
+    static fk_quat rotations[FOREST], rotations2[FOREST], copy_rotations[FOREST];
+    static fk_rigid bones[FOREST];
+    random_forest(FOREST, parents, rest, rotations, NULL);
+    random_permutation(FOREST, order);
+    shuffle_joints(FOREST, order, parents, rest, rotations, NULL, parents2, rest2, rotations2, NULL);
+    memcpy(copy_parents, parents2, sizeof parents2);
+    memcpy(copy_rest, rest2, sizeof rest2);
+    memcpy(copy_rotations, rotations2, sizeof rotations2);
+    CHECK(fk_forward(FOREST, parents2, rest2, rotations2, NULL, bones) == FK_OK, "fk_forward");
+    CHECK(memcmp(copy_parents, parents2, sizeof parents2) == 0 && memcmp(copy_rest, rest2, sizeof rest2) == 0 &&
+          memcmp(copy_rotations, rotations2, sizeof rotations2) == 0, "inputs changed");
+}
+
+/* ---- Skinning ------------------------------------------------------------------------ */
+
+#define BONES 12
+#define VERTS 400
+#define MAX_K 8
+
+typedef struct mesh {
+    int k;
+    float positions[VERTS][3], normals[VERTS][3];
+    uint16_t joints[VERTS][MAX_K];
+    float weights[VERTS][MAX_K];
+} mesh;
+
+static void random_mesh(mesh *m, int k, int bones)
+{
+    int v, j;
+    m->k = k;
+    for (v = 0; v < VERTS; ++v) {
+        float sum = 0;
+        fk_vec3 p = random_vec3(3), n = fk_vec3_normalize(random_vec3(1));
+        m->positions[v][0] = p.x; m->positions[v][1] = p.y; m->positions[v][2] = p.z;
+        m->normals[v][0] = n.x; m->normals[v][1] = n.y; m->normals[v][2] = n.z;
+        for (j = 0; j < k; ++j) { m->joints[v][j] = (uint16_t)rng_below(bones); sum += m->weights[v][j] = rng_uniform(0.05f, 1); }
+        for (j = 0; j < k; ++j) m->weights[v][j] /= sum;
+    }
+}
+
+static void random_bones(fk_rigid *bones, int n)
+{
+    int j;
+    for (j = 0; j < n; ++j) bones[j] = fk_rigid_make(random_quat(), random_vec3(2));
+}
+
+static fk_skin_desc packed_desc(mesh *m, const fk_rigid *bones, int bone_count, float *out_p, float *out_n)
+{
+    fk_skin_desc d;
+    memset(&d, 0, sizeof d);
+    d.vertex_count = VERTS;
+    d.influences = m->k;
+    d.positions = &m->positions[0][0];
+    d.normals = out_n ? &m->normals[0][0] : NULL;
+    d.joints = &m->joints[0][0];
+    d.joint_stride = sizeof m->joints[0];
+    d.weights = &m->weights[0][0];
+    d.weight_stride = sizeof m->weights[0];
+    d.transforms = bones;
+    d.transform_count = bone_count;
+    d.out_positions = out_p;
+    d.out_normals = out_n;
+    return d;
+}
+
+static fk_vec3 load(const float *p) { return fk_vec3_make(p[0], p[1], p[2]); }
+
+/* LBS written the obvious way: each influence moves the point, the results average. */
+static void reference_lbs(const mesh *m, int v, const fk_rigid *bones, fk_vec3 *p, fk_vec3 *n)
+{
+    int j;
+    *p = *n = fk_vec3_make(0, 0, 0);
+    for (j = 0; j < m->k; ++j) {
+        fk_rigid b = bones[m->joints[v][j]];
+        *p = fk_vec3_add(*p, fk_vec3_scale(fk_rigid_apply(b, load(m->positions[v])), m->weights[v][j]));
+        *n = fk_vec3_add(*n, fk_vec3_scale(fk_quat_rotate(b.q, load(m->normals[v])), m->weights[v][j]));
+    }
+    *n = fk_vec3_normalize(*n);
+}
+
+/* DQS in double: blend (q, (t,0) q / 2) with signs toward the heaviest, normalize, apply. */
+static void reference_dqs(const mesh *m, int v, const fk_rigid *bones, fk_vec3 *p, fk_vec3 *n)
+{
+    double real[4] = {0, 0, 0, 0}, dual[4] = {0, 0, 0, 0}, norm, x[3], y[3], t[3];
+    int j, c, heaviest = 0;
+    fk_quat first;
+    for (j = 1; j < m->k; ++j) if (m->weights[v][j] > m->weights[v][heaviest]) heaviest = j;
+    first = bones[m->joints[v][heaviest]].q;
+    for (j = 0; j < m->k; ++j) {
+        fk_rigid b = bones[m->joints[v][j]];
+        double q[4] = {b.q.x, b.q.y, b.q.z, b.q.w}, d[4];
+        double w = m->weights[v][j] * (fk_quat_dot(first, b.q) < 0 ? -1.0 : 1.0);
+        d[0] = 0.5 * (b.t.x * q[3] + b.t.y * q[2] - b.t.z * q[1]);
+        d[1] = 0.5 * (-b.t.x * q[2] + b.t.y * q[3] + b.t.z * q[0]);
+        d[2] = 0.5 * (b.t.x * q[1] - b.t.y * q[0] + b.t.z * q[3]);
+        d[3] = 0.5 * (-b.t.x * q[0] - b.t.y * q[1] - b.t.z * q[2]);
+        for (c = 0; c < 4; ++c) { real[c] += w * q[c]; dual[c] += w * d[c]; }
+    }
+    norm = sqrt(real[0] * real[0] + real[1] * real[1] + real[2] * real[2] + real[3] * real[3]);
+    for (c = 0; c < 4; ++c) { real[c] /= norm; dual[c] /= norm; }
+    /* t = 2 vec(dual real*) */
+    t[0] = 2 * (-dual[3] * real[0] + dual[0] * real[3] - dual[1] * real[2] + dual[2] * real[1]);
+    t[1] = 2 * (-dual[3] * real[1] + dual[1] * real[3] - dual[2] * real[0] + dual[0] * real[2]);
+    t[2] = 2 * (-dual[3] * real[2] + dual[2] * real[3] - dual[0] * real[1] + dual[1] * real[0]);
+    {
+        mat4 r = mat4_rotation(fk_quat_make((float)real[0], (float)real[1], (float)real[2], (float)real[3]));
+        double pv[3] = {m->positions[v][0], m->positions[v][1], m->positions[v][2]};
+        double nv[3] = {m->normals[v][0], m->normals[v][1], m->normals[v][2]};
+        mat4_apply(r, pv, x);
+        mat4_apply(r, nv, y);
+    }
+    *p = fk_vec3_make((float)(x[0] + t[0]), (float)(x[1] + t[1]), (float)(x[2] + t[2]));
+    *n = fk_vec3_make((float)y[0], (float)y[1], (float)y[2]);
+}
+
+static mesh test_mesh, test_mesh_copy;
+static float out_p[VERTS][3], out_n[VERTS][3];
+
+static void skinning_matches_reference(int dqs)
+{
+    fk_rigid bones[BONES];
+    int k, v;
+    for (k = 1; k <= MAX_K; ++k) {
+        fk_skin_desc d;
+        float worst_p = 0, worst_n = 0;
+        random_bones(bones, BONES);
+        random_mesh(&test_mesh, k, BONES);
+        d = packed_desc(&test_mesh, bones, BONES, &out_p[0][0], &out_n[0][0]);
+        CHECK((dqs ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "k = %d: skinning failed", k);
+        for (v = 0; v < VERTS; ++v) {
+            fk_vec3 p, n;
+            if (dqs) reference_dqs(&test_mesh, v, bones, &p, &n);
+            else reference_lbs(&test_mesh, v, bones, &p, &n);
+            if (vec3_distance(p, load(out_p[v])) > worst_p) worst_p = vec3_distance(p, load(out_p[v]));
+            if (vec3_distance(n, load(out_n[v])) > worst_n) worst_n = vec3_distance(n, load(out_n[v]));
+        }
+        /* Points within ~5 units, sums of up to 8 terms: a few tens of ulps. */
+        CHECK(worst_p < 1e-5f && worst_n < 1e-5f, "k = %d: positions off by %g, normals by %g", k, worst_p, worst_n);
+    }
+}
+
+static void lbs_matches_reference_for_k_1_to_8(void) { skinning_matches_reference(0); }
+static void dqs_matches_reference_for_k_1_to_8(void) { skinning_matches_reference(1); }
+
+/* An interleaved vertex: what a game engine's vertex buffer looks like. */
+typedef struct interleaved_vertex {
+    float normal[3];
+    uint16_t joints[4];
+    float position[3];
+    float weights[4];
+    float padding;
+} interleaved_vertex;
+
+static interleaved_vertex interleaved[VERTS];
+static interleaved_vertex interleaved_out[VERTS];
+
+static void strided_interleaved_and_in_place_give_the_same_answer(void)
+{
+    fk_rigid bones[BONES];
+    int method, v, j;
+    random_bones(bones, BONES);
+    random_mesh(&test_mesh, 4, BONES);
+    for (v = 0; v < VERTS; ++v) {
+        memcpy(interleaved[v].position, test_mesh.positions[v], sizeof(float[3]));
+        memcpy(interleaved[v].normal, test_mesh.normals[v], sizeof(float[3]));
+        for (j = 0; j < 4; ++j) { interleaved[v].joints[j] = test_mesh.joints[v][j]; interleaved[v].weights[j] = test_mesh.weights[v][j]; }
+    }
+    for (method = 0; method < 2; ++method) {
+        fk_skin_desc packed = packed_desc(&test_mesh, bones, BONES, &out_p[0][0], &out_n[0][0]), d = packed;
+        fk_result (*skin)(const fk_skin_desc *) = method ? fk_skin_dqs : fk_skin_lbs;
+        int same = 1;
+        CHECK(skin(&packed) == FK_OK, "packed");
+        d.positions = interleaved[0].position;  d.position_stride = sizeof(interleaved_vertex);
+        d.normals = interleaved[0].normal;      d.normal_stride = sizeof(interleaved_vertex);
+        d.joints = interleaved[0].joints;       d.joint_stride = sizeof(interleaved_vertex);
+        d.weights = interleaved[0].weights;     d.weight_stride = sizeof(interleaved_vertex);
+        memcpy(interleaved_out, interleaved, sizeof interleaved);
+        d.out_positions = interleaved_out[0].position; d.out_position_stride = sizeof(interleaved_vertex);
+        d.out_normals = interleaved_out[0].normal;     d.out_normal_stride = sizeof(interleaved_vertex);
+        CHECK(skin(&d) == FK_OK, "interleaved");
+        for (v = 0; v < VERTS; ++v)
+            same = same && memcmp(interleaved_out[v].position, out_p[v], sizeof(float[3])) == 0 &&
+                   memcmp(interleaved_out[v].normal, out_n[v], sizeof(float[3])) == 0 &&
+                   memcmp(interleaved_out[v].joints, interleaved[v].joints, sizeof(uint16_t[4])) == 0 &&
+                   interleaved_out[v].padding == interleaved[v].padding;
+        CHECK(same, "method %d: interleaved output differs from packed, or bytes between fields changed", method);
+        /* In place: the output is the input buffer itself. */
+        d.out_positions = (float *)interleaved_out[0].position;
+        d.positions = interleaved_out[0].position;
+        d.normals = interleaved_out[0].normal;
+        memcpy(interleaved_out, interleaved, sizeof interleaved);
+        CHECK(skin(&d) == FK_OK, "in place");
+        for (v = 0; v < VERTS; ++v)
+            same = same && memcmp(interleaved_out[v].position, out_p[v], sizeof(float[3])) == 0 &&
+                   memcmp(interleaved_out[v].normal, out_n[v], sizeof(float[3])) == 0;
+        CHECK(same, "method %d: in-place output differs", method);
+    }
+}
+
+static void dense_weights_equal_sparse_weights(void)
+{
+    static float dense[VERTS][BONES];
+    fk_rigid bones[BONES];
+    static float sparse_out[VERTS][3];
+    int v, j, method;
+    random_bones(bones, BONES);
+    random_mesh(&test_mesh, 3, BONES);
+    memset(dense, 0, sizeof dense);
+    for (v = 0; v < VERTS; ++v)
+        for (j = 0; j < 3; ++j) dense[v][test_mesh.joints[v][j]] += test_mesh.weights[v][j];
+    for (method = 0; method < 2; ++method) {
+        fk_result (*skin)(const fk_skin_desc *) = method ? fk_skin_dqs : fk_skin_lbs;
+        fk_skin_desc d = packed_desc(&test_mesh, bones, BONES, &sparse_out[0][0], NULL);
+        float worst = 0;
+        CHECK(skin(&d) == FK_OK, "sparse");
+        d.joints = NULL; d.joint_stride = 0;
+        d.weights = &dense[0][0]; d.weight_stride = 0;
+        d.influences = BONES;
+        d.out_positions = &out_p[0][0];
+        CHECK(skin(&d) == FK_OK, "dense");
+        for (v = 0; v < VERTS; ++v)
+            if (vec3_distance(load(out_p[v]), load(sparse_out[v])) > worst) worst = vec3_distance(load(out_p[v]), load(sparse_out[v]));
+        CHECK(worst < 1e-5f, "method %d: dense differs from sparse by %g", method, worst);
+        d.influences = BONES - 1;
+        CHECK(skin(&d) == FK_ERROR_INVALID_COUNT, "dense weights need one weight per transform");
+    }
+}
+
+static void rigs_larger_than_the_palette_skin_correctly(void)
+{
+    enum { MANY = FK_LBS_PALETTE_CAPACITY + 44 };
+    static fk_rigid bones[MANY];
+    int v, method;
+    random_bones(bones, MANY);
+    random_mesh(&test_mesh, 4, MANY);
+    for (method = 0; method < 2; ++method) {
+        fk_skin_desc d = packed_desc(&test_mesh, bones, MANY, &out_p[0][0], &out_n[0][0]);
+        float worst = 0;
+        CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "skin");
+        for (v = 0; v < VERTS; ++v) {
+            fk_vec3 p, n;
+            if (method) reference_dqs(&test_mesh, v, bones, &p, &n); else reference_lbs(&test_mesh, v, bones, &p, &n);
+            if (vec3_distance(p, load(out_p[v])) > worst) worst = vec3_distance(p, load(out_p[v]));
+        }
+        CHECK(worst < 1e-5f, "method %d: off by %g", method, worst);
+    }
+}
+
+static void dqs_ignores_the_sign_of_each_rotation(void)
+{
+    fk_rigid bones[BONES], flipped[BONES];
+    static float flipped_out[VERTS][3];
+    int j, v;
+    float worst = 0;
+    random_bones(bones, BONES);
+    random_mesh(&test_mesh, 4, BONES);
+    for (j = 0; j < BONES; ++j) flipped[j] = fk_rigid_make(j % 2 ? negated(bones[j].q) : bones[j].q, bones[j].t);
+    {
+        fk_skin_desc a = packed_desc(&test_mesh, bones, BONES, &out_p[0][0], NULL);
+        fk_skin_desc b = packed_desc(&test_mesh, flipped, BONES, &flipped_out[0][0], NULL);
+        CHECK(fk_skin_dqs(&a) == FK_OK && fk_skin_dqs(&b) == FK_OK, "skin");
+    }
+    for (v = 0; v < VERTS; ++v)
+        if (vec3_distance(load(out_p[v]), load(flipped_out[v])) > worst) worst = vec3_distance(load(out_p[v]), load(flipped_out[v]));
+    CHECK(worst < 1e-5f, "negating rotations moved a vertex by %g", worst);
+}
+
+static void dqs_with_zero_weights_keeps_the_rest_position(void)
+{
+    fk_rigid bones[BONES];
+    random_bones(bones, BONES);
+    random_mesh(&test_mesh, 2, BONES);
+    test_mesh.weights[7][0] = test_mesh.weights[7][1] = 0;
+    {
+        fk_skin_desc d = packed_desc(&test_mesh, bones, BONES, &out_p[0][0], &out_n[0][0]);
+        CHECK(fk_skin_dqs(&d) == FK_OK, "skin");
+    }
+    CHECK(near3(load(out_p[7]), load(test_mesh.positions[7]), 0) && near3(load(out_n[7]), load(test_mesh.normals[7]), 0),
+          "vertex 7 moved");
+}
+
+static void a_bad_joint_index_stops_at_its_vertex(void)
+{
+    fk_rigid bones[BONES];
+    int method, v;
+    random_bones(bones, BONES);
+    for (method = 0; method < 2; ++method) {
+        fk_result (*skin)(const fk_skin_desc *) = method ? fk_skin_dqs : fk_skin_lbs;
+        fk_skin_desc d;
+        int before_written = 1, after_untouched = 1;
+        random_mesh(&test_mesh, 4, BONES);
+        test_mesh.joints[100][2] = BONES; /* one past the end */
+        d = packed_desc(&test_mesh, bones, BONES, &out_p[0][0], &out_n[0][0]);
+        memset(out_p, 0xff, sizeof out_p); /* NaN pattern: any vertex written changes it */
+        CHECK(fk_skin_validate(&d) == FK_ERROR_JOINT_OUT_OF_RANGE, "validate finds it");
+        CHECK(skin(&d) == FK_ERROR_JOINT_OUT_OF_RANGE, "skinning reports it");
+        for (v = 0; v < VERTS; ++v) {
+            const unsigned char pattern[sizeof out_p[0]] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+            int untouched = memcmp(out_p[v], pattern, sizeof pattern) == 0;
+            if (v < 100 && untouched) before_written = 0;
+            if (v >= 100 && !untouched) after_untouched = 0;
+        }
+        CHECK(before_written && after_untouched, "method %d: vertices before 100 written, from 100 on untouched", method);
+    }
+}
+
+static void bad_descriptors_get_their_codes(void)
+{
+    fk_rigid bones[BONES];
+    fk_skin_desc good, d;
+    float zero = 0;
+    random_bones(bones, BONES);
+    random_mesh(&test_mesh, 4, BONES);
+    memcpy(&test_mesh_copy, &test_mesh, sizeof test_mesh);
+    good = packed_desc(&test_mesh, bones, BONES, &out_p[0][0], &out_n[0][0]);
+#define EXPECT(code, what) \
+    CHECK(fk_skin_validate(&d) == (code) && fk_skin_lbs(&d) == (code) && fk_skin_dqs(&d) == (code), what)
+    d = good; EXPECT(FK_OK, "good descriptor");
+    CHECK(fk_skin_lbs(NULL) == FK_ERROR_NULL_ARGUMENT && fk_skin_dqs(NULL) == FK_ERROR_NULL_ARGUMENT &&
+          fk_skin_validate(NULL) == FK_ERROR_NULL_ARGUMENT, "NULL descriptor");
+    d = good; d.vertex_count = -1; EXPECT(FK_ERROR_INVALID_COUNT, "negative vertex count");
+    d = good; d.influences = 0; EXPECT(FK_ERROR_INVALID_COUNT, "no influences");
+    d = good; d.transform_count = -2; EXPECT(FK_ERROR_INVALID_COUNT, "negative transform count");
+    d = good; d.positions = NULL; EXPECT(FK_ERROR_NULL_ARGUMENT, "positions NULL");
+    d = good; d.weights = NULL; EXPECT(FK_ERROR_NULL_ARGUMENT, "weights NULL");
+    d = good; d.out_positions = NULL; EXPECT(FK_ERROR_NULL_ARGUMENT, "out_positions NULL");
+    d = good; d.out_normals = NULL; EXPECT(FK_ERROR_NULL_ARGUMENT, "normals without out_normals");
+    d = good; d.transforms = NULL; EXPECT(FK_ERROR_NULL_ARGUMENT, "transforms NULL");
+    d = good; d.position_stride = 8; EXPECT(FK_ERROR_INVALID_STRIDE, "position stride below 12");
+    d = good; d.out_position_stride = 14; EXPECT(FK_ERROR_INVALID_STRIDE, "misaligned output stride");
+    d = good; d.joint_stride = 6; EXPECT(FK_ERROR_INVALID_STRIDE, "joint stride below 2k");
+    d = good; d.weight_stride = 12; EXPECT(FK_ERROR_INVALID_STRIDE, "weight stride below 4k");
+    d = good; d.normal_stride = 4; EXPECT(FK_ERROR_INVALID_STRIDE, "normal stride below 12");
+    d = good; d.positions = (const float *)(const void *)((const char *)d.positions + 1); EXPECT(FK_ERROR_INVALID_STRIDE, "misaligned positions");
+    d = good; d.position_stride = ((size_t)-1) / 2; EXPECT(FK_ERROR_INVALID_STRIDE, "stride times count overflows");
+    bones[3].q = fk_quat_make(0, 0, 0, 0);
+    d = good; EXPECT(FK_ERROR_INVALID_ROTATION, "zero rotation in a transform");
+    bones[3].q = fk_quat_identity(); bones[3].t.x = zero / zero;
+    d = good; EXPECT(FK_ERROR_NOT_FINITE, "NaN translation in a transform");
+    bones[3].t.x = 0;
+    d = good; d.vertex_count = 0; EXPECT(FK_OK, "no vertices, nothing to do");
+    CHECK(memcmp(&test_mesh_copy, &test_mesh, sizeof test_mesh) == 0, "the mesh was modified");
+#undef EXPECT
+}
+
+static void identity_pose_leaves_the_mesh_unchanged(void)
+{
+    fk_rigid bones[BONES];
+    int j, v, method;
+    for (j = 0; j < BONES; ++j) bones[j] = fk_rigid_identity();
+    random_mesh(&test_mesh, 4, BONES);
+    for (method = 0; method < 2; ++method) {
+        fk_skin_desc d = packed_desc(&test_mesh, bones, BONES, &out_p[0][0], &out_n[0][0]);
+        float worst = 0;
+        CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "skin");
+        for (v = 0; v < VERTS; ++v) {
+            float e = vec3_distance(load(out_p[v]), load(test_mesh.positions[v])) + vec3_distance(load(out_n[v]), load(test_mesh.normals[v]));
+            if (e > worst) worst = e;
+        }
+        CHECK(worst < 4e-6f, "method %d: identity pose moved a vertex by %g", method, worst);
+    }
+}
+
+int main(void)
+{
+    RUN_TEST(every_result_has_its_own_description);
+    RUN_TEST(hamilton_product_of_basis_units);
+    RUN_TEST(product_applies_right_factor_first);
+    RUN_TEST(rotate_follows_the_right_hand_rule);
+    RUN_TEST(axis_angle_round_trip);
+    RUN_TEST(conjugate_inverse_normalize);
+    RUN_TEST(matrix_of_quarter_turn);
+    RUN_TEST(matrix_to_quaternion_at_half_turns);
+    RUN_TEST(matrix_round_trip_on_random_rotations);
+    RUN_TEST(slerp_halfway_and_endpoints);
+    RUN_TEST(euler_orders_multiply_left_to_right);
+    RUN_TEST(euler_round_trip_in_every_order_and_at_gimbal_lock);
+    RUN_TEST(rigid_composition_inverse_and_matrices);
+    RUN_TEST(dual_quaternion_round_trip);
+    RUN_TEST(two_bone_arm_worked_by_hand);
+    RUN_TEST(grandchild_stays_attached_where_the_copied_formula_fails);
+    RUN_TEST(forward_matches_4x4_reference_in_both_conventions_and_any_order);
+    RUN_TEST(deep_chain_in_reverse_order_stays_connected);
+    RUN_TEST(forest_with_roots_in_any_position);
+    RUN_TEST(posed_joints_are_pivots_moved);
+    RUN_TEST(non_unit_rotations_are_normalized_on_the_way_in);
+    RUN_TEST(bad_skeletons_get_their_codes);
+    RUN_TEST(bad_numbers_get_their_codes);
+    RUN_TEST(inputs_are_never_modified);
+    RUN_TEST(lbs_matches_reference_for_k_1_to_8);
+    RUN_TEST(dqs_matches_reference_for_k_1_to_8);
+    RUN_TEST(strided_interleaved_and_in_place_give_the_same_answer);
+    RUN_TEST(dense_weights_equal_sparse_weights);
+    RUN_TEST(rigs_larger_than_the_palette_skin_correctly);
+    RUN_TEST(dqs_ignores_the_sign_of_each_rotation);
+    RUN_TEST(dqs_with_zero_weights_keeps_the_rest_position);
+    RUN_TEST(a_bad_joint_index_stops_at_its_vertex);
+    RUN_TEST(bad_descriptors_get_their_codes);
+    RUN_TEST(identity_pose_leaves_the_mesh_unchanged);
+    return check_finish();
+}
