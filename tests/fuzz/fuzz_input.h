@@ -34,11 +34,11 @@ typedef struct fuzz_input {
         }                                                                             \
     } while (0)
 
-static int fuzz_exhausted(const fuzz_input *in) { return in->used >= in->size; }
+static inline int fuzz_exhausted(const fuzz_input *in) { return in->used >= in->size; }
 
-static uint8_t fuzz_byte(fuzz_input *in) { return fuzz_exhausted(in) ? 0 : in->data[in->used++]; }
+static inline uint8_t fuzz_byte(fuzz_input *in) { return fuzz_exhausted(in) ? 0 : in->data[in->used++]; }
 
-static uint32_t fuzz_u32(fuzz_input *in)
+static inline uint32_t fuzz_u32(fuzz_input *in)
 {
     uint32_t v = 0;
     int i;
@@ -46,7 +46,7 @@ static uint32_t fuzz_u32(fuzz_input *in)
     return v;
 }
 
-static float fuzz_float_from_bits(uint32_t bits)
+static inline float fuzz_float_from_bits(uint32_t bits)
 {
     float f;
     memcpy(&f, &bits, sizeof f);
@@ -54,7 +54,7 @@ static float fuzz_float_from_bits(uint32_t bits)
 }
 
 /* Bytes 0..223 give multiples of 1/8 in [-14, 14); the rest pick a special value. */
-static float fuzz_float(fuzz_input *in)
+static inline float fuzz_float(fuzz_input *in)
 {
     uint8_t b;
     if (fuzz_exhausted(in)) return 0.0f;
@@ -82,7 +82,7 @@ static float fuzz_float(fuzz_input *in)
 }
 
 /* An int for a count or an index: usually small, sometimes anything. */
-static int fuzz_int(fuzz_input *in, int small_range, int offset)
+static inline int fuzz_int(fuzz_input *in, int small_range, int offset)
 {
     uint8_t b = fuzz_byte(in);
     if (b < 240 || small_range <= 0) return small_range > 0 ? (int)(b % (unsigned)small_range) + offset : offset;
@@ -98,14 +98,17 @@ static int fuzz_int(fuzz_input *in, int small_range, int offset)
     }
 }
 
-/* An exactly sized heap copy, so AddressSanitizer sees one element past the end. */
-static void *fuzz_alloc(size_t bytes)
+/* An exactly sized heap block, so AddressSanitizer sees one element past the end.
+   It starts as all-ones bytes, NaN as floats and -1 as ints, so that reading what
+   nobody wrote shows up as NaN rather than as a plausible number. */
+static inline void *fuzz_alloc(size_t bytes)
 {
     void *p = malloc(bytes ? bytes : 1);
     FUZZ_REQUIRE(p != NULL, "out of memory for %zu bytes", bytes);
+    memset(p, 0xFF, bytes ? bytes : 1);
     return p;
 }
 
-static int fuzz_is_finite(float x) { return x >= -FLT_MAX && x <= FLT_MAX; }
+static inline int fuzz_is_finite(float x) { return x >= -FLT_MAX && x <= FLT_MAX; }
 
 #endif
