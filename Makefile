@@ -178,7 +178,7 @@ demo-realdata: $(BUILD)/bvh_pose $(BUILD)/rig_pose
 #   are also replayed by plain programs in TEST_PROGRAMS, so `make test` and
 #   `make sanitize` run them without a fuzzer.
 
-FUZZ_TARGETS    = fk skin bvh
+FUZZ_TARGETS    = fk skin bvh matrices
 FUZZ_SOURCES_bvh = examples/bvh.c
 FUZZ_SECONDS   ?= 60
 FUZZ_CC        ?= clang

@@ -410,7 +410,8 @@ FK_LBS_DEF void fk_mat34_mul(const float a[12], const float b[12], float out[12]
     bind-pose world matrices into inverse bind matrices, or back.
     @param m 12 floats. @param out receives the inverse (may alias @p m).
     @return FK_OK, FK_ERROR_NOT_FINITE, or FK_ERROR_NOT_RIGID when A is singular
-    (@p out is then left alone). */
+    or so nearly singular that the inverse overflows float (@p out is then left
+    alone). */
 FK_LBS_DEF fk_result fk_mat34_inverse(const float m[12], float out[12]);
 /** @brief The affine matrix T R S of a translation, rotation and scale, the way
     glTF, FBX and assimp compose a node's local transform.
@@ -435,8 +436,9 @@ FK_LBS_DEF void fk_mat34_from_trs(fk_vec3 translation, fk_quat rotation, fk_vec3
     @param out_rest_joints receives joint_count rest joint positions x_i.
     @param out_pretransform receives P, 12 floats, 3x4 row-major.
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
-    FK_ERROR_NOT_FINITE, or FK_ERROR_NOT_RIGID when the joints' linear parts differ
-    by more than a rotation (scale that varies per joint) or are singular. */
+    FK_ERROR_NOT_FINITE (an input is not finite, or a result overflows float), or
+    FK_ERROR_NOT_RIGID when the joints' linear parts differ by more than a rotation
+    (scale that varies per joint) or are singular. */
 FK_LBS_DEF fk_result fk_bind_from_matrices(int joint_count, const float *inverse_bind_matrices,
                                            const float *world_matrices, fk_vec3 *out_rest_joints,
                                            float out_pretransform[12]);
@@ -457,9 +459,10 @@ FK_LBS_DEF fk_result fk_bind_from_matrices(int joint_count, const float *inverse
     @param pretransform,rest_joints from fk_bind_from_matrices().
     @param out_rotations receives q_i. @param out_translations receives d_i.
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
-    FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT, FK_ERROR_NOT_FINITE, or
-    FK_ERROR_NOT_RIGID when some C_i is not a rotation plus a translation (scale
-    that varies over time or differs from the bind pose's). */
+    FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT, FK_ERROR_NOT_FINITE (an
+    input is not finite, or a translation overflows float), or FK_ERROR_NOT_RIGID
+    when some C_i is not a rotation plus a translation (scale that varies over time
+    or differs from the bind pose's). */
 FK_LBS_DEF fk_result fk_pose_from_matrices(int joint_count, const int *parents,
                                            const float *inverse_bind_matrices, const float *world_matrices,
                                            const float pretransform[12], const fk_vec3 *rest_joints,
@@ -1246,9 +1249,14 @@ FK_LBS_DEF fk_result fk_bind_from_matrices(int joint_count, const float *inverse
             (float)(stretch_0[0] * origin[0] + stretch_0[1] * origin[1] + stretch_0[2] * origin[2]),
             (float)(stretch_0[3] * origin[0] + stretch_0[4] * origin[1] + stretch_0[5] * origin[2]),
             (float)(stretch_0[6] * origin[0] + stretch_0[7] * origin[1] + stretch_0[8] * origin[2]));
+        /* Computed in double from finite floats, but it may not fit back in one. */
+        if (!fk__vec3_is_finite(out_rest_joints[i])) return FK_ERROR_NOT_FINITE;
     }
-    if (joint_count > 0)
+    if (joint_count > 0) {
+        for (k = 0; k < 9; ++k)
+            if (!fk__is_finite((float)stretch_0[k])) return FK_ERROR_NOT_FINITE;
         for (k = 0; k < 9; ++k) out_pretransform[4 * (k / 3) + k % 3] = (float)stretch_0[k];
+    }
     return FK_OK;
 }
 
@@ -1324,6 +1332,7 @@ FK_LBS_DEF fk_result fk_pose_from_matrices(int joint_count, const int *parents,
             d[k] = parent_rotation[k] * offset[0] + parent_rotation[3 + k] * offset[1] +
                    parent_rotation[6 + k] * offset[2] - x[k];
         out_translations[i] = fk_vec3_make((float)d[0], (float)d[1], (float)d[2]);
+        if (!fk__vec3_is_finite(out_translations[i])) return FK_ERROR_NOT_FINITE; /* overflowed float */
     }
     return FK_OK;
 }
@@ -1379,18 +1388,22 @@ FK_LBS_DEF void fk_mat34_mul(const float a[12], const float b[12], float out[12]
 FK_LBS_DEF fk_result fk_mat34_inverse(const float m[12], float out[12])
 {
     double affine[12], linear[9], inverse[9];
+    float result[12];
     int row;
     if (!fk__mat34_is_finite(m)) return FK_ERROR_NOT_FINITE;
     fk__mat34_to_double(m, affine);
     fk__mat34_linear(affine, linear);
     if (!fk__mat3_inverse(linear, inverse)) return FK_ERROR_NOT_RIGID;
     for (row = 0; row < 3; ++row) {
-        out[4 * row + 0] = (float)inverse[3 * row + 0];
-        out[4 * row + 1] = (float)inverse[3 * row + 1];
-        out[4 * row + 2] = (float)inverse[3 * row + 2];
-        out[4 * row + 3] = (float)-(inverse[3 * row] * affine[3] + inverse[3 * row + 1] * affine[7] +
-                                    inverse[3 * row + 2] * affine[11]);
+        result[4 * row + 0] = (float)inverse[3 * row + 0];
+        result[4 * row + 1] = (float)inverse[3 * row + 1];
+        result[4 * row + 2] = (float)inverse[3 * row + 2];
+        result[4 * row + 3] = (float)-(inverse[3 * row] * affine[3] + inverse[3 * row + 1] * affine[7] +
+                                       inverse[3 * row + 2] * affine[11]);
     }
+    /* Nonzero in double but too close to singular for float: the inverse overflows. */
+    if (!fk__mat34_is_finite(result)) return FK_ERROR_NOT_RIGID;
+    memcpy(out, result, sizeof result);
     return FK_OK;
 }
 
