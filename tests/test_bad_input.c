@@ -702,6 +702,117 @@ static void nan_through_a_helper_stays_nan(void)
     CHECK(isnan(fk_quat_rotate(nan_q, fk_vec3_make(1.0f, 0.0f, 0.0f)).y), "fk_quat_rotate");
 }
 
+/* ---- Engine matrices ---- */
+
+static void scaled_matrix(float scale, fk_vec3 translation, float out[12])
+{
+    fk_mat34_from_trs(translation, fk_quat_from_axis_angle(fk_vec3_make(1.0f, 2.0f, 3.0f), 0.7f),
+                      fk_vec3_make(scale, scale, scale), out);
+}
+
+static void non_finite_matrix_is_not_finite(void)
+{
+    float m[12], ib[24], w[24], out[12], pretransform[12], poison = 42.0f;
+    fk_vec3 rest[2] = {{0.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}}, d[2];
+    fk_quat q[2];
+    int parents[2] = {-1, 0}, i;
+    for (i = 0; i < 12; ++i) out[i] = poison;
+    scaled_matrix(1.0f, fk_vec3_make(1.0f, 2.0f, 3.0f), m);
+    m[7] = NAN;
+    CHECK(fk_mat34_inverse(m, out) == FK_ERROR_NOT_FINITE, "inverse of a NaN matrix");
+    m[7] = 0.0f; m[0] = INFINITY;
+    CHECK(fk_mat34_inverse(m, out) == FK_ERROR_NOT_FINITE, "inverse of an infinite matrix");
+    for (i = 0; i < 12; ++i) CHECK(out[i] == poison, "the output was written on an error");
+    scaled_matrix(1.0f, fk_vec3_make(0.0f, 0.0f, 0.0f), ib);
+    scaled_matrix(1.0f, fk_vec3_make(0.0f, -1.0f, 0.0f), ib + 12);
+    memcpy(w, ib, sizeof w);
+    w[12 + 3] = -INFINITY;
+    CHECK(fk_bind_from_matrices(2, ib, w, rest, pretransform) == FK_ERROR_NOT_FINITE, "bind, infinite world matrix");
+    CHECK(fk_pose_from_matrices(2, parents, ib, w, pretransform, rest, q, d) == FK_ERROR_NOT_FINITE,
+          "pose, infinite world matrix");
+    memcpy(w, ib, sizeof w);
+    rest[1].y = NAN;
+    CHECK(fk_pose_from_matrices(2, parents, ib, w, pretransform, rest, q, d) == FK_ERROR_NOT_FINITE, "pose, NaN rest joint");
+}
+
+static void singular_or_scaled_matrix_is_not_rigid(void)
+{
+    float m[12], ib[24], w[24], out[12], pretransform[12], poison = 42.0f, identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+    fk_vec3 rest[2], d[2];
+    fk_quat q[2];
+    int parents[2] = {-1, 0}, i;
+    for (i = 0; i < 12; ++i) out[i] = poison;
+    scaled_matrix(0.0f, fk_vec3_make(1.0f, 0.0f, 0.0f), m);
+    CHECK(fk_mat34_inverse(m, out) == FK_ERROR_NOT_RIGID, "inverse of a zero linear part");
+    /* Not singular in double, but its inverse (1e41) does not fit in a float. */
+    scaled_matrix(1e-41f, fk_vec3_make(0.0f, 0.0f, 0.0f), m);
+    CHECK(fk_mat34_inverse(m, out) == FK_ERROR_NOT_RIGID, "inverse overflowing float");
+    for (i = 0; i < 12; ++i) CHECK(out[i] == poison, "the output was written on an error");
+    /* Scale that differs between joints cannot be one pre-transform. */
+    scaled_matrix(1.0f, fk_vec3_make(0.0f, 0.0f, 0.0f), ib);
+    scaled_matrix(2.0f, fk_vec3_make(0.0f, -1.0f, 0.0f), ib + 12);
+    memcpy(w, identity, sizeof identity); memcpy(w + 12, identity, sizeof identity);
+    CHECK(fk_bind_from_matrices(2, ib, w, rest, pretransform) == FK_ERROR_NOT_RIGID, "bind, scale varying per joint");
+    /* The same scale everywhere is a pre-transform, not an error; scale that then
+       changes in a pose is. */
+    scaled_matrix(2.0f, fk_vec3_make(0.0f, 0.0f, 0.0f), ib);
+    CHECK(fk_bind_from_matrices(2, ib, w, rest, pretransform) == FK_OK, "bind, one scale for all joints");
+    CHECK(fabsf(pretransform[0] - 2.0f) <= 1e-6f && fabsf(pretransform[5] - 2.0f) <= 1e-6f &&
+              fabsf(pretransform[10] - 2.0f) <= 1e-6f && fabsf(pretransform[1]) <= 1e-6f,
+          "the pre-transform should be 2 I: %g %g %g, off-diagonal %g", (double)pretransform[0],
+          (double)pretransform[5], (double)pretransform[10], (double)pretransform[1]);
+    w[0] = 3.0f; w[5] = 3.0f; w[10] = 3.0f;
+    CHECK(fk_pose_from_matrices(2, parents, ib, w, pretransform, rest, q, d) == FK_ERROR_NOT_RIGID,
+          "pose, scale changed since the bind pose");
+}
+
+static void engine_result_overflowing_float_is_not_finite(void)
+{
+    /* Each computed in double from finite floats, each too large for a float. */
+    float ib[24], w[24], pretransform[12], identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+    fk_vec3 rest[2] = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}}, d[2];
+    fk_quat q[2];
+    int parents[2] = {-1, 0};
+    /* W = 1e30 I, IB = [1e-30 I | (1e10, 0, 0)]: S is rigid, but the joint sits at
+       IB^-1 0 = (-1e40, 0, 0). */
+    scaled_matrix(1e30f, fk_vec3_make(0.0f, 0.0f, 0.0f), w);
+    memcpy(w + 12, w, 12 * sizeof(float));
+    scaled_matrix(1e-30f, fk_vec3_make(1e10f, 0.0f, 0.0f), ib);
+    memcpy(ib + 12, ib, 12 * sizeof(float));
+    CHECK(fk_bind_from_matrices(2, ib, w, rest, pretransform) == FK_ERROR_NOT_FINITE, "bind, rest joint at 1e40");
+    /* A pre-transform of scale 1e60. */
+    scaled_matrix(1e30f, fk_vec3_make(0.0f, 0.0f, 0.0f), ib);
+    memcpy(ib + 12, ib, 12 * sizeof(float));
+    CHECK(fk_bind_from_matrices(2, ib, w, rest, pretransform) == FK_ERROR_NOT_FINITE, "bind, pre-transform 1e60");
+    /* A child 6e38 from its parent. */
+    memcpy(ib, identity, sizeof identity); memcpy(ib + 12, identity, sizeof identity);
+    memcpy(w, identity, sizeof identity); memcpy(w + 12, identity, sizeof identity);
+    w[3] = -3e38f; w[12 + 3] = 3e38f;
+    CHECK(fk_pose_from_matrices(2, parents, ib, w, identity, rest, q, d) == FK_ERROR_NOT_FINITE,
+          "pose, translation of 6e38");
+}
+
+static void bad_engine_arguments_are_reported(void)
+{
+    float m[24], pretransform[12], identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+    fk_vec3 rest[2] = {{0.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}}, d[2];
+    fk_quat q[2];
+    int parents[2] = {-1, 0};
+    memcpy(m, identity, sizeof identity); memcpy(m + 12, identity, sizeof identity);
+    CHECK(fk_bind_from_matrices(-1, m, m, rest, pretransform) == FK_ERROR_INVALID_COUNT, "bind, -1 joints");
+    CHECK(fk_pose_from_matrices(-1, parents, m, m, identity, rest, q, d) == FK_ERROR_INVALID_COUNT, "pose, -1 joints");
+    CHECK(fk_bind_from_matrices(2, NULL, m, rest, pretransform) == FK_ERROR_NULL_ARGUMENT, "bind, NULL matrices");
+    CHECK(fk_bind_from_matrices(2, m, m, rest, NULL) == FK_ERROR_NULL_ARGUMENT, "bind, NULL pre-transform");
+    CHECK(fk_pose_from_matrices(2, parents, m, m, NULL, rest, q, d) == FK_ERROR_NULL_ARGUMENT, "pose, NULL pre-transform");
+    CHECK(fk_pose_from_matrices(2, parents, m, m, identity, rest, q, NULL) == FK_ERROR_NULL_ARGUMENT, "pose, NULL output");
+    parents[1] = 2;
+    CHECK(fk_pose_from_matrices(2, parents, m, m, identity, rest, q, d) == FK_ERROR_PARENT_OUT_OF_RANGE, "pose, parent 2");
+    parents[1] = 1;
+    CHECK(fk_pose_from_matrices(2, parents, m, m, identity, rest, q, d) == FK_ERROR_SELF_PARENT, "pose, self-parent");
+    parents[1] = 0;
+    CHECK(fk_pose_from_matrices(2, parents, m, m, identity, rest, q, d) == FK_OK, "pose, identity matrices");
+}
+
 int main(void)
 {
     RUN_TEST(negative_joint_count_is_invalid_count);
@@ -737,5 +848,9 @@ int main(void)
     RUN_TEST(output_over_input_is_supported);
     RUN_TEST(degenerate_helper_input_gives_documented_fallback);
     RUN_TEST(nan_through_a_helper_stays_nan);
+    RUN_TEST(non_finite_matrix_is_not_finite);
+    RUN_TEST(singular_or_scaled_matrix_is_not_rigid);
+    RUN_TEST(engine_result_overflowing_float_is_not_finite);
+    RUN_TEST(bad_engine_arguments_are_reported);
     return check_finish();
 }
