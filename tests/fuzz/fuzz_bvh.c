@@ -29,6 +29,7 @@ static void check_failure(const bvh_file *file, const char *error, size_t error_
 static void check_parsed(const bvh_file *file)
 {
     int j, k, column = 0;
+    unsigned char *owner; /* which columns some joint's channels claim */
     FUZZ_REQUIRE(file->joint_count > 0 && file->joints != NULL, "a parse succeeded without joints");
     FUZZ_REQUIRE(file->frame_count >= 0 && file->channel_count >= 0, "negative counts");
     FUZZ_REQUIRE(file->frame_time == file->frame_time && file->frame_time >= 0.0, "frame time %g", file->frame_time);
@@ -40,14 +41,28 @@ static void check_parsed(const bvh_file *file)
         FUZZ_REQUIRE(joint->channel_count >= 0 && joint->channel_count <= BVH_MAX_CHANNELS, "joint %d: %d channels", j,
                      joint->channel_count);
         FUZZ_REQUIRE(!joint->is_end_site || joint->channel_count == 0, "an End Site with channels");
-        FUZZ_REQUIRE(joint->first_channel == column, "joint %d starts at column %d, not %d", j, joint->first_channel,
-                     column);
         for (k = 0; k < joint->channel_count; ++k)
             FUZZ_REQUIRE((int)joint->channels[k] >= 0 && (int)joint->channels[k] <= BVH_ZROTATION, "bad channel");
         for (k = 0; k < 3; ++k) FUZZ_REQUIRE(joint->offset[k] == joint->offset[k], "NaN offset");
         column += joint->channel_count;
     }
     FUZZ_REQUIRE(column == file->channel_count, "channels add up to %d, not %d", column, file->channel_count);
+    /* Columns go in the order the CHANNELS lines come, which need not be the joints'
+       order (a CHANNELS line may follow a child); every column belongs to one joint. */
+    owner = (unsigned char *)fuzz_alloc((size_t)file->channel_count + 1);
+    memset(owner, 0, (size_t)file->channel_count + 1);
+    for (j = 0; j < file->joint_count; ++j) {
+        const bvh_joint *joint = &file->joints[j];
+        if (joint->channel_count == 0) continue;
+        FUZZ_REQUIRE(joint->first_channel >= 0 && joint->first_channel + joint->channel_count <= file->channel_count,
+                     "joint %d's columns %d..%d are outside 0..%d", j, joint->first_channel,
+                     joint->first_channel + joint->channel_count - 1, file->channel_count - 1);
+        for (k = 0; k < joint->channel_count; ++k) {
+            FUZZ_REQUIRE(!owner[joint->first_channel + k], "column %d claimed twice", joint->first_channel + k);
+            owner[joint->first_channel + k] = 1;
+        }
+    }
+    free(owner);
     if ((size_t)file->frame_count * (size_t)file->channel_count > 0) {
         size_t v, values = (size_t)file->frame_count * (size_t)file->channel_count;
         FUZZ_REQUIRE(file->motion != NULL, "no motion");
