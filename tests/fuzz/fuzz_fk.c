@@ -54,17 +54,6 @@ static fk_quat decode_quat(fuzz_input *in)
 
 static int vec3_finite(fk_vec3 v) { return fuzz_is_finite(v.x) && fuzz_is_finite(v.y) && fuzz_is_finite(v.z); }
 
-/* 0: certainly acceptable, 1: certainly not (zero or non-finite), 2: too close to
-   the edge of float's range to say (|q|^2 must be a normal float to normalize). */
-static int rotation_badness(fk_quat q)
-{
-    double n2;
-    if (!fuzz_is_finite(q.x) || !fuzz_is_finite(q.y) || !fuzz_is_finite(q.z) || !fuzz_is_finite(q.w)) return 1;
-    n2 = (double)q.x * (double)q.x + (double)q.y * (double)q.y + (double)q.z * (double)q.z + (double)q.w * (double)q.w;
-    if (n2 == 0.0) return 1;
-    return n2 >= 1e-36 && n2 <= 1e36 ? 0 : 2;
-}
-
 /* ---- A double-precision reference, written from the formulas in the header's
    manual, not from its implementation. */
 typedef struct { double q[4], t[3]; } ref_rigid;
@@ -151,7 +140,7 @@ static void check_forward(int n, const int *parents, const fk_vec3 *rest, const 
                              : fk_forward(n, parents, rest, rotations, translations, out);
     int i, bad_value = 0, edge_value = 0;
     for (i = 0; i < n; ++i) {
-        int badness = rotation_badness(rotations[i]);
+        int badness = fuzz_rotation_badness(rotations[i].x, rotations[i].y, rotations[i].z, rotations[i].w);
         if (badness == 1 || !vec3_finite(rest[i]) || (translations && !vec3_finite(translations[i]))) bad_value = 1;
         if (badness == 2) edge_value = 1;
     }

@@ -111,4 +111,16 @@ static inline void *fuzz_alloc(size_t bytes)
 
 static inline int fuzz_is_finite(float x) { return x >= -FLT_MAX && x <= FLT_MAX; }
 
+/* Whether the library may accept a quaternion (x, y, z, w) as a rotation: 0 when it
+   certainly must, 1 when it certainly must not (zero or non-finite), 2 when it is
+   too close to the edge of float's range to say (|q|^2 must be a normal float). */
+static inline int fuzz_rotation_badness(float x, float y, float z, float w)
+{
+    double n2;
+    if (!fuzz_is_finite(x) || !fuzz_is_finite(y) || !fuzz_is_finite(z) || !fuzz_is_finite(w)) return 1;
+    n2 = (double)x * (double)x + (double)y * (double)y + (double)z * (double)z + (double)w * (double)w;
+    if (n2 == 0.0) return 1;
+    return n2 >= 1e-36 && n2 <= 1e36 ? 0 : 2;
+}
+
 #endif

@@ -272,15 +272,6 @@ static void reset_buffers(skin_case *c)
     }
 }
 
-static int rotation_badness(fk_quat q)
-{
-    double n2;
-    if (!fuzz_is_finite(q.x) || !fuzz_is_finite(q.y) || !fuzz_is_finite(q.z) || !fuzz_is_finite(q.w)) return 1;
-    n2 = (double)q.x * (double)q.x + (double)q.y * (double)q.y + (double)q.z * (double)q.z + (double)q.w * (double)q.w;
-    if (n2 == 0.0) return 1;
-    return n2 >= 1e-36 && n2 <= 1e36 ? 0 : 2;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -316,8 +307,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (fuzz_exhausted(&in)) { *t = fk_rigid_identity(); continue; }
         t->q.x = fuzz_float(&in); t->q.y = fuzz_float(&in); t->q.z = fuzz_float(&in); t->q.w = fuzz_float(&in);
         t->t.x = fuzz_float(&in); t->t.y = fuzz_float(&in); t->t.z = fuzz_float(&in);
-        if (rotation_badness(t->q) == 1) rotation_error = 1;
-        if (rotation_badness(t->q) == 2) edge_rotation = 1;
+        if (fuzz_rotation_badness(t->q.x, t->q.y, t->q.z, t->q.w) == 1) rotation_error = 1;
+        if (fuzz_rotation_badness(t->q.x, t->q.y, t->q.z, t->q.w) == 2) edge_rotation = 1;
         if (!fuzz_is_finite(t->t.x) || !fuzz_is_finite(t->t.y) || !fuzz_is_finite(t->t.z)) value_error = 1;
     }
 
@@ -415,9 +406,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     v = fk_skin_validate(d);
-#ifdef FUZZ_DEBUG
-    fprintf(stderr, "n %d k %d transforms %d sparse %d normals %d alias %d strides %zu %zu %zu %zu %zu %zu errors count %d null %d dense %d stride %d rotation %d value %d edge %d bad vertex %d -> %d\n", c.n, c.k, c.transform_count, c.sparse, c.normals, c.alias, d->position_stride, d->weight_stride, d->joint_stride, d->normal_stride, d->out_position_stride, d->out_normal_stride, count_error, null_error, dense_error, stride_error, rotation_error, value_error, edge_rotation, first_bad_vertex, (int)v);
-#endif
     if (count_error || null_error || dense_error || stride_error || rotation_error || value_error ||
         first_bad_vertex >= 0) {
         FUZZ_REQUIRE(v != FK_OK, "a bad descriptor passed validation");
