@@ -193,6 +193,7 @@ TEST_PROGRAMS += $(BUILD)/test_bad_input $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%_replay
 TEST_SCRIPTS  += tests/conventions_table.sh
 
 # A target that fuzzes an example (the BVH reader) names its sources in FUZZ_SOURCES_<target>.
+.SECONDEXPANSION: # for $$(FUZZ_SOURCES_$$*) below
 $(BUILD)/fuzz_%_replay: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz_input.h $(HEADER) \
                         $$(FUZZ_SOURCES_$$*) | $(BUILD)
 	$(CC) -std=c99 $(CPPFLAGS) -Iexamples $(CFLAGS) $(WARNINGS) -DFUZZ_CORPUS='"$(CURDIR)/tests/fuzz/corpus/$*"' \
