@@ -35,6 +35,7 @@ default: all
 help:
 	@echo "make demo         build and run the examples; pictures in out/"
 	@echo "make test         build and run every test (ends with 'N passed, N failed')"
+	@echo "make mutants      check that the tests catch 23 deliberate bugs (about 2 minutes)"
 	@echo "make demo-images  redraw docs/images from the examples"
 	@echo "make docs         build the guide and the API reference into docs/html (Doxygen)"
 	@echo "make clean        remove build/, out/ and docs/html"
@@ -169,6 +170,24 @@ demo-realdata: $(BUILD)/bvh_pose $(BUILD)/rig_pose
 	$(BUILD)/rig_pose $(MODELS_DIR)/glTF2/simple_skin/simple_skin.gltf --time 0.5 --png out/rig_pose_simple_skin.png
 	$(BUILD)/rig_pose $(MODELS_DIR)/X/Testwuson.X --time 0.5 --png out/rig_pose_testwuson.png
 	$(BUILD)/rig_pose $(MODELS_DIR)/FBX/huesitos.fbx --time 0.5 --png out/rig_pose_huesitos.png
+
+# ---- Property tests ------------------------------------------------------------
+# `make test SEED=0x... PROPS_N=5000` replays a run / runs more cases per property;
+# `make mutants` checks that the suite catches a list of deliberate bugs.
+
+TEST_PROGRAMS += $(BUILD)/test_properties
+$(BUILD)/test_properties: tests/prop_harness.h tests/prop_cases.h
+
+ifdef SEED
+export PROPS_SEED := $(SEED)
+endif
+ifdef PROPS_N
+export PROPS_N
+endif
+
+.PHONY: mutants
+mutants:
+	tests/mutants.sh
 
 # ---- Hardening -----------------------------------------------------------------
 # make sanitize: every program in TEST_PROGRAMS, rebuilt in $(BUILD)/sanitize with
