@@ -39,6 +39,8 @@ help:
 	@echo "make demo-images  redraw docs/images from the examples"
 	@echo "make docs         build the guide and the API reference into docs/html (Doxygen)"
 	@echo "make clean        remove build/, out/ and docs/html"
+	@echo "make sanitize    every test program under ASan+UBSan, then under valgrind"
+	@echo "make fuzz        each fuzz target for FUZZ_SECONDS (default 60) seconds"
 
 $(BUILD):
 	mkdir -p $@
@@ -193,6 +195,63 @@ mutants:
 
 TEST_PROGRAMS += $(BUILD)/test_beyond
 EXAMPLES += $(BUILD)/example_ik
+
+# ---- Hardening -----------------------------------------------------------------
+# make sanitize: every program in TEST_PROGRAMS, rebuilt in $(BUILD)/sanitize with
+#   AddressSanitizer and UndefinedBehaviorSanitizer (any report is fatal), then the
+#   normal build once more under valgrind memcheck (make valgrind).
+# make fuzz FUZZ_SECONDS=N: each libFuzzer target for N seconds. The saved corpora
+#   are also replayed by plain programs in TEST_PROGRAMS, so `make test` and
+#   `make sanitize` run them without a fuzzer.
+
+FUZZ_TARGETS    = fk skin bvh matrices
+FUZZ_SOURCES_bvh = examples/bvh.c
+FUZZ_SECONDS   ?= 60
+FUZZ_CC        ?= clang
+FUZZ_FLAGS     ?= -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+SANITIZE_CC    ?= clang
+SANITIZE_FLAGS ?= -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+SANITIZE_ENV    = ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1
+VALGRIND        = valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
+VALGRIND_PROGRAMS ?= $(TEST_PROGRAMS)
+
+TEST_PROGRAMS += $(BUILD)/test_bad_input $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%_replay)
+TEST_SCRIPTS  += tests/conventions_table.sh
+
+# A target that fuzzes an example (the BVH reader) names its sources in FUZZ_SOURCES_<target>.
+.SECONDEXPANSION: # for $$(FUZZ_SOURCES_$$*) below
+$(BUILD)/fuzz_%_replay: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz_input.h $(HEADER) \
+                        $$(FUZZ_SOURCES_$$*) | $(BUILD)
+	$(CC) -std=c99 $(CPPFLAGS) -Iexamples $(CFLAGS) $(WARNINGS) -DFUZZ_CORPUS='"$(CURDIR)/tests/fuzz/corpus/$*"' \
+	    $< $(FUZZ_SOURCES_$*) tests/fuzz/replay.c -o $@ $(LDLIBS)
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_input.h $(HEADER) $$(FUZZ_SOURCES_$$*)
+	$(call need_debian_package,libclang-rt-14-dev,$(shell $(FUZZ_CC) --print-runtime-dir)/libclang_rt.fuzzer-$(shell uname -m).a)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) -Iexamples $(FUZZ_FLAGS) $< $(FUZZ_SOURCES_$*) -o $@ $(LDLIBS)
+
+.PHONY: sanitize valgrind fuzz test-programs
+
+# The test programs alone (no scripts): what sanitize runs in its own build dir.
+# They depend on `all` because areas further down the Makefile add programs too.
+test-programs: all
+	tests/run_tests.sh $(TEST_PROGRAMS)
+
+sanitize:
+	$(SANITIZE_ENV) $(MAKE) --no-print-directory BUILD=$(BUILD)/sanitize CC=$(SANITIZE_CC) \
+	    CFLAGS='$(SANITIZE_FLAGS)' test-programs
+	$(MAKE) --no-print-directory valgrind
+
+valgrind: all
+	$(call need_debian_package,valgrind,/usr/bin/valgrind)
+	@mkdir -p $(BUILD)/valgrind
+	@for program in $(VALGRIND_PROGRAMS); do \
+	    printf '#!/bin/sh\nexec $(VALGRIND) %s "$$@"\n' "$$program" >$(BUILD)/valgrind/$${program##*/}; \
+	    chmod +x $(BUILD)/valgrind/$${program##*/}; done
+	tests/run_tests.sh $(addprefix $(BUILD)/valgrind/,$(notdir $(VALGRIND_PROGRAMS)))
+
+fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
+	tests/fuzz/run_fuzzers.sh $(FUZZ_SECONDS) $(BUILD)/fuzz $(FUZZ_TARGETS)
 
 # ---- Aggregate targets (last, so every area's programs are listed) ------------
 

@@ -51,7 +51,12 @@
 
    ERRORS
      Functions that can meet bad data return an fk_result; fk_result_description()
-     names it. Bad input never leads to a read or write out of bounds.
+     names it. Bad input never leads to a read or write out of bounds. Skeletons and
+     transforms are checked in full (parent arrays; zero, infinite or NaN
+     quaternions; non-finite positions; a pose that overflows float). Per-vertex
+     data (positions, normals, weights) is not checked, which would cost a pass over
+     the mesh: NaN there makes that vertex's outputs NaN. The math helpers check
+     nothing: NaN in, NaN out. docs/conventions.md has the whole table.
 */
 
 #ifndef FK_LBS_H
@@ -134,7 +139,7 @@ typedef enum fk_result {
     FK_ERROR_SELF_PARENT,        /**< a joint is its own parent */
     FK_ERROR_CYCLE,              /**< the parent array has a cycle (no path to a root) */
     FK_ERROR_INVALID_ROTATION,   /**< a quaternion is zero, infinite or NaN */
-    FK_ERROR_NOT_FINITE,         /**< a position or translation is infinite or NaN */
+    FK_ERROR_NOT_FINITE,         /**< a position or translation is infinite or NaN, or the pose overflows float */
     FK_ERROR_JOINT_OUT_OF_RANGE, /**< a vertex names a joint >= transform_count */
     FK_ERROR_INVALID_STRIDE,     /**< a stride is smaller than its element, misaligned, or overflows */
     FK_ERROR_NOT_RIGID,          /**< engine matrices are singular, or carry scale that varies per joint or over time */
@@ -210,7 +215,7 @@ FK_LBS_DEF fk_vec3 fk_vec3_cross(fk_vec3 a, fk_vec3 b);
 /** @brief Euclidean length. @param v vector. @return |v|. */
 FK_LBS_DEF float fk_vec3_length(fk_vec3 v);
 /** @brief Unit vector in the direction of @p v. @param v vector.
-    @return v / |v|, or (0, 0, 0) when |v| is zero. */
+    @return v / |v|, or (0, 0, 0) when |v| is zero (NaN stays NaN). */
 FK_LBS_DEF fk_vec3 fk_vec3_normalize(fk_vec3 v);
 
 /* ============================================================================
@@ -236,7 +241,7 @@ FK_LBS_DEF float fk_quat_dot(fk_quat a, fk_quat b);
 /** @brief Length. @param q quaternion. @return |q|. */
 FK_LBS_DEF float fk_quat_length(fk_quat q);
 /** @brief Unit quaternion in the direction of @p q. @param q quaternion.
-    @return q / |q|, or the identity when q is zero. */
+    @return q / |q|, or the identity when q is zero (NaN stays NaN). */
 FK_LBS_DEF fk_quat fk_quat_normalize(fk_quat q);
 /** @brief Rotates a vector by a unit quaternion. @param q unit quaternion.
     @param v vector. @return q v q*. */
@@ -430,7 +435,8 @@ FK_LBS_DEF void fk_mat34_mul(const float a[12], const float b[12], float out[12]
     bind-pose world matrices into inverse bind matrices, or back.
     @param m 12 floats. @param out receives the inverse (may alias @p m).
     @return FK_OK, FK_ERROR_NOT_FINITE, or FK_ERROR_NOT_RIGID when A is singular
-    (@p out is then left alone). */
+    or so nearly singular that the inverse overflows float (@p out is then left
+    alone). */
 FK_LBS_DEF fk_result fk_mat34_inverse(const float m[12], float out[12]);
 /** @brief The affine matrix T R S of a translation, rotation and scale, the way
     glTF, FBX and assimp compose a node's local transform.
@@ -455,8 +461,9 @@ FK_LBS_DEF void fk_mat34_from_trs(fk_vec3 translation, fk_quat rotation, fk_vec3
     @param out_rest_joints receives joint_count rest joint positions x_i.
     @param out_pretransform receives P, 12 floats, 3x4 row-major.
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
-    FK_ERROR_NOT_FINITE, or FK_ERROR_NOT_RIGID when the joints' linear parts differ
-    by more than a rotation (scale that varies per joint) or are singular. */
+    FK_ERROR_NOT_FINITE (an input is not finite, or a result overflows float), or
+    FK_ERROR_NOT_RIGID when the joints' linear parts differ by more than a rotation
+    (scale that varies per joint) or are singular. */
 FK_LBS_DEF fk_result fk_bind_from_matrices(int joint_count, const float *inverse_bind_matrices,
                                            const float *world_matrices, fk_vec3 *out_rest_joints,
                                            float out_pretransform[12]);
@@ -477,9 +484,10 @@ FK_LBS_DEF fk_result fk_bind_from_matrices(int joint_count, const float *inverse
     @param pretransform,rest_joints from fk_bind_from_matrices().
     @param out_rotations receives q_i. @param out_translations receives d_i.
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
-    FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT, FK_ERROR_NOT_FINITE, or
-    FK_ERROR_NOT_RIGID when some C_i is not a rotation plus a translation (scale
-    that varies over time or differs from the bind pose's). */
+    FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT, FK_ERROR_NOT_FINITE (an
+    input is not finite, or a translation overflows float), or FK_ERROR_NOT_RIGID
+    when some C_i is not a rotation plus a translation (scale that varies over time
+    or differs from the bind pose's). */
 FK_LBS_DEF fk_result fk_pose_from_matrices(int joint_count, const int *parents,
                                            const float *inverse_bind_matrices, const float *world_matrices,
                                            const float pretransform[12], const fk_vec3 *rest_joints,
@@ -513,8 +521,11 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc);
     quaternions are blended with signs chosen so that every rotation lies in the
     hemisphere of the most heavily weighted influence (so q and -q give the same
     result, and listing the influences in another order or densely changes
-    nothing), normalized, and applied. Normals are rotated by the blended rotation. A vertex whose blend has a
-    zero rotation part (all weights zero) keeps its rest position and normal.
+    nothing), normalized, and applied. Normals are rotated by the blended rotation.
+    The weights' scale does not matter (tiny and huge weights are rescaled before
+    normalizing). A vertex whose blend has a zero rotation part (all weights zero)
+    keeps its rest position and normal; NaN in its weights or data makes its
+    outputs NaN.
     @param desc what to skin; see fk_skin_desc.
     @return as fk_skin_lbs(). */
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
@@ -866,7 +877,7 @@ FK_LBS_DEF const char *fk_result_description(fk_result result)
     case FK_ERROR_SELF_PARENT: return "a joint is its own parent";
     case FK_ERROR_CYCLE: return "the parent array has a cycle";
     case FK_ERROR_INVALID_ROTATION: return "a quaternion is zero, infinite or NaN";
-    case FK_ERROR_NOT_FINITE: return "a position or translation is infinite or NaN";
+    case FK_ERROR_NOT_FINITE: return "a position or translation is infinite or NaN, or the result overflows";
     case FK_ERROR_JOINT_OUT_OF_RANGE: return "a vertex names a joint not below transform_count";
     case FK_ERROR_INVALID_STRIDE: return "a stride is too small, misaligned, or overflows";
     case FK_ERROR_NOT_RIGID: return "matrices are singular, or carry scale that varies per joint or over time";
@@ -898,8 +909,10 @@ FK_LBS_DEF fk_vec3 fk_vec3_cross(fk_vec3 a, fk_vec3 b)
 
 FK_LBS_DEF fk_vec3 fk_vec3_normalize(fk_vec3 v)
 {
+    /* Tested against zero, not "> 0", so that NaN stays NaN instead of passing for
+       a zero vector. */
     float length = fk_vec3_length(v);
-    return length > 0.0f ? fk_vec3_scale(v, 1.0f / length) : fk_vec3_make(0.0f, 0.0f, 0.0f);
+    return length != 0.0f ? fk_vec3_scale(v, 1.0f / length) : fk_vec3_make(0.0f, 0.0f, 0.0f);
 }
 
 /* NaN fails every comparison, so one test rejects NaN and both infinities. */
@@ -936,17 +949,25 @@ FK_LBS_DEF float fk_quat_dot(fk_quat a, fk_quat b) { return a.x * b.x + a.y * b.
 FK_LBS_DEF float fk_quat_length(fk_quat q) { return sqrtf(fk_quat_dot(q, q)); }
 
 static fk_quat fk__quat_scale(fk_quat q, float s) { return fk_quat_make(q.x * s, q.y * s, q.z * s, q.w * s); }
+static fk_quat fk__quat_divide(fk_quat q, float s) { return fk_quat_make(q.x / s, q.y / s, q.z / s, q.w / s); }
+
+static float fk__quat_largest_magnitude(fk_quat q)
+{
+    float a = fabsf(q.x) > fabsf(q.y) ? fabsf(q.x) : fabsf(q.y);
+    float b = fabsf(q.z) > fabsf(q.w) ? fabsf(q.z) : fabsf(q.w);
+    return a > b ? a : b;
+}
 
 FK_LBS_DEF fk_quat fk_quat_inverse(fk_quat q)
 {
     float norm2 = fk_quat_dot(q, q);
-    return norm2 > 0.0f ? fk__quat_scale(fk_quat_conjugate(q), 1.0f / norm2) : fk_quat_identity();
+    return norm2 != 0.0f ? fk__quat_scale(fk_quat_conjugate(q), 1.0f / norm2) : fk_quat_identity();
 }
 
 FK_LBS_DEF fk_quat fk_quat_normalize(fk_quat q)
 {
-    float norm2 = fk_quat_dot(q, q);
-    return norm2 > 0.0f ? fk__quat_scale(q, 1.0f / sqrtf(norm2)) : fk_quat_identity();
+    float norm2 = fk_quat_dot(q, q); /* NaN stays NaN: see fk_vec3_normalize() */
+    return norm2 != 0.0f ? fk__quat_scale(q, 1.0f / sqrtf(norm2)) : fk_quat_identity();
 }
 
 /* Inputs that cannot be normalized: zero length (or so small that 1/|q| overflows),
@@ -970,7 +991,7 @@ FK_LBS_DEF fk_quat fk_quat_from_axis_angle(fk_vec3 axis, float angle)
 {
     float length = fk_vec3_length(axis);
     float s;
-    if (!(length > 0.0f)) return fk_quat_identity();
+    if (length == 0.0f) return fk_quat_identity();
     s = sinf(0.5f * angle) / length;
     return fk_quat_make(axis.x * s, axis.y * s, axis.z * s, cosf(0.5f * angle));
 }
@@ -985,7 +1006,7 @@ FK_LBS_DEF void fk_quat_to_axis_angle(fk_quat q, fk_vec3 *axis, float *angle)
     if (q.w < 0.0f) q = fk__quat_scale(q, -1.0f);
     sine = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z);
     *angle = 2.0f * atan2f(sine, q.w);
-    *axis = sine > 0.0f ? fk_vec3_make(q.x / sine, q.y / sine, q.z / sine) : fk_vec3_make(1.0f, 0.0f, 0.0f);
+    *axis = sine != 0.0f ? fk_vec3_make(q.x / sine, q.y / sine, q.z / sine) : fk_vec3_make(1.0f, 0.0f, 0.0f);
 }
 
 FK_LBS_DEF void fk_quat_to_mat3(fk_quat q, float out[9])
@@ -1209,9 +1230,9 @@ static fk_vec3 fk__dual_quat_translation(fk_quat real, fk_quat dual)
 FK_LBS_DEF fk_rigid fk_dual_quat_to_rigid(fk_dual_quat d)
 {
     float norm = fk_quat_length(d.real);
-    float inverse = norm > 0.0f ? 1.0f / norm : 0.0f;
+    float inverse = norm != 0.0f ? 1.0f / norm : 0.0f;
     fk_quat real = fk__quat_scale(d.real, inverse), dual = fk__quat_scale(d.dual, inverse);
-    if (!(norm > 0.0f)) return fk_rigid_identity();
+    if (norm == 0.0f) return fk_rigid_identity();
     return fk_rigid_make(real, fk__dual_quat_translation(real, dual));
 }
 
@@ -1335,10 +1356,13 @@ static fk_result fk__forward(int joint_count, const int *parents, const fk_vec3 
             out[i] = fk__joint_transform(parent < 0 ? NULL : &out[parent], rest_joints[i], rotations[i],
                                          translations ? &translations[i] : NULL, rest_frame);
         }
-        return FK_OK;
+    } else if (result == FK_OK) {
+        result = fk__forward_any_order(joint_count, parents, rest_joints, rotations, translations, out, rest_frame);
     }
-    if (result == FK_OK) result = fk__forward_any_order(joint_count, parents, rest_joints, rotations,
-                                                        translations, out, rest_frame);
+    /* Finite inputs can still overflow float on the way down the tree (positions
+       near FLT_MAX); an infinite translation must not pass for a pose. */
+    for (i = 0; i < joint_count && result == FK_OK; ++i)
+        if (!fk__vec3_is_finite(out[i].t)) result = FK_ERROR_NOT_FINITE;
     if (result != FK_OK)
         for (i = 0; i < joint_count; ++i) out[i] = fk_rigid_identity();
     return result;
@@ -1590,9 +1614,14 @@ FK_LBS_DEF fk_result fk_bind_from_matrices(int joint_count, const float *inverse
             (float)(stretch_0[0] * origin[0] + stretch_0[1] * origin[1] + stretch_0[2] * origin[2]),
             (float)(stretch_0[3] * origin[0] + stretch_0[4] * origin[1] + stretch_0[5] * origin[2]),
             (float)(stretch_0[6] * origin[0] + stretch_0[7] * origin[1] + stretch_0[8] * origin[2]));
+        /* Computed in double from finite floats, but it may not fit back in one. */
+        if (!fk__vec3_is_finite(out_rest_joints[i])) return FK_ERROR_NOT_FINITE;
     }
-    if (joint_count > 0)
+    if (joint_count > 0) {
+        for (k = 0; k < 9; ++k)
+            if (!fk__is_finite((float)stretch_0[k])) return FK_ERROR_NOT_FINITE;
         for (k = 0; k < 9; ++k) out_pretransform[4 * (k / 3) + k % 3] = (float)stretch_0[k];
+    }
     return FK_OK;
 }
 
@@ -1668,6 +1697,7 @@ FK_LBS_DEF fk_result fk_pose_from_matrices(int joint_count, const int *parents,
             d[k] = parent_rotation[k] * offset[0] + parent_rotation[3 + k] * offset[1] +
                    parent_rotation[6 + k] * offset[2] - x[k];
         out_translations[i] = fk_vec3_make((float)d[0], (float)d[1], (float)d[2]);
+        if (!fk__vec3_is_finite(out_translations[i])) return FK_ERROR_NOT_FINITE; /* overflowed float */
     }
     return FK_OK;
 }
@@ -1723,18 +1753,22 @@ FK_LBS_DEF void fk_mat34_mul(const float a[12], const float b[12], float out[12]
 FK_LBS_DEF fk_result fk_mat34_inverse(const float m[12], float out[12])
 {
     double affine[12], linear[9], inverse[9];
+    float result[12];
     int row;
     if (!fk__mat34_is_finite(m)) return FK_ERROR_NOT_FINITE;
     fk__mat34_to_double(m, affine);
     fk__mat34_linear(affine, linear);
     if (!fk__mat3_inverse(linear, inverse)) return FK_ERROR_NOT_RIGID;
     for (row = 0; row < 3; ++row) {
-        out[4 * row + 0] = (float)inverse[3 * row + 0];
-        out[4 * row + 1] = (float)inverse[3 * row + 1];
-        out[4 * row + 2] = (float)inverse[3 * row + 2];
-        out[4 * row + 3] = (float)-(inverse[3 * row] * affine[3] + inverse[3 * row + 1] * affine[7] +
-                                    inverse[3 * row + 2] * affine[11]);
+        result[4 * row + 0] = (float)inverse[3 * row + 0];
+        result[4 * row + 1] = (float)inverse[3 * row + 1];
+        result[4 * row + 2] = (float)inverse[3 * row + 2];
+        result[4 * row + 3] = (float)-(inverse[3 * row] * affine[3] + inverse[3 * row + 1] * affine[7] +
+                                       inverse[3 * row + 2] * affine[11]);
     }
+    /* Nonzero in double but too close to singular for float: the inverse overflows. */
+    if (!fk__mat34_is_finite(result)) return FK_ERROR_NOT_RIGID;
+    memcpy(out, result, sizeof result);
     return FK_OK;
 }
 
@@ -1950,7 +1984,17 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
         p = fk__load3(fk__float_at(desc->positions, layout.position_stride, i));
         n = desc->normals ? fk__load3(fk__float_at(desc->normals, layout.normal_stride, i)) : p;
         norm2 = fk_quat_dot(real, real);
-        if (norm2 > 0.0f) {
+        if (!(norm2 >= FLT_MIN && norm2 <= FLT_MAX) && norm2 == norm2) {
+            /* Tiny or huge weights square out of float's range, yet the blend's
+               direction is all DQS needs: divide by the largest component first. */
+            float largest = fk__quat_largest_magnitude(real);
+            if (largest > 0.0f && largest <= FLT_MAX) {
+                real = fk__quat_divide(real, largest);
+                dual = fk__quat_divide(dual, largest);
+                norm2 = fk_quat_dot(real, real);
+            }
+        }
+        if (norm2 != 0.0f) { /* NaN weights or positions give NaN, not the rest pose */
             /* Dividing both parts by |real| makes the real part unit. The blended dual
                part is then no longer orthogonal to it, but the translation formula
                reads only the orthogonal component, so no further projection is needed. */

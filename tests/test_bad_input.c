@@ -1,0 +1,856 @@
+/* test_bad_input.c - the catalogue of bad input: what each function does with it.
+
+   Every row of the bad-input table in docs/conventions.md names one test here
+   (tests/conventions_table.sh checks that). A test states the rule in its name,
+   feeds the bad input, and checks the result code, what was written, and that the
+   inputs were left alone. */
+#define FK_LBS_IMPLEMENTATION
+#include "fk_lbs.h"
+#include "check.h"
+
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ---- A three-joint chain (root, elbow, hand) to spoil one field at a time ---- */
+
+enum { JOINTS = 3 };
+
+typedef struct rig {
+    int parents[JOINTS];
+    fk_vec3 rest[JOINTS];
+    fk_quat rotations[JOINTS];
+    fk_vec3 translations[JOINTS];
+} rig;
+
+static rig good_rig(void)
+{
+    rig r;
+    int i;
+    r.parents[0] = -1; r.parents[1] = 0; r.parents[2] = 1;
+    for (i = 0; i < JOINTS; ++i) {
+        r.rest[i] = fk_vec3_make(0.0f, (float)i, 0.0f);
+        r.rotations[i] = fk_quat_from_axis_angle(fk_vec3_make(0.0f, 0.0f, 1.0f), 0.3f * (float)(i + 1));
+        r.translations[i] = fk_vec3_make(0.1f, 0.0f, 0.0f);
+    }
+    return r;
+}
+
+static int is_identity(fk_rigid r)
+{
+    return r.q.x == 0.0f && r.q.y == 0.0f && r.q.z == 0.0f && r.q.w == 1.0f && r.t.x == 0.0f && r.t.y == 0.0f &&
+           r.t.z == 0.0f;
+}
+
+/* Runs both FK conventions on the rig; checks they agree on the code, that the
+   output is all identities on error, and that the rig was not modified. */
+static fk_result forward_both(const rig *r, int use_translations, fk_rigid out[JOINTS])
+{
+    rig before = *r;
+    fk_rigid rest_frame_out[JOINTS];
+    const fk_vec3 *d = use_translations ? r->translations : NULL;
+    fk_result result = fk_forward(JOINTS, r->parents, r->rest, r->rotations, d, out);
+    fk_result rest_frame = fk_forward_rest_frame(JOINTS, r->parents, r->rest, r->rotations, d, rest_frame_out);
+    int i;
+    CHECK(result == rest_frame, "fk_forward %d, fk_forward_rest_frame %d", (int)result, (int)rest_frame);
+    CHECK(memcmp(&before, r, sizeof before) == 0, "the input rig was modified");
+    if (result != FK_OK)
+        for (i = 0; i < JOINTS; ++i)
+            CHECK(is_identity(out[i]) && is_identity(rest_frame_out[i]), "joint %d is not the identity after an error", i);
+    return result;
+}
+
+static float max_difference(const fk_rigid *a, const fk_rigid *b, int count)
+{
+    float largest = 0.0f;
+    int i, c;
+    for (i = 0; i < count; ++i) {
+        const float *x = &a[i].q.x, *y = &b[i].q.x;
+        /* q and -q are one rotation */
+        float same = 0.0f, flipped = 0.0f;
+        for (c = 0; c < 4; ++c) {
+            same = fmaxf(same, fabsf(x[c] - y[c]));
+            flipped = fmaxf(flipped, fabsf(x[c] + y[c]));
+        }
+        largest = fmaxf(largest, fminf(same, flipped));
+        largest = fmaxf(largest, fabsf(a[i].t.x - b[i].t.x));
+        largest = fmaxf(largest, fabsf(a[i].t.y - b[i].t.y));
+        largest = fmaxf(largest, fabsf(a[i].t.z - b[i].t.z));
+    }
+    return largest;
+}
+
+/* ---- Forward kinematics: counts and pointers ---- */
+
+static void negative_joint_count_is_invalid_count(void)
+{
+    rig r = good_rig();
+    fk_rigid out[JOINTS];
+    CHECK(fk_forward(-1, r.parents, r.rest, r.rotations, NULL, out) == FK_ERROR_INVALID_COUNT, "fk_forward(-1)");
+    CHECK(fk_forward_rest_frame(INT_MIN, r.parents, r.rest, r.rotations, NULL, out) == FK_ERROR_INVALID_COUNT,
+          "fk_forward_rest_frame(INT_MIN)");
+    CHECK(fk_validate_skeleton(-1, r.parents) == FK_ERROR_INVALID_COUNT, "fk_validate_skeleton(-1)");
+    CHECK(fk_posed_joints(-1, r.rest, out, r.translations) == FK_ERROR_INVALID_COUNT, "fk_posed_joints(-1)");
+}
+
+static void zero_joints_is_ok_and_reads_nothing(void)
+{
+    CHECK(fk_forward(0, NULL, NULL, NULL, NULL, NULL) == FK_OK, "fk_forward(0, NULL...)");
+    CHECK(fk_forward_rest_frame(0, NULL, NULL, NULL, NULL, NULL) == FK_OK, "fk_forward_rest_frame(0, NULL...)");
+    CHECK(fk_validate_skeleton(0, NULL) == FK_OK, "fk_validate_skeleton(0, NULL)");
+    CHECK(fk_posed_joints(0, NULL, NULL, NULL) == FK_OK, "fk_posed_joints(0, NULL...)");
+}
+
+static void missing_required_pointer_is_null_argument(void)
+{
+    rig r = good_rig();
+    fk_rigid out[JOINTS];
+    fk_vec3 posed[JOINTS];
+    CHECK(fk_forward(JOINTS, NULL, r.rest, r.rotations, NULL, out) == FK_ERROR_NULL_ARGUMENT, "NULL parents");
+    CHECK(fk_forward(JOINTS, r.parents, NULL, r.rotations, NULL, out) == FK_ERROR_NULL_ARGUMENT, "NULL rest joints");
+    CHECK(fk_forward(JOINTS, r.parents, r.rest, NULL, NULL, out) == FK_ERROR_NULL_ARGUMENT, "NULL rotations");
+    CHECK(fk_forward(JOINTS, r.parents, r.rest, r.rotations, NULL, NULL) == FK_ERROR_NULL_ARGUMENT, "NULL out");
+    CHECK(fk_validate_skeleton(JOINTS, NULL) == FK_ERROR_NULL_ARGUMENT, "validate NULL parents");
+    CHECK(fk_posed_joints(JOINTS, NULL, out, posed) == FK_ERROR_NULL_ARGUMENT, "posed NULL rest");
+    CHECK(fk_posed_joints(JOINTS, r.rest, NULL, posed) == FK_ERROR_NULL_ARGUMENT, "posed NULL transforms");
+    CHECK(fk_posed_joints(JOINTS, r.rest, out, NULL) == FK_ERROR_NULL_ARGUMENT, "posed NULL out");
+}
+
+static void null_translations_mean_none(void)
+{
+    rig r = good_rig();
+    fk_rigid without[JOINTS], zero[JOINTS];
+    int i;
+    for (i = 0; i < JOINTS; ++i) r.translations[i] = fk_vec3_make(0.0f, 0.0f, 0.0f);
+    CHECK(forward_both(&r, 0, without) == FK_OK, "NULL translations");
+    CHECK(forward_both(&r, 1, zero) == FK_OK, "zero translations");
+    CHECK(max_difference(without, zero, JOINTS) == 0.0f, "NULL translations differ from zero translations");
+}
+
+/* ---- Forward kinematics: parent arrays ---- */
+
+static void parent_past_the_end_is_out_of_range(void)
+{
+    rig r = good_rig();
+    fk_rigid out[JOINTS];
+    int bad[] = {JOINTS, JOINTS + 1, 65535, INT_MAX};
+    size_t i;
+    for (i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        r.parents[2] = bad[i];
+        CHECK(forward_both(&r, 1, out) == FK_ERROR_PARENT_OUT_OF_RANGE, "parent %d", bad[i]);
+        CHECK(fk_validate_skeleton(JOINTS, r.parents) == FK_ERROR_PARENT_OUT_OF_RANGE, "validate parent %d", bad[i]);
+    }
+}
+
+static void any_negative_parent_is_a_root(void)
+{
+    rig r = good_rig();
+    fk_rigid minus_one[JOINTS], other[JOINTS];
+    int negatives[] = {-2, -1000, INT_MIN};
+    size_t i;
+    r.parents[1] = -1;
+    CHECK(forward_both(&r, 1, minus_one) == FK_OK, "-1 as parent");
+    for (i = 0; i < sizeof negatives / sizeof negatives[0]; ++i) {
+        r.parents[1] = negatives[i];
+        CHECK(fk_validate_skeleton(JOINTS, r.parents) == FK_OK, "validate parent %d", negatives[i]);
+        CHECK(forward_both(&r, 1, other) == FK_OK, "parent %d", negatives[i]);
+        CHECK(max_difference(minus_one, other, JOINTS) == 0.0f, "parent %d is not the same as -1", negatives[i]);
+    }
+}
+
+static void own_parent_is_self_parent(void)
+{
+    rig r = good_rig();
+    fk_rigid out[JOINTS];
+    r.parents[1] = 1;
+    CHECK(forward_both(&r, 1, out) == FK_ERROR_SELF_PARENT, "joint 1 its own parent");
+    CHECK(fk_validate_skeleton(JOINTS, r.parents) == FK_ERROR_SELF_PARENT, "validate");
+    r = good_rig();
+    r.parents[0] = 0; /* a root pointing at itself is no root */
+    CHECK(forward_both(&r, 1, out) == FK_ERROR_SELF_PARENT, "joint 0 its own parent");
+}
+
+static void cycle_is_cycle(void)
+{
+    enum { N = 6 };
+    /* 0 is a root with child 1; 2 -> 3 -> 4 -> 2 is a loop; 5 hangs off the loop. */
+    int parents[N] = {-1, 0, 4, 2, 3, 4};
+    fk_vec3 rest[N];
+    fk_quat rotations[N];
+    fk_rigid out[N];
+    int two_cycle[2] = {1, 0}, i;
+    for (i = 0; i < N; ++i) { rest[i] = fk_vec3_make((float)i, 0.0f, 0.0f); rotations[i] = fk_quat_identity(); }
+    CHECK(fk_validate_skeleton(N, parents) == FK_ERROR_CYCLE, "validate a 3-cycle with a tail");
+    CHECK(fk_forward(N, parents, rest, rotations, NULL, out) == FK_ERROR_CYCLE, "forward a 3-cycle");
+    CHECK(fk_forward_rest_frame(N, parents, rest, rotations, NULL, out) == FK_ERROR_CYCLE, "rest frame 3-cycle");
+    for (i = 0; i < N; ++i) CHECK(is_identity(out[i]), "joint %d not the identity after a cycle", i);
+    CHECK(fk_validate_skeleton(2, two_cycle) == FK_ERROR_CYCLE, "validate a 2-cycle");
+    CHECK(fk_forward(2, two_cycle, rest, rotations, NULL, out) == FK_ERROR_CYCLE, "forward a 2-cycle");
+}
+
+static void children_before_parents_is_fine(void)
+{
+    /* The same chain listed hand, elbow, root. */
+    rig r = good_rig(), reversed;
+    fk_rigid in_order[JOINTS], out_of_order[JOINTS], remapped[JOINTS];
+    int i;
+    reversed = r;
+    for (i = 0; i < JOINTS; ++i) {
+        int j = JOINTS - 1 - i;
+        reversed.parents[i] = r.parents[j] < 0 ? -1 : JOINTS - 1 - r.parents[j];
+        reversed.rest[i] = r.rest[j];
+        reversed.rotations[i] = r.rotations[j];
+        reversed.translations[i] = r.translations[j];
+    }
+    CHECK(fk_validate_skeleton(JOINTS, reversed.parents) == FK_OK, "validate reversed");
+    CHECK(forward_both(&r, 1, in_order) == FK_OK, "in order");
+    CHECK(forward_both(&reversed, 1, out_of_order) == FK_OK, "reversed");
+    for (i = 0; i < JOINTS; ++i) remapped[i] = out_of_order[JOINTS - 1 - i];
+    /* The same arithmetic per joint, but along two code paths that a compiler may
+       contract into fused multiply-adds differently. */
+    CHECK(max_difference(in_order, remapped, JOINTS) <= 1e-6f, "order changed the pose by %g",
+          (double)max_difference(in_order, remapped, JOINTS));
+}
+
+/* ---- Forward kinematics: values ---- */
+
+static void zero_rotation_is_invalid_rotation(void)
+{
+    rig r = good_rig();
+    fk_rigid out[JOINTS];
+    r.rotations[1] = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f);
+    CHECK(forward_both(&r, 1, out) == FK_ERROR_INVALID_ROTATION, "zero quaternion");
+    r.rotations[1] = fk_quat_make(-0.0f, 0.0f, -0.0f, 0.0f);
+    CHECK(forward_both(&r, 1, out) == FK_ERROR_INVALID_ROTATION, "negative zeros");
+}
+
+static void rotation_too_small_to_normalize_is_invalid_rotation(void)
+{
+    /* |q|^2 below FLT_MIN cannot be normalized in float without losing the
+       direction: 1e-20 squared is 1e-40, a denormal; so are all-denormal quaternions. */
+    rig r = good_rig();
+    fk_rigid out[JOINTS];
+    r.rotations[2] = fk_quat_make(0.0f, 0.0f, 1e-20f, 1e-20f);
+    CHECK(forward_both(&r, 1, out) == FK_ERROR_INVALID_ROTATION, "|q| = 1.4e-20");
+    r.rotations[2] = fk_quat_make(FLT_MIN / 4.0f, 0.0f, 0.0f, FLT_MIN / 2.0f);
+    CHECK(forward_both(&r, 1, out) == FK_ERROR_INVALID_ROTATION, "denormal components");
+}
+
+static void non_finite_rotation_is_invalid_rotation(void)
+{
+    rig r = good_rig();
+    fk_rigid out[JOINTS];
+    float bad[] = {NAN, INFINITY, -INFINITY};
+    size_t i;
+    for (i = 0; i < 3; ++i) {
+        r = good_rig();
+        r.rotations[0].y = bad[i];
+        CHECK(forward_both(&r, 1, out) == FK_ERROR_INVALID_ROTATION, "rotation component %g", (double)bad[i]);
+        r = good_rig();
+        r.rotations[2].w = bad[i];
+        CHECK(forward_both(&r, 1, out) == FK_ERROR_INVALID_ROTATION, "w %g", (double)bad[i]);
+    }
+    r = good_rig();
+    r.rotations[1] = fk_quat_make(3e19f, 3e19f, 0.0f, 0.0f); /* |q|^2 overflows float */
+    CHECK(forward_both(&r, 1, out) == FK_ERROR_INVALID_ROTATION, "|q|^2 overflows");
+}
+
+static void non_unit_rotation_is_normalized(void)
+{
+    rig r = good_rig(), scaled;
+    fk_rigid unit[JOINTS], out[JOINTS];
+    float scales[] = {2.0f, 0.001f, 1e-15f, 1e15f, -1.0f};
+    size_t s;
+    int i;
+    CHECK(forward_both(&r, 1, unit) == FK_OK, "unit rotations");
+    for (s = 0; s < sizeof scales / sizeof scales[0]; ++s) {
+        scaled = r;
+        for (i = 0; i < JOINTS; ++i) {
+            fk_quat q = r.rotations[i];
+            scaled.rotations[i] = fk_quat_make(q.x * scales[s], q.y * scales[s], q.z * scales[s], q.w * scales[s]);
+        }
+        CHECK(forward_both(&scaled, 1, out) == FK_OK, "rotations scaled by %g", (double)scales[s]);
+        /* A normalized q differs from the unit one by an ulp or two per component;
+           three joints of size ~1 turn that into a few ulps of 3. */
+        CHECK(max_difference(unit, out, JOINTS) <= 32.0f * FLT_EPSILON, "scale %g changed the pose by %g",
+              (double)scales[s], (double)max_difference(unit, out, JOINTS));
+        for (i = 0; i < JOINTS; ++i)
+            CHECK(fabsf(fk_quat_length(out[i].q) - 1.0f) <= 2.0f * FLT_EPSILON, "joint %d rotation not unit", i);
+    }
+}
+
+static void denormal_component_is_accepted(void)
+{
+    rig r = good_rig();
+    fk_rigid out[JOINTS];
+    r.rotations[1].x = FLT_MIN / 8.0f; /* a unit quaternion with a denormal part */
+    r.rest[2].z = FLT_MIN / 16.0f;
+    r.translations[0].y = -FLT_MIN / 2.0f;
+    CHECK(forward_both(&r, 1, out) == FK_OK, "denormals");
+}
+
+static void non_finite_position_is_not_finite(void)
+{
+    float bad[] = {NAN, INFINITY, -INFINITY};
+    fk_rigid out[JOINTS];
+    size_t i;
+    for (i = 0; i < 3; ++i) {
+        rig r = good_rig();
+        r.rest[1].z = bad[i];
+        CHECK(forward_both(&r, 1, out) == FK_ERROR_NOT_FINITE, "rest joint %g", (double)bad[i]);
+        r = good_rig();
+        r.translations[2].x = bad[i];
+        CHECK(forward_both(&r, 1, out) == FK_ERROR_NOT_FINITE, "translation %g", (double)bad[i]);
+        CHECK(forward_both(&r, 0, out) == FK_OK, "a bad translation is not read when translations are NULL");
+    }
+}
+
+static void pose_overflowing_float_is_not_finite(void)
+{
+    /* Every input finite, but x + d and the sums down the chain pass FLT_MAX. */
+    rig r = good_rig();
+    fk_rigid out[JOINTS];
+    r.rest[0] = fk_vec3_make(FLT_MAX, 0.0f, 0.0f);
+    r.translations[0] = fk_vec3_make(FLT_MAX, 0.0f, 0.0f);
+    CHECK(forward_both(&r, 1, out) == FK_ERROR_NOT_FINITE, "a root at 2 FLT_MAX");
+    r = good_rig();
+    r.rest[1] = fk_vec3_make(0.0f, 3e38f, 0.0f);
+    r.rest[2] = fk_vec3_make(0.0f, -3e38f, 0.0f);
+    r.rotations[1] = fk_quat_from_axis_angle(fk_vec3_make(0.0f, 0.0f, 1.0f), 3.14159265f);
+    r.parents[0] = 2; r.parents[1] = -1; r.parents[2] = 1; /* children first: the other code path */
+    CHECK(forward_both(&r, 1, out) == FK_ERROR_NOT_FINITE, "a turned bone of length 6e38");
+}
+
+/* ---- Skinning ---- */
+
+enum { VERTICES = 4, BONES = 3, K = 2 };
+
+typedef struct mesh {
+    float positions[VERTICES * 3], normals[VERTICES * 3];
+    uint16_t joints[VERTICES * K];
+    float weights[VERTICES * K];
+    fk_rigid bones[BONES];
+    float out_positions[VERTICES * 3], out_normals[VERTICES * 3];
+} mesh;
+
+static void good_mesh(mesh *m)
+{
+    int i;
+    memset(m, 0, sizeof *m);
+    for (i = 0; i < VERTICES; ++i) {
+        m->positions[3 * i] = (float)i; m->positions[3 * i + 1] = 1.0f; m->positions[3 * i + 2] = -0.5f * (float)i;
+        m->normals[3 * i + 1] = 1.0f;
+        m->joints[K * i] = (uint16_t)(i % BONES); m->joints[K * i + 1] = (uint16_t)((i + 1) % BONES);
+        m->weights[K * i] = 0.75f; m->weights[K * i + 1] = 0.25f;
+    }
+    for (i = 0; i < BONES; ++i)
+        m->bones[i] = fk_rigid_make(fk_quat_from_axis_angle(fk_vec3_make(1.0f, 0.0f, 0.0f), 0.5f * (float)i),
+                                    fk_vec3_make(0.0f, (float)i, 0.0f));
+}
+
+static fk_skin_desc describe(mesh *m)
+{
+    fk_skin_desc d;
+    memset(&d, 0, sizeof d);
+    d.vertex_count = VERTICES;
+    d.influences = K;
+    d.positions = m->positions;
+    d.normals = m->normals;
+    d.joints = m->joints;
+    d.weights = m->weights;
+    d.transforms = m->bones;
+    d.transform_count = BONES;
+    d.out_positions = m->out_positions;
+    d.out_normals = m->out_normals;
+    return d;
+}
+
+/* The three entry points agree on the code; an error found before the first
+   vertex leaves the outputs untouched; the inputs are never modified. */
+static fk_result skin_all(const fk_skin_desc *d, mesh *m)
+{
+    mesh before = *m;
+    fk_result validate = fk_skin_validate(d), lbs, dqs;
+    CHECK(memcmp(&before, m, sizeof before) == 0, "fk_skin_validate wrote something");
+    lbs = fk_skin_lbs(d);
+    dqs = fk_skin_dqs(d);
+    CHECK(lbs == validate && dqs == validate, "validate %d, LBS %d, DQS %d", (int)validate, (int)lbs, (int)dqs);
+    CHECK(memcmp(before.positions, m->positions, sizeof m->positions) == 0 &&
+              memcmp(before.normals, m->normals, sizeof m->normals) == 0 &&
+              memcmp(before.joints, m->joints, sizeof m->joints) == 0 &&
+              memcmp(before.weights, m->weights, sizeof m->weights) == 0 &&
+              memcmp(before.bones, m->bones, sizeof m->bones) == 0,
+          "an input was modified");
+    if (validate != FK_OK && validate != FK_ERROR_JOINT_OUT_OF_RANGE)
+        CHECK(memcmp(before.out_positions, m->out_positions, sizeof m->out_positions) == 0 &&
+                  memcmp(before.out_normals, m->out_normals, sizeof m->out_normals) == 0,
+              "error %d found after writing", (int)validate);
+    return validate;
+}
+
+static void null_descriptor_is_null_argument(void)
+{
+    CHECK(fk_skin_validate(NULL) == FK_ERROR_NULL_ARGUMENT, "validate");
+    CHECK(fk_skin_lbs(NULL) == FK_ERROR_NULL_ARGUMENT, "LBS");
+    CHECK(fk_skin_dqs(NULL) == FK_ERROR_NULL_ARGUMENT, "DQS");
+}
+
+static void bad_counts_are_invalid_count(void)
+{
+    mesh m;
+    fk_skin_desc d;
+    good_mesh(&m);
+    d = describe(&m); d.vertex_count = -1;
+    CHECK(skin_all(&d, &m) == FK_ERROR_INVALID_COUNT, "vertex_count -1");
+    d = describe(&m); d.influences = 0;
+    CHECK(skin_all(&d, &m) == FK_ERROR_INVALID_COUNT, "influences 0");
+    d = describe(&m); d.influences = INT_MIN;
+    CHECK(skin_all(&d, &m) == FK_ERROR_INVALID_COUNT, "influences INT_MIN");
+    d = describe(&m); d.transform_count = -3;
+    CHECK(skin_all(&d, &m) == FK_ERROR_INVALID_COUNT, "transform_count -3");
+}
+
+static void dense_weights_need_one_per_transform(void)
+{
+    mesh m;
+    fk_skin_desc d;
+    good_mesh(&m);
+    d = describe(&m);
+    d.joints = NULL; /* dense: influences must equal transform_count (2 != 3) */
+    CHECK(skin_all(&d, &m) == FK_ERROR_INVALID_COUNT, "dense with 2 weights for 3 transforms");
+    d.transform_count = K;
+    CHECK(skin_all(&d, &m) == FK_OK, "dense with 2 weights for 2 transforms");
+}
+
+static void zero_vertices_is_ok_and_writes_nothing(void)
+{
+    mesh m;
+    fk_skin_desc d;
+    good_mesh(&m);
+    d = describe(&m);
+    d.vertex_count = 0;
+    CHECK(skin_all(&d, &m) == FK_OK, "no vertices");
+    CHECK(m.out_positions[0] == 0.0f && m.out_normals[1] == 0.0f, "something was written");
+    d.influences = INT_MAX; /* a count no buffer could hold is fine when nothing is read */
+    d.weight_stride = 0;
+    CHECK(skin_all(&d, &m) == FK_OK, "no vertices, INT_MAX influences");
+}
+
+static void missing_required_pointer_in_descriptor_is_null_argument(void)
+{
+    mesh m;
+    fk_skin_desc d;
+    good_mesh(&m);
+    d = describe(&m); d.positions = NULL;
+    CHECK(skin_all(&d, &m) == FK_ERROR_NULL_ARGUMENT, "positions");
+    d = describe(&m); d.weights = NULL;
+    CHECK(skin_all(&d, &m) == FK_ERROR_NULL_ARGUMENT, "weights");
+    d = describe(&m); d.out_positions = NULL;
+    CHECK(skin_all(&d, &m) == FK_ERROR_NULL_ARGUMENT, "out_positions");
+    d = describe(&m); d.out_normals = NULL;
+    CHECK(skin_all(&d, &m) == FK_ERROR_NULL_ARGUMENT, "normals without out_normals");
+    d = describe(&m); d.transforms = NULL;
+    CHECK(skin_all(&d, &m) == FK_ERROR_NULL_ARGUMENT, "transforms");
+    d = describe(&m); d.normals = NULL; d.out_normals = NULL;
+    CHECK(skin_all(&d, &m) == FK_OK, "no normals at all is fine");
+}
+
+static void stride_smaller_than_element_is_invalid_stride(void)
+{
+    mesh m;
+    fk_skin_desc d;
+    good_mesh(&m);
+    d = describe(&m); d.position_stride = 8;
+    CHECK(skin_all(&d, &m) == FK_ERROR_INVALID_STRIDE, "position stride 8");
+    d = describe(&m); d.out_normal_stride = 4;
+    CHECK(skin_all(&d, &m) == FK_ERROR_INVALID_STRIDE, "out normal stride 4");
+    d = describe(&m); d.weight_stride = 4; /* two weights need 8 bytes */
+    CHECK(skin_all(&d, &m) == FK_ERROR_INVALID_STRIDE, "weight stride 4");
+    d = describe(&m); d.joint_stride = 2;
+    CHECK(skin_all(&d, &m) == FK_ERROR_INVALID_STRIDE, "joint stride 2");
+}
+
+static void misaligned_stride_or_pointer_is_invalid_stride(void)
+{
+    mesh m;
+    fk_skin_desc d;
+    good_mesh(&m);
+    d = describe(&m); d.position_stride = 13;
+    CHECK(skin_all(&d, &m) == FK_ERROR_INVALID_STRIDE, "position stride 13");
+    d = describe(&m); d.joint_stride = 5;
+    CHECK(skin_all(&d, &m) == FK_ERROR_INVALID_STRIDE, "joint stride 5");
+    d = describe(&m); d.weights = (const float *)(const void *)((const char *)m.weights + 2);
+    CHECK(skin_all(&d, &m) == FK_ERROR_INVALID_STRIDE, "weights 2 bytes off alignment");
+}
+
+static void stride_overflowing_size_t_is_invalid_stride(void)
+{
+    mesh m;
+    fk_skin_desc d;
+    good_mesh(&m);
+    d = describe(&m); d.normal_stride = ((size_t)-1) / 2 + 1; /* times 4 vertices wraps around */
+    CHECK(skin_all(&d, &m) == FK_ERROR_INVALID_STRIDE, "normal stride SIZE_MAX / 2 + 1");
+    d = describe(&m); d.position_stride = ((size_t)-1) - 3;
+    CHECK(skin_all(&d, &m) == FK_ERROR_INVALID_STRIDE, "position stride SIZE_MAX - 3");
+}
+
+static void joint_index_past_transforms_is_joint_out_of_range(void)
+{
+    mesh m;
+    fk_skin_desc d;
+    float untouched;
+    good_mesh(&m);
+    m.joints[K * 2 + 1] = BONES; /* vertex 2, second influence */
+    d = describe(&m);
+    memset(m.out_positions, 0, sizeof m.out_positions);
+    untouched = m.out_positions[3 * 3];
+    CHECK(skin_all(&d, &m) == FK_ERROR_JOINT_OUT_OF_RANGE, "joint index == transform_count");
+    CHECK(m.out_positions[3 * 3] == untouched, "the vertex after the bad one was written");
+    CHECK(m.out_positions[3 * 0 + 1] != 0.0f, "the vertices before the bad one were not written");
+    m.joints[K * 2 + 1] = 65535;
+    CHECK(skin_all(&d, &m) == FK_ERROR_JOINT_OUT_OF_RANGE, "joint index 65535");
+}
+
+static void bad_transform_is_invalid_rotation_or_not_finite(void)
+{
+    mesh m;
+    fk_skin_desc d;
+    good_mesh(&m);
+    d = describe(&m);
+    m.bones[2].q = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f);
+    CHECK(skin_all(&d, &m) == FK_ERROR_INVALID_ROTATION, "zero rotation");
+    m.bones[2].q = fk_quat_make(NAN, 0.0f, 0.0f, 1.0f);
+    CHECK(skin_all(&d, &m) == FK_ERROR_INVALID_ROTATION, "NaN rotation");
+    good_mesh(&m);
+    m.bones[1].t.z = -INFINITY;
+    CHECK(skin_all(&d, &m) == FK_ERROR_NOT_FINITE, "infinite translation");
+}
+
+static void non_unit_transform_rotation_is_normalized(void)
+{
+    int method, i;
+    for (method = 0; method < 2; ++method) {
+        mesh m;
+        fk_skin_desc d;
+        float unit[VERTICES * 3];
+        good_mesh(&m);
+        d = describe(&m);
+        CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "unit rotations");
+        memcpy(unit, m.out_positions, sizeof unit);
+        for (i = 0; i < BONES; ++i) {
+            fk_quat q = m.bones[i].q;
+            m.bones[i].q = fk_quat_make(3.0f * q.x, 3.0f * q.y, 3.0f * q.z, 3.0f * q.w);
+        }
+        CHECK(skin_all(&d, &m) == FK_OK, "rotations of length 3 are no error");
+        CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "rotations of length 3");
+        for (i = 0; i < VERTICES * 3; ++i)
+            CHECK(fabsf(m.out_positions[i] - unit[i]) <= 4.0f * FLT_EPSILON * (1.0f + fabsf(unit[i])),
+                  "%s coordinate %d: %g, with unit rotations %g", method ? "DQS" : "LBS", i,
+                  (double)m.out_positions[i], (double)unit[i]);
+    }
+}
+
+static void lbs_uses_weights_as_given(void)
+{
+    /* Weights that sum to 2 double every coordinate of a rigidly moved vertex:
+       LBS does not normalize them. Negative and zero weights are used too. (Powers
+       of two and cancelling pairs keep these comparisons exact.) */
+    mesh m;
+    fk_skin_desc d;
+    float one[3];
+    good_mesh(&m);
+    d = describe(&m);
+    d.vertex_count = 1;
+    m.joints[0] = 1; m.joints[1] = 1;
+    m.weights[0] = 0.5f; m.weights[1] = 0.5f;
+    CHECK(fk_skin_lbs(&d) == FK_OK, "sum 1");
+    memcpy(one, m.out_positions, sizeof one);
+    m.weights[0] = 1.0f; m.weights[1] = 1.0f;
+    CHECK(skin_all(&d, &m) == FK_OK, "sum 2 is no error");
+    CHECK(fk_skin_lbs(&d) == FK_OK && m.out_positions[1] == 2.0f * one[1] && m.out_positions[2] == 2.0f * one[2],
+          "sum 2 gives (%g %g), not twice (%g %g)", (double)m.out_positions[1], (double)m.out_positions[2],
+          (double)one[1], (double)one[2]);
+    m.weights[0] = 2.0f; m.weights[1] = -1.0f;
+    CHECK(skin_all(&d, &m) == FK_OK, "a negative weight is no error");
+    CHECK(fk_skin_lbs(&d) == FK_OK && m.out_positions[1] == one[1] && m.out_positions[2] == one[2],
+          "2 and -1 on one bone must be that bone's transform");
+    m.weights[0] = 0.0f; m.weights[1] = 0.0f;
+    CHECK(skin_all(&d, &m) == FK_OK, "zero weights are no error");
+    CHECK(fk_skin_lbs(&d) == FK_OK && m.out_positions[0] == 0.0f && m.out_positions[1] == 0.0f &&
+              m.out_positions[2] == 0.0f,
+          "LBS with zero weights must land at the origin");
+    CHECK(m.out_normals[0] == 0.0f && m.out_normals[1] == 0.0f && m.out_normals[2] == 0.0f,
+          "LBS with zero weights must give a zero normal");
+}
+
+static void dqs_ignores_the_weights_scale(void)
+{
+    /* DQS normalizes the blend, so only the weights' ratios matter: 0.75/0.25,
+       3/1, 3e-30/1e-30 and 3e-36/1e-36 (whose squares underflow) and 3e25/1e25
+       (whose squares overflow) all give one pose. All-zero weights keep the rest pose. */
+    mesh m;
+    fk_skin_desc d;
+    float reference[VERTICES * 3];
+    float scales[] = {4.0f, 4e-30f, 4e-36f, 4e25f};
+    size_t s;
+    int i;
+    good_mesh(&m);
+    d = describe(&m);
+    CHECK(fk_skin_dqs(&d) == FK_OK, "weights summing to one");
+    memcpy(reference, m.out_positions, sizeof reference);
+    for (s = 0; s < sizeof scales / sizeof scales[0]; ++s) {
+        for (i = 0; i < VERTICES; ++i) { m.weights[K * i] = 0.75f * scales[s]; m.weights[K * i + 1] = 0.25f * scales[s]; }
+        CHECK(fk_skin_dqs(&d) == FK_OK, "scale %g", (double)scales[s]);
+        for (i = 0; i < VERTICES * 3; ++i)
+            CHECK(fabsf(m.out_positions[i] - reference[i]) <= 1e-5f * (1.0f + fabsf(reference[i])),
+                  "weights scaled by %g: coordinate %d is %g, not %g", (double)scales[s], i,
+                  (double)m.out_positions[i], (double)reference[i]);
+    }
+    for (i = 0; i < VERTICES * K; ++i) m.weights[i] = 0.0f;
+    CHECK(skin_all(&d, &m) == FK_OK, "zero weights");
+    CHECK(memcmp(m.out_positions, m.positions, sizeof m.positions) == 0 &&
+              memcmp(m.out_normals, m.normals, sizeof m.normals) == 0,
+          "DQS with zero weights must keep the rest pose");
+}
+
+static void nan_in_vertex_data_gives_nan_for_that_vertex(void)
+{
+    /* Per-vertex data is not checked; NaN shows in that vertex's outputs and no
+       other's, for LBS and DQS alike, whether it sits in a position, a normal or a
+       weight. */
+    int where, method, i;
+    for (where = 0; where < 3; ++where)
+        for (method = 0; method < 2; ++method) {
+            mesh m;
+            fk_skin_desc d;
+            int nan_position = 0, nan_normal = 0;
+            good_mesh(&m);
+            d = describe(&m);
+            if (where == 0) m.positions[3 * 1 + 2] = NAN;
+            if (where == 1) m.normals[3 * 1 + 0] = NAN;
+            if (where == 2) m.weights[K * 1 + 1] = NAN;
+            CHECK(skin_all(&d, &m) == FK_OK, "NaN is not an error");
+            CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "skinning");
+            for (i = 0; i < 3; ++i) {
+                if (isnan(m.out_positions[3 * 1 + i])) nan_position = 1;
+                if (isnan(m.out_normals[3 * 1 + i])) nan_normal = 1;
+            }
+            if (where != 1) CHECK(nan_position, "%s: NaN in %s did not reach the position", method ? "DQS" : "LBS",
+                                  where == 0 ? "a position" : "a weight");
+            if (where != 0) CHECK(nan_normal, "%s: NaN in %s did not reach the normal", method ? "DQS" : "LBS",
+                                  where == 1 ? "a normal" : "a weight");
+            for (i = 0; i < VERTICES * 3; ++i)
+                if (i / 3 != 1)
+                    CHECK(!isnan(m.out_positions[i]) && !isnan(m.out_normals[i]), "NaN leaked into vertex %d", i / 3);
+        }
+}
+
+static void output_over_input_is_supported(void)
+{
+    int method;
+    for (method = 0; method < 2; ++method) {
+        mesh m;
+        fk_skin_desc d;
+        good_mesh(&m);
+        d = describe(&m);
+        CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "separate buffers");
+        d.out_positions = m.positions; /* same pointer, same (packed) stride */
+        d.out_normals = m.normals;
+        CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "in place");
+        CHECK(memcmp(m.positions, m.out_positions, sizeof m.positions) == 0 &&
+                  memcmp(m.normals, m.out_normals, sizeof m.normals) == 0,
+              "%s in place differs from separate buffers", method ? "DQS" : "LBS");
+    }
+}
+
+/* ---- Math helpers ---- */
+
+static void degenerate_helper_input_gives_documented_fallback(void)
+{
+    fk_vec3 axis;
+    float angle;
+    fk_dual_quat zero_dq;
+    memset(&zero_dq, 0, sizeof zero_dq);
+    CHECK(fk_vec3_length(fk_vec3_normalize(fk_vec3_make(0.0f, 0.0f, 0.0f))) == 0.0f, "normalize zero vector");
+    CHECK(fk_quat_normalize(fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f)).w == 1.0f, "normalize zero quaternion");
+    CHECK(fk_quat_inverse(fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f)).w == 1.0f, "invert zero quaternion");
+    CHECK(fk_quat_from_axis_angle(fk_vec3_make(0.0f, 0.0f, 0.0f), 1.0f).w == 1.0f, "zero axis");
+    CHECK(is_identity(fk_dual_quat_to_rigid(zero_dq)), "zero dual quaternion");
+    fk_quat_to_axis_angle(fk_quat_identity(), &axis, &angle);
+    CHECK(angle == 0.0f && axis.x == 1.0f, "identity's axis");
+    CHECK(strcmp(fk_result_description((fk_result)12345), "unknown fk_result") == 0, "unknown result code");
+    CHECK(strcmp(fk_result_description(FK_ERROR_CYCLE), "the parent array has a cycle") == 0, "cycle description");
+}
+
+static void nan_through_a_helper_stays_nan(void)
+{
+    fk_vec3 axis;
+    float angle;
+    fk_dual_quat dq;
+    fk_quat nan_q = fk_quat_make(NAN, 0.0f, 0.0f, 1.0f);
+    dq.real = nan_q; dq.dual = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f);
+    CHECK(isnan(fk_vec3_normalize(fk_vec3_make(NAN, 1.0f, 0.0f)).x), "fk_vec3_normalize");
+    CHECK(isnan(fk_quat_normalize(nan_q).w), "fk_quat_normalize");
+    CHECK(isnan(fk_quat_inverse(nan_q).w), "fk_quat_inverse");
+    CHECK(isnan(fk_quat_from_axis_angle(fk_vec3_make(NAN, 0.0f, 1.0f), 1.0f).x), "fk_quat_from_axis_angle axis");
+    CHECK(isnan(fk_quat_from_axis_angle(fk_vec3_make(0.0f, 0.0f, 1.0f), NAN).w), "fk_quat_from_axis_angle angle");
+    CHECK(isnan(fk_dual_quat_to_rigid(dq).q.w), "fk_dual_quat_to_rigid");
+    fk_quat_to_axis_angle(nan_q, &axis, &angle);
+    CHECK(isnan(angle) && isnan(axis.x), "fk_quat_to_axis_angle");
+    CHECK(isnan(fk_quat_rotate(nan_q, fk_vec3_make(1.0f, 0.0f, 0.0f)).y), "fk_quat_rotate");
+}
+
+/* ---- Engine matrices ---- */
+
+static void scaled_matrix(float scale, fk_vec3 translation, float out[12])
+{
+    fk_mat34_from_trs(translation, fk_quat_from_axis_angle(fk_vec3_make(1.0f, 2.0f, 3.0f), 0.7f),
+                      fk_vec3_make(scale, scale, scale), out);
+}
+
+static void non_finite_matrix_is_not_finite(void)
+{
+    float m[12], ib[24], w[24], out[12], pretransform[12], poison = 42.0f;
+    fk_vec3 rest[2] = {{0.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}}, d[2];
+    fk_quat q[2];
+    int parents[2] = {-1, 0}, i;
+    for (i = 0; i < 12; ++i) out[i] = poison;
+    scaled_matrix(1.0f, fk_vec3_make(1.0f, 2.0f, 3.0f), m);
+    m[7] = NAN;
+    CHECK(fk_mat34_inverse(m, out) == FK_ERROR_NOT_FINITE, "inverse of a NaN matrix");
+    m[7] = 0.0f; m[0] = INFINITY;
+    CHECK(fk_mat34_inverse(m, out) == FK_ERROR_NOT_FINITE, "inverse of an infinite matrix");
+    for (i = 0; i < 12; ++i) CHECK(out[i] == poison, "the output was written on an error");
+    scaled_matrix(1.0f, fk_vec3_make(0.0f, 0.0f, 0.0f), ib);
+    scaled_matrix(1.0f, fk_vec3_make(0.0f, -1.0f, 0.0f), ib + 12);
+    memcpy(w, ib, sizeof w);
+    w[12 + 3] = -INFINITY;
+    CHECK(fk_bind_from_matrices(2, ib, w, rest, pretransform) == FK_ERROR_NOT_FINITE, "bind, infinite world matrix");
+    CHECK(fk_pose_from_matrices(2, parents, ib, w, pretransform, rest, q, d) == FK_ERROR_NOT_FINITE,
+          "pose, infinite world matrix");
+    memcpy(w, ib, sizeof w);
+    rest[1].y = NAN;
+    CHECK(fk_pose_from_matrices(2, parents, ib, w, pretransform, rest, q, d) == FK_ERROR_NOT_FINITE, "pose, NaN rest joint");
+}
+
+static void singular_or_scaled_matrix_is_not_rigid(void)
+{
+    float m[12], ib[24], w[24], out[12], pretransform[12], poison = 42.0f, identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+    fk_vec3 rest[2], d[2];
+    fk_quat q[2];
+    int parents[2] = {-1, 0}, i;
+    for (i = 0; i < 12; ++i) out[i] = poison;
+    scaled_matrix(0.0f, fk_vec3_make(1.0f, 0.0f, 0.0f), m);
+    CHECK(fk_mat34_inverse(m, out) == FK_ERROR_NOT_RIGID, "inverse of a zero linear part");
+    /* Not singular in double, but its inverse (1e41) does not fit in a float. */
+    scaled_matrix(1e-41f, fk_vec3_make(0.0f, 0.0f, 0.0f), m);
+    CHECK(fk_mat34_inverse(m, out) == FK_ERROR_NOT_RIGID, "inverse overflowing float");
+    for (i = 0; i < 12; ++i) CHECK(out[i] == poison, "the output was written on an error");
+    /* Scale that differs between joints cannot be one pre-transform. */
+    scaled_matrix(1.0f, fk_vec3_make(0.0f, 0.0f, 0.0f), ib);
+    scaled_matrix(2.0f, fk_vec3_make(0.0f, -1.0f, 0.0f), ib + 12);
+    memcpy(w, identity, sizeof identity); memcpy(w + 12, identity, sizeof identity);
+    CHECK(fk_bind_from_matrices(2, ib, w, rest, pretransform) == FK_ERROR_NOT_RIGID, "bind, scale varying per joint");
+    /* The same scale everywhere is a pre-transform, not an error; scale that then
+       changes in a pose is. */
+    scaled_matrix(2.0f, fk_vec3_make(0.0f, 0.0f, 0.0f), ib);
+    CHECK(fk_bind_from_matrices(2, ib, w, rest, pretransform) == FK_OK, "bind, one scale for all joints");
+    CHECK(fabsf(pretransform[0] - 2.0f) <= 1e-6f && fabsf(pretransform[5] - 2.0f) <= 1e-6f &&
+              fabsf(pretransform[10] - 2.0f) <= 1e-6f && fabsf(pretransform[1]) <= 1e-6f,
+          "the pre-transform should be 2 I: %g %g %g, off-diagonal %g", (double)pretransform[0],
+          (double)pretransform[5], (double)pretransform[10], (double)pretransform[1]);
+    w[0] = 3.0f; w[5] = 3.0f; w[10] = 3.0f;
+    CHECK(fk_pose_from_matrices(2, parents, ib, w, pretransform, rest, q, d) == FK_ERROR_NOT_RIGID,
+          "pose, scale changed since the bind pose");
+}
+
+static void engine_result_overflowing_float_is_not_finite(void)
+{
+    /* Each computed in double from finite floats, each too large for a float. */
+    float ib[24], w[24], pretransform[12], identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+    fk_vec3 rest[2] = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}}, d[2];
+    fk_quat q[2];
+    int parents[2] = {-1, 0};
+    /* W = 1e30 I, IB = [1e-30 I | (1e10, 0, 0)]: S is rigid, but the joint sits at
+       IB^-1 0 = (-1e40, 0, 0). */
+    scaled_matrix(1e30f, fk_vec3_make(0.0f, 0.0f, 0.0f), w);
+    memcpy(w + 12, w, 12 * sizeof(float));
+    scaled_matrix(1e-30f, fk_vec3_make(1e10f, 0.0f, 0.0f), ib);
+    memcpy(ib + 12, ib, 12 * sizeof(float));
+    CHECK(fk_bind_from_matrices(2, ib, w, rest, pretransform) == FK_ERROR_NOT_FINITE, "bind, rest joint at 1e40");
+    /* A pre-transform of scale 1e60. */
+    scaled_matrix(1e30f, fk_vec3_make(0.0f, 0.0f, 0.0f), ib);
+    memcpy(ib + 12, ib, 12 * sizeof(float));
+    CHECK(fk_bind_from_matrices(2, ib, w, rest, pretransform) == FK_ERROR_NOT_FINITE, "bind, pre-transform 1e60");
+    /* A child 6e38 from its parent. */
+    memcpy(ib, identity, sizeof identity); memcpy(ib + 12, identity, sizeof identity);
+    memcpy(w, identity, sizeof identity); memcpy(w + 12, identity, sizeof identity);
+    w[3] = -3e38f; w[12 + 3] = 3e38f;
+    CHECK(fk_pose_from_matrices(2, parents, ib, w, identity, rest, q, d) == FK_ERROR_NOT_FINITE,
+          "pose, translation of 6e38");
+}
+
+static void bad_engine_arguments_are_reported(void)
+{
+    float m[24], pretransform[12], identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+    fk_vec3 rest[2] = {{0.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}}, d[2];
+    fk_quat q[2];
+    int parents[2] = {-1, 0};
+    memcpy(m, identity, sizeof identity); memcpy(m + 12, identity, sizeof identity);
+    CHECK(fk_bind_from_matrices(-1, m, m, rest, pretransform) == FK_ERROR_INVALID_COUNT, "bind, -1 joints");
+    CHECK(fk_pose_from_matrices(-1, parents, m, m, identity, rest, q, d) == FK_ERROR_INVALID_COUNT, "pose, -1 joints");
+    CHECK(fk_bind_from_matrices(2, NULL, m, rest, pretransform) == FK_ERROR_NULL_ARGUMENT, "bind, NULL matrices");
+    CHECK(fk_bind_from_matrices(2, m, m, rest, NULL) == FK_ERROR_NULL_ARGUMENT, "bind, NULL pre-transform");
+    CHECK(fk_pose_from_matrices(2, parents, m, m, NULL, rest, q, d) == FK_ERROR_NULL_ARGUMENT, "pose, NULL pre-transform");
+    CHECK(fk_pose_from_matrices(2, parents, m, m, identity, rest, q, NULL) == FK_ERROR_NULL_ARGUMENT, "pose, NULL output");
+    parents[1] = 2;
+    CHECK(fk_pose_from_matrices(2, parents, m, m, identity, rest, q, d) == FK_ERROR_PARENT_OUT_OF_RANGE, "pose, parent 2");
+    parents[1] = 1;
+    CHECK(fk_pose_from_matrices(2, parents, m, m, identity, rest, q, d) == FK_ERROR_SELF_PARENT, "pose, self-parent");
+    parents[1] = 0;
+    CHECK(fk_pose_from_matrices(2, parents, m, m, identity, rest, q, d) == FK_OK, "pose, identity matrices");
+}
+
+int main(void)
+{
+    RUN_TEST(negative_joint_count_is_invalid_count);
+    RUN_TEST(zero_joints_is_ok_and_reads_nothing);
+    RUN_TEST(missing_required_pointer_is_null_argument);
+    RUN_TEST(null_translations_mean_none);
+    RUN_TEST(parent_past_the_end_is_out_of_range);
+    RUN_TEST(any_negative_parent_is_a_root);
+    RUN_TEST(own_parent_is_self_parent);
+    RUN_TEST(cycle_is_cycle);
+    RUN_TEST(children_before_parents_is_fine);
+    RUN_TEST(zero_rotation_is_invalid_rotation);
+    RUN_TEST(rotation_too_small_to_normalize_is_invalid_rotation);
+    RUN_TEST(non_finite_rotation_is_invalid_rotation);
+    RUN_TEST(non_unit_rotation_is_normalized);
+    RUN_TEST(denormal_component_is_accepted);
+    RUN_TEST(non_finite_position_is_not_finite);
+    RUN_TEST(pose_overflowing_float_is_not_finite);
+    RUN_TEST(null_descriptor_is_null_argument);
+    RUN_TEST(bad_counts_are_invalid_count);
+    RUN_TEST(dense_weights_need_one_per_transform);
+    RUN_TEST(zero_vertices_is_ok_and_writes_nothing);
+    RUN_TEST(missing_required_pointer_in_descriptor_is_null_argument);
+    RUN_TEST(stride_smaller_than_element_is_invalid_stride);
+    RUN_TEST(misaligned_stride_or_pointer_is_invalid_stride);
+    RUN_TEST(stride_overflowing_size_t_is_invalid_stride);
+    RUN_TEST(joint_index_past_transforms_is_joint_out_of_range);
+    RUN_TEST(bad_transform_is_invalid_rotation_or_not_finite);
+    RUN_TEST(non_unit_transform_rotation_is_normalized);
+    RUN_TEST(lbs_uses_weights_as_given);
+    RUN_TEST(dqs_ignores_the_weights_scale);
+    RUN_TEST(nan_in_vertex_data_gives_nan_for_that_vertex);
+    RUN_TEST(output_over_input_is_supported);
+    RUN_TEST(degenerate_helper_input_gives_documented_fallback);
+    RUN_TEST(nan_through_a_helper_stays_nan);
+    RUN_TEST(non_finite_matrix_is_not_finite);
+    RUN_TEST(singular_or_scaled_matrix_is_not_rigid);
+    RUN_TEST(engine_result_overflowing_float_is_not_finite);
+    RUN_TEST(bad_engine_arguments_are_reported);
+    return check_finish();
+}
