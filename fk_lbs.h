@@ -407,6 +407,29 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
 #include <math.h>   /* sqrtf, sinf, cosf, atan2f */
 #include <string.h> /* memcpy */
 
+/* Which SIMD loops the skinning functions can use (see "Skinning: SIMD loops").
+   The intrinsics headers are included here, outside extern "C". */
+#if !defined(FK_LBS_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
+#define FK__SIMD_SSE2 1
+#include <emmintrin.h>
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define FK__SIMD_AVX2 1
+#include <immintrin.h>
+#define FK__AVX2_TARGET __attribute__((target("avx2,fma")))
+#endif
+#elif !defined(FK_LBS_NO_SIMD) && (defined(__aarch64__) || defined(_M_ARM64))
+#define FK__SIMD_NEON 1
+#include <arm_neon.h>
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define FK__ALWAYS_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define FK__ALWAYS_INLINE __forceinline
+#else
+#define FK__ALWAYS_INLINE
+#endif
+
 #ifndef FK_LBS_ASSERT
 #include <assert.h>
 #define FK_LBS_ASSERT(x) assert(x)
@@ -1019,119 +1042,568 @@ static int fk__influence_joint(const fk_skin_desc *d, const fk__skin_layout *lay
 static fk_vec3 fk__load3(const float *p) { return fk_vec3_make(p[0], p[1], p[2]); }
 static void fk__store3(float *p, fk_vec3 v) { p[0] = v.x; p[1] = v.y; p[2] = v.z; }
 
-FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
+/* ---- Skinning: palettes and the reference loops ---------------------------------
+   Both skinning functions first convert every bone once (the palette, on the
+   stack), then run over the vertices. The reference loops here handle every
+   layout; the SIMD loops of the next section take the common case (joint
+   indices, a rig that fits the palette) and must give the same answers to a few
+   ulps, which tests/test_simd.c checks. */
+
+/* A bone's 3x4 matrix stored by columns, each padded to four floats: the SIMD
+   loops blend and apply whole columns, and the zero padding stays zero. */
+#define FK__LBS_BONE_FLOATS 16
+/* A bone's dual quaternion: real x y z w, then dual x y z w. */
+#define FK__DQS_BONE_FLOATS 8
+
+static void fk__lbs_bone(fk_rigid bone, float out[FK__LBS_BONE_FLOATS])
 {
-    /* Each bone becomes a 3x4 matrix once per call, not once per influence. */
-    float palette[FK_LBS_PALETTE_CAPACITY][12];
-    fk__skin_layout layout;
-    fk_result result = fk__check_skin(desc, &layout);
-    int use_palette, i, j, k, e;
-    if (result != FK_OK) return result;
-    use_palette = desc->transform_count <= FK_LBS_PALETTE_CAPACITY;
-    if (use_palette)
-        for (j = 0; j < desc->transform_count; ++j) {
-            fk_rigid bone = desc->transforms[j];
-            bone.q = fk_quat_normalize(bone.q);
-            fk_rigid_to_mat34(bone, palette[j]);
-        }
-    for (i = 0; i < desc->vertex_count; ++i) {
-        const float *weights = fk__float_at(desc->weights, layout.weight_stride, i);
-        float blend[12] = {0.0f};
+    float m[12];
+    bone.q = fk_quat_normalize(bone.q);
+    fk_rigid_to_mat34(bone, m);
+    out[0] = m[0];  out[1] = m[4];  out[2] = m[8];   out[3] = 0.0f;
+    out[4] = m[1];  out[5] = m[5];  out[6] = m[9];   out[7] = 0.0f;
+    out[8] = m[2];  out[9] = m[6];  out[10] = m[10]; out[11] = 0.0f;
+    out[12] = m[3]; out[13] = m[7]; out[14] = m[11]; out[15] = 0.0f;
+}
+
+static void fk__dqs_bone(fk_rigid bone, float out[FK__DQS_BONE_FLOATS])
+{
+    fk_dual_quat d;
+    bone.q = fk_quat_normalize(bone.q);
+    d = fk_rigid_to_dual_quat(bone);
+    out[0] = d.real.x; out[1] = d.real.y; out[2] = d.real.z; out[3] = d.real.w;
+    out[4] = d.dual.x; out[5] = d.dual.y; out[6] = d.dual.z; out[7] = d.dual.w;
+}
+
+/* The palette lives in a stack array aligned here to a cache line, so that no
+   bone straddles two lines and aligned SIMD loads are allowed. */
+static float *fk__align64(float *storage)
+{
+    size_t misalignment = (size_t)(char *)storage % 64;
+    return misalignment ? storage + (64 - misalignment) / sizeof(float) : storage;
+}
+
+/* Reference LBS over vertices [begin, end). With a NULL palette each bone is
+   converted as it is used (rigs larger than FK_LBS_PALETTE_CAPACITY). */
+static fk_result fk__lbs_reference(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                                   int begin, int end)
+{
+    int i, k, e;
+    for (i = begin; i < end; ++i) {
+        const float *weights = fk__float_at(d->weights, layout->weight_stride, i);
+        float blend[FK__LBS_BONE_FLOATS] = {0.0f}, bone[FK__LBS_BONE_FLOATS];
         fk_vec3 p, n;
-        for (k = 0; k < desc->influences; ++k) {
-            float bone_matrix[12];
-            const float *m = bone_matrix;
-            int joint = fk__influence_joint(desc, &layout, i, k);
+        for (k = 0; k < d->influences; ++k) {
+            const float *m = bone;
+            int joint = fk__influence_joint(d, layout, i, k);
             if (joint < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
-            if (use_palette) {
-                m = palette[joint];
-            } else {
-                fk_rigid bone = desc->transforms[joint];
-                bone.q = fk_quat_normalize(bone.q);
-                fk_rigid_to_mat34(bone, bone_matrix);
-            }
-            for (e = 0; e < 12; ++e) blend[e] += weights[k] * m[e];
+            if (palette) m = palette + (size_t)joint * FK__LBS_BONE_FLOATS;
+            else fk__lbs_bone(d->transforms[joint], bone);
+            for (e = 0; e < FK__LBS_BONE_FLOATS; ++e) blend[e] += weights[k] * m[e];
         }
         /* Read the whole vertex before writing: the output may be the input. */
-        p = fk__load3(fk__float_at(desc->positions, layout.position_stride, i));
-        n = desc->normals ? fk__load3(fk__float_at(desc->normals, layout.normal_stride, i)) : p;
-        fk__store3(fk__out_at(desc->out_positions, layout.out_position_stride, i),
-                   fk_vec3_make(blend[0] * p.x + blend[1] * p.y + blend[2] * p.z + blend[3],
-                                blend[4] * p.x + blend[5] * p.y + blend[6] * p.z + blend[7],
-                                blend[8] * p.x + blend[9] * p.y + blend[10] * p.z + blend[11]));
-        if (desc->normals) {
-            fk_vec3 moved = fk_vec3_make(blend[0] * n.x + blend[1] * n.y + blend[2] * n.z,
-                                         blend[4] * n.x + blend[5] * n.y + blend[6] * n.z,
-                                         blend[8] * n.x + blend[9] * n.y + blend[10] * n.z);
-            fk__store3(fk__out_at(desc->out_normals, layout.out_normal_stride, i), fk_vec3_normalize(moved));
+        p = fk__load3(fk__float_at(d->positions, layout->position_stride, i));
+        n = d->normals ? fk__load3(fk__float_at(d->normals, layout->normal_stride, i)) : p;
+        fk__store3(fk__out_at(d->out_positions, layout->out_position_stride, i),
+                   fk_vec3_make(blend[0] * p.x + blend[4] * p.y + blend[8] * p.z + blend[12],
+                                blend[1] * p.x + blend[5] * p.y + blend[9] * p.z + blend[13],
+                                blend[2] * p.x + blend[6] * p.y + blend[10] * p.z + blend[14]));
+        if (d->normals) {
+            fk_vec3 moved = fk_vec3_make(blend[0] * n.x + blend[4] * n.y + blend[8] * n.z,
+                                         blend[1] * n.x + blend[5] * n.y + blend[9] * n.z,
+                                         blend[2] * n.x + blend[6] * n.y + blend[10] * n.z);
+            fk__store3(fk__out_at(d->out_normals, layout->out_normal_stride, i), fk_vec3_normalize(moved));
         }
     }
     return FK_OK;
 }
 
-FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
+/* The influence whose rotation sets the hemisphere: the heaviest, the first of
+   equals, so that the order the influences are listed in changes nothing. */
+static int fk__heaviest(const float *weights, int influences)
 {
-    fk_dual_quat palette[FK_LBS_PALETTE_CAPACITY];
-    fk__skin_layout layout;
-    fk_result result = fk__check_skin(desc, &layout);
-    int use_palette, i, j, k;
-    if (result != FK_OK) return result;
-    use_palette = desc->transform_count <= FK_LBS_PALETTE_CAPACITY;
-    if (use_palette)
-        for (j = 0; j < desc->transform_count; ++j) {
-            fk_rigid bone = desc->transforms[j];
-            bone.q = fk_quat_normalize(bone.q);
-            palette[j] = fk_rigid_to_dual_quat(bone);
-        }
-    for (i = 0; i < desc->vertex_count; ++i) {
-        const float *weights = fk__float_at(desc->weights, layout.weight_stride, i);
+    int k, heaviest = 0;
+    for (k = 1; k < influences; ++k)
+        if (weights[k] > weights[heaviest]) heaviest = k;
+    return heaviest;
+}
+
+/* Normalizes a blended dual quaternion and moves a point and a normal by it; a
+   zero blend (all weights zero) leaves them where they are. */
+static void fk__dqs_finish(fk_quat real, fk_quat dual, fk_vec3 *p, fk_vec3 *n)
+{
+    float norm2 = fk_quat_dot(real, real);
+    if (norm2 > 0.0f) {
+        /* Dividing both parts by |real| makes the real part unit. The blended dual
+           part is then no longer orthogonal to it, but the translation formula
+           reads only the orthogonal component, so no further projection is needed. */
+        float inverse = 1.0f / sqrtf(norm2);
+        real = fk__quat_scale(real, inverse);
+        dual = fk__quat_scale(dual, inverse);
+        *p = fk_vec3_add(fk_quat_rotate(real, *p), fk__dual_quat_translation(real, dual));
+        *n = fk_quat_rotate(real, *n);
+    }
+}
+
+/* Reference DQS over vertices [begin, end); palette as in fk__lbs_reference(). */
+static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                                   int begin, int end)
+{
+    int i, k;
+    for (i = begin; i < end; ++i) {
+        const float *weights = fk__float_at(d->weights, layout->weight_stride, i);
         fk_quat real = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f), dual = real, pivot;
+        float bone[FK__DQS_BONE_FLOATS];
+        const float *b = bone;
         fk_vec3 p, n;
-        float norm2;
-        int heaviest = 0;
-        for (k = 0; k < desc->influences; ++k) {
-            if (fk__influence_joint(desc, &layout, i, k) < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
-            if (weights[k] > weights[heaviest]) heaviest = k;
-        }
-        pivot = desc->transforms[fk__influence_joint(desc, &layout, i, heaviest)].q;
-        for (k = 0; k < desc->influences; ++k) {
-            fk_dual_quat bone_dq;
+        for (k = 0; k < d->influences; ++k)
+            if (fk__influence_joint(d, layout, i, k) < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
+        k = fk__influence_joint(d, layout, i, fk__heaviest(weights, d->influences));
+        if (palette) b = palette + (size_t)k * FK__DQS_BONE_FLOATS;
+        else fk__dqs_bone(d->transforms[k], bone);
+        pivot = fk_quat_make(b[0], b[1], b[2], b[3]);
+        for (k = 0; k < d->influences; ++k) {
+            int joint = fk__influence_joint(d, layout, i, k);
             float w;
-            int joint = fk__influence_joint(desc, &layout, i, k);
-            if (use_palette) {
-                bone_dq = palette[joint];
-            } else {
-                fk_rigid bone = desc->transforms[joint];
-                bone.q = fk_quat_normalize(bone.q);
-                bone_dq = fk_rigid_to_dual_quat(bone);
-            }
+            if (palette) b = palette + (size_t)joint * FK__DQS_BONE_FLOATS;
+            else fk__dqs_bone(d->transforms[joint], bone);
             /* q and -q are one rotation but blend to different results; bringing
                every rotation into the heaviest influence's hemisphere makes the
                blend take the short way and makes it independent of the signs
                given and of the order the influences are listed in. */
-            w = fk_quat_dot(pivot, bone_dq.real) < 0.0f ? -weights[k] : weights[k];
-            real = fk_quat_make(real.x + w * bone_dq.real.x, real.y + w * bone_dq.real.y,
-                                real.z + w * bone_dq.real.z, real.w + w * bone_dq.real.w);
-            dual = fk_quat_make(dual.x + w * bone_dq.dual.x, dual.y + w * bone_dq.dual.y,
-                                dual.z + w * bone_dq.dual.z, dual.w + w * bone_dq.dual.w);
+            w = fk_quat_dot(pivot, fk_quat_make(b[0], b[1], b[2], b[3])) < 0.0f ? -weights[k] : weights[k];
+            real = fk_quat_make(real.x + w * b[0], real.y + w * b[1], real.z + w * b[2], real.w + w * b[3]);
+            dual = fk_quat_make(dual.x + w * b[4], dual.y + w * b[5], dual.z + w * b[6], dual.w + w * b[7]);
         }
-        p = fk__load3(fk__float_at(desc->positions, layout.position_stride, i));
-        n = desc->normals ? fk__load3(fk__float_at(desc->normals, layout.normal_stride, i)) : p;
-        norm2 = fk_quat_dot(real, real);
-        if (norm2 > 0.0f) {
-            /* Dividing both parts by |real| makes the real part unit. The blended dual
-               part is then no longer orthogonal to it, but the translation formula
-               reads only the orthogonal component, so no further projection is needed. */
-            float inverse = 1.0f / sqrtf(norm2);
-            real = fk__quat_scale(real, inverse);
-            dual = fk__quat_scale(dual, inverse);
-            p = fk_vec3_add(fk_quat_rotate(real, p), fk__dual_quat_translation(real, dual));
-            n = fk_quat_rotate(real, n);
-        }
-        fk__store3(fk__out_at(desc->out_positions, layout.out_position_stride, i), p);
-        if (desc->normals) fk__store3(fk__out_at(desc->out_normals, layout.out_normal_stride, i), n);
+        p = fk__load3(fk__float_at(d->positions, layout->position_stride, i));
+        n = d->normals ? fk__load3(fk__float_at(d->normals, layout->normal_stride, i)) : p;
+        fk__dqs_finish(real, dual, &p, &n);
+        fk__store3(fk__out_at(d->out_positions, layout->out_position_stride, i), p);
+        if (d->normals) fk__store3(fk__out_at(d->out_normals, layout->out_normal_stride, i), n);
     }
     return FK_OK;
+}
+
+/* ---- Skinning: SIMD loops --------------------------------------------------------
+   One vertex at a time, whole columns at a time: a bone's matrix is four padded
+   columns [c0 c1 c2 t], the blend sum_k w_k M_k is four multiply-adds of four
+   lanes per influence (two of eight with AVX2), and applying it is
+   c0 x + c1 y + c2 z + t, with no horizontal sums. Everything is read through
+   unaligned loads of exactly the bytes the reference reads, and written as 8 + 4
+   bytes, so strides, alignment and in-place skinning are as for the reference.
+
+   The loops trust their joint indices: fk__skin_blocks() checks a block of
+   vertices' indices first (eight at a time with SSE2) and hands a block with a
+   bad index to the reference loop, which writes the vertices before the bad one
+   and returns the error, as documented.
+
+   x86-64 with gcc or clang: the AVX2 + FMA loops are compiled for that target
+   alone (a function attribute) and chosen at run time by __builtin_cpu_supports,
+   so a plain -O2 build runs them on a machine that has them and the SSE2 loops
+   elsewhere. 64-bit Arm: NEON loops. Anything else, or FK_LBS_NO_SIMD: the
+   reference loops. */
+
+#if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
+
+/* Vertices per block whose joint indices are checked before the loop runs:
+   small enough that the block's indices are still in L1 when the loop reads them. */
+#define FK__SKIN_BLOCK 256
+
+typedef struct fk__skin_run {
+    const char *positions, *normals, *joints, *weights;
+    char *out_positions, *out_normals;
+    size_t position_stride, normal_stride, joint_stride, weight_stride;
+    size_t out_position_stride, out_normal_stride;
+    int count, influences;
+    const float *palette;
+} fk__skin_run;
+
+typedef void (*fk__skin_loop)(const fk__skin_run *run);
+
+static fk__skin_run fk__skin_run_at(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                                    int begin, int end)
+{
+    fk__skin_run run;
+    size_t first = (size_t)begin;
+    run.positions = (const char *)d->positions + first * layout->position_stride;
+    run.normals = d->normals ? (const char *)d->normals + first * layout->normal_stride : NULL;
+    run.joints = (const char *)d->joints + first * layout->joint_stride;
+    run.weights = (const char *)d->weights + first * layout->weight_stride;
+    run.out_positions = (char *)d->out_positions + first * layout->out_position_stride;
+    run.out_normals = d->normals ? (char *)d->out_normals + first * layout->out_normal_stride : NULL;
+    run.position_stride = layout->position_stride;
+    run.normal_stride = layout->normal_stride;
+    run.joint_stride = layout->joint_stride;
+    run.weight_stride = layout->weight_stride;
+    run.out_position_stride = layout->out_position_stride;
+    run.out_normal_stride = layout->out_normal_stride;
+    run.count = end - begin;
+    run.influences = d->influences;
+    run.palette = palette;
+    return run;
+}
+
+/* Whether every joint index of vertices [begin, end) is below transform_count. */
+static int fk__joints_in_range(const fk_skin_desc *d, const fk__skin_layout *layout, int begin, int end)
+{
+    size_t k = (size_t)d->influences, i = 0, count, e;
+    const char *first = (const char *)d->joints + (size_t)begin * layout->joint_stride;
+    unsigned limit;
+    int over = 0;
+    if (d->transform_count < 1) return 0;
+    limit = d->transform_count > 65536 ? 65535u : (unsigned)d->transform_count - 1u;
+    if (layout->joint_stride != k * sizeof(uint16_t)) { /* gaps between the lists */
+        for (i = (size_t)begin; i < (size_t)end; ++i, first += layout->joint_stride) {
+            const uint16_t *joints = (const uint16_t *)(const void *)first;
+            for (e = 0; e < k; ++e) over |= joints[e] > limit;
+        }
+        return !over;
+    }
+    count = (size_t)(end - begin) * k;
+#if defined(FK__SIMD_SSE2)
+    {
+        /* Saturating subtraction leaves a nonzero lane exactly where index > limit. */
+        __m128i bound = _mm_set1_epi16((short)(unsigned short)limit), excess = _mm_setzero_si128();
+        for (; i + 8 <= count; i += 8)
+            excess = _mm_or_si128(excess, _mm_subs_epu16(_mm_loadu_si128((const __m128i *)(const void *)(first + 2 * i)), bound));
+        over = _mm_movemask_epi8(_mm_cmpeq_epi16(excess, _mm_setzero_si128())) != 0xFFFF;
+    }
+#endif
+    for (; i < count; ++i) over |= ((const uint16_t *)(const void *)first)[i] > limit;
+    return !over;
+}
+
+/* Runs a SIMD loop block by block over the vertices whose indices check out,
+   and the reference loop over a block that has a bad index, which it reports. */
+static fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                                 fk__skin_loop loop,
+                                 fk_result (*reference)(const fk_skin_desc *, const fk__skin_layout *,
+                                                        const float *, int, int))
+{
+    int begin;
+    for (begin = 0; begin < d->vertex_count; begin += FK__SKIN_BLOCK) {
+        int end = d->vertex_count - begin > FK__SKIN_BLOCK ? begin + FK__SKIN_BLOCK : d->vertex_count;
+        if (fk__joints_in_range(d, layout, begin, end)) {
+            fk__skin_run run = fk__skin_run_at(d, layout, palette, begin, end);
+            loop(&run);
+        } else {
+            fk_result result = reference(d, layout, palette, begin, end);
+            if (result != FK_OK) return result;
+        }
+    }
+    return FK_OK;
+}
+
+#endif /* FK__SIMD_SSE2 || FK__SIMD_NEON */
+
+#if defined(FK__SIMD_SSE2)
+
+/* Four lanes of which x, y, z are used: loaded and stored as 4 + 4 + 4 bytes, never
+   touching the fourth float, which may be another vertex's or past the end. */
+static FK__ALWAYS_INLINE void fk__store3_sse(void *p, __m128 v)
+{
+    _mm_storel_pi((__m64 *)p, v);
+    _mm_store_ss((float *)p + 2, _mm_movehl_ps(v, v));
+}
+
+/* v / |v| over lanes x, y, z. 1/sqrt is the hardware estimate (12 bits) and one
+   Newton step, y (3 - x y^2) / 2, which brings it to within a few ulps of the
+   reference; lengths the estimate cannot handle (zero, subnormal, infinite, NaN)
+   take the reference's path. */
+static FK__ALWAYS_INLINE __m128 fk__normalize_sse(__m128 v)
+{
+    __m128 square = _mm_mul_ps(v, v);
+    __m128 length2 = _mm_add_ss(_mm_add_ss(square, _mm_shuffle_ps(square, square, 1)), _mm_movehl_ps(square, square));
+    float scalar = _mm_cvtss_f32(length2);
+    if (scalar >= FLT_MIN && scalar <= FLT_MAX) {
+        __m128 y = _mm_rsqrt_ss(length2);
+        __m128 y_square_x = _mm_mul_ss(_mm_mul_ss(y, y), length2);
+        y = _mm_mul_ss(_mm_mul_ss(_mm_set_ss(0.5f), y), _mm_sub_ss(_mm_set_ss(3.0f), y_square_x));
+        return _mm_mul_ps(v, _mm_shuffle_ps(y, y, 0));
+    } else {
+        float lanes[4];
+        fk_vec3 n;
+        _mm_storeu_ps(lanes, v);
+        n = fk_vec3_normalize(fk_vec3_make(lanes[0], lanes[1], lanes[2]));
+        return _mm_setr_ps(n.x, n.y, n.z, 0.0f);
+    }
+}
+
+/* The reference's 4D dot product, summed in the same order, so that the DQS
+   hemisphere test agrees with the reference even for nearly orthogonal rotations. */
+static FK__ALWAYS_INLINE __m128 fk__dot4_sse(__m128 a, __m128 b)
+{
+    __m128 m = _mm_mul_ps(a, b);
+    __m128 sum = _mm_add_ss(m, _mm_shuffle_ps(m, m, 1));
+    sum = _mm_add_ss(sum, _mm_movehl_ps(m, m));
+    return _mm_add_ss(sum, _mm_shuffle_ps(m, m, 3));
+}
+
+/* a x b in lanes x, y, z: (a b.yzx - a.yzx b) comes out as z x y, rotated back. */
+static FK__ALWAYS_INLINE __m128 fk__cross_sse(__m128 a, __m128 b)
+{
+    __m128 a_yzx = _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1)), b_yzx = _mm_shuffle_ps(b, b, _MM_SHUFFLE(3, 0, 2, 1));
+    __m128 c = _mm_sub_ps(_mm_mul_ps(a, b_yzx), _mm_mul_ps(a_yzx, b));
+    return _mm_shuffle_ps(c, c, _MM_SHUFFLE(3, 0, 2, 1));
+}
+
+static FK__ALWAYS_INLINE __m128 fk__load3_sse(const void *p)
+{
+    const float *v = (const float *)p;
+    return _mm_movelh_ps(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)p), _mm_load_ss(v + 2));
+}
+
+/* The DQS loop shared by SSE2 and AVX2 (compiled into each): blend the eight
+   numbers with the hemisphere sign, normalize, rotate and translate. */
+static FK__ALWAYS_INLINE void fk__dqs_sse_loop(const fk__skin_run *run, const int influences, const int normals)
+{
+    const char *position = run->positions, *normal = run->normals, *joint = run->joints, *weight = run->weights;
+    char *out = run->out_positions, *out_normal = run->out_normals;
+    const __m128 sign = _mm_set1_ps(-0.0f), zero = _mm_setzero_ps();
+    int i, e;
+    for (i = 0; i < run->count; ++i) {
+        const uint16_t *joints = (const uint16_t *)(const void *)joint;
+        const float *weights = (const float *)(const void *)weight;
+        const float *b = run->palette + (size_t)joints[0] * FK__DQS_BONE_FLOATS;
+        __m128 pivot = _mm_load_ps(run->palette + (size_t)joints[fk__heaviest(weights, influences)] * FK__DQS_BONE_FLOATS);
+        __m128 real = zero, dual = zero, p, n = zero, norm2;
+        for (e = 0; e < influences; ++e) {
+            __m128 bone_real, flip, w;
+            b = run->palette + (size_t)joints[e] * FK__DQS_BONE_FLOATS;
+            bone_real = _mm_load_ps(b);
+            flip = _mm_and_ps(_mm_cmplt_ss(fk__dot4_sse(pivot, bone_real), zero), sign);
+            w = _mm_xor_ps(_mm_load_ss(&weights[e]), flip);
+            w = _mm_shuffle_ps(w, w, 0);
+            real = _mm_add_ps(real, _mm_mul_ps(w, bone_real));
+            dual = _mm_add_ps(dual, _mm_mul_ps(w, _mm_load_ps(b + 4)));
+        }
+        p = fk__load3_sse(position);
+        if (normals) n = fk__load3_sse(normal);
+        norm2 = fk__dot4_sse(real, real);
+        {
+            float scalar = _mm_cvtss_f32(norm2);
+            if (scalar >= FLT_MIN && scalar <= FLT_MAX) {
+                __m128 y = _mm_rsqrt_ss(norm2), w, s, t, dual_w;
+                y = _mm_mul_ss(_mm_mul_ss(_mm_set_ss(0.5f), y), _mm_sub_ss(_mm_set_ss(3.0f), _mm_mul_ss(_mm_mul_ss(y, y), norm2)));
+                y = _mm_shuffle_ps(y, y, 0);
+                real = _mm_mul_ps(real, y);
+                dual = _mm_mul_ps(dual, y);
+                w = _mm_shuffle_ps(real, real, _MM_SHUFFLE(3, 3, 3, 3));
+                dual_w = _mm_shuffle_ps(dual, dual, _MM_SHUFFLE(3, 3, 3, 3));
+                /* The rotation as in fk_quat_rotate(), the translation as in
+                   fk__dual_quat_translation(), in the same order of operations. */
+                s = fk__cross_sse(real, p);
+                s = _mm_add_ps(s, s);
+                p = _mm_add_ps(_mm_add_ps(p, _mm_mul_ps(s, w)), fk__cross_sse(real, s));
+                t = _mm_sub_ps(_mm_mul_ps(dual, w), _mm_mul_ps(real, dual_w));
+                t = _mm_add_ps(t, fk__cross_sse(real, dual));
+                p = _mm_add_ps(p, _mm_add_ps(t, t));
+                if (normals) {
+                    s = fk__cross_sse(real, n);
+                    s = _mm_add_ps(s, s);
+                    n = _mm_add_ps(_mm_add_ps(n, _mm_mul_ps(s, w)), fk__cross_sse(real, s));
+                }
+            } else {
+                float r[4], q[4];
+                fk_vec3 pv, nv;
+                _mm_storeu_ps(r, real);
+                _mm_storeu_ps(q, dual);
+                pv = fk__load3((const float *)(const void *)position);
+                nv = normals ? fk__load3((const float *)(const void *)normal) : pv;
+                fk__dqs_finish(fk_quat_make(r[0], r[1], r[2], r[3]), fk_quat_make(q[0], q[1], q[2], q[3]), &pv, &nv);
+                p = _mm_setr_ps(pv.x, pv.y, pv.z, 0.0f);
+                n = _mm_setr_ps(nv.x, nv.y, nv.z, 0.0f);
+            }
+        }
+        fk__store3_sse(out, p);
+        if (normals) fk__store3_sse(out_normal, n);
+        position += run->position_stride; joint += run->joint_stride; weight += run->weight_stride;
+        out += run->out_position_stride;
+        if (normals) { normal += run->normal_stride; out_normal += run->out_normal_stride; }
+    }
+}
+
+static FK__ALWAYS_INLINE void fk__lbs_sse_loop(const fk__skin_run *run, const int influences, const int normals)
+{
+    const char *position = run->positions, *normal = run->normals, *joint = run->joints, *weight = run->weights;
+    char *out = run->out_positions, *out_normal = run->out_normals;
+    int i, e;
+    for (i = 0; i < run->count; ++i) {
+        const uint16_t *joints = (const uint16_t *)(const void *)joint;
+        const float *weights = (const float *)(const void *)weight;
+        const float *m = run->palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS;
+        __m128 w = _mm_set1_ps(weights[0]);
+        __m128 c0 = _mm_mul_ps(w, _mm_load_ps(m)), c1 = _mm_mul_ps(w, _mm_load_ps(m + 4));
+        __m128 c2 = _mm_mul_ps(w, _mm_load_ps(m + 8)), t = _mm_mul_ps(w, _mm_load_ps(m + 12));
+        __m128 p, n = c0;
+        for (e = 1; e < influences; ++e) {
+            m = run->palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS;
+            w = _mm_set1_ps(weights[e]);
+            c0 = _mm_add_ps(c0, _mm_mul_ps(w, _mm_load_ps(m)));
+            c1 = _mm_add_ps(c1, _mm_mul_ps(w, _mm_load_ps(m + 4)));
+            c2 = _mm_add_ps(c2, _mm_mul_ps(w, _mm_load_ps(m + 8)));
+            t = _mm_add_ps(t, _mm_mul_ps(w, _mm_load_ps(m + 12)));
+        }
+        {
+            const float *v = (const float *)(const void *)position;
+            p = _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(v[0])), _mm_mul_ps(c1, _mm_set1_ps(v[1])));
+            p = _mm_add_ps(_mm_add_ps(p, _mm_mul_ps(c2, _mm_set1_ps(v[2]))), t);
+        }
+        if (normals) {
+            const float *v = (const float *)(const void *)normal;
+            n = _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(v[0])), _mm_mul_ps(c1, _mm_set1_ps(v[1])));
+            n = fk__normalize_sse(_mm_add_ps(n, _mm_mul_ps(c2, _mm_set1_ps(v[2]))));
+        }
+        fk__store3_sse(out, p);
+        if (normals) fk__store3_sse(out_normal, n);
+        position += run->position_stride; joint += run->joint_stride; weight += run->weight_stride;
+        out += run->out_position_stride;
+        if (normals) { normal += run->normal_stride; out_normal += run->out_normal_stride; }
+    }
+}
+
+/* Each loop is compiled once per common influence count and with and without
+   normals, so the influence loop unrolls and the normal branch disappears. */
+#define FK__SKIN_SPECIALIZE(name, loop) \
+    static FK__SIMD_TARGET void name(const fk__skin_run *run) \
+    { \
+        int normals = run->normals != NULL; \
+        switch (run->influences * 2 + normals) { \
+        case 2: loop(run, 1, 0); break;  case 3: loop(run, 1, 1); break; \
+        case 4: loop(run, 2, 0); break;  case 5: loop(run, 2, 1); break; \
+        case 8: loop(run, 4, 0); break;  case 9: loop(run, 4, 1); break; \
+        case 16: loop(run, 8, 0); break; case 17: loop(run, 8, 1); break; \
+        default: loop(run, run->influences, normals); break; \
+        } \
+    }
+
+#define FK__SIMD_TARGET
+FK__SKIN_SPECIALIZE(fk__lbs_sse2, fk__lbs_sse_loop)
+FK__SKIN_SPECIALIZE(fk__dqs_sse2, fk__dqs_sse_loop)
+#undef FK__SIMD_TARGET
+
+#if defined(FK__SIMD_AVX2)
+
+#define FK__SIMD_TARGET FK__AVX2_TARGET
+
+/* With eight lanes, columns c0 c1 share one register and c2 t the other: two
+   fused multiply-adds per influence, and the weight is one broadcast load. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_avx2_loop(const fk__skin_run *run, const int influences,
+                                                                 const int normals)
+{
+    const char *position = run->positions, *normal = run->normals, *joint = run->joints, *weight = run->weights;
+    char *out = run->out_positions, *out_normal = run->out_normals;
+    int i, e;
+    for (i = 0; i < run->count; ++i) {
+        const uint16_t *joints = (const uint16_t *)(const void *)joint;
+        const float *weights = (const float *)(const void *)weight;
+        const float *m = run->palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS;
+        __m256 w = _mm256_broadcast_ss(&weights[0]);
+        __m256 c01 = _mm256_mul_ps(w, _mm256_load_ps(m)), c2t = _mm256_mul_ps(w, _mm256_load_ps(m + 8));
+        __m128 c0, c1, c2, p, n = _mm_setzero_ps();
+        for (e = 1; e < influences; ++e) {
+            m = run->palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS;
+            w = _mm256_broadcast_ss(&weights[e]);
+            c01 = _mm256_fmadd_ps(w, _mm256_load_ps(m), c01);
+            c2t = _mm256_fmadd_ps(w, _mm256_load_ps(m + 8), c2t);
+        }
+        c0 = _mm256_castps256_ps128(c01);
+        c1 = _mm256_extractf128_ps(c01, 1);
+        c2 = _mm256_castps256_ps128(c2t);
+        {
+            const float *v = (const float *)(const void *)position;
+            p = _mm_fmadd_ps(c0, _mm_broadcast_ss(&v[0]), _mm256_extractf128_ps(c2t, 1));
+            p = _mm_fmadd_ps(c1, _mm_broadcast_ss(&v[1]), p);
+            p = _mm_fmadd_ps(c2, _mm_broadcast_ss(&v[2]), p);
+        }
+        if (normals) {
+            const float *v = (const float *)(const void *)normal;
+            n = _mm_mul_ps(c0, _mm_broadcast_ss(&v[0]));
+            n = _mm_fmadd_ps(c1, _mm_broadcast_ss(&v[1]), n);
+            n = fk__normalize_sse(_mm_fmadd_ps(c2, _mm_broadcast_ss(&v[2]), n));
+        }
+        fk__store3_sse(out, p);
+        if (normals) fk__store3_sse(out_normal, n);
+        position += run->position_stride; joint += run->joint_stride; weight += run->weight_stride;
+        out += run->out_position_stride;
+        if (normals) { normal += run->normal_stride; out_normal += run->out_normal_stride; }
+    }
+}
+
+FK__SKIN_SPECIALIZE(fk__lbs_avx2, fk__lbs_avx2_loop)
+FK__SKIN_SPECIALIZE(fk__dqs_avx2, fk__dqs_sse_loop)
+#undef FK__SIMD_TARGET
+
+/* Decided by the compiler when it may assume AVX2 and FMA, else asked of the CPU
+   (gcc and clang keep the answer in their runtime library, not in ours). */
+static int fk__has_avx2_fma(void)
+{
+#if defined(__AVX2__) && defined(__FMA__)
+    return 1;
+#else
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
+}
+
+#endif /* FK__SIMD_AVX2 */
+
+static fk__skin_loop fk__lbs_simd_loop(void)
+{
+#if defined(FK__SIMD_AVX2)
+    if (fk__has_avx2_fma()) return fk__lbs_avx2;
+#endif
+    return fk__lbs_sse2;
+}
+
+static fk__skin_loop fk__dqs_simd_loop(void)
+{
+#if defined(FK__SIMD_AVX2)
+    if (fk__has_avx2_fma()) return fk__dqs_avx2;
+#endif
+    return fk__dqs_sse2;
+}
+
+#endif /* FK__SIMD_SSE2 */
+
+/* ---- Skinning: the public functions ---------------------------------------- */
+
+FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
+{
+    /* Each bone becomes a 3x4 matrix once per call, not once per influence. */
+    float storage[FK_LBS_PALETTE_CAPACITY * FK__LBS_BONE_FLOATS + 16];
+    float *palette = NULL;
+    fk__skin_layout layout;
+    fk_result result = fk__check_skin(desc, &layout);
+    int j;
+    if (result != FK_OK) return result;
+    if (desc->transform_count <= FK_LBS_PALETTE_CAPACITY) {
+        palette = fk__align64(storage);
+        for (j = 0; j < desc->transform_count; ++j)
+            fk__lbs_bone(desc->transforms[j], palette + (size_t)j * FK__LBS_BONE_FLOATS);
+#if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
+        if (!layout.dense) return fk__skin_blocks(desc, &layout, palette, fk__lbs_simd_loop(), fk__lbs_reference);
+#endif
+    }
+    return fk__lbs_reference(desc, &layout, palette, 0, desc->vertex_count);
+}
+
+FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
+{
+    float storage[FK_LBS_PALETTE_CAPACITY * FK__DQS_BONE_FLOATS + 16];
+    float *palette = NULL;
+    fk__skin_layout layout;
+    fk_result result = fk__check_skin(desc, &layout);
+    int j;
+    if (result != FK_OK) return result;
+    if (desc->transform_count <= FK_LBS_PALETTE_CAPACITY) {
+        palette = fk__align64(storage);
+        for (j = 0; j < desc->transform_count; ++j)
+            fk__dqs_bone(desc->transforms[j], palette + (size_t)j * FK__DQS_BONE_FLOATS);
+#if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
+        if (!layout.dense) return fk__skin_blocks(desc, &layout, palette, fk__dqs_simd_loop(), fk__dqs_reference);
+#endif
+    }
+    return fk__dqs_reference(desc, &layout, palette, 0, desc->vertex_count);
 }
 
 #ifdef __cplusplus
