@@ -422,6 +422,16 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
 #include <arm_neon.h>
 #endif
 
+/* The influence loops of the specialized SIMD loops run 1, 2, 4 or 8 times and
+   should be unrolled; gcc does that at -O2 only when asked. */
+#if defined(__clang__)
+#define FK__UNROLL _Pragma("unroll")
+#elif defined(__GNUC__) && __GNUC__ >= 8
+#define FK__UNROLL _Pragma("GCC unroll 8")
+#else
+#define FK__UNROLL
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 #define FK__ALWAYS_INLINE inline __attribute__((always_inline))
 #elif defined(_MSC_VER)
@@ -1357,19 +1367,27 @@ static FK__ALWAYS_INLINE __m128 fk__load3_sse(const void *p)
    numbers with the hemisphere sign, normalize, rotate and translate. */
 static FK__ALWAYS_INLINE void fk__dqs_sse_loop(const fk__skin_run *run, const int influences, const int normals)
 {
+    /* Copies in locals: the stores through out could alias *run, so the compiler
+       would reload every stride after every vertex. */
     const char *position = run->positions, *normal = run->normals, *joint = run->joints, *weight = run->weights;
     char *out = run->out_positions, *out_normal = run->out_normals;
+    const float *palette = run->palette;
+    const size_t position_stride = run->position_stride, normal_stride = run->normal_stride;
+    const size_t joint_stride = run->joint_stride, weight_stride = run->weight_stride;
+    const size_t out_position_stride = run->out_position_stride, out_normal_stride = run->out_normal_stride;
+    const int count = run->count;
     const __m128 sign = _mm_set1_ps(-0.0f), zero = _mm_setzero_ps();
     int i, e;
-    for (i = 0; i < run->count; ++i) {
+    for (i = 0; i < count; ++i) {
         const uint16_t *joints = (const uint16_t *)(const void *)joint;
         const float *weights = (const float *)(const void *)weight;
-        const float *b = run->palette + (size_t)joints[0] * FK__DQS_BONE_FLOATS;
-        __m128 pivot = _mm_load_ps(run->palette + (size_t)joints[fk__heaviest(weights, influences)] * FK__DQS_BONE_FLOATS);
+        const float *b = palette + (size_t)joints[0] * FK__DQS_BONE_FLOATS;
+        __m128 pivot = _mm_load_ps(palette + (size_t)joints[fk__heaviest(weights, influences)] * FK__DQS_BONE_FLOATS);
         __m128 real = zero, dual = zero, p, n = zero, norm2;
+        FK__UNROLL
         for (e = 0; e < influences; ++e) {
             __m128 bone_real, flip, w;
-            b = run->palette + (size_t)joints[e] * FK__DQS_BONE_FLOATS;
+            b = palette + (size_t)joints[e] * FK__DQS_BONE_FLOATS;
             bone_real = _mm_load_ps(b);
             flip = _mm_and_ps(_mm_cmplt_ss(fk__dot4_sse(pivot, bone_real), zero), sign);
             w = _mm_xor_ps(_mm_load_ss(&weights[e]), flip);
@@ -1417,27 +1435,35 @@ static FK__ALWAYS_INLINE void fk__dqs_sse_loop(const fk__skin_run *run, const in
         }
         fk__store3_sse(out, p);
         if (normals) fk__store3_sse(out_normal, n);
-        position += run->position_stride; joint += run->joint_stride; weight += run->weight_stride;
-        out += run->out_position_stride;
-        if (normals) { normal += run->normal_stride; out_normal += run->out_normal_stride; }
+        position += position_stride; joint += joint_stride; weight += weight_stride;
+        out += out_position_stride;
+        if (normals) { normal += normal_stride; out_normal += out_normal_stride; }
     }
 }
 
 static FK__ALWAYS_INLINE void fk__lbs_sse_loop(const fk__skin_run *run, const int influences, const int normals)
 {
+    /* Copies in locals: the stores through out could alias *run, so the compiler
+       would reload every stride after every vertex. */
     const char *position = run->positions, *normal = run->normals, *joint = run->joints, *weight = run->weights;
     char *out = run->out_positions, *out_normal = run->out_normals;
+    const float *palette = run->palette;
+    const size_t position_stride = run->position_stride, normal_stride = run->normal_stride;
+    const size_t joint_stride = run->joint_stride, weight_stride = run->weight_stride;
+    const size_t out_position_stride = run->out_position_stride, out_normal_stride = run->out_normal_stride;
+    const int count = run->count;
     int i, e;
-    for (i = 0; i < run->count; ++i) {
+    for (i = 0; i < count; ++i) {
         const uint16_t *joints = (const uint16_t *)(const void *)joint;
         const float *weights = (const float *)(const void *)weight;
-        const float *m = run->palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS;
+        const float *m = palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS;
         __m128 w = _mm_set1_ps(weights[0]);
         __m128 c0 = _mm_mul_ps(w, _mm_load_ps(m)), c1 = _mm_mul_ps(w, _mm_load_ps(m + 4));
         __m128 c2 = _mm_mul_ps(w, _mm_load_ps(m + 8)), t = _mm_mul_ps(w, _mm_load_ps(m + 12));
         __m128 p, n = c0;
+        FK__UNROLL
         for (e = 1; e < influences; ++e) {
-            m = run->palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS;
+            m = palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS;
             w = _mm_set1_ps(weights[e]);
             c0 = _mm_add_ps(c0, _mm_mul_ps(w, _mm_load_ps(m)));
             c1 = _mm_add_ps(c1, _mm_mul_ps(w, _mm_load_ps(m + 4)));
@@ -1456,9 +1482,9 @@ static FK__ALWAYS_INLINE void fk__lbs_sse_loop(const fk__skin_run *run, const in
         }
         fk__store3_sse(out, p);
         if (normals) fk__store3_sse(out_normal, n);
-        position += run->position_stride; joint += run->joint_stride; weight += run->weight_stride;
-        out += run->out_position_stride;
-        if (normals) { normal += run->normal_stride; out_normal += run->out_normal_stride; }
+        position += position_stride; joint += joint_stride; weight += weight_stride;
+        out += out_position_stride;
+        if (normals) { normal += normal_stride; out_normal += out_normal_stride; }
     }
 }
 
@@ -1491,18 +1517,26 @@ FK__SKIN_SPECIALIZE(fk__dqs_sse2, fk__dqs_sse_loop)
 static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_avx2_loop(const fk__skin_run *run, const int influences,
                                                                  const int normals)
 {
+    /* Copies in locals: the stores through out could alias *run, so the compiler
+       would reload every stride after every vertex. */
     const char *position = run->positions, *normal = run->normals, *joint = run->joints, *weight = run->weights;
     char *out = run->out_positions, *out_normal = run->out_normals;
+    const float *palette = run->palette;
+    const size_t position_stride = run->position_stride, normal_stride = run->normal_stride;
+    const size_t joint_stride = run->joint_stride, weight_stride = run->weight_stride;
+    const size_t out_position_stride = run->out_position_stride, out_normal_stride = run->out_normal_stride;
+    const int count = run->count;
     int i, e;
-    for (i = 0; i < run->count; ++i) {
+    for (i = 0; i < count; ++i) {
         const uint16_t *joints = (const uint16_t *)(const void *)joint;
         const float *weights = (const float *)(const void *)weight;
-        const float *m = run->palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS;
+        const float *m = palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS;
         __m256 w = _mm256_broadcast_ss(&weights[0]);
         __m256 c01 = _mm256_mul_ps(w, _mm256_load_ps(m)), c2t = _mm256_mul_ps(w, _mm256_load_ps(m + 8));
         __m128 c0, c1, c2, p, n = _mm_setzero_ps();
+        FK__UNROLL
         for (e = 1; e < influences; ++e) {
-            m = run->palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS;
+            m = palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS;
             w = _mm256_broadcast_ss(&weights[e]);
             c01 = _mm256_fmadd_ps(w, _mm256_load_ps(m), c01);
             c2t = _mm256_fmadd_ps(w, _mm256_load_ps(m + 8), c2t);
@@ -1524,9 +1558,9 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_avx2_loop(const fk__skin_r
         }
         fk__store3_sse(out, p);
         if (normals) fk__store3_sse(out_normal, n);
-        position += run->position_stride; joint += run->joint_stride; weight += run->weight_stride;
-        out += run->out_position_stride;
-        if (normals) { normal += run->normal_stride; out_normal += run->out_normal_stride; }
+        position += position_stride; joint += joint_stride; weight += weight_stride;
+        out += out_position_stride;
+        if (normals) { normal += normal_stride; out_normal += out_normal_stride; }
     }
 }
 
