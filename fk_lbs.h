@@ -432,6 +432,13 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
 #define FK__UNROLL
 #endif
 
+/* Marks the common side of a branch, so that the compiler lays it out straight. */
+#if defined(__GNUC__) || defined(__clang__)
+#define FK__LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+#define FK__LIKELY(x) (x)
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 #define FK__ALWAYS_INLINE inline __attribute__((always_inline))
 #elif defined(_MSC_VER)
@@ -1219,6 +1226,27 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
    small enough that the block's indices are still in L1 when the loop reads them. */
 #define FK__SKIN_BLOCK 256
 
+/* DQS flips an influence whose rotation lies in the other hemisphere from the
+   heaviest one's. For rigs of up to this many bones the test is made once per
+   pair of bones instead of once per influence: signs[a * FK__DQS_SIGN_BONES + b]
+   is -0.0f when the dot product of bone a's and bone b's rotations is negative,
+   else +0.0f, ready to flip a weight's sign bit. Same test, same order of
+   operations as the reference, so the same decisions. */
+#define FK__DQS_SIGN_BONES 64
+
+static void fk__dqs_signs(const float *palette, int bones, float *signs)
+{
+    int a, b;
+    for (a = 0; a < bones; ++a) {
+        const float *qa = palette + (size_t)a * FK__DQS_BONE_FLOATS;
+        for (b = 0; b < bones; ++b) {
+            const float *qb = palette + (size_t)b * FK__DQS_BONE_FLOATS;
+            float dot = fk_quat_dot(fk_quat_make(qa[0], qa[1], qa[2], qa[3]), fk_quat_make(qb[0], qb[1], qb[2], qb[3]));
+            signs[a * FK__DQS_SIGN_BONES + b] = dot < 0.0f ? -0.0f : 0.0f;
+        }
+    }
+}
+
 typedef struct fk__skin_run {
     const char *positions, *normals, *joints, *weights;
     char *out_positions, *out_normals;
@@ -1226,12 +1254,13 @@ typedef struct fk__skin_run {
     size_t out_position_stride, out_normal_stride;
     int count, influences;
     const float *palette;
+    const float *signs; /* DQS: fk__dqs_signs() table, or NULL */
 } fk__skin_run;
 
 typedef void (*fk__skin_loop)(const fk__skin_run *run);
 
 static fk__skin_run fk__skin_run_at(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                                    int begin, int end)
+                                    const float *signs, int begin, int end)
 {
     fk__skin_run run;
     size_t first = (size_t)begin;
@@ -1250,6 +1279,7 @@ static fk__skin_run fk__skin_run_at(const fk_skin_desc *d, const fk__skin_layout
     run.count = end - begin;
     run.influences = d->influences;
     run.palette = palette;
+    run.signs = signs;
     return run;
 }
 
@@ -1286,7 +1316,7 @@ static int fk__joints_in_range(const fk_skin_desc *d, const fk__skin_layout *lay
 /* Runs a SIMD loop block by block over the vertices whose indices check out,
    and the reference loop over a block that has a bad index, which it reports. */
 static fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                                 fk__skin_loop loop,
+                                 const float *signs, fk__skin_loop loop,
                                  fk_result (*reference)(const fk_skin_desc *, const fk__skin_layout *,
                                                         const float *, int, int))
 {
@@ -1294,7 +1324,7 @@ static fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *l
     for (begin = 0; begin < d->vertex_count; begin += FK__SKIN_BLOCK) {
         int end = d->vertex_count - begin > FK__SKIN_BLOCK ? begin + FK__SKIN_BLOCK : d->vertex_count;
         if (fk__joints_in_range(d, layout, begin, end)) {
-            fk__skin_run run = fk__skin_run_at(d, layout, palette, begin, end);
+            fk__skin_run run = fk__skin_run_at(d, layout, palette, signs, begin, end);
             loop(&run);
         } else {
             fk_result result = reference(d, layout, palette, begin, end);
@@ -1316,27 +1346,41 @@ static FK__ALWAYS_INLINE void fk__store3_sse(void *p, __m128 v)
     _mm_store_ss((float *)p + 2, _mm_movehl_ps(v, v));
 }
 
-/* v / |v| over lanes x, y, z. 1/sqrt is the hardware estimate (12 bits) and one
-   Newton step, y (3 - x y^2) / 2, which brings it to within a few ulps of the
-   reference; lengths the estimate cannot handle (zero, subnormal, infinite, NaN)
-   take the reference's path. */
-static FK__ALWAYS_INLINE __m128 fk__normalize_sse(__m128 v)
+/* Whether a float's bits are those of a positive normal number, FLT_MIN to
+   FLT_MAX: one integer comparison instead of two floating-point ones. */
+static FK__ALWAYS_INLINE int fk__is_positive_normal_sse(__m128 x)
+{
+    unsigned bits = (unsigned)_mm_cvtsi128_si32(_mm_castps_si128(x));
+    return bits - 0x00800000u <= 0x7F7FFFFFu - 0x00800000u;
+}
+
+/* |v|^2 in every lane, for v whose fourth lane is zero. */
+static FK__ALWAYS_INLINE __m128 fk__length2_sse(__m128 v)
 {
     __m128 square = _mm_mul_ps(v, v);
-    __m128 length2 = _mm_add_ss(_mm_add_ss(square, _mm_shuffle_ps(square, square, 1)), _mm_movehl_ps(square, square));
-    float scalar = _mm_cvtss_f32(length2);
-    if (scalar >= FLT_MIN && scalar <= FLT_MAX) {
-        __m128 y = _mm_rsqrt_ss(length2);
-        __m128 y_square_x = _mm_mul_ss(_mm_mul_ss(y, y), length2);
-        y = _mm_mul_ss(_mm_mul_ss(_mm_set_ss(0.5f), y), _mm_sub_ss(_mm_set_ss(3.0f), y_square_x));
-        return _mm_mul_ps(v, _mm_shuffle_ps(y, y, 0));
-    } else {
-        float lanes[4];
-        fk_vec3 n;
-        _mm_storeu_ps(lanes, v);
-        n = fk_vec3_normalize(fk_vec3_make(lanes[0], lanes[1], lanes[2]));
-        return _mm_setr_ps(n.x, n.y, n.z, 0.0f);
+    square = _mm_add_ps(square, _mm_shuffle_ps(square, square, _MM_SHUFFLE(1, 0, 3, 2)));
+    return _mm_add_ps(square, _mm_shuffle_ps(square, square, _MM_SHUFFLE(2, 3, 0, 1)));
+}
+
+/* v / |v| over lanes x, y, z (the fourth is zero, the palette's padding). 1/sqrt
+   is the hardware estimate (12 bits) and one Newton step, y (3 - x y^2) / 2,
+   which brings it to within a few ulps of the reference. Lengths the estimate
+   cannot take (zero, subnormal, infinite, NaN) get the reference's exact
+   treatment, written out here: a function call would make the compiler keep
+   the loop's pointers on the stack. */
+static FK__ALWAYS_INLINE __m128 fk__normalize_sse(__m128 v)
+{
+    __m128 length2 = fk__length2_sse(v), y, length;
+    if (FK__LIKELY(fk__is_positive_normal_sse(length2))) {
+        y = _mm_rsqrt_ps(length2);
+        y = _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), y), _mm_sub_ps(_mm_set1_ps(3.0f), _mm_mul_ps(_mm_mul_ps(y, y), length2)));
+        return _mm_mul_ps(v, y);
     }
+    v = _mm_and_ps(v, _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0))); /* as if the padding were zero */
+    length = _mm_sqrt_ss(fk__length2_sse(v));
+    if (!(_mm_cvtss_f32(length) > 0.0f)) return _mm_setzero_ps();
+    y = _mm_div_ss(_mm_set_ss(1.0f), length);
+    return _mm_mul_ps(v, _mm_shuffle_ps(y, y, 0));
 }
 
 /* The reference's 4D dot product, summed in the same order, so that the DQS
@@ -1347,6 +1391,14 @@ static FK__ALWAYS_INLINE __m128 fk__dot4_sse(__m128 a, __m128 b)
     __m128 sum = _mm_add_ss(m, _mm_shuffle_ps(m, m, 1));
     sum = _mm_add_ss(sum, _mm_movehl_ps(m, m));
     return _mm_add_ss(sum, _mm_shuffle_ps(m, m, 3));
+}
+
+/* a . b in every lane, summed in whatever order is quickest. */
+static FK__ALWAYS_INLINE __m128 fk__dot4_all_sse(__m128 a, __m128 b)
+{
+    __m128 m = _mm_mul_ps(a, b);
+    m = _mm_add_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+    return _mm_add_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
 }
 
 /* a x b in lanes x, y, z: (a b.yzx - a.yzx b) comes out as z x y, rotated back. */
@@ -1363,78 +1415,102 @@ static FK__ALWAYS_INLINE __m128 fk__load3_sse(const void *p)
     return _mm_movelh_ps(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)p), _mm_load_ss(v + 2));
 }
 
-/* The DQS loop shared by SSE2 and AVX2 (compiled into each): blend the eight
-   numbers with the hemisphere sign, normalize, rotate and translate. */
+/* Moves one vertex by a blended dual quaternion (u, w) + eps (d, d_w) without
+   normalizing it first. With N = |real|^2, the unit rotation of v is
+       v + (2 w (u x v) + 2 u x (u x v)) / N
+   and the translation 2 (w d - d_w u + u x d) / N: the formulas of
+   fk_quat_rotate() and fk__dual_quat_translation() with the normalization
+   folded into one division at the end, off the critical path and without a
+   square root. Results agree with the reference to a few ulps. A norm the
+   division cannot take (zero, subnormal, infinite, NaN) gets the reference's
+   treatment, inline because a call would cost the loop its registers. */
+static FK__ALWAYS_INLINE void fk__dqs_vertex_sse(__m128 real, __m128 dual, const void *position, const void *normal,
+                                                 void *out, void *out_normal)
+{
+    __m128 norm2 = fk__dot4_all_sse(real, real), one = _mm_set1_ps(1.0f), inverse = one, w, dual_w, p, s, t;
+    if (FK__LIKELY(fk__is_positive_normal_sse(norm2))) {
+        inverse = _mm_div_ps(one, norm2);
+    } else if (_mm_cvtss_f32(norm2) > 0.0f) { /* normalize first, as the reference does */
+        __m128 scale = _mm_div_ss(one, _mm_sqrt_ss(norm2));
+        scale = _mm_shuffle_ps(scale, scale, 0);
+        real = _mm_mul_ps(real, scale);
+        dual = _mm_mul_ps(dual, scale);
+    } else { /* all weights zero (or NaN): the vertex stays where it is */
+        fk__store3_sse(out, fk__load3_sse(position));
+        if (normal) fk__store3_sse(out_normal, fk__load3_sse(normal));
+        return;
+    }
+    w = _mm_shuffle_ps(real, real, _MM_SHUFFLE(3, 3, 3, 3));
+    dual_w = _mm_shuffle_ps(dual, dual, _MM_SHUFFLE(3, 3, 3, 3));
+    p = fk__load3_sse(position);
+    s = fk__cross_sse(real, p);
+    s = _mm_add_ps(s, s);
+    t = _mm_sub_ps(_mm_mul_ps(dual, w), _mm_mul_ps(real, dual_w));
+    t = _mm_add_ps(t, fk__cross_sse(real, dual));
+    s = _mm_add_ps(_mm_add_ps(_mm_mul_ps(s, w), fk__cross_sse(real, s)), _mm_add_ps(t, t));
+    fk__store3_sse(out, _mm_add_ps(p, _mm_mul_ps(s, inverse)));
+    if (normal) {
+        __m128 n = fk__load3_sse(normal);
+        s = fk__cross_sse(real, n);
+        s = _mm_add_ps(s, s);
+        s = _mm_add_ps(_mm_mul_ps(s, w), fk__cross_sse(real, s));
+        fk__store3_sse(out_normal, _mm_add_ps(n, _mm_mul_ps(s, inverse)));
+    }
+}
+
+/* fk__heaviest() as a tournament for the unrolled loops: pairs first, so the
+   comparisons do not wait for one another; on equal weights the earlier
+   influence wins, as in fk__heaviest(). */
+static FK__ALWAYS_INLINE int fk__heaviest_of(const float *w, const int influences)
+{
+    int a, b, c, d;
+    if (influences == 2) return w[1] > w[0];
+    if (influences != 4 && influences != 8) return fk__heaviest(w, influences);
+    a = w[1] > w[0];
+    b = 2 + (w[3] > w[2]);
+    a = w[b] > w[a] ? b : a;
+    if (influences == 4) return a;
+    c = 4 + (w[5] > w[4]);
+    d = 6 + (w[7] > w[6]);
+    c = w[d] > w[c] ? d : c;
+    return w[c] > w[a] ? c : a;
+}
+
+/* The hemisphere sign of influence e, as a float whose sign bit flips the weight:
+   from the table of fk__dqs_signs() when there is one, else from the dot product
+   with the heaviest influence's rotation. */
+static FK__ALWAYS_INLINE __m128 fk__dqs_sign_sse(const float *signs_row, __m128 pivot, const float *bone, int joint)
+{
+    if (signs_row) return _mm_load_ss(&signs_row[joint]);
+    return _mm_and_ps(_mm_cmplt_ss(fk__dot4_sse(pivot, _mm_load_ps(bone)), _mm_setzero_ps()), _mm_set_ss(-0.0f));
+}
+
 static FK__ALWAYS_INLINE void fk__dqs_sse_loop(const fk__skin_run *run, const int influences, const int normals)
 {
-    /* Copies in locals: the stores through out could alias *run, so the compiler
-       would reload every stride after every vertex. */
     const char *position = run->positions, *normal = run->normals, *joint = run->joints, *weight = run->weights;
     char *out = run->out_positions, *out_normal = run->out_normals;
-    const float *palette = run->palette;
+    const float *palette = run->palette, *signs = run->signs;
     const size_t position_stride = run->position_stride, normal_stride = run->normal_stride;
     const size_t joint_stride = run->joint_stride, weight_stride = run->weight_stride;
     const size_t out_position_stride = run->out_position_stride, out_normal_stride = run->out_normal_stride;
     const int count = run->count;
-    const __m128 sign = _mm_set1_ps(-0.0f), zero = _mm_setzero_ps();
     int i, e;
     for (i = 0; i < count; ++i) {
         const uint16_t *joints = (const uint16_t *)(const void *)joint;
         const float *weights = (const float *)(const void *)weight;
-        const float *b = palette + (size_t)joints[0] * FK__DQS_BONE_FLOATS;
-        __m128 pivot = _mm_load_ps(palette + (size_t)joints[fk__heaviest(weights, influences)] * FK__DQS_BONE_FLOATS);
-        __m128 real = zero, dual = zero, p, n = zero, norm2;
+        int pivot_joint = joints[fk__heaviest_of(weights, influences)];
+        const float *signs_row = signs ? signs + (size_t)pivot_joint * FK__DQS_SIGN_BONES : NULL;
+        __m128 pivot = _mm_load_ps(palette + (size_t)pivot_joint * FK__DQS_BONE_FLOATS);
+        __m128 real = _mm_setzero_ps(), dual = real;
         FK__UNROLL
         for (e = 0; e < influences; ++e) {
-            __m128 bone_real, flip, w;
-            b = palette + (size_t)joints[e] * FK__DQS_BONE_FLOATS;
-            bone_real = _mm_load_ps(b);
-            flip = _mm_and_ps(_mm_cmplt_ss(fk__dot4_sse(pivot, bone_real), zero), sign);
-            w = _mm_xor_ps(_mm_load_ss(&weights[e]), flip);
+            const float *b = palette + (size_t)joints[e] * FK__DQS_BONE_FLOATS;
+            __m128 w = _mm_xor_ps(_mm_load_ss(&weights[e]), fk__dqs_sign_sse(signs_row, pivot, b, joints[e]));
             w = _mm_shuffle_ps(w, w, 0);
-            real = _mm_add_ps(real, _mm_mul_ps(w, bone_real));
+            real = _mm_add_ps(real, _mm_mul_ps(w, _mm_load_ps(b)));
             dual = _mm_add_ps(dual, _mm_mul_ps(w, _mm_load_ps(b + 4)));
         }
-        p = fk__load3_sse(position);
-        if (normals) n = fk__load3_sse(normal);
-        norm2 = fk__dot4_sse(real, real);
-        {
-            float scalar = _mm_cvtss_f32(norm2);
-            if (scalar >= FLT_MIN && scalar <= FLT_MAX) {
-                __m128 y = _mm_rsqrt_ss(norm2), w, s, t, dual_w;
-                y = _mm_mul_ss(_mm_mul_ss(_mm_set_ss(0.5f), y), _mm_sub_ss(_mm_set_ss(3.0f), _mm_mul_ss(_mm_mul_ss(y, y), norm2)));
-                y = _mm_shuffle_ps(y, y, 0);
-                real = _mm_mul_ps(real, y);
-                dual = _mm_mul_ps(dual, y);
-                w = _mm_shuffle_ps(real, real, _MM_SHUFFLE(3, 3, 3, 3));
-                dual_w = _mm_shuffle_ps(dual, dual, _MM_SHUFFLE(3, 3, 3, 3));
-                /* The rotation as in fk_quat_rotate(), the translation as in
-                   fk__dual_quat_translation(), in the same order of operations. */
-                s = fk__cross_sse(real, p);
-                s = _mm_add_ps(s, s);
-                p = _mm_add_ps(_mm_add_ps(p, _mm_mul_ps(s, w)), fk__cross_sse(real, s));
-                t = _mm_sub_ps(_mm_mul_ps(dual, w), _mm_mul_ps(real, dual_w));
-                t = _mm_add_ps(t, fk__cross_sse(real, dual));
-                p = _mm_add_ps(p, _mm_add_ps(t, t));
-                if (normals) {
-                    s = fk__cross_sse(real, n);
-                    s = _mm_add_ps(s, s);
-                    n = _mm_add_ps(_mm_add_ps(n, _mm_mul_ps(s, w)), fk__cross_sse(real, s));
-                }
-            } else {
-                float r[4], q[4];
-                fk_vec3 pv, nv;
-                _mm_storeu_ps(r, real);
-                _mm_storeu_ps(q, dual);
-                pv = fk__load3((const float *)(const void *)position);
-                nv = normals ? fk__load3((const float *)(const void *)normal) : pv;
-                fk__dqs_finish(fk_quat_make(r[0], r[1], r[2], r[3]), fk_quat_make(q[0], q[1], q[2], q[3]), &pv, &nv);
-                p = _mm_setr_ps(pv.x, pv.y, pv.z, 0.0f);
-                n = _mm_setr_ps(nv.x, nv.y, nv.z, 0.0f);
-            }
-        }
-        fk__store3_sse(out, p);
-        if (normals) fk__store3_sse(out_normal, n);
+        fk__dqs_vertex_sse(real, dual, position, normals ? normal : NULL, out, out_normal);
         position += position_stride; joint += joint_stride; weight += weight_stride;
         out += out_position_stride;
         if (normals) { normal += normal_stride; out_normal += out_normal_stride; }
@@ -1564,8 +1640,50 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_avx2_loop(const fk__skin_r
     }
 }
 
+/* Real and dual part of a bone share one register: one fused multiply-add per
+   influence. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_avx2_loop(const fk__skin_run *run, const int influences,
+                                                                 const int normals)
+{
+    const char *position = run->positions, *normal = run->normals, *joint = run->joints, *weight = run->weights;
+    char *out = run->out_positions, *out_normal = run->out_normals;
+    const float *palette = run->palette, *signs = run->signs;
+    const size_t position_stride = run->position_stride, normal_stride = run->normal_stride;
+    const size_t joint_stride = run->joint_stride, weight_stride = run->weight_stride;
+    const size_t out_position_stride = run->out_position_stride, out_normal_stride = run->out_normal_stride;
+    const int count = run->count;
+    int i, e;
+    for (i = 0; i < count; ++i) {
+        const uint16_t *joints = (const uint16_t *)(const void *)joint;
+        const float *weights = (const float *)(const void *)weight;
+        int pivot_joint = joints[fk__heaviest_of(weights, influences)];
+        __m256 blend = _mm256_setzero_ps();
+        if (signs) {
+            const float *signs_row = signs + (size_t)pivot_joint * FK__DQS_SIGN_BONES;
+            FK__UNROLL
+            for (e = 0; e < influences; ++e) {
+                __m256 w = _mm256_xor_ps(_mm256_broadcast_ss(&weights[e]), _mm256_broadcast_ss(&signs_row[joints[e]]));
+                blend = _mm256_fmadd_ps(w, _mm256_load_ps(palette + (size_t)joints[e] * FK__DQS_BONE_FLOATS), blend);
+            }
+        } else {
+            __m128 pivot = _mm_load_ps(palette + (size_t)pivot_joint * FK__DQS_BONE_FLOATS);
+            FK__UNROLL
+            for (e = 0; e < influences; ++e) {
+                const float *b = palette + (size_t)joints[e] * FK__DQS_BONE_FLOATS;
+                __m128 w = _mm_xor_ps(_mm_load_ss(&weights[e]), fk__dqs_sign_sse(NULL, pivot, b, joints[e]));
+                blend = _mm256_fmadd_ps(_mm256_broadcastss_ps(w), _mm256_load_ps(b), blend);
+            }
+        }
+        fk__dqs_vertex_sse(_mm256_castps256_ps128(blend), _mm256_extractf128_ps(blend, 1), position,
+                           normals ? normal : NULL, out, out_normal);
+        position += position_stride; joint += joint_stride; weight += weight_stride;
+        out += out_position_stride;
+        if (normals) { normal += normal_stride; out_normal += out_normal_stride; }
+    }
+}
+
 FK__SKIN_SPECIALIZE(fk__lbs_avx2, fk__lbs_avx2_loop)
-FK__SKIN_SPECIALIZE(fk__dqs_avx2, fk__dqs_sse_loop)
+FK__SKIN_SPECIALIZE(fk__dqs_avx2, fk__dqs_avx2_loop)
 #undef FK__SIMD_TARGET
 
 /* Decided by the compiler when it may assume AVX2 and FMA, else asked of the CPU
@@ -1615,7 +1733,7 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
         for (j = 0; j < desc->transform_count; ++j)
             fk__lbs_bone(desc->transforms[j], palette + (size_t)j * FK__LBS_BONE_FLOATS);
 #if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
-        if (!layout.dense) return fk__skin_blocks(desc, &layout, palette, fk__lbs_simd_loop(), fk__lbs_reference);
+        if (!layout.dense) return fk__skin_blocks(desc, &layout, palette, NULL, fk__lbs_simd_loop(), fk__lbs_reference);
 #endif
     }
     return fk__lbs_reference(desc, &layout, palette, 0, desc->vertex_count);
@@ -1624,6 +1742,9 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
 {
     float storage[FK_LBS_PALETTE_CAPACITY * FK__DQS_BONE_FLOATS + 16];
+#if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
+    float signs[FK__DQS_SIGN_BONES * FK__DQS_SIGN_BONES];
+#endif
     float *palette = NULL;
     fk__skin_layout layout;
     fk_result result = fk__check_skin(desc, &layout);
@@ -1634,7 +1755,14 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
         for (j = 0; j < desc->transform_count; ++j)
             fk__dqs_bone(desc->transforms[j], palette + (size_t)j * FK__DQS_BONE_FLOATS);
 #if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
-        if (!layout.dense) return fk__skin_blocks(desc, &layout, palette, fk__dqs_simd_loop(), fk__dqs_reference);
+        if (!layout.dense) {
+            /* The table costs a dot product per pair of bones, the loop one per
+               influence: build it when it is the cheaper. */
+            int table = desc->transform_count <= FK__DQS_SIGN_BONES &&
+                        desc->transform_count * desc->transform_count <= 2 * (double)desc->vertex_count;
+            if (table) fk__dqs_signs(palette, desc->transform_count, signs);
+            return fk__skin_blocks(desc, &layout, palette, table ? signs : NULL, fk__dqs_simd_loop(), fk__dqs_reference);
+        }
 #endif
     }
     return fk__dqs_reference(desc, &layout, palette, 0, desc->vertex_count);
