@@ -423,10 +423,9 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
 #endif
 
 /* The influence loops of the specialized SIMD loops run 1, 2, 4 or 8 times and
-   should be unrolled; gcc does that at -O2 only when asked. */
-#if defined(__clang__)
-#define FK__UNROLL _Pragma("unroll")
-#elif defined(__GNUC__) && __GNUC__ >= 8
+   should be unrolled; gcc does that at -O2 only when asked (clang unasked, and it
+   warns about a request it cannot meet in the general case). */
+#if defined(__GNUC__) && __GNUC__ >= 8 && !defined(__clang__)
 #define FK__UNROLL _Pragma("GCC unroll 8")
 #else
 #define FK__UNROLL
@@ -879,6 +878,31 @@ static fk_result fk__forward_any_order(int joint_count, const int *parents, cons
     return FK_OK;
 }
 
+/* The common case in one pass: parents before children, every input valid,
+   checked joint by joint as it is computed. Returns 0 at the first joint that
+   is not so, and the general path below starts over, sorting out the order or
+   finding the error, so results and error codes are those of the general path
+   whichever way it goes. Every helper is inlined (flatten): the calls would
+   cost more than the arithmetic, and the arithmetic is the same source. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((flatten))
+#endif
+static int fk__forward_parents_first(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                     const fk_quat *rotations, const fk_vec3 *translations, fk_rigid *out,
+                                     int rest_frame)
+{
+    int i;
+    for (i = 0; i < joint_count; ++i) {
+        int parent = parents[i];
+        if (parent >= i || !fk__quat_is_normalizable(rotations[i]) || !fk__vec3_is_finite(rest_joints[i]) ||
+            (translations && !fk__vec3_is_finite(translations[i])))
+            return 0;
+        out[i] = fk__joint_transform(parent < 0 ? NULL : &out[parent], rest_joints[i], rotations[i],
+                                     translations ? &translations[i] : NULL, rest_frame);
+    }
+    return 1;
+}
+
 static fk_result fk__forward(int joint_count, const int *parents, const fk_vec3 *rest_joints,
                              const fk_quat *rotations, const fk_vec3 *translations, fk_rigid *out,
                              int rest_frame)
@@ -888,6 +912,8 @@ static fk_result fk__forward(int joint_count, const int *parents, const fk_vec3 
     if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
     if (joint_count == 0) return FK_OK;
     if (!parents || !rest_joints || !rotations || !out) return FK_ERROR_NULL_ARGUMENT;
+    if (fk__forward_parents_first(joint_count, parents, rest_joints, rotations, translations, out, rest_frame))
+        return FK_OK;
     result = fk__check_parents(joint_count, parents, &parents_first);
     for (i = 0; i < joint_count && result == FK_OK; ++i) {
         if (!fk__quat_is_normalizable(rotations[i])) result = FK_ERROR_INVALID_ROTATION;
