@@ -51,6 +51,39 @@ $(BUILD)/test_%: tests/test_%.c tests/check.h $(HEADER) | $(BUILD)
 clean:
 	rm -rf $(BUILD) out
 
+# ---- Performance -----------------------------------------------------------------
+
+# The SIMD skinning loops against the reference loops.
+TEST_PROGRAMS += $(BUILD)/test_simd
+
+# The core tests once more with the SIMD loops compiled out (FK_LBS_NO_SIMD), so
+# that the reference loops and the SIMD loops are both held to them.
+NO_SIMD_TESTS  = $(notdir $(basename $(wildcard tests/test_core.c tests/test_properties.c tests/test_simd.c)))
+TEST_PROGRAMS += $(NO_SIMD_TESTS:%=$(BUILD)/no_simd/%)
+
+$(BUILD)/no_simd/test_%: tests/test_%.c tests/check.h $(HEADER)
+	@mkdir -p $(@D)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DFK_LBS_NO_SIMD $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
+
+# On x86-64 the AVX2 loops are chosen wherever the CPU has them; this build tests
+# the SSE2 loops that other machines run.
+TEST_PROGRAMS += $(BUILD)/sse2/test_simd
+
+$(BUILD)/sse2/test_%: tests/test_%.c tests/check.h $(HEADER)
+	@mkdir -p $(@D)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DFK_LBS_NO_AVX2 $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
+
+# ---- Benchmarks ------------------------------------------------------------------
+
+# `make bench` builds with the same CFLAGS as everything else (default -O2 -g);
+# compare with `make bench CFLAGS='-O3 -march=native'`. Rebuilt every time, so
+# that the flags asked for are the flags measured. About a minute.
+.PHONY: bench
+bench: | $(BUILD)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DBENCH_FLAGS="$(CC) $(CFLAGS)" $(WARNINGS) -Wno-double-promotion \
+	    tests/bench/bench.c -o $(BUILD)/bench $(LDLIBS) -lpthread
+	$(BUILD)/bench
+
 # ---- Aggregate targets (last, so every area's programs are listed) ------------
 
 all: $(TEST_PROGRAMS)

@@ -44,6 +44,9 @@
      FK_LBS_PALETTE_CAPACITY  bones whose matrices are precomputed on the stack per
                               skinning call (default 256); larger rigs still work,
                               converting each bone as it is used
+    FK_LBS_NO_SIMD           skin with the plain C loops only (no intrinsics)
+    FK_LBS_NO_AVX2           on x86-64, use the SSE2 loops even where AVX2 and
+                             FMA are available (to test or compare them)
 
    ERRORS
      Functions that can meet bad data return an fk_result; fk_result_description()
@@ -412,7 +415,7 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
 #if !defined(FK_LBS_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
 #define FK__SIMD_SSE2 1
 #include <emmintrin.h>
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(FK_LBS_NO_AVX2)
 #define FK__SIMD_AVX2 1
 #include <immintrin.h>
 #define FK__AVX2_TARGET __attribute__((target("avx2,fma")))
