@@ -782,6 +782,76 @@ FK_LBS_DEF fk_rigid fk_dual_quat_to_rigid(fk_dual_quat d)
     return fk_rigid_make(real, fk__dual_quat_translation(real, dual));
 }
 
+/* ---- SIMD building blocks ---------------------------------------------------------
+   Forward kinematics and skinning use SSE2 where it is available (any x86-64);
+   these functions do lane for lane what the scalar helpers above do, in the same
+   order of operations, so that results agree bit for bit where the compiler does
+   not fuse multiplies and adds differently in the two. */
+
+#if defined(FK__SIMD_SSE2)
+
+/* Four lanes of which x, y, z are used: loaded and stored as 4 + 4 + 4 bytes, never
+   touching the fourth float, which may be another vertex's or past the end. */
+static FK__ALWAYS_INLINE void fk__store3_sse(void *p, __m128 v)
+{
+    _mm_storel_pi((__m64 *)p, v);
+    _mm_store_ss((float *)p + 2, _mm_movehl_ps(v, v));
+}
+
+/* fk_quat_dot() in lane 0, summed in the same order: the DQS hemisphere test then
+   agrees with the reference even for nearly orthogonal rotations. */
+static FK__ALWAYS_INLINE __m128 fk__dot4_sse(__m128 a, __m128 b)
+{
+    __m128 m = _mm_mul_ps(a, b);
+    __m128 sum = _mm_add_ss(m, _mm_shuffle_ps(m, m, 1));
+    sum = _mm_add_ss(sum, _mm_movehl_ps(m, m));
+    return _mm_add_ss(sum, _mm_shuffle_ps(m, m, 3));
+}
+
+/* a x b in lanes x, y, z: (a b.yzx - a.yzx b) comes out as z x y, rotated back. */
+static FK__ALWAYS_INLINE __m128 fk__cross_sse(__m128 a, __m128 b)
+{
+    __m128 a_yzx = _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1)), b_yzx = _mm_shuffle_ps(b, b, _MM_SHUFFLE(3, 0, 2, 1));
+    __m128 c = _mm_sub_ps(_mm_mul_ps(a, b_yzx), _mm_mul_ps(a_yzx, b));
+    return _mm_shuffle_ps(c, c, _MM_SHUFFLE(3, 0, 2, 1));
+}
+
+static FK__ALWAYS_INLINE __m128 fk__load3_sse(const void *p)
+{
+    const float *v = (const float *)p;
+    return _mm_movelh_ps(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)p), _mm_load_ss(v + 2));
+}
+
+/* fk_quat_mul() lane by lane: ((a.w b + a.x b1) + a.y b2) + a.z b3, with b1, b2,
+   b3 permutations of b and the products' signs flipped where the formula
+   subtracts (x - y and x + (-y) are the same IEEE operation). */
+static FK__ALWAYS_INLINE __m128 fk__quat_mul_sse(__m128 a, __m128 b)
+{
+    __m128 sum = _mm_mul_ps(_mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 3, 3, 3)), b);
+    __m128 x = _mm_mul_ps(_mm_shuffle_ps(a, a, _MM_SHUFFLE(0, 0, 0, 0)), _mm_shuffle_ps(b, b, _MM_SHUFFLE(0, 1, 2, 3)));
+    __m128 y = _mm_mul_ps(_mm_shuffle_ps(a, a, _MM_SHUFFLE(1, 1, 1, 1)), _mm_shuffle_ps(b, b, _MM_SHUFFLE(1, 0, 3, 2)));
+    __m128 z = _mm_mul_ps(_mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 2, 2, 2)), _mm_shuffle_ps(b, b, _MM_SHUFFLE(2, 3, 0, 1)));
+    sum = _mm_add_ps(sum, _mm_xor_ps(x, _mm_setr_ps(0.0f, -0.0f, 0.0f, -0.0f)));
+    sum = _mm_add_ps(sum, _mm_xor_ps(y, _mm_setr_ps(0.0f, 0.0f, -0.0f, -0.0f)));
+    return _mm_add_ps(sum, _mm_xor_ps(z, _mm_setr_ps(-0.0f, 0.0f, 0.0f, -0.0f)));
+}
+
+/* fk_quat_normalize() of a quaternion known to be normalizable. */
+static FK__ALWAYS_INLINE __m128 fk__quat_normalize_sse(__m128 q)
+{
+    __m128 inverse = _mm_div_ss(_mm_set_ss(1.0f), _mm_sqrt_ss(fk__dot4_sse(q, q)));
+    return _mm_mul_ps(q, _mm_shuffle_ps(inverse, inverse, 0));
+}
+
+/* fk_quat_rotate(): s = 2 u x v, then (v + w s) + u x s. */
+static FK__ALWAYS_INLINE __m128 fk__quat_rotate_sse(__m128 q, __m128 v)
+{
+    __m128 s = _mm_mul_ps(fk__cross_sse(q, v), _mm_set1_ps(2.0f));
+    return _mm_add_ps(_mm_add_ps(v, _mm_mul_ps(s, _mm_shuffle_ps(q, q, _MM_SHUFFLE(3, 3, 3, 3)))), fk__cross_sse(q, s));
+}
+
+#endif /* FK__SIMD_SSE2 */
+
 /* ---- Forward kinematics --------------------------------------------------------
    One joint alone rotates about its pivot x: move x to the origin, rotate, move
    back, so v -> q (v - x) + x, i.e. Q = q and t = x - q x.
@@ -812,10 +882,27 @@ static fk_result fk__check_parents(int joint_count, const int *parents, int *par
     return FK_OK;
 }
 
-/* Absolute transform of one joint from its parent's (NULL for a root). */
+/* Absolute transform of one joint from its parent's (NULL for a root). With SSE2
+   the same arithmetic runs four lanes at a time, in half the instructions. */
 static fk_rigid fk__joint_transform(const fk_rigid *parent, fk_vec3 rest_joint, fk_quat rotation,
                                     const fk_vec3 *translation, int rest_frame)
 {
+#if defined(FK__SIMD_SSE2)
+    __m128 q = fk__quat_normalize_sse(_mm_loadu_ps(&rotation.x)), x = fk__load3_sse(&rest_joint), t;
+    __m128 pivot = translation ? _mm_add_ps(x, fk__load3_sse(translation)) : x;
+    fk_rigid r;
+    if (!parent) {
+        t = _mm_sub_ps(pivot, fk__quat_rotate_sse(q, x));
+    } else {
+        __m128 parent_q = _mm_loadu_ps(&parent->q.x);
+        q = fk__quat_normalize_sse(rest_frame ? fk__quat_mul_sse(q, parent_q) : fk__quat_mul_sse(parent_q, q));
+        t = _mm_sub_ps(_mm_add_ps(fk__load3_sse(&parent->t), fk__quat_rotate_sse(parent_q, pivot)),
+                       fk__quat_rotate_sse(q, x));
+    }
+    _mm_storeu_ps(&r.q.x, q);
+    fk__store3_sse(&r.t, t);
+    return r;
+#else
     fk_quat q = fk_quat_normalize(rotation);
     fk_vec3 pivot = translation ? fk_vec3_add(rest_joint, *translation) : rest_joint;
     fk_rigid r;
@@ -828,6 +915,7 @@ static fk_rigid fk__joint_transform(const fk_rigid *parent, fk_vec3 rest_joint, 
     r.q = fk_quat_normalize(rest_frame ? fk_quat_mul(q, parent->q) : fk_quat_mul(parent->q, q));
     r.t = fk_vec3_sub(fk_vec3_add(parent->t, fk_quat_rotate(parent->q, pivot)), fk_quat_rotate(r.q, rest_joint));
     return r;
+#endif
 }
 
 /* Joints whose parent comes later are resolved by walking up from each joint to
@@ -885,8 +973,31 @@ static fk_result fk__forward_any_order(int joint_count, const int *parents, cons
    checked joint by joint as it is computed. Returns 0 at the first joint that
    is not so, and the general path below starts over, sorting out the order or
    finding the error, so results and error codes are those of the general path
-   whichever way it goes. Every helper is inlined (flatten): the calls would
-   cost more than the arithmetic, and the arithmetic is the same source. */
+   whichever way it goes. The checks accept exactly what the general path
+   accepts, computed without branches: a finite x has x - x == 0, and a float
+   between FLT_MIN and FLT_MAX has its bits between theirs. Every helper is
+   inlined (flatten) and the loop is compiled once per convention and with and
+   without translations: calls and branches would cost more than the arithmetic,
+   which is the same source as the general path's. */
+static FK__ALWAYS_INLINE int fk__forward_pass(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                              const fk_quat *rotations, const fk_vec3 *translations,
+                                              fk_rigid *out, const int rest_frame, const int translated)
+{
+    int i;
+    for (i = 0; i < joint_count; ++i) {
+        int parent = parents[i];
+        fk_vec3 x = rest_joints[i], d = translated ? translations[i] : x;
+        float norm2 = fk_quat_dot(rotations[i], rotations[i]);
+        float finite = (x.x - x.x) + (x.y - x.y) + (x.z - x.z) + (d.x - d.x) + (d.y - d.y) + (d.z - d.z);
+        uint32_t bits;
+        memcpy(&bits, &norm2, sizeof bits);
+        if ((parent >= i) | (bits - 0x00800000u > 0x7F7FFFFFu - 0x00800000u) | !(finite == 0.0f)) return 0;
+        out[i] = fk__joint_transform(parent < 0 ? NULL : &out[parent], x, rotations[i],
+                                     translated ? &translations[i] : NULL, rest_frame);
+    }
+    return 1;
+}
+
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((flatten))
 #endif
@@ -894,16 +1005,11 @@ static int fk__forward_parents_first(int joint_count, const int *parents, const 
                                      const fk_quat *rotations, const fk_vec3 *translations, fk_rigid *out,
                                      int rest_frame)
 {
-    int i;
-    for (i = 0; i < joint_count; ++i) {
-        int parent = parents[i];
-        if (parent >= i || !fk__quat_is_normalizable(rotations[i]) || !fk__vec3_is_finite(rest_joints[i]) ||
-            (translations && !fk__vec3_is_finite(translations[i])))
-            return 0;
-        out[i] = fk__joint_transform(parent < 0 ? NULL : &out[parent], rest_joints[i], rotations[i],
-                                     translations ? &translations[i] : NULL, rest_frame);
-    }
-    return 1;
+    if (rest_frame)
+        return translations ? fk__forward_pass(joint_count, parents, rest_joints, rotations, translations, out, 1, 1)
+                            : fk__forward_pass(joint_count, parents, rest_joints, rotations, NULL, out, 1, 0);
+    return translations ? fk__forward_pass(joint_count, parents, rest_joints, rotations, translations, out, 0, 1)
+                        : fk__forward_pass(joint_count, parents, rest_joints, rotations, NULL, out, 0, 0);
 }
 
 static fk_result fk__forward(int joint_count, const int *parents, const fk_vec3 *rest_joints,
@@ -1367,14 +1473,6 @@ static fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *l
 
 #if defined(FK__SIMD_SSE2)
 
-/* Four lanes of which x, y, z are used: loaded and stored as 4 + 4 + 4 bytes, never
-   touching the fourth float, which may be another vertex's or past the end. */
-static FK__ALWAYS_INLINE void fk__store3_sse(void *p, __m128 v)
-{
-    _mm_storel_pi((__m64 *)p, v);
-    _mm_store_ss((float *)p + 2, _mm_movehl_ps(v, v));
-}
-
 /* Whether a float's bits are those of a positive normal number, FLT_MIN to
    FLT_MAX: one integer comparison instead of two floating-point ones. */
 static FK__ALWAYS_INLINE int fk__is_positive_normal_sse(__m128 x)
@@ -1412,36 +1510,12 @@ static FK__ALWAYS_INLINE __m128 fk__normalize_sse(__m128 v)
     return _mm_mul_ps(v, _mm_shuffle_ps(y, y, 0));
 }
 
-/* The reference's 4D dot product, summed in the same order, so that the DQS
-   hemisphere test agrees with the reference even for nearly orthogonal rotations. */
-static FK__ALWAYS_INLINE __m128 fk__dot4_sse(__m128 a, __m128 b)
-{
-    __m128 m = _mm_mul_ps(a, b);
-    __m128 sum = _mm_add_ss(m, _mm_shuffle_ps(m, m, 1));
-    sum = _mm_add_ss(sum, _mm_movehl_ps(m, m));
-    return _mm_add_ss(sum, _mm_shuffle_ps(m, m, 3));
-}
-
 /* a . b in every lane, summed in whatever order is quickest. */
 static FK__ALWAYS_INLINE __m128 fk__dot4_all_sse(__m128 a, __m128 b)
 {
     __m128 m = _mm_mul_ps(a, b);
     m = _mm_add_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
     return _mm_add_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
-}
-
-/* a x b in lanes x, y, z: (a b.yzx - a.yzx b) comes out as z x y, rotated back. */
-static FK__ALWAYS_INLINE __m128 fk__cross_sse(__m128 a, __m128 b)
-{
-    __m128 a_yzx = _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1)), b_yzx = _mm_shuffle_ps(b, b, _MM_SHUFFLE(3, 0, 2, 1));
-    __m128 c = _mm_sub_ps(_mm_mul_ps(a, b_yzx), _mm_mul_ps(a_yzx, b));
-    return _mm_shuffle_ps(c, c, _MM_SHUFFLE(3, 0, 2, 1));
-}
-
-static FK__ALWAYS_INLINE __m128 fk__load3_sse(const void *p)
-{
-    const float *v = (const float *)p;
-    return _mm_movelh_ps(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)p), _mm_load_ss(v + 2));
 }
 
 /* Moves one vertex by a blended dual quaternion (u, w) + eps (d, d_w) without

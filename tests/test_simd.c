@@ -301,6 +301,79 @@ static void edge_cases_match_reference(void)
         }
 }
 
+/* ---- Forward kinematics ------------------------------------------------------------ */
+
+/* What fk_forward() computes, spelled with the public scalar functions. */
+static fk_rigid compose(const fk_rigid *parent, fk_vec3 x, fk_quat rotation, fk_vec3 d)
+{
+    fk_quat q = fk_quat_normalize(rotation);
+    fk_vec3 pivot = fk_vec3_add(x, d);
+    if (!parent) return fk_rigid_make(q, fk_vec3_sub(pivot, fk_quat_rotate(q, x)));
+    q = fk_quat_normalize(fk_quat_mul(parent->q, q));
+    return fk_rigid_make(q, fk_vec3_sub(fk_vec3_add(parent->t, fk_quat_rotate(parent->q, pivot)), fk_quat_rotate(q, x)));
+}
+
+static int same_bits(const fk_rigid *a, const fk_rigid *b)
+{
+    return memcmp(&a->q, &b->q, sizeof a->q) == 0 && memcmp(&a->t, &b->t, sizeof a->t) == 0;
+}
+
+/* Within `ulps` units in the last place of `size`, the size of the numbers summed. */
+static int within_ulps(const fk_rigid *a, const fk_rigid *b, float ulps, float size)
+{
+    float u[7] = {a->q.x, a->q.y, a->q.z, a->q.w, a->t.x, a->t.y, a->t.z};
+    float v[7] = {b->q.x, b->q.y, b->q.z, b->q.w, b->t.x, b->t.y, b->t.z};
+    int c;
+    for (c = 0; c < 7; ++c)
+        if (!(fabsf(u[c] - v[c]) <= ulps * FLT_EPSILON * (fabsf(v[c]) > size ? fabsf(v[c]) : size))) return 0;
+    return 1;
+}
+
+/* The one-pass path for parents-first skeletons, the general path (the same
+   skeleton listed children first) and the public functions give the same
+   bits. Where the compiler fuses multiplies and adds (-mfma in a mode that
+   allows contraction, such as gcc's GNU modes or clang), the scalar functions
+   and the SIMD lanes may round differently at each joint, and the differences
+   add up down the chain: at depth D (a root is 1) a translation sums D offsets
+   of length up to 2, and the public functions are then held to 4 D ulps of 2 D. */
+static void forward_paths_agree_bit_for_bit(void)
+{
+    enum { JOINTS = 60 };
+    int parents[JOINTS], reversed_parents[JOINTS], depth[JOINTS], i, trial, same_fast_general = 1, same_public = 1;
+    fk_vec3 rest[JOINTS], reversed_rest[JOINTS], moves[JOINTS], reversed_moves[JOINTS];
+    fk_quat rotations[JOINTS], reversed_rotations[JOINTS];
+    fk_rigid fast[JOINTS], general[JOINTS], public_[JOINTS];
+    for (trial = 0; trial < 50; ++trial) {
+        for (i = 0; i < JOINTS; ++i) {
+            parents[i] = i == 0 || rng_next() % 8 == 0 ? -1 : (int)(rng_next() % (uint32_t)i);
+            depth[i] = parents[i] < 0 ? 1 : depth[parents[i]] + 1;
+            rest[i] = fk_vec3_make(rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(-1, 1));
+            moves[i] = fk_vec3_make(rng_uniform(-0.1f, 0.1f), rng_uniform(-0.1f, 0.1f), rng_uniform(-0.1f, 0.1f));
+            rotations[i] = fk_quat_make(rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(0.2f, 1));
+        }
+        for (i = 0; i < JOINTS; ++i) { /* joint i becomes joint JOINTS-1-i: children before parents */
+            int j = JOINTS - 1 - i;
+            reversed_parents[j] = parents[i] < 0 ? -1 : JOINTS - 1 - parents[i];
+            reversed_rest[j] = rest[i]; reversed_moves[j] = moves[i]; reversed_rotations[j] = rotations[i];
+        }
+        CHECK(fk_forward(JOINTS, parents, rest, rotations, moves, fast) == FK_OK, "parents first");
+        CHECK(fk_forward(JOINTS, reversed_parents, reversed_rest, reversed_rotations, reversed_moves, general) == FK_OK,
+              "children first");
+        for (i = 0; i < JOINTS; ++i) {
+            public_[i] = compose(parents[i] < 0 ? NULL : &public_[parents[i]], rest[i], rotations[i], moves[i]);
+            same_fast_general &= same_bits(&fast[i], &general[JOINTS - 1 - i]);
+#if defined(__FMA__)
+            same_public &= within_ulps(&fast[i], &public_[i], 4.0f * (float)depth[i], 2.0f * (float)depth[i]);
+#else
+            same_public &= same_bits(&fast[i], &public_[i]);
+            (void)within_ulps; (void)depth;
+#endif
+        }
+    }
+    CHECK(same_fast_general, "the one-pass and the general path differ");
+    CHECK(same_public, "fk_forward differs from the public functions composed");
+}
+
 int main(void)
 {
     RUN_TEST(lbs_simd_matches_reference);
@@ -309,5 +382,6 @@ int main(void)
     RUN_TEST(odd_counts_match_reference);
     RUN_TEST(bad_index_stops_where_the_reference_stops);
     RUN_TEST(edge_cases_match_reference);
+    RUN_TEST(forward_paths_agree_bit_for_bit);
     return check_finish();
 }
