@@ -1204,8 +1204,11 @@ static void fk__store3(float *p, fk_vec3 v) { p[0] = v.x; p[1] = v.y; p[2] = v.z
 /* A bone's 3x4 matrix stored by columns, each padded to four floats: the SIMD
    loops blend and apply whole columns, and the zero padding stays zero. */
 #define FK__LBS_BONE_FLOATS 16
-/* A bone's dual quaternion: real x y z w, then dual x y z w. */
+/* A bone's dual quaternion: real x y z w, then dual x y z w; in the palette each
+   is followed by its negation, the same rotation from the other hemisphere,
+   which the SIMD loops pick instead of flipping a weight's sign. */
 #define FK__DQS_BONE_FLOATS 8
+#define FK__DQS_PALETTE_STRIDE 16
 
 static void fk__lbs_bone(fk_rigid bone, float out[FK__LBS_BONE_FLOATS])
 {
@@ -1225,6 +1228,13 @@ static void fk__dqs_bone(fk_rigid bone, float out[FK__DQS_BONE_FLOATS])
     d = fk_rigid_to_dual_quat(bone);
     out[0] = d.real.x; out[1] = d.real.y; out[2] = d.real.z; out[3] = d.real.w;
     out[4] = d.dual.x; out[5] = d.dual.y; out[6] = d.dual.z; out[7] = d.dual.w;
+}
+
+static void fk__dqs_palette_bone(fk_rigid bone, float out[FK__DQS_PALETTE_STRIDE])
+{
+    int e;
+    fk__dqs_bone(bone, out);
+    for (e = 0; e < FK__DQS_BONE_FLOATS; ++e) out[FK__DQS_BONE_FLOATS + e] = -out[e];
 }
 
 /* The palette lives in a stack array aligned here to a cache line, so that no
@@ -1311,13 +1321,13 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
         for (k = 0; k < d->influences; ++k)
             if (fk__influence_joint(d, layout, i, k) < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
         k = fk__influence_joint(d, layout, i, fk__heaviest(weights, d->influences));
-        if (palette) b = palette + (size_t)k * FK__DQS_BONE_FLOATS;
+        if (palette) b = palette + (size_t)k * FK__DQS_PALETTE_STRIDE;
         else fk__dqs_bone(d->transforms[k], bone);
         pivot = fk_quat_make(b[0], b[1], b[2], b[3]);
         for (k = 0; k < d->influences; ++k) {
             int joint = fk__influence_joint(d, layout, i, k);
             float w;
-            if (palette) b = palette + (size_t)joint * FK__DQS_BONE_FLOATS;
+            if (palette) b = palette + (size_t)joint * FK__DQS_PALETTE_STRIDE;
             else fk__dqs_bone(d->transforms[joint], bone);
             /* q and -q are one rotation but blend to different results; bringing
                every rotation into the heaviest influence's hemisphere makes the
@@ -1363,21 +1373,22 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
 
 /* DQS flips an influence whose rotation lies in the other hemisphere from the
    heaviest one's. For rigs of up to this many bones the test is made once per
-   pair of bones instead of once per influence: signs[a * FK__DQS_SIGN_BONES + b]
-   is -0.0f when the dot product of bone a's and bone b's rotations is negative,
-   else +0.0f, ready to flip a weight's sign bit. Same test, same order of
-   operations as the reference, so the same decisions. */
-#define FK__DQS_SIGN_BONES 64
+   pair of bones instead of once per influence: hemisphere[a * FK__DQS_TABLE_BONES
+   + b] is where in the palette to read bone b when bone a is the heaviest, the
+   bone itself or its negation. Same test, same order of operations as the
+   reference, so the same decisions. */
+#define FK__DQS_TABLE_BONES 64
 
-static void fk__dqs_signs(const float *palette, int bones, float *signs)
+static void fk__dqs_hemispheres(const float *palette, int bones, uint16_t *hemisphere)
 {
     int a, b;
     for (a = 0; a < bones; ++a) {
-        const float *qa = palette + (size_t)a * FK__DQS_BONE_FLOATS;
+        const float *qa = palette + (size_t)a * FK__DQS_PALETTE_STRIDE;
         for (b = 0; b < bones; ++b) {
-            const float *qb = palette + (size_t)b * FK__DQS_BONE_FLOATS;
+            const float *qb = palette + (size_t)b * FK__DQS_PALETTE_STRIDE;
             float dot = fk_quat_dot(fk_quat_make(qa[0], qa[1], qa[2], qa[3]), fk_quat_make(qb[0], qb[1], qb[2], qb[3]));
-            signs[a * FK__DQS_SIGN_BONES + b] = dot < 0.0f ? -0.0f : 0.0f;
+            hemisphere[a * FK__DQS_TABLE_BONES + b] =
+                (uint16_t)(b * FK__DQS_PALETTE_STRIDE + (dot < 0.0f ? FK__DQS_BONE_FLOATS : 0));
         }
     }
 }
@@ -1389,13 +1400,13 @@ typedef struct fk__skin_run {
     size_t out_position_stride, out_normal_stride;
     int count, influences;
     const float *palette;
-    const float *signs; /* DQS: fk__dqs_signs() table, or NULL */
+    const uint16_t *hemisphere; /* DQS: fk__dqs_hemispheres() table, or NULL */
 } fk__skin_run;
 
 typedef void (*fk__skin_loop)(const fk__skin_run *run);
 
 static fk__skin_run fk__skin_run_at(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                                    const float *signs, int begin, int end)
+                                    const uint16_t *hemisphere, int begin, int end)
 {
     fk__skin_run run;
     size_t first = (size_t)begin;
@@ -1414,7 +1425,7 @@ static fk__skin_run fk__skin_run_at(const fk_skin_desc *d, const fk__skin_layout
     run.count = end - begin;
     run.influences = d->influences;
     run.palette = palette;
-    run.signs = signs;
+    run.hemisphere = hemisphere;
     return run;
 }
 
@@ -1451,7 +1462,7 @@ static int fk__joints_in_range(const fk_skin_desc *d, const fk__skin_layout *lay
 /* Runs a SIMD loop block by block over the vertices whose indices check out,
    and the reference loop over a block that has a bad index, which it reports. */
 static fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                                 const float *signs, fk__skin_loop loop,
+                                 const uint16_t *hemisphere, fk__skin_loop loop,
                                  fk_result (*reference)(const fk_skin_desc *, const fk__skin_layout *,
                                                         const float *, int, int))
 {
@@ -1459,7 +1470,7 @@ static fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *l
     for (begin = 0; begin < d->vertex_count; begin += FK__SKIN_BLOCK) {
         int end = d->vertex_count - begin > FK__SKIN_BLOCK ? begin + FK__SKIN_BLOCK : d->vertex_count;
         if (fk__joints_in_range(d, layout, begin, end)) {
-            fk__skin_run run = fk__skin_run_at(d, layout, palette, signs, begin, end);
+            fk__skin_run run = fk__skin_run_at(d, layout, palette, hemisphere, begin, end);
             loop(&run);
         } else {
             fk_result result = reference(d, layout, palette, begin, end);
@@ -1579,20 +1590,22 @@ static FK__ALWAYS_INLINE int fk__heaviest_of(const float *w, const int influence
     return w[c] > w[a] ? c : a;
 }
 
-/* The hemisphere sign of influence e, as a float whose sign bit flips the weight:
-   from the table of fk__dqs_signs() when there is one, else from the dot product
-   with the heaviest influence's rotation. */
-static FK__ALWAYS_INLINE __m128 fk__dqs_sign_sse(const float *signs_row, __m128 pivot, const float *bone, int joint)
+/* Where to read influence e's bone: from the table when there is one, else by the
+   reference's test, the dot product with the heaviest influence's rotation. */
+static FK__ALWAYS_INLINE const float *fk__dqs_bone_at(const float *palette, const uint16_t *hemisphere_row,
+                                                      __m128 pivot, int joint)
 {
-    if (signs_row) return _mm_load_ss(&signs_row[joint]);
-    return _mm_and_ps(_mm_cmplt_ss(fk__dot4_sse(pivot, _mm_load_ps(bone)), _mm_setzero_ps()), _mm_set_ss(-0.0f));
+    const float *bone = palette + (size_t)joint * FK__DQS_PALETTE_STRIDE;
+    if (hemisphere_row) return palette + hemisphere_row[joint];
+    return _mm_cvtss_f32(fk__dot4_sse(pivot, _mm_load_ps(bone))) < 0.0f ? bone + FK__DQS_BONE_FLOATS : bone;
 }
 
 static FK__ALWAYS_INLINE void fk__dqs_sse_loop(const fk__skin_run *run, const int influences, const int normals)
 {
     const char *position = run->positions, *normal = run->normals, *joint = run->joints, *weight = run->weights;
     char *out = run->out_positions, *out_normal = run->out_normals;
-    const float *palette = run->palette, *signs = run->signs;
+    const float *palette = run->palette;
+    const uint16_t *hemisphere = run->hemisphere;
     const size_t position_stride = run->position_stride, normal_stride = run->normal_stride;
     const size_t joint_stride = run->joint_stride, weight_stride = run->weight_stride;
     const size_t out_position_stride = run->out_position_stride, out_normal_stride = run->out_normal_stride;
@@ -1602,14 +1615,13 @@ static FK__ALWAYS_INLINE void fk__dqs_sse_loop(const fk__skin_run *run, const in
         const uint16_t *joints = (const uint16_t *)(const void *)joint;
         const float *weights = (const float *)(const void *)weight;
         int pivot_joint = joints[fk__heaviest_of(weights, influences)];
-        const float *signs_row = signs ? signs + (size_t)pivot_joint * FK__DQS_SIGN_BONES : NULL;
-        __m128 pivot = _mm_load_ps(palette + (size_t)pivot_joint * FK__DQS_BONE_FLOATS);
+        const uint16_t *hemisphere_row = hemisphere ? hemisphere + (size_t)pivot_joint * FK__DQS_TABLE_BONES : NULL;
+        __m128 pivot = _mm_load_ps(palette + (size_t)pivot_joint * FK__DQS_PALETTE_STRIDE);
         __m128 real = _mm_setzero_ps(), dual = real;
         FK__UNROLL
         for (e = 0; e < influences; ++e) {
-            const float *b = palette + (size_t)joints[e] * FK__DQS_BONE_FLOATS;
-            __m128 w = _mm_xor_ps(_mm_load_ss(&weights[e]), fk__dqs_sign_sse(signs_row, pivot, b, joints[e]));
-            w = _mm_shuffle_ps(w, w, 0);
+            const float *b = fk__dqs_bone_at(palette, hemisphere_row, pivot, joints[e]);
+            __m128 w = _mm_set1_ps(weights[e]);
             real = _mm_add_ps(real, _mm_mul_ps(w, _mm_load_ps(b)));
             dual = _mm_add_ps(dual, _mm_mul_ps(w, _mm_load_ps(b + 4)));
         }
@@ -1750,7 +1762,8 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_avx2_loop(const fk__skin_r
 {
     const char *position = run->positions, *normal = run->normals, *joint = run->joints, *weight = run->weights;
     char *out = run->out_positions, *out_normal = run->out_normals;
-    const float *palette = run->palette, *signs = run->signs;
+    const float *palette = run->palette;
+    const uint16_t *hemisphere = run->hemisphere;
     const size_t position_stride = run->position_stride, normal_stride = run->normal_stride;
     const size_t joint_stride = run->joint_stride, weight_stride = run->weight_stride;
     const size_t out_position_stride = run->out_position_stride, out_normal_stride = run->out_normal_stride;
@@ -1761,21 +1774,18 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_avx2_loop(const fk__skin_r
         const float *weights = (const float *)(const void *)weight;
         int pivot_joint = joints[fk__heaviest_of(weights, influences)];
         __m256 blend = _mm256_setzero_ps();
-        if (signs) {
-            const float *signs_row = signs + (size_t)pivot_joint * FK__DQS_SIGN_BONES;
+        if (hemisphere) {
+            const uint16_t *hemisphere_row = hemisphere + (size_t)pivot_joint * FK__DQS_TABLE_BONES;
             FK__UNROLL
-            for (e = 0; e < influences; ++e) {
-                __m256 w = _mm256_xor_ps(_mm256_broadcast_ss(&weights[e]), _mm256_broadcast_ss(&signs_row[joints[e]]));
-                blend = _mm256_fmadd_ps(w, _mm256_load_ps(palette + (size_t)joints[e] * FK__DQS_BONE_FLOATS), blend);
-            }
+            for (e = 0; e < influences; ++e)
+                blend = _mm256_fmadd_ps(_mm256_broadcast_ss(&weights[e]),
+                                        _mm256_load_ps(palette + hemisphere_row[joints[e]]), blend);
         } else {
-            __m128 pivot = _mm_load_ps(palette + (size_t)pivot_joint * FK__DQS_BONE_FLOATS);
+            __m128 pivot = _mm_load_ps(palette + (size_t)pivot_joint * FK__DQS_PALETTE_STRIDE);
             FK__UNROLL
-            for (e = 0; e < influences; ++e) {
-                const float *b = palette + (size_t)joints[e] * FK__DQS_BONE_FLOATS;
-                __m128 w = _mm_xor_ps(_mm_load_ss(&weights[e]), fk__dqs_sign_sse(NULL, pivot, b, joints[e]));
-                blend = _mm256_fmadd_ps(_mm256_broadcastss_ps(w), _mm256_load_ps(b), blend);
-            }
+            for (e = 0; e < influences; ++e)
+                blend = _mm256_fmadd_ps(_mm256_broadcast_ss(&weights[e]),
+                                        _mm256_load_ps(fk__dqs_bone_at(palette, NULL, pivot, joints[e])), blend);
         }
         fk__dqs_vertex_sse(_mm256_castps256_ps128(blend), _mm256_extractf128_ps(blend, 1), position,
                            normals ? normal : NULL, out, out_normal);
@@ -1844,9 +1854,9 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
 
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
 {
-    float storage[FK_LBS_PALETTE_CAPACITY * FK__DQS_BONE_FLOATS + 16];
+    float storage[FK_LBS_PALETTE_CAPACITY * FK__DQS_PALETTE_STRIDE + 16];
 #if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
-    float signs[FK__DQS_SIGN_BONES * FK__DQS_SIGN_BONES];
+    uint16_t hemisphere[FK__DQS_TABLE_BONES * FK__DQS_TABLE_BONES];
 #endif
     float *palette = NULL;
     fk__skin_layout layout;
@@ -1856,15 +1866,16 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
     if (desc->transform_count <= FK_LBS_PALETTE_CAPACITY) {
         palette = fk__align64(storage);
         for (j = 0; j < desc->transform_count; ++j)
-            fk__dqs_bone(desc->transforms[j], palette + (size_t)j * FK__DQS_BONE_FLOATS);
+            fk__dqs_palette_bone(desc->transforms[j], palette + (size_t)j * FK__DQS_PALETTE_STRIDE);
 #if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
         if (!layout.dense) {
             /* The table costs a dot product per pair of bones, the loop one per
                influence: build it when it is the cheaper. */
-            int table = desc->transform_count <= FK__DQS_SIGN_BONES &&
+            int table = desc->transform_count <= FK__DQS_TABLE_BONES &&
                         desc->transform_count * desc->transform_count <= 2 * (double)desc->vertex_count;
-            if (table) fk__dqs_signs(palette, desc->transform_count, signs);
-            return fk__skin_blocks(desc, &layout, palette, table ? signs : NULL, fk__dqs_simd_loop(), fk__dqs_reference);
+            if (table) fk__dqs_hemispheres(palette, desc->transform_count, hemisphere);
+            return fk__skin_blocks(desc, &layout, palette, table ? hemisphere : NULL, fk__dqs_simd_loop(),
+                                   fk__dqs_reference);
         }
 #endif
     }
