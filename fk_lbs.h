@@ -1757,6 +1757,125 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_avx2_loop(const fk__skin_r
 
 /* Real and dual part of a bone share one register: one fused multiply-add per
    influence. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__dqs_blend_avx2(const float *palette, const uint16_t *hemisphere,
+                                                                  const char *joint, const char *weight,
+                                                                  const int influences)
+{
+    const uint16_t *joints = (const uint16_t *)(const void *)joint;
+    const float *weights = (const float *)(const void *)weight;
+    int pivot_joint = joints[fk__heaviest_of(weights, influences)], e;
+    __m256 blend = _mm256_setzero_ps();
+    if (hemisphere) {
+        const uint16_t *hemisphere_row = hemisphere + (size_t)pivot_joint * FK__DQS_TABLE_BONES;
+        FK__UNROLL
+        for (e = 0; e < influences; ++e)
+            blend = _mm256_fmadd_ps(_mm256_broadcast_ss(&weights[e]), _mm256_load_ps(palette + hemisphere_row[joints[e]]),
+                                    blend);
+    } else {
+        __m128 pivot = _mm_load_ps(palette + (size_t)pivot_joint * FK__DQS_PALETTE_STRIDE);
+        FK__UNROLL
+        for (e = 0; e < influences; ++e)
+            blend = _mm256_fmadd_ps(_mm256_broadcast_ss(&weights[e]),
+                                    _mm256_load_ps(fk__dqs_bone_at(palette, NULL, pivot, joints[e])), blend);
+    }
+    return blend;
+}
+
+/* Four registers of four lanes a, b, c, d (each half of an eight-lane register
+   on its own) become the registers of their first three lanes across:
+   a0 b0 c0 d0, a1 b1 c1 d1, a2 b2 c2 d2. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__transpose4x3_avx2(__m256 a, __m256 b, __m256 c, __m256 d, __m256 *x,
+                                                                  __m256 *y, __m256 *z)
+{
+    __m256 ab_low = _mm256_unpacklo_ps(a, b), ab_high = _mm256_unpackhi_ps(a, b);
+    __m256 cd_low = _mm256_unpacklo_ps(c, d), cd_high = _mm256_unpackhi_ps(c, d);
+    *x = _mm256_shuffle_ps(ab_low, cd_low, _MM_SHUFFLE(1, 0, 1, 0));
+    *y = _mm256_shuffle_ps(ab_low, cd_low, _MM_SHUFFLE(3, 2, 3, 2));
+    *z = _mm256_shuffle_ps(ab_high, cd_high, _MM_SHUFFLE(1, 0, 1, 0));
+}
+
+/* Eight vertices' x, y, z, one register each, lane v for vertex v. The first seven
+   are read 16 bytes at a time: the fourth float is the next record's, which exists. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__load8x3_avx2(const char *p, size_t stride, __m256 *x, __m256 *y,
+                                                               __m256 *z)
+{
+    __m256 v04 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps((const float *)(const void *)p)),
+                                      _mm_loadu_ps((const float *)(const void *)(p + 4 * stride)), 1);
+    __m256 v15 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps((const float *)(const void *)(p + stride))),
+                                      _mm_loadu_ps((const float *)(const void *)(p + 5 * stride)), 1);
+    __m256 v26 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps((const float *)(const void *)(p + 2 * stride))),
+                                      _mm_loadu_ps((const float *)(const void *)(p + 6 * stride)), 1);
+    __m256 v37 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps((const float *)(const void *)(p + 3 * stride))),
+                                      fk__load3_sse(p + 7 * stride), 1);
+    fk__transpose4x3_avx2(v04, v15, v26, v37, x, y, z);
+}
+
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store8x3_avx2(char *p, size_t stride, __m256 x, __m256 y, __m256 z)
+{
+    __m256 v04, v15, v26, v37;
+    fk__transpose4x3_avx2(x, y, z, _mm256_setzero_ps(), &v04, &v15, &v26);
+    v37 = _mm256_shuffle_ps(_mm256_unpackhi_ps(x, y), _mm256_unpackhi_ps(z, z), _MM_SHUFFLE(3, 2, 3, 2));
+    fk__store3_sse(p, _mm256_castps256_ps128(v04));
+    fk__store3_sse(p + stride, _mm256_castps256_ps128(v15));
+    fk__store3_sse(p + 2 * stride, _mm256_castps256_ps128(v26));
+    fk__store3_sse(p + 3 * stride, _mm256_castps256_ps128(v37));
+    fk__store3_sse(p + 4 * stride, _mm256_extractf128_ps(v04, 1));
+    fk__store3_sse(p + 5 * stride, _mm256_extractf128_ps(v15, 1));
+    fk__store3_sse(p + 6 * stride, _mm256_extractf128_ps(v26, 1));
+    fk__store3_sse(p + 7 * stride, _mm256_extractf128_ps(v37, 1));
+}
+
+/* DQS for eight vertices at once, each lane a vertex: the blends are transposed
+   so that the rotation, translation and division of fk__dqs_vertex_sse() are
+   plain arithmetic, without shuffles. Returns 0, having written nothing, when a
+   blend's norm needs the careful path. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs8_avx2(const __m256 blend[8], const char *position,
+                                                          size_t position_stride, const char *normal,
+                                                          size_t normal_stride, char *out, size_t out_stride,
+                                                          char *out_normal, size_t out_normal_stride)
+{
+    __m256 rx, ry, rz, rw, dx, dy, dz, dw, norm2, inverse, px, py, pz, sx, sy, sz, tx, ty, tz, two = _mm256_set1_ps(2.0f);
+    __m256 low0 = _mm256_permute2f128_ps(blend[0], blend[4], 0x20), high0 = _mm256_permute2f128_ps(blend[0], blend[4], 0x31);
+    __m256 low1 = _mm256_permute2f128_ps(blend[1], blend[5], 0x20), high1 = _mm256_permute2f128_ps(blend[1], blend[5], 0x31);
+    __m256 low2 = _mm256_permute2f128_ps(blend[2], blend[6], 0x20), high2 = _mm256_permute2f128_ps(blend[2], blend[6], 0x31);
+    __m256 low3 = _mm256_permute2f128_ps(blend[3], blend[7], 0x20), high3 = _mm256_permute2f128_ps(blend[3], blend[7], 0x31);
+    fk__transpose4x3_avx2(low0, low1, low2, low3, &rx, &ry, &rz);
+    rw = _mm256_shuffle_ps(_mm256_unpackhi_ps(low0, low1), _mm256_unpackhi_ps(low2, low3), _MM_SHUFFLE(3, 2, 3, 2));
+    fk__transpose4x3_avx2(high0, high1, high2, high3, &dx, &dy, &dz);
+    dw = _mm256_shuffle_ps(_mm256_unpackhi_ps(high0, high1), _mm256_unpackhi_ps(high2, high3), _MM_SHUFFLE(3, 2, 3, 2));
+    norm2 = _mm256_fmadd_ps(rw, rw, _mm256_fmadd_ps(rz, rz, _mm256_fmadd_ps(ry, ry, _mm256_mul_ps(rx, rx))));
+    if (_mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(norm2, _mm256_set1_ps(FLT_MIN), _CMP_GE_OQ),
+                                         _mm256_cmp_ps(norm2, _mm256_set1_ps(FLT_MAX), _CMP_LE_OQ))) != 0xFF)
+        return 0;
+    inverse = _mm256_div_ps(_mm256_set1_ps(1.0f), norm2);
+    /* translation t = w d - d_w u + u x d */
+    tx = _mm256_add_ps(_mm256_fmsub_ps(dx, rw, _mm256_mul_ps(rx, dw)), _mm256_fmsub_ps(ry, dz, _mm256_mul_ps(rz, dy)));
+    ty = _mm256_add_ps(_mm256_fmsub_ps(dy, rw, _mm256_mul_ps(ry, dw)), _mm256_fmsub_ps(rz, dx, _mm256_mul_ps(rx, dz)));
+    tz = _mm256_add_ps(_mm256_fmsub_ps(dz, rw, _mm256_mul_ps(rz, dw)), _mm256_fmsub_ps(rx, dy, _mm256_mul_ps(ry, dx)));
+    fk__load8x3_avx2(position, position_stride, &px, &py, &pz);
+    /* s = 2 u x p; the point moves by (w s + u x s + 2 t) / N */
+    sx = _mm256_mul_ps(two, _mm256_fmsub_ps(ry, pz, _mm256_mul_ps(rz, py)));
+    sy = _mm256_mul_ps(two, _mm256_fmsub_ps(rz, px, _mm256_mul_ps(rx, pz)));
+    sz = _mm256_mul_ps(two, _mm256_fmsub_ps(rx, py, _mm256_mul_ps(ry, px)));
+    tx = _mm256_fmadd_ps(two, tx, _mm256_fmadd_ps(sx, rw, _mm256_fmsub_ps(ry, sz, _mm256_mul_ps(rz, sy))));
+    ty = _mm256_fmadd_ps(two, ty, _mm256_fmadd_ps(sy, rw, _mm256_fmsub_ps(rz, sx, _mm256_mul_ps(rx, sz))));
+    tz = _mm256_fmadd_ps(two, tz, _mm256_fmadd_ps(sz, rw, _mm256_fmsub_ps(rx, sy, _mm256_mul_ps(ry, sx))));
+    if (normal) {
+        __m256 nx, ny, nz;
+        fk__load8x3_avx2(normal, normal_stride, &nx, &ny, &nz);
+        sx = _mm256_mul_ps(two, _mm256_fmsub_ps(ry, nz, _mm256_mul_ps(rz, ny)));
+        sy = _mm256_mul_ps(two, _mm256_fmsub_ps(rz, nx, _mm256_mul_ps(rx, nz)));
+        sz = _mm256_mul_ps(two, _mm256_fmsub_ps(rx, ny, _mm256_mul_ps(ry, nx)));
+        fk__store8x3_avx2(out_normal, out_normal_stride,
+                          _mm256_fmadd_ps(_mm256_fmadd_ps(sx, rw, _mm256_fmsub_ps(ry, sz, _mm256_mul_ps(rz, sy))), inverse, nx),
+                          _mm256_fmadd_ps(_mm256_fmadd_ps(sy, rw, _mm256_fmsub_ps(rz, sx, _mm256_mul_ps(rx, sz))), inverse, ny),
+                          _mm256_fmadd_ps(_mm256_fmadd_ps(sz, rw, _mm256_fmsub_ps(rx, sy, _mm256_mul_ps(ry, sx))), inverse, nz));
+    }
+    fk__store8x3_avx2(out, out_stride, _mm256_fmadd_ps(tx, inverse, px), _mm256_fmadd_ps(ty, inverse, py),
+                      _mm256_fmadd_ps(tz, inverse, pz));
+    return 1;
+}
+
 static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_avx2_loop(const fk__skin_run *run, const int influences,
                                                                  const int normals)
 {
@@ -1768,25 +1887,26 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_avx2_loop(const fk__skin_r
     const size_t joint_stride = run->joint_stride, weight_stride = run->weight_stride;
     const size_t out_position_stride = run->out_position_stride, out_normal_stride = run->out_normal_stride;
     const int count = run->count;
-    int i, e;
-    for (i = 0; i < count; ++i) {
-        const uint16_t *joints = (const uint16_t *)(const void *)joint;
-        const float *weights = (const float *)(const void *)weight;
-        int pivot_joint = joints[fk__heaviest_of(weights, influences)];
-        __m256 blend = _mm256_setzero_ps();
-        if (hemisphere) {
-            const uint16_t *hemisphere_row = hemisphere + (size_t)pivot_joint * FK__DQS_TABLE_BONES;
-            FK__UNROLL
-            for (e = 0; e < influences; ++e)
-                blend = _mm256_fmadd_ps(_mm256_broadcast_ss(&weights[e]),
-                                        _mm256_load_ps(palette + hemisphere_row[joints[e]]), blend);
-        } else {
-            __m128 pivot = _mm_load_ps(palette + (size_t)pivot_joint * FK__DQS_PALETTE_STRIDE);
-            FK__UNROLL
-            for (e = 0; e < influences; ++e)
-                blend = _mm256_fmadd_ps(_mm256_broadcast_ss(&weights[e]),
-                                        _mm256_load_ps(fk__dqs_bone_at(palette, NULL, pivot, joints[e])), blend);
-        }
+    int i = 0, v;
+    for (; i + 8 <= count; i += 8) {
+        __m256 blend[8];
+        for (v = 0; v < 8; ++v)
+            blend[v] = fk__dqs_blend_avx2(palette, hemisphere, joint + (size_t)v * joint_stride,
+                                          weight + (size_t)v * weight_stride, influences);
+        if (!fk__dqs8_avx2(blend, position, position_stride, normals ? normal : NULL, normal_stride, out,
+                           out_position_stride, out_normal, out_normal_stride))
+            for (v = 0; v < 8; ++v)
+                fk__dqs_vertex_sse(_mm256_castps256_ps128(blend[v]), _mm256_extractf128_ps(blend[v], 1),
+                                   position + (size_t)v * position_stride,
+                                   normals ? normal + (size_t)v * normal_stride : NULL,
+                                   out + (size_t)v * out_position_stride,
+                                   normals ? out_normal + (size_t)v * out_normal_stride : NULL);
+        position += 8 * position_stride; joint += 8 * joint_stride; weight += 8 * weight_stride;
+        out += 8 * out_position_stride;
+        if (normals) { normal += 8 * normal_stride; out_normal += 8 * out_normal_stride; }
+    }
+    for (; i < count; ++i) {
+        __m256 blend = fk__dqs_blend_avx2(palette, hemisphere, joint, weight, influences);
         fk__dqs_vertex_sse(_mm256_castps256_ps128(blend), _mm256_extractf128_ps(blend, 1), position,
                            normals ? normal : NULL, out, out_normal);
         position += position_stride; joint += joint_stride; weight += weight_stride;
