@@ -1572,22 +1572,28 @@ static FK__ALWAYS_INLINE void fk__dqs_vertex_sse(__m128 real, __m128 dual, const
     }
 }
 
-/* fk__heaviest() as a tournament for the unrolled loops: pairs first, so the
-   comparisons do not wait for one another; on equal weights the earlier
-   influence wins, as in fk__heaviest(). */
+/* The heaviest of four weights without a branch (weights are data, and a
+   mispredicted branch costs more than the whole search): the maximum in every
+   lane, then the first lane that equals it, as fk__heaviest() picks the first of
+   equals. A NaN weight may make it pick another influence, or none, read as 0;
+   the blend is NaN either way. */
+static FK__ALWAYS_INLINE int fk__heaviest4_sse(const float *w)
+{
+    __m128 v = _mm_loadu_ps(w), m = _mm_max_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1)));
+    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+    return "\0\0\1\0\2\0\1\0\3\0\1\0\2\0\1\0"[_mm_movemask_ps(_mm_cmpeq_ps(v, m))]; /* lowest set bit */
+}
+
+/* fk__heaviest() for the unrolled loops. */
 static FK__ALWAYS_INLINE int fk__heaviest_of(const float *w, const int influences)
 {
-    int a, b, c, d;
+    int low, high;
     if (influences == 2) return w[1] > w[0];
-    if (influences != 4 && influences != 8) return fk__heaviest(w, influences);
-    a = w[1] > w[0];
-    b = 2 + (w[3] > w[2]);
-    a = w[b] > w[a] ? b : a;
-    if (influences == 4) return a;
-    c = 4 + (w[5] > w[4]);
-    d = 6 + (w[7] > w[6]);
-    c = w[d] > w[c] ? d : c;
-    return w[c] > w[a] ? c : a;
+    if (influences == 4) return fk__heaviest4_sse(w);
+    if (influences != 8) return fk__heaviest(w, influences);
+    low = fk__heaviest4_sse(w);
+    high = 4 + fk__heaviest4_sse(w + 4);
+    return low ^ ((low ^ high) & -(w[high] > w[low])); /* high if heavier, without a branch */
 }
 
 /* Where to read influence e's bone: from the table when there is one, else by the
@@ -1597,7 +1603,7 @@ static FK__ALWAYS_INLINE const float *fk__dqs_bone_at(const float *palette, cons
 {
     const float *bone = palette + (size_t)joint * FK__DQS_PALETTE_STRIDE;
     if (hemisphere_row) return palette + hemisphere_row[joint];
-    return _mm_cvtss_f32(fk__dot4_sse(pivot, _mm_load_ps(bone))) < 0.0f ? bone + FK__DQS_BONE_FLOATS : bone;
+    return bone + FK__DQS_BONE_FLOATS * (_mm_cvtss_f32(fk__dot4_sse(pivot, _mm_load_ps(bone))) < 0.0f);
 }
 
 static FK__ALWAYS_INLINE void fk__dqs_sse_loop(const fk__skin_run *run, const int influences, const int normals)

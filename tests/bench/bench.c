@@ -292,7 +292,8 @@ static void bench_skinning(int n)
             j.copy_bytes = bytes_per_vertex(k, w) / 2;
             t = time_calls(run_memcpy, &j, calls);
             memcpy_time[w][k] = t.median;
-            snprintf(name, sizeof name, "memcpy %2u+%-2u B/vertex", (unsigned)j.copy_bytes, (unsigned)j.copy_bytes);
+            snprintf(name, sizeof name, "memcpy %u+%u B (k=%d%s)", (unsigned)j.copy_bytes, (unsigned)j.copy_bytes, k,
+                     w ? " +n" : "");
             print_row(name, n, 2 * j.copy_bytes, t, 0.0, 0.0);
         }
     for (w = 0; w < 2; ++w)
