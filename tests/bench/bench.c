@@ -73,6 +73,28 @@ static timing time_calls(void (*run)(void *), void *context, int calls)
     return summarize(samples, SAMPLES);
 }
 
+/* The same, each sample of `run` right after one of `reference`, so that both
+   meet the same load on a shared machine; *ratio receives the median over the
+   pairs of reference time / run time, steadier than a ratio of medians. */
+static timing time_paired(void (*run)(void *), void *context, void (*reference)(void *), void *reference_context,
+                          int calls, double *ratio)
+{
+    double samples[SAMPLES], ratios[SAMPLES];
+    int s, c;
+    run(context);
+    reference(reference_context);
+    for (s = 0; s < SAMPLES; ++s) {
+        double start = seconds_now(), middle;
+        for (c = 0; c < calls; ++c) reference(reference_context);
+        middle = seconds_now();
+        for (c = 0; c < calls; ++c) run(context);
+        samples[s] = (seconds_now() - middle) / calls;
+        ratios[s] = (middle - start) / calls / samples[s];
+    }
+    *ratio = summarize(ratios, SAMPLES).median;
+    return summarize(samples, SAMPLES);
+}
+
 static double tsc_ghz; /* 0 when there is no time-stamp counter to read */
 
 static void calibrate_tsc(void)
@@ -251,14 +273,14 @@ static void run_two_threads(void *context)
 
 static int calls_for(int n) { return n >= MAX_VERTICES ? 1 : MAX_VERTICES / n; }
 
-static void print_row(const char *name, int n, size_t bytes, timing t, double memcpy_time, double plain_time)
+static void print_row(const char *name, int n, size_t bytes, timing t, double memcpy_ratio, double plain_time)
 {
     double per_second = n / t.median;
     printf("%-26s %8.3f %8.3f %8.3f %8.1f %6.1f", name, t.median * 1e3, t.min * 1e3, t.max * 1e3,
            per_second * 1e-6, per_second * (double)bytes * 1e-9);
     if (tsc_ghz > 0.0) printf(" %6.2f", t.median / n * tsc_ghz * 1e9);
     else printf(" %6s", "-");
-    if (memcpy_time > 0.0) printf(" %7.2f", memcpy_time / t.median); else printf(" %7s", "");
+    if (memcpy_ratio > 0.0) printf(" %7.2f", memcpy_ratio); else printf(" %7s", "");
     if (plain_time > 0.0) printf(" %7.2f", plain_time / t.median);
     printf("\n");
 }
@@ -279,7 +301,7 @@ static const char *simd_in_use(void)
 static void bench_skinning(int n)
 {
     static const int ks[] = {1, 2, 4, 8};
-    double memcpy_time[2][MAX_K + 1], plain_time[2][MAX_K + 1], lbs_time[2][MAX_K + 1];
+    double memcpy_time[2][MAX_K + 1], plain_time[2][MAX_K + 1];
     int calls = calls_for(n), w, i;
     char name[64];
     printf("\n%d vertices, %d bones (%d call%s per sample, %d samples)\n", n, BONES, calls, calls > 1 ? "s" : "", SAMPLES);
@@ -308,29 +330,32 @@ static void bench_skinning(int n)
             t = time_calls(run_plain, &j, calls);
             plain_time[w][k] = t.median;
             snprintf(name, sizeof name, "plain loop k=%d%s", k, w ? " +normals" : "");
-            print_row(name, n, bytes_per_vertex(k, w), t, memcpy_time[w][k], 0.0);
+            print_row(name, n, bytes_per_vertex(k, w), t, memcpy_time[w][k] / t.median, 0.0);
         }
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
             job j = {0, 0, 0, 0, 0, 0};
             timing t;
+            double ratio;
             j.end = n; j.k = k; j.with_normals = w;
-            t = time_calls(run_skin, &j, calls);
-            lbs_time[w][k] = t.median;
+            j.copy_bytes = bytes_per_vertex(k, w) / 2;
+            t = time_paired(run_skin, &j, run_memcpy, &j, calls, &ratio);
             snprintf(name, sizeof name, "fk_skin_lbs k=%d%s", k, w ? " +normals" : "");
-            print_row(name, n, bytes_per_vertex(k, w), t, memcpy_time[w][k], plain_time[w][k]);
+            print_row(name, n, bytes_per_vertex(k, w), t, ratio, plain_time[w][k]);
         }
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0};
+            job j = {0, 0, 0, 0, 0, 0}, lbs;
             timing t;
+            double ratio;
             j.end = n; j.k = k; j.with_normals = w; j.dqs = 1;
-            t = time_calls(run_skin, &j, calls);
+            lbs = j; lbs.dqs = 0;
+            t = time_paired(run_skin, &j, run_skin, &lbs, calls, &ratio);
             snprintf(name, sizeof name, "fk_skin_dqs k=%d%s", k, w ? " +normals" : "");
-            print_row(name, n, bytes_per_vertex(k, w), t, memcpy_time[w][k], plain_time[w][k]);
-            printf("%-26s DQS/LBS time %.2f\n", "", t.median / lbs_time[w][k]);
+            print_row(name, n, bytes_per_vertex(k, w), t, memcpy_time[w][k] / t.median, plain_time[w][k]);
+            printf("%-26s DQS/LBS time %.2f (paired samples)\n", "", 1.0 / ratio);
         }
 }
 
@@ -409,6 +434,7 @@ int main(void)
            BENCH_STRING(BENCH_FLAGS), simd_in_use());
     if (tsc_ghz > 0.0) printf("cyc/v: time-stamp-counter cycles per vertex (TSC at %.2f GHz)\n", tsc_ghz);
     printf("memcpy x: memcpy time of the same bytes / this time (1 = as fast as memcpy)\n"
+           "  (for fk_skin_lbs the median over samples each paired with a memcpy run just before it)\n"
            "plain x: plain loop time / this time (the plain loop does LBS, also for the DQS rows)\n");
     make_data();
     for (s = 0; s < 3; ++s) bench_skinning(sizes[s]);
