@@ -33,8 +33,11 @@ endef
 default: all
 
 help:
-	@echo "make test    build and run every test (ends with 'N passed, N failed')"
-	@echo "make clean   remove build/ and out/"
+	@echo "make demo         build and run the examples; pictures in out/"
+	@echo "make test         build and run every test (ends with 'N passed, N failed')"
+	@echo "make demo-images  redraw docs/images from the examples"
+	@echo "make docs         build the guide and the API reference into docs/html (Doxygen)"
+	@echo "make clean        remove build/, out/ and docs/html"
 
 $(BUILD):
 	mkdir -p $@
@@ -49,7 +52,121 @@ $(BUILD)/test_%: tests/test_%.c tests/check.h $(HEADER) | $(BUILD)
 	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
 
 clean:
-	rm -rf $(BUILD) out
+	rm -rf $(BUILD) out docs/html
+
+# ---- Docs ----------------------------------------------------------------------
+# `make docs` builds the guide and the API reference into docs/html with Doxygen.
+# What docs/Doxyfile cannot know is appended to it here: the version, read from the
+# header so that it cannot drift; which guide pages exist, so that docs/index.md
+# lists each page present (its entries are guarded by "@if page_NAME") whatever
+# order the pages land in; and docs/images only once it exists, since a missing
+# IMAGE_PATH is a warning. Formulas are typeset by Debian's MathJax, linked in, so
+# the pages need no network.
+
+DOCS_VERSION := $(shell sed -n 's/^.define FK_LBS_VERSION "\(.*\)"/\1/p' $(HEADER))
+DOCS_PAGES    = $(basename $(notdir $(wildcard docs/*.md)))
+MATHJAX       = /usr/share/javascript/mathjax
+
+TEST_SCRIPTS += tests/docs.sh
+
+.PHONY: docs
+docs:
+	$(call need_debian_package,doxygen,/usr/bin/doxygen)
+	$(call need_debian_package,libjs-mathjax,$(MATHJAX)/MathJax.js)
+	rm -rf docs/html
+	( cat docs/Doxyfile; \
+	  echo "PROJECT_NUMBER = $(DOCS_VERSION)"; \
+	  echo "ENABLED_SECTIONS = $(addprefix page_,$(DOCS_PAGES))"; \
+	  echo "IMAGE_PATH = $(wildcard docs/images)" ) | doxygen -
+	ln -s $(MATHJAX) docs/html/mathjax
+	@echo "open docs/html/index.html"
+
+# ---- Examples ------------------------------------------------------------------
+# Each example is one C file linked with the shared renderer examples/render.c,
+# which writes PNG through stb_image_write and draws text with stb_easy_font from
+# Debian's libstb-dev (installed, never copied in). `make demo` draws every picture
+# into out/; `make demo-images` refreshes the committed copies in docs/images/.
+# Another example joins with `EXAMPLES += $(BUILD)/example_NAME` (from examples/NAME.c).
+
+STB_IMAGE_WRITE = /usr/include/stb/stb_image_write.h
+EXAMPLES += $(BUILD)/example_derivation $(BUILD)/example_lbs_vs_dqs $(BUILD)/example_character
+
+.PHONY: examples demo demo-images
+.SECONDEXPANSION: # so that examples listed further down the Makefile count too
+
+$(STB_IMAGE_WRITE):
+	$(call need_debian_package,libstb-dev,$@)
+
+$(BUILD)/render.o: examples/render.c examples/render.h $(HEADER) | $(BUILD) $(STB_IMAGE_WRITE)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -c $< -o $@
+
+$(BUILD)/example_%: examples/%.c $(BUILD)/render.o examples/render.h $(HEADER) | $(BUILD)
+	$(CC) -std=c99 $(CPPFLAGS) -Iexamples $(CFLAGS) $(WARNINGS) $< $(BUILD)/render.o -o $@ $(LDLIBS)
+
+examples: $$(EXAMPLES)
+
+demo: $$(EXAMPLES)
+	@for program in $(EXAMPLES); do ./$$program --out out || exit 1; done
+
+demo-images: $$(EXAMPLES)
+	@for program in $(EXAMPLES); do ./$$program --out docs/images || exit 1; done
+
+# The test runs every example and reads its pictures back (with stb_image).
+TEST_PROGRAMS += $(BUILD)/test_examples
+$(BUILD)/test_examples: CPPFLAGS += -DEXAMPLES_BUILD_DIR='"$(BUILD)"'
+$(BUILD)/test_examples: $$(EXAMPLES) | $(STB_IMAGE_WRITE)
+
+# ---- Real data -----------------------------------------------------------------
+# BVH motion capture (examples/bvh.c, no dependency) and rigged models read through
+# assimp (Debian libassimp-dev); the files come from Debian's assimp-testmodels.
+
+ASSIMP_HEADER = /usr/include/assimp/cimport.h
+ASSIMP_MODELS = /usr/share/assimp/models/BVH/01_01.bvh
+REALDATA_FLAGS = -std=c99 $(CPPFLAGS) -Iexamples $(CFLAGS) $(WARNINGS)
+
+# Both draw with the examples' renderer (render.o, from the Examples section).
+$(BUILD)/bvh_pose: examples/bvh_pose.c examples/bvh.c examples/bvh.h $(BUILD)/render.o examples/render.h \
+                   $(HEADER) | $(BUILD)
+	$(CC) $(REALDATA_FLAGS) examples/bvh_pose.c examples/bvh.c $(BUILD)/render.o -o $@ $(LDLIBS)
+
+$(BUILD)/rig_pose: examples/rig_pose.c examples/assimp_rig.c examples/assimp_rig.h $(BUILD)/render.o \
+                   examples/render.h $(HEADER) | $(BUILD)
+	$(call need_debian_package,libassimp-dev,$(ASSIMP_HEADER))
+	$(CC) $(REALDATA_FLAGS) examples/rig_pose.c examples/assimp_rig.c $(BUILD)/render.o -o $@ -lassimp $(LDLIBS)
+
+# The test skips the file comparisons (and says so) only when the models are
+# missing and cannot be installed; the reader's and the bridge's tests always run.
+# It also reads the examples' dumps, so it needs them built.
+$(BUILD)/test_realdata: tests/test_realdata.c tests/check.h examples/bvh.c examples/bvh.h \
+                        examples/assimp_rig.c examples/assimp_rig.h $(HEADER) \
+                        | $(BUILD) $(BUILD)/bvh_pose $(BUILD)/rig_pose
+	$(call need_debian_package,libassimp-dev,$(ASSIMP_HEADER))
+	-$(call need_debian_package,assimp-testmodels,$(ASSIMP_MODELS))
+	$(CC) $(REALDATA_FLAGS) tests/test_realdata.c examples/bvh.c examples/assimp_rig.c -o $@ -lassimp $(LDLIBS)
+
+TEST_PROGRAMS += $(BUILD)/test_realdata
+
+.PHONY: examples demo demo-realdata
+examples: $(BUILD)/bvh_pose $(BUILD)/rig_pose
+demo: demo-realdata
+
+# Two motion capture clips and one model of each format, drawn into out/;
+# `make demo-images` refreshes the two that docs/real_data.md shows.
+MODELS_DIR = /usr/share/assimp/models
+.PHONY: demo-images-realdata
+demo-images: demo-images-realdata
+demo-images-realdata: $(BUILD)/bvh_pose $(BUILD)/rig_pose
+	$(call need_debian_package,assimp-testmodels,$(ASSIMP_MODELS))
+	$(BUILD)/bvh_pose $(MODELS_DIR)/BVH/Boxing_Toes.bvh --frames 0,400,800,1200,1600,2000 --png docs/images/bvh_pose_boxing.png
+	$(BUILD)/rig_pose $(MODELS_DIR)/X/Testwuson.X --time 0.5 --png docs/images/rig_pose_testwuson.png
+
+demo-realdata: $(BUILD)/bvh_pose $(BUILD)/rig_pose
+	$(call need_debian_package,assimp-testmodels,$(ASSIMP_MODELS))
+	$(BUILD)/bvh_pose --png out/bvh_pose_01_01.png
+	$(BUILD)/bvh_pose $(MODELS_DIR)/BVH/Boxing_Toes.bvh --frames 0,400,800,1200,1600,2000 --png out/bvh_pose_boxing.png
+	$(BUILD)/rig_pose $(MODELS_DIR)/glTF2/simple_skin/simple_skin.gltf --time 0.5 --png out/rig_pose_simple_skin.png
+	$(BUILD)/rig_pose $(MODELS_DIR)/X/Testwuson.X --time 0.5 --png out/rig_pose_testwuson.png
+	$(BUILD)/rig_pose $(MODELS_DIR)/FBX/huesitos.fbx --time 0.5 --png out/rig_pose_huesitos.png
 
 # ---- Performance -----------------------------------------------------------------
 

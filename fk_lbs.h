@@ -44,9 +44,13 @@
      FK_LBS_PALETTE_CAPACITY  bones whose matrices are precomputed on the stack per
                               skinning call (default 256); larger rigs still work,
                               converting each bone as it is used
-    FK_LBS_NO_SIMD           skin with the plain C loops only (no intrinsics)
-    FK_LBS_NO_AVX2           on x86-64, use the SSE2 loops even where AVX2 and
-                             FMA are available (to test or compare them)
+     FK_LBS_RIGID_TOLERANCE   relative tolerance (default 1e-4) within which engine
+                              matrices count as rigid in fk_bind_from_matrices() and
+                              fk_pose_from_matrices(): above float rounding, below
+                              any scale an artist meant
+     FK_LBS_NO_SIMD           skin with the plain C loops only (no intrinsics)
+     FK_LBS_NO_AVX2           on x86-64, use the SSE2 loops even where AVX2 and
+                              FMA are available (to test or compare them)
 
    ERRORS
      Functions that can meet bad data return an fk_result; fk_result_description()
@@ -135,7 +139,8 @@ typedef enum fk_result {
     FK_ERROR_INVALID_ROTATION,   /**< a quaternion is zero, infinite or NaN */
     FK_ERROR_NOT_FINITE,         /**< a position or translation is infinite or NaN */
     FK_ERROR_JOINT_OUT_OF_RANGE, /**< a vertex names a joint >= transform_count */
-    FK_ERROR_INVALID_STRIDE      /**< a stride is smaller than its element, misaligned, or overflows */
+    FK_ERROR_INVALID_STRIDE,     /**< a stride is smaller than its element, misaligned, or overflows */
+    FK_ERROR_NOT_RIGID           /**< engine matrices are singular, or carry scale that varies per joint or over time */
 } fk_result;
 
 /** @brief Euler angle orders. @c FK_EULER_ZXY means R = Rz(angles.z) Rx(angles.x)
@@ -359,6 +364,103 @@ FK_LBS_DEF fk_result fk_posed_joints(int joint_count, const fk_vec3 *rest_joints
                                      const fk_rigid *transforms, fk_vec3 *out);
 
 /* ============================================================================
+   Engine data: inverse bind matrices and world matrices to joints and rotations
+   ============================================================================ */
+
+/* Engines, glTF and FBX describe a pose by each joint's world matrix W_i (its local
+   transforms multiplied down the node tree, non-joint ancestors included) and the
+   bind pose by inverse bind matrices IB_i; a vertex v moves by the skinning matrix
+   S_i = W_i IB_i. The functions below turn that into this library's terms: a
+   constant pre-transform P of the vertices (the linear part every S_i shares, such
+   as a mesh scale baked into the inverse bind matrices), rest joint positions x_i,
+   and per pose the relative rotations q_i and translations d_i, such that
+   fk_forward() gives transforms C_i with C_i P = S_i. docs/real_data.md has the
+   derivation. Matrices here are 3x4 row-major, like fk_rigid_to_mat34(); the
+   fk_mat34_from_mat44_...() functions convert the 4x4 layouts files use. */
+
+/** @brief 4x4 column-major matrix of a rigid transform (glTF, OpenGL, Vulkan):
+    element (row r, column c) is out[4 c + r]; the last row is 0 0 0 1.
+    @param r rigid transform with unit rotation. @param out receives 16 floats. */
+FK_LBS_DEF void fk_rigid_to_mat44_column_major(fk_rigid r, float out[16]);
+/** @brief 4x4 row-major matrix of a rigid transform (assimp's aiMatrix4x4, a C
+    array m[row][column]): element (r, c) is out[4 r + c].
+    @param r rigid transform with unit rotation. @param out receives 16 floats. */
+FK_LBS_DEF void fk_rigid_to_mat44_row_major(fk_rigid r, float out[16]);
+/** @brief Rigid transform of a 4x4 column-major matrix whose linear part is a
+    rotation. @param m 16 floats. @return the transform. */
+FK_LBS_DEF fk_rigid fk_rigid_from_mat44_column_major(const float m[16]);
+/** @brief Rigid transform of a 4x4 row-major matrix whose linear part is a rotation.
+    @param m 16 floats. @return the transform. */
+FK_LBS_DEF fk_rigid fk_rigid_from_mat44_row_major(const float m[16]);
+/** @brief The top three rows of a 4x4 column-major affine matrix, as a 3x4
+    row-major matrix. @param m 16 floats. @param out receives 12 floats. */
+FK_LBS_DEF void fk_mat34_from_mat44_column_major(const float m[16], float out[12]);
+/** @brief The top three rows of a 4x4 row-major affine matrix, as a 3x4 row-major
+    matrix. @param m 16 floats. @param out receives 12 floats. */
+FK_LBS_DEF void fk_mat34_from_mat44_row_major(const float m[16], float out[12]);
+/** @brief Product of affine 3x4 matrices; the result applies @p b first.
+    @param a,b 12 floats each. @param out receives a b (may alias either input). */
+FK_LBS_DEF void fk_mat34_mul(const float a[12], const float b[12], float out[12]);
+/** @brief Inverse of an affine 3x4 matrix, [A | b]^-1 = [A^-1 | -A^-1 b]: turns
+    bind-pose world matrices into inverse bind matrices, or back.
+    @param m 12 floats. @param out receives the inverse (may alias @p m).
+    @return FK_OK, FK_ERROR_NOT_FINITE, or FK_ERROR_NOT_RIGID when A is singular
+    (@p out is then left alone). */
+FK_LBS_DEF fk_result fk_mat34_inverse(const float m[12], float out[12]);
+/** @brief The affine matrix T R S of a translation, rotation and scale, the way
+    glTF, FBX and assimp compose a node's local transform.
+    @param translation translation. @param rotation rotation (normalized on the way
+    in). @param scale scale along the local axes. @param out receives 12 floats. */
+FK_LBS_DEF void fk_mat34_from_trs(fk_vec3 translation, fk_quat rotation, fk_vec3 scale, float out[12]);
+
+/** @brief Rest joints and vertex pre-transform of an engine rig.
+
+    Factors the linear part that every skinning matrix S_i = W_i IB_i shares: the
+    polar decomposition S_i = (rotation) H gives the same symmetric H for every joint
+    of a rig that skins rigidly, and P = [H | 0] is returned as the pre-transform
+    (the identity for most rigs; a mirrored rig gets -H so that the rotations stay
+    proper). The rest joint x_i = P IB_i^-1 (0, 0, 0) is the joint's origin in the
+    pre-transformed vertex space: C_i x_i is then the joint's animated position.
+    Skin the vertices P v (and normals by the inverse transpose of H).
+
+    @param joint_count number of joints (>= 0).
+    @param inverse_bind_matrices 12 floats per joint, 3x4 row-major.
+    @param world_matrices the joints' world matrices in any one pose (the bind pose
+    or a first frame), 12 floats per joint: P does not depend on the pose.
+    @param out_rest_joints receives joint_count rest joint positions x_i.
+    @param out_pretransform receives P, 12 floats, 3x4 row-major.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
+    FK_ERROR_NOT_FINITE, or FK_ERROR_NOT_RIGID when the joints' linear parts differ
+    by more than a rotation (scale that varies per joint) or are singular. */
+FK_LBS_DEF fk_result fk_bind_from_matrices(int joint_count, const float *inverse_bind_matrices,
+                                           const float *world_matrices, fk_vec3 *out_rest_joints,
+                                           float out_pretransform[12]);
+
+/** @brief Relative rotations and translations of one pose of an engine rig.
+
+    With C_i = S_i P^-1 = W_i IB_i P^-1, the rigid motion of joint i, it solves the
+    forward kinematics of fk_forward() for its inputs:
+        q_i = Q_p^-1 Q_i,   d_i = C_p^-1 (C_i x_i) - x_i      (roots: C_p = identity)
+    so fk_forward(joint_count, parents, rest_joints, out_rotations, out_translations)
+    reproduces every C_i, and C_i P every skinning matrix. Each joint needs only its
+    own and its parent's world matrix, so the joints may come in any order and
+    non-joint nodes between them may move as they like.
+
+    @param joint_count number of joints (>= 0).
+    @param parents each joint's nearest ancestor among the joints, negative for none.
+    @param inverse_bind_matrices,world_matrices 12 floats per joint, 3x4 row-major.
+    @param pretransform,rest_joints from fk_bind_from_matrices().
+    @param out_rotations receives q_i. @param out_translations receives d_i.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
+    FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT, FK_ERROR_NOT_FINITE, or
+    FK_ERROR_NOT_RIGID when some C_i is not a rotation plus a translation (scale
+    that varies over time or differs from the bind pose's). */
+FK_LBS_DEF fk_result fk_pose_from_matrices(int joint_count, const int *parents,
+                                           const float *inverse_bind_matrices, const float *world_matrices,
+                                           const float pretransform[12], const fk_vec3 *rest_joints,
+                                           fk_quat *out_rotations, fk_vec3 *out_translations);
+
+/* ============================================================================
    Skinning
    ============================================================================ */
 
@@ -407,7 +509,7 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
 #define FK_LBS_IMPLEMENTATION_DONE
 
 #include <float.h>  /* FLT_MAX, FLT_MIN */
-#include <math.h>   /* sqrtf, sinf, cosf, atan2f */
+#include <math.h>   /* sqrtf, sinf, cosf, atan2f, sqrt, fabs */
 #include <string.h> /* memcpy */
 
 /* Which SIMD loops the skinning functions can use (see "Skinning: SIMD loops").
@@ -458,6 +560,10 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
 #define FK_LBS_PALETTE_CAPACITY 256
 #endif
 
+#ifndef FK_LBS_RIGID_TOLERANCE
+#define FK_LBS_RIGID_TOLERANCE 1e-4
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -475,6 +581,7 @@ FK_LBS_DEF const char *fk_result_description(fk_result result)
     case FK_ERROR_NOT_FINITE: return "a position or translation is infinite or NaN";
     case FK_ERROR_JOINT_OUT_OF_RANGE: return "a vertex names a joint not below transform_count";
     case FK_ERROR_INVALID_STRIDE: return "a stride is too small, misaligned, or overflows";
+    case FK_ERROR_NOT_RIGID: return "matrices are singular, or carry scale that varies per joint or over time";
     }
     return "unknown fk_result";
 }
@@ -1092,6 +1199,363 @@ FK_LBS_DEF fk_result fk_posed_joints(int joint_count, const fk_vec3 *rest_joints
     if (!rest_joints || !transforms || !out) return FK_ERROR_NULL_ARGUMENT;
     for (i = 0; i < joint_count; ++i) out[i] = fk_rigid_apply(transforms[i], rest_joints[i]);
     return FK_OK;
+}
+
+/* ---- Engine data ------------------------------------------------------------------
+   An engine skins a vertex v of joint i by S_i = W_i IB_i, the joint's world matrix
+   times its inverse bind matrix. Where S_i is a rigid motion C_i times one constant
+   linear map P shared by all joints, S_i = C_i P, the rig is this library's: skin
+   P v with the rigid C_i. P is read off the polar decomposition S = U H (U a
+   rotation, H symmetric): with S_i = C_i P and P = V H, the factor H is the same for
+   every joint and pose, so P = H will do (V joins the C_i).
+
+   The rest joint x_i is the point of P-space that sits on joint i's origin:
+   x_i = P IB_i^-1 0, so C_i x_i = W_i IB_i IB_i^-1 0 = W_i 0, the animated joint.
+
+   Solving fk_forward()'s equations for its inputs, in the parent-frame convention:
+       Q_i = Q_p q_i                         =>  q_i = Q_p^-1 Q_i
+       C_i x_i = C_p (x_i + d_i)             =>  d_i = C_p^-1 (C_i x_i) - x_i
+   With the rigid bind B_i = (IB_i P^-1)^-1, Q_i = R(W_i) R(B_i)^-1, so q_i =
+   R(B_p) R(W_p^-1 W_i) R(B_i)^-1: the animated local rotation seen through the bind
+   rotations on either side. It equals the local rotation only when every bind
+   rotation is the identity (BVH); glTF and FBX rigs rarely are. d_i is zero while
+   the joint keeps its bind offset from its parent. Everything runs in double: these
+   matrices come from long float chains, and we should add no rounding of our own. */
+
+static void fk__mat34_to_double(const float m[12], double out[12])
+{
+    int e;
+    for (e = 0; e < 12; ++e) out[e] = (double)m[e];
+}
+
+static int fk__mat34_is_finite(const float m[12])
+{
+    int e;
+    for (e = 0; e < 12; ++e)
+        if (!fk__is_finite(m[e])) return 0;
+    return 1;
+}
+
+/* out = a b for affine 3x4 matrices (out may alias a or b). */
+static void fk__mat34_mul_double(const double a[12], const double b[12], double out[12])
+{
+    double r[12];
+    int row, col;
+    for (row = 0; row < 3; ++row) {
+        for (col = 0; col < 4; ++col)
+            r[4 * row + col] = a[4 * row] * b[col] + a[4 * row + 1] * b[4 + col] + a[4 * row + 2] * b[8 + col];
+        r[4 * row + 3] += a[4 * row + 3];
+    }
+    memcpy(out, r, sizeof r);
+}
+
+/* The linear part (3x3) of an affine 3x4 matrix. */
+static void fk__mat34_linear(const double m[12], double out[9])
+{
+    int row, col;
+    for (row = 0; row < 3; ++row)
+        for (col = 0; col < 3; ++col) out[3 * row + col] = m[4 * row + col];
+}
+
+static double fk__mat3_determinant(const double m[9])
+{
+    return m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) +
+           m[2] * (m[3] * m[7] - m[4] * m[6]);
+}
+
+/* Inverse by cofactors; 0 when the matrix is singular or not finite. */
+static int fk__mat3_inverse(const double m[9], double out[9])
+{
+    double det = fk__mat3_determinant(m), r;
+    if (!(det != 0.0) || !(det * 0.0 == 0.0)) return 0;
+    r = 1.0 / det;
+    out[0] = (m[4] * m[8] - m[5] * m[7]) * r; out[1] = (m[2] * m[7] - m[1] * m[8]) * r; out[2] = (m[1] * m[5] - m[2] * m[4]) * r;
+    out[3] = (m[5] * m[6] - m[3] * m[8]) * r; out[4] = (m[0] * m[8] - m[2] * m[6]) * r; out[5] = (m[2] * m[3] - m[0] * m[5]) * r;
+    out[6] = (m[3] * m[7] - m[4] * m[6]) * r; out[7] = (m[1] * m[6] - m[0] * m[7]) * r; out[8] = (m[0] * m[4] - m[1] * m[3]) * r;
+    return 1;
+}
+
+static double fk__max_abs(const double *m, int count)
+{
+    double largest = 0.0;
+    int e;
+    for (e = 0; e < count; ++e) largest = fabs(m[e]) > largest ? fabs(m[e]) : largest;
+    return largest;
+}
+
+/* Polar decomposition m = rotation stretch with det(rotation) = +1 and stretch
+   symmetric (negative definite for a mirroring m). Newton's iteration U <- (U + U^-T)/2
+   converges to the orthogonal factor quadratically from U = m; scaling each step by
+   g = sqrt(|U^-1| / |U|) makes large and small scales converge as fast as unit ones.
+   Returns 0 for a singular matrix. */
+static int fk__polar_decomposition(const double m[9], double rotation[9], double stretch[9])
+{
+    double u[9], inverse[9];
+    int iteration, row, col, k;
+    memcpy(u, m, sizeof u);
+    for (iteration = 0; iteration < 40; ++iteration) {
+        double change = 0.0, g;
+        if (!fk__mat3_inverse(u, inverse)) return 0;
+        g = sqrt(fk__max_abs(inverse, 9) / fk__max_abs(u, 9));
+        for (row = 0; row < 3; ++row)
+            for (col = 0; col < 3; ++col) {
+                double next = 0.5 * (g * u[3 * row + col] + inverse[3 * col + row] / g);
+                change = fabs(next - u[3 * row + col]) > change ? fabs(next - u[3 * row + col]) : change;
+                u[3 * row + col] = next;
+            }
+        if (change < 1e-15) break;
+    }
+    if (fk__mat3_determinant(u) < 0.0)
+        for (k = 0; k < 9; ++k) u[k] = -u[k];
+    for (row = 0; row < 3; ++row)
+        for (col = 0; col < 3; ++col)
+            stretch[3 * row + col] = u[row] * m[col] + u[3 + row] * m[3 + col] + u[6 + row] * m[6 + col];
+    for (row = 0; row < 3; ++row) /* symmetric in exact arithmetic; make it so in ours */
+        for (col = row + 1; col < 3; ++col)
+            stretch[3 * row + col] = stretch[3 * col + row] = 0.5 * (stretch[3 * row + col] + stretch[3 * col + row]);
+    memcpy(rotation, u, sizeof u);
+    return 1;
+}
+
+/* Quaternion of a rotation matrix in double, by the method of fk_quat_from_mat3(). */
+static fk_quat fk__quat_from_mat3_double(const double m[9])
+{
+    double trace = m[0] + m[4] + m[8], x, y, z, w, s, norm;
+    if (trace > 0.0) {
+        s = 2.0 * sqrt(1.0 + trace);
+        x = (m[7] - m[5]) / s; y = (m[2] - m[6]) / s; z = (m[3] - m[1]) / s; w = 0.25 * s;
+    } else if (m[0] > m[4] && m[0] > m[8]) {
+        s = 2.0 * sqrt(1.0 + m[0] - m[4] - m[8]);
+        x = 0.25 * s; y = (m[1] + m[3]) / s; z = (m[2] + m[6]) / s; w = (m[7] - m[5]) / s;
+    } else if (m[4] > m[8]) {
+        s = 2.0 * sqrt(1.0 + m[4] - m[0] - m[8]);
+        x = (m[1] + m[3]) / s; y = 0.25 * s; z = (m[5] + m[7]) / s; w = (m[2] - m[6]) / s;
+    } else {
+        s = 2.0 * sqrt(1.0 + m[8] - m[0] - m[4]);
+        x = (m[2] + m[6]) / s; y = (m[5] + m[7]) / s; z = 0.25 * s; w = (m[3] - m[1]) / s;
+    }
+    norm = sqrt(x * x + y * y + z * z + w * w);
+    return fk_quat_make((float)(x / norm), (float)(y / norm), (float)(z / norm), (float)(w / norm));
+}
+
+/* Rotation matrix of a (float) unit quaternion, evaluated in double. */
+static void fk__quat_to_mat3_double(fk_quat q, double out[9])
+{
+    double x = (double)q.x, y = (double)q.y, z = (double)q.z, w = (double)q.w;
+    double n = x * x + y * y + z * z + w * w, s = n > 0.0 ? 2.0 / n : 0.0;
+    out[0] = 1.0 - s * (y * y + z * z); out[1] = s * (x * y - w * z);       out[2] = s * (x * z + w * y);
+    out[3] = s * (x * y + w * z);       out[4] = 1.0 - s * (x * x + z * z); out[5] = s * (y * z - w * x);
+    out[6] = s * (x * z - w * y);       out[7] = s * (y * z + w * x);       out[8] = 1.0 - s * (x * x + y * y);
+}
+
+/* S = W IB for one joint, in double; 0 when an input is not finite. */
+static int fk__skinning_matrix(const float *inverse_bind_matrices, const float *world_matrices, int joint,
+                               double out[12])
+{
+    double world[12], inverse_bind[12];
+    const float *w = world_matrices + 12 * (size_t)joint, *b = inverse_bind_matrices + 12 * (size_t)joint;
+    if (!fk__mat34_is_finite(w) || !fk__mat34_is_finite(b)) return 0;
+    fk__mat34_to_double(w, world);
+    fk__mat34_to_double(b, inverse_bind);
+    fk__mat34_mul_double(world, inverse_bind, out);
+    return 1;
+}
+
+FK_LBS_DEF fk_result fk_bind_from_matrices(int joint_count, const float *inverse_bind_matrices,
+                                           const float *world_matrices, fk_vec3 *out_rest_joints,
+                                           float out_pretransform[12])
+{
+    double stretch[9], stretch_0[9], scale = 0.0;
+    int i, k;
+    if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (!out_pretransform || (joint_count > 0 && (!inverse_bind_matrices || !world_matrices || !out_rest_joints)))
+        return FK_ERROR_NULL_ARGUMENT;
+    for (k = 0; k < 12; ++k) out_pretransform[k] = (k % 5 == 0) ? 1.0f : 0.0f;
+    for (i = 0; i < joint_count; ++i) {
+        double skinning[12], linear[9], rotation[9];
+        if (!fk__skinning_matrix(inverse_bind_matrices, world_matrices, i, skinning)) return FK_ERROR_NOT_FINITE;
+        fk__mat34_linear(skinning, linear);
+        if (!fk__polar_decomposition(linear, rotation, stretch)) return FK_ERROR_NOT_RIGID;
+        if (i == 0) {
+            memcpy(stretch_0, stretch, sizeof stretch);
+            scale = fk__max_abs(stretch_0, 9);
+        }
+        for (k = 0; k < 9; ++k)
+            if (!(fabs(stretch[k] - stretch_0[k]) <= (double)FK_LBS_RIGID_TOLERANCE * scale)) return FK_ERROR_NOT_RIGID;
+    }
+    for (i = 0; i < joint_count; ++i) {
+        /* x_i = H IB_i^-1 0 = -H A^-1 b for IB_i = [A | b]. */
+        double inverse_bind[12], linear[9], inverse[9], origin[3];
+        int row;
+        fk__mat34_to_double(inverse_bind_matrices + 12 * (size_t)i, inverse_bind);
+        fk__mat34_linear(inverse_bind, linear);
+        if (!fk__mat3_inverse(linear, inverse)) return FK_ERROR_NOT_RIGID;
+        for (row = 0; row < 3; ++row)
+            origin[row] = -(inverse[3 * row] * inverse_bind[3] + inverse[3 * row + 1] * inverse_bind[7] +
+                            inverse[3 * row + 2] * inverse_bind[11]);
+        out_rest_joints[i] = fk_vec3_make(
+            (float)(stretch_0[0] * origin[0] + stretch_0[1] * origin[1] + stretch_0[2] * origin[2]),
+            (float)(stretch_0[3] * origin[0] + stretch_0[4] * origin[1] + stretch_0[5] * origin[2]),
+            (float)(stretch_0[6] * origin[0] + stretch_0[7] * origin[1] + stretch_0[8] * origin[2]));
+    }
+    if (joint_count > 0)
+        for (k = 0; k < 9; ++k) out_pretransform[4 * (k / 3) + k % 3] = (float)stretch_0[k];
+    return FK_OK;
+}
+
+/* The rigid motion C = S P^-1 of one joint as the quaternion fk_forward() will use
+   and a translation; 0 when S P^-1 is not rigid or an input is not finite. */
+static fk_result fk__joint_motion(const float *inverse_bind_matrices, const float *world_matrices,
+                                  const double pretransform_inverse[12], int joint, fk_rigid *out)
+{
+    double skinning[12], motion[12], linear[9];
+    int row, col;
+    if (!fk__skinning_matrix(inverse_bind_matrices, world_matrices, joint, skinning)) return FK_ERROR_NOT_FINITE;
+    fk__mat34_mul_double(skinning, pretransform_inverse, motion);
+    fk__mat34_linear(motion, linear);
+    for (row = 0; row < 3; ++row) /* C^T C = I, column by column */
+        for (col = row; col < 3; ++col) {
+            double dot = linear[row] * linear[col] + linear[3 + row] * linear[3 + col] + linear[6 + row] * linear[6 + col];
+            if (!(fabs(dot - (row == col ? 1.0 : 0.0)) <= (double)FK_LBS_RIGID_TOLERANCE)) return FK_ERROR_NOT_RIGID;
+        }
+    if (!(fk__mat3_determinant(linear) > 0.0)) return FK_ERROR_NOT_RIGID;
+    out->q = fk__quat_from_mat3_double(linear);
+    out->t = fk_vec3_make((float)motion[3], (float)motion[7], (float)motion[11]);
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_pose_from_matrices(int joint_count, const int *parents,
+                                           const float *inverse_bind_matrices, const float *world_matrices,
+                                           const float pretransform[12], const fk_vec3 *rest_joints,
+                                           fk_quat *out_rotations, fk_vec3 *out_translations)
+{
+    double pretransform_linear[9], inverse_linear[9], pretransform_inverse[12];
+    int i, row, parents_first;
+    fk_result result;
+    if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (joint_count == 0) return FK_OK;
+    if (!parents || !inverse_bind_matrices || !world_matrices || !pretransform || !rest_joints ||
+        !out_rotations || !out_translations)
+        return FK_ERROR_NULL_ARGUMENT;
+    if ((result = fk__check_parents(joint_count, parents, &parents_first)) != FK_OK) return result;
+    if (!fk__mat34_is_finite(pretransform)) return FK_ERROR_NOT_FINITE;
+    for (i = 0; i < 9; ++i) pretransform_linear[i] = (double)pretransform[4 * (i / 3) + i % 3];
+    if (!fk__mat3_inverse(pretransform_linear, inverse_linear)) return FK_ERROR_NOT_RIGID;
+    for (row = 0; row < 3; ++row) { /* P^-1 = [H^-1 | -H^-1 p] */
+        pretransform_inverse[4 * row + 0] = inverse_linear[3 * row + 0];
+        pretransform_inverse[4 * row + 1] = inverse_linear[3 * row + 1];
+        pretransform_inverse[4 * row + 2] = inverse_linear[3 * row + 2];
+        pretransform_inverse[4 * row + 3] = -(inverse_linear[3 * row] * (double)pretransform[3] +
+                                              inverse_linear[3 * row + 1] * (double)pretransform[7] +
+                                              inverse_linear[3 * row + 2] * (double)pretransform[11]);
+    }
+    for (i = 0; i < joint_count; ++i) {
+        fk_rigid motion, parent_motion = fk_rigid_identity();
+        double rotation[9], parent_rotation[9], joint[3], x[3], offset[3], d[3];
+        int parent = fk__parent_index(parents, i), k;
+        if (!fk__vec3_is_finite(rest_joints[i])) return FK_ERROR_NOT_FINITE;
+        if ((result = fk__joint_motion(inverse_bind_matrices, world_matrices, pretransform_inverse, i, &motion)) != FK_OK)
+            return result;
+        if (parent >= 0 &&
+            (result = fk__joint_motion(inverse_bind_matrices, world_matrices, pretransform_inverse, parent,
+                                       &parent_motion)) != FK_OK)
+            return result;
+        out_rotations[i] = fk_quat_normalize(fk_quat_mul(fk_quat_conjugate(parent_motion.q), motion.q));
+        /* d_i = Q_p^-1 (Q_i x_i + t_i - t_p) - x_i with the very quaternions that
+           fk_forward() will multiply, so that it lands on C_i x_i. */
+        fk__quat_to_mat3_double(motion.q, rotation);
+        fk__quat_to_mat3_double(parent_motion.q, parent_rotation);
+        x[0] = (double)rest_joints[i].x; x[1] = (double)rest_joints[i].y; x[2] = (double)rest_joints[i].z;
+        for (k = 0; k < 3; ++k)
+            joint[k] = rotation[3 * k] * x[0] + rotation[3 * k + 1] * x[1] + rotation[3 * k + 2] * x[2];
+        offset[0] = joint[0] + (double)motion.t.x - (double)parent_motion.t.x;
+        offset[1] = joint[1] + (double)motion.t.y - (double)parent_motion.t.y;
+        offset[2] = joint[2] + (double)motion.t.z - (double)parent_motion.t.z;
+        for (k = 0; k < 3; ++k)
+            d[k] = parent_rotation[k] * offset[0] + parent_rotation[3 + k] * offset[1] +
+                   parent_rotation[6 + k] * offset[2] - x[k];
+        out_translations[i] = fk_vec3_make((float)d[0], (float)d[1], (float)d[2]);
+    }
+    return FK_OK;
+}
+
+/* The 4x4 layouts differ only in where element (row, column) is stored. */
+static void fk__rigid_to_mat44(fk_rigid r, float out[16], int column_major)
+{
+    float m[12];
+    int row, col;
+    fk_rigid_to_mat34(r, m);
+    for (row = 0; row < 4; ++row)
+        for (col = 0; col < 4; ++col)
+            out[column_major ? 4 * col + row : 4 * row + col] =
+                row < 3 ? m[4 * row + col] : (col == 3 ? 1.0f : 0.0f);
+}
+
+static void fk__mat34_from_mat44(const float m[16], float out[12], int column_major)
+{
+    int row, col;
+    for (row = 0; row < 3; ++row)
+        for (col = 0; col < 4; ++col) out[4 * row + col] = m[column_major ? 4 * col + row : 4 * row + col];
+}
+
+FK_LBS_DEF void fk_rigid_to_mat44_column_major(fk_rigid r, float out[16]) { fk__rigid_to_mat44(r, out, 1); }
+FK_LBS_DEF void fk_rigid_to_mat44_row_major(fk_rigid r, float out[16]) { fk__rigid_to_mat44(r, out, 0); }
+FK_LBS_DEF void fk_mat34_from_mat44_column_major(const float m[16], float out[12]) { fk__mat34_from_mat44(m, out, 1); }
+FK_LBS_DEF void fk_mat34_from_mat44_row_major(const float m[16], float out[12]) { fk__mat34_from_mat44(m, out, 0); }
+
+FK_LBS_DEF fk_rigid fk_rigid_from_mat44_column_major(const float m[16])
+{
+    float m34[12];
+    fk__mat34_from_mat44(m, m34, 1);
+    return fk_rigid_from_mat34(m34);
+}
+
+FK_LBS_DEF fk_rigid fk_rigid_from_mat44_row_major(const float m[16])
+{
+    float m34[12];
+    fk__mat34_from_mat44(m, m34, 0);
+    return fk_rigid_from_mat34(m34);
+}
+
+FK_LBS_DEF void fk_mat34_mul(const float a[12], const float b[12], float out[12])
+{
+    double da[12], db[12], product[12];
+    int e;
+    fk__mat34_to_double(a, da);
+    fk__mat34_to_double(b, db);
+    fk__mat34_mul_double(da, db, product);
+    for (e = 0; e < 12; ++e) out[e] = (float)product[e];
+}
+
+FK_LBS_DEF fk_result fk_mat34_inverse(const float m[12], float out[12])
+{
+    double affine[12], linear[9], inverse[9];
+    int row;
+    if (!fk__mat34_is_finite(m)) return FK_ERROR_NOT_FINITE;
+    fk__mat34_to_double(m, affine);
+    fk__mat34_linear(affine, linear);
+    if (!fk__mat3_inverse(linear, inverse)) return FK_ERROR_NOT_RIGID;
+    for (row = 0; row < 3; ++row) {
+        out[4 * row + 0] = (float)inverse[3 * row + 0];
+        out[4 * row + 1] = (float)inverse[3 * row + 1];
+        out[4 * row + 2] = (float)inverse[3 * row + 2];
+        out[4 * row + 3] = (float)-(inverse[3 * row] * affine[3] + inverse[3 * row + 1] * affine[7] +
+                                    inverse[3 * row + 2] * affine[11]);
+    }
+    return FK_OK;
+}
+
+FK_LBS_DEF void fk_mat34_from_trs(fk_vec3 translation, fk_quat rotation, fk_vec3 scale, float out[12])
+{
+    float m[9];
+    int row;
+    fk_quat_to_mat3(fk_quat_normalize(rotation), m);
+    for (row = 0; row < 3; ++row) { /* R S scales the columns of R */
+        out[4 * row + 0] = m[3 * row + 0] * scale.x;
+        out[4 * row + 1] = m[3 * row + 1] * scale.y;
+        out[4 * row + 2] = m[3 * row + 2] * scale.z;
+    }
+    out[3] = translation.x; out[7] = translation.y; out[11] = translation.z;
 }
 
 /* ---- Skinning --------------------------------------------------------------------

@@ -1,0 +1,259 @@
+/* rig_pose - poses and skins a rigged model from any file assimp reads.
+
+   build/rig_pose MODEL [--time SECONDS] [--method lbs|dqs] [--dump-vertices] [--png PATH]
+
+   --time SECONDS     when in the first animation to pose it (default 0; clamped)
+   --method lbs|dqs   linear blend or dual quaternion skinning (default lbs)
+   --dump-vertices    print "x y z" for every vertex of the first skinned mesh, in
+                      the file's order, in world space as glTF defines a skinned
+                      vertex: sum_j w_j (joint world matrix x inverse bind matrix) v
+   --png PATH         draw the bind pose, the pose at SECONDS with LBS and with DQS,
+                      and the chosen method at three more times of the animation
+
+   assimp_rig.c turns the file into fk_lbs.h's terms (fk_bind_from_matrices() and
+   fk_pose_from_matrices()); what is left is the library's ordinary loop:
+   fk_forward() and fk_skin_lbs() or fk_skin_dqs(). */
+#define FK_LBS_IMPLEMENTATION
+#include "fk_lbs.h"
+#include "assimp_rig.h"
+#include "render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: rig_pose MODEL [--time SECONDS] [--method lbs|dqs] [--dump-vertices] [--png PATH]\n"
+                    "  e.g. rig_pose /usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf --time 2\n"
+                    "  (models from the Debian package assimp-testmodels)\n");
+    return 2;
+}
+
+/* Everything one pose needs, skinned positions and normals included. */
+typedef struct posed_model {
+    fk_quat *rotations;
+    fk_vec3 *translations, *joints;
+    fk_rigid *transforms;
+    float *positions, *normals;
+} posed_model;
+
+static int posed_model_create(const rig *model, posed_model *p)
+{
+    size_t joints = (size_t)model->joint_count, vertices = (size_t)model->vertex_count;
+    p->rotations = (fk_quat *)malloc(joints * sizeof *p->rotations);
+    p->translations = (fk_vec3 *)malloc(joints * sizeof *p->translations);
+    p->joints = (fk_vec3 *)malloc(joints * sizeof *p->joints);
+    p->transforms = (fk_rigid *)malloc(joints * sizeof *p->transforms);
+    p->positions = (float *)malloc(vertices * 3 * sizeof *p->positions + 1);
+    p->normals = (float *)malloc(vertices * 3 * sizeof *p->normals + 1);
+    return p->rotations && p->translations && p->joints && p->transforms && p->positions && p->normals;
+}
+
+static void posed_model_free(posed_model *p)
+{
+    free(p->rotations); free(p->translations); free(p->joints); free(p->transforms); free(p->positions);
+    free(p->normals);
+}
+
+/* Poses the model at a time and skins it; normals too when rest_normals is given. */
+static fk_result pose_and_skin(rig *model, double seconds, int dual_quaternion, const float *rest_normals,
+                               posed_model *p)
+{
+    fk_skin_desc skin;
+    fk_result result = rig_pose_at(model, seconds, p->rotations, p->translations);
+    if (result == FK_OK)
+        result = fk_forward(model->joint_count, model->parents, model->rest_joints, p->rotations, p->translations,
+                            p->transforms);
+    if (result == FK_OK) result = fk_posed_joints(model->joint_count, model->rest_joints, p->transforms, p->joints);
+    memset(&skin, 0, sizeof skin);
+    skin.vertex_count = model->vertex_count;
+    skin.influences = model->influences;
+    skin.positions = model->positions;
+    skin.normals = rest_normals;
+    skin.joints = model->joints;
+    skin.weights = model->weights;
+    skin.transforms = p->transforms;
+    skin.transform_count = model->joint_count;
+    skin.out_positions = p->positions;
+    skin.out_normals = rest_normals ? p->normals : NULL;
+    if (result == FK_OK) result = dual_quaternion ? fk_skin_dqs(&skin) : fk_skin_lbs(&skin);
+    return result;
+}
+
+/* Area-weighted vertex normals of the rest mesh, for files that store none. */
+static void rest_normals_from_triangles(const rig *model, float *normals)
+{
+    int t, k, v;
+    memset(normals, 0, (size_t)model->vertex_count * 3 * sizeof *normals);
+    for (t = 0; t < model->triangle_count; ++t) {
+        const int *corner = model->triangles + 3 * t;
+        const float *a = model->positions + 3 * corner[0], *b = model->positions + 3 * corner[1],
+                    *c = model->positions + 3 * corner[2];
+        fk_vec3 face = fk_vec3_cross(fk_vec3_make(b[0] - a[0], b[1] - a[1], b[2] - a[2]),
+                                     fk_vec3_make(c[0] - a[0], c[1] - a[1], c[2] - a[2]));
+        for (k = 0; k < 3; ++k) {
+            normals[3 * corner[k]] += face.x; normals[3 * corner[k] + 1] += face.y; normals[3 * corner[k] + 2] += face.z;
+        }
+    }
+    for (v = 0; v < model->vertex_count; ++v) {
+        fk_vec3 n = fk_vec3_normalize(fk_vec3_make(normals[3 * v], normals[3 * v + 1], normals[3 * v + 2]));
+        normals[3 * v] = n.x; normals[3 * v + 1] = n.y; normals[3 * v + 2] = n.z;
+    }
+}
+
+/* Two rows of three panels under one camera, so that the motion shows: the bind
+   pose, LBS and DQS at the chosen time; then the chosen method at a quarter, half
+   and three quarters of the animation. */
+static int draw_sheet(rig *model, const char *model_path, const char *png_path, double seconds, int dual_quaternion)
+{
+    render_options options;
+    render_sheet *sheet;
+    render_mesh mesh;
+    render_camera camera;
+    posed_model poses[6];
+    float *rest_normals = model->normals;
+    double times[6];
+    const char *titles[6];
+    char labels[6][64], directory[1024], title[256];
+    const char *name = strrchr(png_path, '/'), *base = strrchr(model_path, '/');
+    fk_vec3 lo, hi;
+    int panel_index, ok = 1;
+    if (!rest_normals) {
+        rest_normals = (float *)malloc((size_t)model->vertex_count * 3 * sizeof *rest_normals + 1);
+        if (!rest_normals) return 0;
+        rest_normals_from_triangles(model, rest_normals);
+    }
+    for (panel_index = 0; panel_index < 6; ++panel_index) {
+        int dqs = panel_index == 2 || (panel_index >= 3 && dual_quaternion);
+        posed_model *p = &poses[panel_index];
+        if (!posed_model_create(model, p)) { fprintf(stderr, "rig_pose: out of memory\n"); ok = 0; break; }
+        times[panel_index] = panel_index < 3 ? seconds : model->duration_seconds * (double)(panel_index - 2) / 4.0;
+        titles[panel_index] = panel_index == 0 ? "bind pose" : dqs ? "DQS" : "LBS";
+        snprintf(labels[panel_index], sizeof labels[panel_index], "%.2f s", times[panel_index]);
+        if (panel_index == 0) { /* the bind pose: every C_i the identity */
+            int j;
+            memcpy(p->positions, model->positions, (size_t)model->vertex_count * 3 * sizeof(float));
+            memcpy(p->normals, rest_normals, (size_t)model->vertex_count * 3 * sizeof(float));
+            for (j = 0; j < model->joint_count; ++j) p->joints[j] = model->rest_joints[j];
+            labels[0][0] = '\0';
+        } else if (pose_and_skin(model, times[panel_index], dqs, rest_normals, p) != FK_OK) {
+            ok = 0;
+        }
+        if (panel_index == 0) { lo = hi = fk_vec3_make(p->positions[0], p->positions[1], p->positions[2]); }
+        render_bounds_add(&lo, &hi, p->positions, model->vertex_count);
+    }
+    memset(&mesh, 0, sizeof mesh);
+    mesh.positions = model->positions;
+    mesh.vertex_count = model->vertex_count;
+    mesh.triangles = model->triangles;
+    mesh.triangle_count = model->triangle_count;
+    snprintf(title, sizeof title, "%s: %d vertices, %d joints, up to %d influences", base ? base + 1 : model_path,
+             model->vertex_count, model->joint_count, model->influences);
+    sheet = ok ? render_sheet_create(3, 2, 300, 300, title, 1.0f) : NULL;
+    if (sheet) {
+        camera = render_camera_frame_box(lo, hi, 30.0f, 15.0f, 30.0f, render_sheet_aspect(sheet));
+        for (panel_index = 0; panel_index < 6; ++panel_index) {
+            render_panel *panel = render_panel_begin(sheet, panel_index % 3, panel_index / 3);
+            render_draw_mesh(panel, &camera, &mesh, poses[panel_index].positions, poses[panel_index].normals, RENDER_CLAY);
+            render_draw_skeleton_lines(panel, &camera, poses[panel_index].joints, model->parents, model->joint_count,
+                                       RENDER_JOINT);
+            render_draw_label(panel, 8, 8, 1, RENDER_INK, "%s", titles[panel_index]);
+            render_draw_label(panel, 8, 22, 1, RENDER_SOFT_INK, "%s", labels[panel_index]);
+            render_panel_end(panel);
+        }
+        memset(&options, 0, sizeof options);
+        options.scale = 1.0f;
+        if (name) {
+            size_t length = (size_t)(name - png_path);
+            if (length >= sizeof directory) length = sizeof directory - 1;
+            memcpy(directory, png_path, length);
+            directory[length] = '\0';
+            options.out_dir = length ? directory : "/";
+            name++;
+        } else {
+            options.out_dir = ".";
+            name = png_path;
+        }
+        ok = render_sheet_save(sheet, &options, name) == 0;
+        render_sheet_destroy(sheet);
+    }
+    for (panel_index = 0; panel_index < 6; ++panel_index) posed_model_free(&poses[panel_index]);
+    if (rest_normals != model->normals) free(rest_normals);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    const char *path = NULL, *method = "lbs", *png_path = NULL;
+    double seconds = 0.0;
+    int dump_vertices = 0, dual_quaternion = 0, status = 0, a, v;
+    char error[512];
+    rig model;
+    posed_model posed;
+    fk_result result;
+
+    for (a = 1; a < argc; ++a) {
+        if (strcmp(argv[a], "--time") == 0 && a + 1 < argc) {
+            char *end;
+            seconds = strtod(argv[++a], &end);
+            if (*end != '\0') return usage();
+        } else if (strcmp(argv[a], "--method") == 0 && a + 1 < argc) {
+            method = argv[++a];
+            if (strcmp(method, "lbs") != 0 && strcmp(method, "dqs") != 0) return usage();
+        } else if (strcmp(argv[a], "--dump-vertices") == 0) {
+            dump_vertices = 1;
+        } else if (strcmp(argv[a], "--png") == 0 && a + 1 < argc) {
+            png_path = argv[++a];
+        } else if (argv[a][0] == '-' || path) {
+            return usage();
+        } else {
+            path = argv[a];
+        }
+    }
+    if (!path) return usage();
+    dual_quaternion = strcmp(method, "dqs") == 0;
+    if (!rig_load(path, &model, error, sizeof error)) {
+        fprintf(stderr, "rig_pose: %s\n", error);
+        return 1;
+    }
+    if (!dump_vertices) {
+        static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+        const float *p = model.pretransform;
+        float difference = 0.0f;
+        for (a = 0; a < 12; ++a) difference = fabsf(p[a] - identity[a]) > difference ? fabsf(p[a] - identity[a]) : difference;
+        printf("%s: mesh '%s', %d vertices, %d joints, up to %d influences per vertex\n", path,
+               model.mesh_name, model.vertex_count, model.joint_count, model.influences);
+        if (model.renormalized_vertices)
+            printf("  %d vertices' weights did not sum to 1 and were normalized\n", model.renormalized_vertices);
+        if (model.unweighted_vertices)
+            printf("  %d vertices have no weights and collapse to the origin, as glTF defines\n", model.unweighted_vertices);
+        if (difference > 1e-5f) /* rounding aside */
+            printf("  shared linear part factored out of the skinning matrices, P = "
+                   "[%.4g %.4g %.4g; %.4g %.4g %.4g; %.4g %.4g %.4g]\n",
+                   (double)p[0], (double)p[1], (double)p[2], (double)p[4], (double)p[5], (double)p[6],
+                   (double)p[8], (double)p[9], (double)p[10]);
+        printf("  animation: %s, %.3g s; posed at %.3g s with %s\n",
+               !model.animation ? "none" : model.animation_name[0] ? model.animation_name : "(unnamed)",
+               model.duration_seconds, seconds, method);
+    }
+
+    if (!posed_model_create(&model, &posed)) {
+        fprintf(stderr, "rig_pose: out of memory\n");
+        return 1;
+    }
+    result = pose_and_skin(&model, seconds, dual_quaternion, NULL, &posed);
+    if (result != FK_OK) {
+        fprintf(stderr, "rig_pose: %s at %g s: %s\n", path, seconds, fk_result_description(result));
+        status = 1;
+    } else if (dump_vertices) {
+        for (v = 0; v < model.vertex_count; ++v)
+            printf("%.9g %.9g %.9g\n", (double)posed.positions[3 * v], (double)posed.positions[3 * v + 1],
+                   (double)posed.positions[3 * v + 2]);
+    }
+    if (status == 0 && png_path && !draw_sheet(&model, path, png_path, seconds, dual_quaternion)) status = 1;
+    posed_model_free(&posed);
+    rig_free(&model);
+    return status;
+}

@@ -1,0 +1,187 @@
+/* test_examples.c - the examples run, draw real pictures, and show what they claim.
+
+   Runs each example program (built by `make examples` into EXAMPLES_BUILD_DIR) with
+   --out into a scratch folder, and reads back every picture it says it wrote
+   ("wrote PATH WIDTHxHEIGHT") with stb_image from Debian's libstb-dev:
+     - the PNG decodes and has the size the program reported;
+     - it is not empty: more than 1% of it is solid shapes standing out from the
+       backdrop (labels alone make about 0.15%);
+     - the committed copy in docs/images/ has the same size and is under 300 KB,
+       so that `make demo-images` has been run since the layout last changed;
+   and checks the claim of lbs_vs_dqs: under a twist, linear blend skinning shrinks
+   the joint (to almost nothing at 180 degrees) while dual quaternion skinning keeps
+   its radius, read from the "joint_radius" lines the example prints. */
+#define _POSIX_C_SOURCE 200809L /* popen, stat */
+#include "check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#define STB_IMAGE_IMPLEMENTATION
+#include <stb/stb_image.h> /* a system header: the project's warning flags do not reach it */
+
+#ifndef EXAMPLES_BUILD_DIR
+#define EXAMPLES_BUILD_DIR "build"
+#endif
+#define SCRATCH EXAMPLES_BUILD_DIR "/test_examples_out"
+#define MAX_OUTPUT 16384
+
+static const char *const examples[] = {"derivation", "lbs_vs_dqs", "character"};
+#define EXAMPLE_COUNT ((int)(sizeof examples / sizeof examples[0]))
+
+/* Runs a command, keeping what it prints; returns its exit status (-1 if it could not run). */
+static int run(const char *command, char *output, size_t capacity)
+{
+    FILE *pipe = popen(command, "r");
+    size_t length = 0, got;
+    int status;
+    output[0] = '\0';
+    if (!pipe) return -1;
+    while (length + 1 < capacity && (got = fread(output + length, 1, capacity - 1 - length, pipe)) > 0) length += got;
+    output[length] = '\0';
+    status = pclose(pipe);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int run_example(const char *name, const char *arguments, char *output)
+{
+    char command[512];
+    snprintf(command, sizeof command, "%s/example_%s %s", EXAMPLES_BUILD_DIR, name, arguments);
+    return run(command, output, MAX_OUTPUT);
+}
+
+/* The median of one channel over a row of pixels. */
+static int row_median(const unsigned char *row, int width, int channel)
+{
+    int histogram[256] = {0}, value, seen = 0, x;
+    for (x = 0; x < width; ++x) ++histogram[row[3 * x + channel]];
+    for (value = 0; value < 255; ++value) {
+        seen += histogram[value];
+        if (2 * seen >= width) break;
+    }
+    return value;
+}
+
+/* Share of pixels inside solid drawn shapes: pixels whose whole 5x5 neighbourhood
+   stands out from the backdrop. The backdrop is the same along a row (a vertical
+   gradient), so each row's median colour stands for it. Text strokes are too thin
+   to count: the examples' labels alone score about 0.15%, their pictures 3% to 8%. */
+static double solid_share(const unsigned char *rgb, int width, int height)
+{
+    unsigned char *drawn = (unsigned char *)calloc((size_t)width * (size_t)height, 1);
+    long solid = 0;
+    int x, y, c, i, j;
+    if (!drawn) return 0.0;
+    for (y = 0; y < height; ++y) {
+        const unsigned char *row = rgb + (size_t)y * (size_t)width * 3;
+        int backdrop[3];
+        for (c = 0; c < 3; ++c) backdrop[c] = row_median(row, width, c);
+        for (x = 0; x < width; ++x)
+            for (c = 0; c < 3; ++c)
+                if (abs(row[3 * x + c] - backdrop[c]) > 24) drawn[(size_t)y * (size_t)width + (size_t)x] = 1;
+    }
+    for (y = 2; y < height - 2; ++y)
+        for (x = 2; x < width - 2; ++x) {
+            int all = 1;
+            for (j = -2; j <= 2 && all; ++j)
+                for (i = -2; i <= 2 && all; ++i) all = drawn[(size_t)(y + j) * (size_t)width + (size_t)(x + i)];
+            solid += all;
+        }
+    free(drawn);
+    return (double)solid / ((double)width * (double)height);
+}
+
+static void every_example_draws_its_pictures(void)
+{
+    int e;
+    for (e = 0; e < EXAMPLE_COUNT; ++e) {
+        static char output[MAX_OUTPUT];
+        const char *line;
+        int pictures = 0, status = run_example(examples[e], "--out " SCRATCH, output);
+        CHECK(status == 0, "example_%s exited with %d", examples[e], status);
+        for (line = strstr(output, "wrote "); line; line = strstr(line + 1, "\nwrote ")) {
+            char path[512], committed[600];
+            int width = 0, height = 0, read_width = 0, read_height = 0, channels = 0;
+            unsigned char *rgb;
+            struct stat committed_file;
+            if (*line == '\n') ++line;
+            if (sscanf(line, "wrote %511s %dx%d", path, &width, &height) != 3) {
+                CHECK(0, "example_%s printed an unreadable line: %.60s", examples[e], line);
+                continue;
+            }
+            ++pictures;
+            rgb = stbi_load(path, &read_width, &read_height, &channels, 3);
+            CHECK(rgb != NULL, "%s is not a readable PNG: %s", path, stbi_failure_reason());
+            if (!rgb) continue;
+            CHECK(read_width == width && read_height == height, "%s is %dx%d, the example said %dx%d", path, read_width,
+                  read_height, width, height);
+            CHECK(width >= 400 && height >= 200, "%s is only %dx%d", path, width, height);
+            CHECK(solid_share(rgb, read_width, read_height) > 0.01, "%s looks empty: %.2f%% of it is drawn shapes", path,
+                  100.0 * solid_share(rgb, read_width, read_height));
+            stbi_image_free(rgb);
+
+            snprintf(committed, sizeof committed, "docs/images/%s", strrchr(path, '/') + 1);
+            if (CHECK(stbi_info(committed, &read_width, &read_height, &channels), "%s is missing: run make demo-images",
+                      committed)) {
+                CHECK(read_width == width && read_height == height,
+                      "%s is %dx%d but the example now draws %dx%d: run make demo-images", committed, read_width,
+                      read_height, width, height);
+                CHECK(stat(committed, &committed_file) == 0 && committed_file.st_size < 300 * 1024,
+                      "%s is larger than 300 KB", committed);
+            }
+        }
+        CHECK(pictures >= 1, "example_%s reported no picture", examples[e]);
+    }
+}
+
+static void options_are_explained_and_checked(void)
+{
+    static char output[MAX_OUTPUT];
+    int e;
+    for (e = 0; e < EXAMPLE_COUNT; ++e) {
+        int status = run_example(examples[e], "--help", output);
+        CHECK(status == 0 && strstr(output, "usage:") && strstr(output, "--out"), "example_%s --help: status %d, '%.80s'",
+              examples[e], status, output);
+        status = run_example(examples[e], "--no-such-option 2>/dev/null", output);
+        CHECK(status != 0, "example_%s accepted an unknown option", examples[e]);
+    }
+}
+
+static void lbs_collapses_under_twist_and_dqs_does_not(void)
+{
+    static char output[MAX_OUTPUT];
+    const char *line;
+    int twists = 0, status = run_example("lbs_vs_dqs", "--out " SCRATCH, output);
+    CHECK(status == 0, "example_lbs_vs_dqs exited with %d", status);
+    for (line = strstr(output, "joint_radius"); line; line = strstr(line + 1, "joint_radius")) {
+        char deform[16];
+        float degrees, lbs, dqs, rest;
+        if (sscanf(line, "joint_radius deform=%15s degrees=%f lbs=%f dqs=%f rest=%f", deform, &degrees, &lbs, &dqs, &rest) != 5) {
+            CHECK(0, "unreadable line: %.80s", line);
+            continue;
+        }
+        CHECK(dqs > 0.98f * rest && dqs < 1.02f * rest, "DQS should keep the joint radius: %s %.0f deg, %.4f of %.4f",
+              deform, (double)degrees, (double)dqs, (double)rest);
+        if (degrees > 0.0f)
+            CHECK(lbs < dqs, "LBS should shrink the joint: %s %.0f deg, LBS %.4f vs DQS %.4f", deform, (double)degrees,
+                  (double)lbs, (double)dqs);
+        if (strcmp(deform, "twist") == 0) {
+            ++twists;
+            if (degrees == 180.0f)
+                CHECK(lbs < 0.1f * rest, "LBS at 180 degrees of twist should collapse the joint: radius %.4f of %.4f",
+                      (double)lbs, (double)rest);
+        }
+    }
+    CHECK(twists == 5, "expected 5 twist measurements, read %d", twists);
+}
+
+int main(void)
+{
+    RUN_TEST(every_example_draws_its_pictures);
+    RUN_TEST(options_are_explained_and_checked);
+    RUN_TEST(lbs_collapses_under_twist_and_dqs_does_not);
+    return check_finish();
+}
