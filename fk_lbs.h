@@ -943,12 +943,23 @@ static FK__ALWAYS_INLINE __m128 fk__quat_mul_sse(__m128 a, __m128 b)
     return _mm_add_ps(sum, _mm_xor_ps(z, _mm_setr_ps(-0.0f, 0.0f, 0.0f, -0.0f)));
 }
 
-/* fk_quat_normalize() of a quaternion known to be normalizable. */
-static FK__ALWAYS_INLINE __m128 fk__quat_normalize_sse(__m128 q)
+/* Whether a float's bits are those of a positive normal number, FLT_MIN to
+   FLT_MAX: one integer comparison instead of two floating-point ones. */
+static FK__ALWAYS_INLINE int fk__is_positive_normal_sse(__m128 x)
 {
-    __m128 inverse = _mm_div_ss(_mm_set_ss(1.0f), _mm_sqrt_ss(fk__dot4_sse(q, q)));
+    unsigned bits = (unsigned)_mm_cvtsi128_si32(_mm_castps_si128(x));
+    return bits - 0x00800000u <= 0x7F7FFFFFu - 0x00800000u;
+}
+
+/* fk_quat_normalize() of a quaternion known to be normalizable, whose
+   fk_quat_dot() with itself is norm2. */
+static FK__ALWAYS_INLINE __m128 fk__quat_scale_to_unit_sse(__m128 q, __m128 norm2)
+{
+    __m128 inverse = _mm_div_ss(_mm_set_ss(1.0f), _mm_sqrt_ss(norm2));
     return _mm_mul_ps(q, _mm_shuffle_ps(inverse, inverse, 0));
 }
+
+static FK__ALWAYS_INLINE __m128 fk__quat_normalize_sse(__m128 q) { return fk__quat_scale_to_unit_sse(q, fk__dot4_sse(q, q)); }
 
 /* fk_quat_rotate(): s = 2 u x v, then (v + w s) + u x s. */
 static FK__ALWAYS_INLINE __m128 fk__quat_rotate_sse(__m128 q, __m128 v)
@@ -989,15 +1000,14 @@ static fk_result fk__check_parents(int joint_count, const int *parents, int *par
     return FK_OK;
 }
 
-/* Absolute transform of one joint from its parent's (NULL for a root). With SSE2
-   the same arithmetic runs four lanes at a time, in half the instructions. */
-static fk_rigid fk__joint_transform(const fk_rigid *parent, fk_vec3 rest_joint, fk_quat rotation,
-                                    const fk_vec3 *translation, int rest_frame)
-{
 #if defined(FK__SIMD_SSE2)
-    __m128 q = fk__quat_normalize_sse(_mm_loadu_ps(&rotation.x)), x = fk__load3_sse(&rest_joint), t;
-    __m128 pivot = translation ? _mm_add_ps(x, fk__load3_sse(translation)) : x;
-    fk_rigid r;
+/* fk__joint_transform() below, four lanes at a time, in half the instructions:
+   q is the joint's rotation already normalized, x its rest position, pivot x
+   plus its translation. */
+static FK__ALWAYS_INLINE void fk__joint_transform_sse(const fk_rigid *parent, __m128 q, __m128 x, __m128 pivot,
+                                                      int rest_frame, fk_rigid *out)
+{
+    __m128 t;
     if (!parent) {
         t = _mm_sub_ps(pivot, fk__quat_rotate_sse(q, x));
     } else {
@@ -1006,8 +1016,20 @@ static fk_rigid fk__joint_transform(const fk_rigid *parent, fk_vec3 rest_joint, 
         t = _mm_sub_ps(_mm_add_ps(fk__load3_sse(&parent->t), fk__quat_rotate_sse(parent_q, pivot)),
                        fk__quat_rotate_sse(q, x));
     }
-    _mm_storeu_ps(&r.q.x, q);
-    fk__store3_sse(&r.t, t);
+    _mm_storeu_ps(&out->q.x, q);
+    fk__store3_sse(&out->t, t);
+}
+#endif
+
+/* Absolute transform of one joint from its parent's (NULL for a root). */
+static fk_rigid fk__joint_transform(const fk_rigid *parent, fk_vec3 rest_joint, fk_quat rotation,
+                                    const fk_vec3 *translation, int rest_frame)
+{
+#if defined(FK__SIMD_SSE2)
+    __m128 x = fk__load3_sse(&rest_joint);
+    fk_rigid r;
+    fk__joint_transform_sse(parent, fk__quat_normalize_sse(_mm_loadu_ps(&rotation.x)), x,
+                            translation ? _mm_add_ps(x, fk__load3_sse(translation)) : x, rest_frame, &r);
     return r;
 #else
     fk_quat q = fk_quat_normalize(rotation);
@@ -1091,6 +1113,19 @@ static FK__ALWAYS_INLINE int fk__forward_pass(int joint_count, const int *parent
                                               fk_rigid *out, const int rest_frame, const int translated)
 {
     int i;
+#if defined(FK__SIMD_SSE2)
+    for (i = 0; i < joint_count; ++i) {
+        int parent = parents[i];
+        __m128 rotation = _mm_loadu_ps(&rotations[i].x), norm2 = fk__dot4_sse(rotation, rotation);
+        __m128 x = fk__load3_sse(&rest_joints[i]), d = translated ? fk__load3_sse(&translations[i]) : x;
+        __m128 finite = _mm_add_ps(_mm_sub_ps(x, x), _mm_sub_ps(d, d)); /* NaN where not finite */
+        int rotation_ok = fk__is_positive_normal_sse(norm2);
+        int positions_ok = _mm_movemask_ps(_mm_cmpneq_ps(finite, _mm_setzero_ps())) == 0;
+        if ((parent >= i) | !rotation_ok | !positions_ok) return 0;
+        fk__joint_transform_sse(parent < 0 ? NULL : &out[parent], fk__quat_scale_to_unit_sse(rotation, norm2), x,
+                                translated ? _mm_add_ps(x, d) : x, rest_frame, &out[i]);
+    }
+#else
     for (i = 0; i < joint_count; ++i) {
         int parent = parents[i];
         fk_vec3 x = rest_joints[i], d = translated ? translations[i] : x;
@@ -1102,6 +1137,7 @@ static FK__ALWAYS_INLINE int fk__forward_pass(int joint_count, const int *parent
         out[i] = fk__joint_transform(parent < 0 ? NULL : &out[parent], x, rotations[i],
                                      translated ? &translations[i] : NULL, rest_frame);
     }
+#endif
     return 1;
 }
 
@@ -1964,14 +2000,6 @@ static fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *l
 #endif /* FK__SIMD_SSE2 || FK__SIMD_NEON */
 
 #if defined(FK__SIMD_SSE2)
-
-/* Whether a float's bits are those of a positive normal number, FLT_MIN to
-   FLT_MAX: one integer comparison instead of two floating-point ones. */
-static FK__ALWAYS_INLINE int fk__is_positive_normal_sse(__m128 x)
-{
-    unsigned bits = (unsigned)_mm_cvtsi128_si32(_mm_castps_si128(x));
-    return bits - 0x00800000u <= 0x7F7FFFFFu - 0x00800000u;
-}
 
 /* |v|^2 in every lane, for v whose fourth lane is zero. */
 static FK__ALWAYS_INLINE __m128 fk__length2_sse(__m128 v)
