@@ -1811,7 +1811,7 @@ static void fk__dqs_finish(fk_quat real, fk_quat dual, fk_vec3 *p, fk_vec3 *n)
 static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
                                    int begin, int end)
 {
-    int i, k;
+    int i, k, pivot_joint;
     for (i = begin; i < end; ++i) {
         const float *weights = fk__float_at(d->weights, layout->weight_stride, i);
         fk_quat real = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f), dual = real, pivot;
@@ -1820,9 +1820,9 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
         fk_vec3 p, n;
         for (k = 0; k < d->influences; ++k)
             if (fk__influence_joint(d, layout, i, k) < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
-        k = fk__influence_joint(d, layout, i, fk__heaviest(weights, d->influences));
-        if (palette) b = palette + (size_t)k * FK__DQS_PALETTE_STRIDE;
-        else fk__dqs_bone(d->transforms[k], bone);
+        pivot_joint = fk__influence_joint(d, layout, i, fk__heaviest(weights, d->influences));
+        if (palette) b = palette + (size_t)pivot_joint * FK__DQS_PALETTE_STRIDE;
+        else fk__dqs_bone(d->transforms[pivot_joint], bone);
         pivot = fk_quat_make(b[0], b[1], b[2], b[3]);
         for (k = 0; k < d->influences; ++k) {
             int joint = fk__influence_joint(d, layout, i, k);
@@ -1847,12 +1847,15 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
 }
 
 /* ---- Skinning: SIMD loops --------------------------------------------------------
-   One vertex at a time, whole columns at a time: a bone's matrix is four padded
-   columns [c0 c1 c2 t], the blend sum_k w_k M_k is four multiply-adds of four
-   lanes per influence (two of eight with AVX2), and applying it is
-   c0 x + c1 y + c2 z + t, with no horizontal sums. Everything is read through
-   unaligned loads of exactly the bytes the reference reads, and written as 8 + 4
-   bytes, so strides, alignment and in-place skinning are as for the reference.
+   LBS goes one vertex at a time, whole columns at a time: a bone's matrix is four
+   padded columns [c0 c1 c2 t], the blend sum_k w_k M_k is four multiply-adds of
+   four lanes per influence (two of eight with AVX2), and applying it is
+   c0 x + c1 y + c2 z + t, with no horizontal sums. DQS blends one vertex at a
+   time and, with AVX2, finishes eight at a time (fk__dqs8_avx2). Loads are
+   unaligned and stay inside the arrays (a 16-byte load of a 12-byte position only
+   where the next vertex's record follows it); every vertex is read before it is
+   written, and written as 8 + 4 bytes. So strides, alignment and in-place
+   skinning are as for the reference.
 
    The loops trust their joint indices: fk__skin_blocks() checks a block of
    vertices' indices first (eight at a time with SSE2) and hands a block with a
@@ -1862,8 +1865,8 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
    x86-64 with gcc or clang: the AVX2 + FMA loops are compiled for that target
    alone (a function attribute) and chosen at run time by __builtin_cpu_supports,
    so a plain -O2 build runs them on a machine that has them and the SSE2 loops
-   elsewhere. 64-bit Arm: NEON loops. Anything else, or FK_LBS_NO_SIMD: the
-   reference loops. */
+   elsewhere. 64-bit Arm: a NEON loop for LBS, the reference loop for DQS.
+   Anything else, or FK_LBS_NO_SIMD: the reference loops. */
 
 #if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
 
