@@ -1910,6 +1910,22 @@ typedef struct fk__skin_run {
 
 typedef void (*fk__skin_loop)(const fk__skin_run *run);
 
+/* The loops work on a copy of their run, advanced as they go: stores through its
+   output pointers could alias *run itself, and the compiler would then reload
+   every stride after every vertex. */
+static FK__ALWAYS_INLINE void fk__skin_advance(fk__skin_run *r, const int normals, size_t vertices)
+{
+    r->positions += vertices * r->position_stride;
+    r->joints += vertices * r->joint_stride;
+    r->weights += vertices * r->weight_stride;
+    r->out_positions += vertices * r->out_position_stride;
+    if (normals) {
+        r->normals += vertices * r->normal_stride;
+        r->out_normals += vertices * r->out_normal_stride;
+    }
+}
+
+
 static fk__skin_run fk__skin_run_at(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
                                     const uint16_t *hemisphere, int begin, int end)
 {
@@ -2120,59 +2136,42 @@ static FK__ALWAYS_INLINE const float *fk__dqs_bone_at(const float *palette, cons
 
 static FK__ALWAYS_INLINE void fk__dqs_sse_loop(const fk__skin_run *run, const int influences, const int normals)
 {
-    const char *position = run->positions, *normal = run->normals, *joint = run->joints, *weight = run->weights;
-    char *out = run->out_positions, *out_normal = run->out_normals;
-    const float *palette = run->palette;
-    const uint16_t *hemisphere = run->hemisphere;
-    const size_t position_stride = run->position_stride, normal_stride = run->normal_stride;
-    const size_t joint_stride = run->joint_stride, weight_stride = run->weight_stride;
-    const size_t out_position_stride = run->out_position_stride, out_normal_stride = run->out_normal_stride;
-    const int count = run->count;
+    fk__skin_run r = *run; /* see fk__skin_advance() */
     int i, e;
-    for (i = 0; i < count; ++i) {
-        const uint16_t *joints = (const uint16_t *)(const void *)joint;
-        const float *weights = (const float *)(const void *)weight;
+    for (i = 0; i < r.count; ++i) {
+        const uint16_t *joints = (const uint16_t *)(const void *)r.joints;
+        const float *weights = (const float *)(const void *)r.weights;
         int pivot_joint = joints[fk__heaviest_of(weights, influences)];
-        const uint16_t *hemisphere_row = hemisphere ? hemisphere + (size_t)pivot_joint * FK__DQS_TABLE_BONES : NULL;
-        __m128 pivot = _mm_load_ps(palette + (size_t)pivot_joint * FK__DQS_PALETTE_STRIDE);
+        const uint16_t *hemisphere_row = r.hemisphere ? r.hemisphere + (size_t)pivot_joint * FK__DQS_TABLE_BONES : NULL;
+        __m128 pivot = _mm_load_ps(r.palette + (size_t)pivot_joint * FK__DQS_PALETTE_STRIDE);
         __m128 real = _mm_setzero_ps(), dual = real;
         FK__UNROLL
         for (e = 0; e < influences; ++e) {
-            const float *b = fk__dqs_bone_at(palette, hemisphere_row, pivot, joints[e]);
+            const float *b = fk__dqs_bone_at(r.palette, hemisphere_row, pivot, joints[e]);
             __m128 w = _mm_set1_ps(weights[e]);
             real = _mm_add_ps(real, _mm_mul_ps(w, _mm_load_ps(b)));
             dual = _mm_add_ps(dual, _mm_mul_ps(w, _mm_load_ps(b + 4)));
         }
-        fk__dqs_vertex_sse(real, dual, position, normals ? normal : NULL, out, out_normal);
-        position += position_stride; joint += joint_stride; weight += weight_stride;
-        out += out_position_stride;
-        if (normals) { normal += normal_stride; out_normal += out_normal_stride; }
+        fk__dqs_vertex_sse(real, dual, r.positions, normals ? r.normals : NULL, r.out_positions, r.out_normals);
+        fk__skin_advance(&r, normals, 1);
     }
 }
 
 static FK__ALWAYS_INLINE void fk__lbs_sse_loop(const fk__skin_run *run, const int influences, const int normals)
 {
-    /* Copies in locals: the stores through out could alias *run, so the compiler
-       would reload every stride after every vertex. */
-    const char *position = run->positions, *normal = run->normals, *joint = run->joints, *weight = run->weights;
-    char *out = run->out_positions, *out_normal = run->out_normals;
-    const float *palette = run->palette;
-    const size_t position_stride = run->position_stride, normal_stride = run->normal_stride;
-    const size_t joint_stride = run->joint_stride, weight_stride = run->weight_stride;
-    const size_t out_position_stride = run->out_position_stride, out_normal_stride = run->out_normal_stride;
-    const int count = run->count;
+    fk__skin_run r = *run; /* see fk__skin_advance() */
     int i, e;
-    for (i = 0; i < count; ++i) {
-        const uint16_t *joints = (const uint16_t *)(const void *)joint;
-        const float *weights = (const float *)(const void *)weight;
-        const float *m = palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS;
+    for (i = 0; i < r.count; ++i) {
+        const uint16_t *joints = (const uint16_t *)(const void *)r.joints;
+        const float *weights = (const float *)(const void *)r.weights;
+        const float *m = r.palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS;
         __m128 w = _mm_set1_ps(weights[0]);
         __m128 c0 = _mm_mul_ps(w, _mm_load_ps(m)), c1 = _mm_mul_ps(w, _mm_load_ps(m + 4));
         __m128 c2 = _mm_mul_ps(w, _mm_load_ps(m + 8)), t = _mm_mul_ps(w, _mm_load_ps(m + 12));
         __m128 p, n = c0;
         FK__UNROLL
         for (e = 1; e < influences; ++e) {
-            m = palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS;
+            m = r.palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS;
             w = _mm_set1_ps(weights[e]);
             c0 = _mm_add_ps(c0, _mm_mul_ps(w, _mm_load_ps(m)));
             c1 = _mm_add_ps(c1, _mm_mul_ps(w, _mm_load_ps(m + 4)));
@@ -2180,20 +2179,18 @@ static FK__ALWAYS_INLINE void fk__lbs_sse_loop(const fk__skin_run *run, const in
             t = _mm_add_ps(t, _mm_mul_ps(w, _mm_load_ps(m + 12)));
         }
         {
-            const float *v = (const float *)(const void *)position;
+            const float *v = (const float *)(const void *)r.positions;
             p = _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(v[0])), _mm_mul_ps(c1, _mm_set1_ps(v[1])));
             p = _mm_add_ps(_mm_add_ps(p, _mm_mul_ps(c2, _mm_set1_ps(v[2]))), t);
         }
         if (normals) {
-            const float *v = (const float *)(const void *)normal;
+            const float *v = (const float *)(const void *)r.normals;
             n = _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(v[0])), _mm_mul_ps(c1, _mm_set1_ps(v[1])));
             n = fk__normalize_sse(_mm_add_ps(n, _mm_mul_ps(c2, _mm_set1_ps(v[2]))));
         }
-        fk__store3_sse(out, p);
-        if (normals) fk__store3_sse(out_normal, n);
-        position += position_stride; joint += joint_stride; weight += weight_stride;
-        out += out_position_stride;
-        if (normals) { normal += normal_stride; out_normal += out_normal_stride; }
+        fk__store3_sse(r.out_positions, p);
+        if (normals) fk__store3_sse(r.out_normals, n);
+        fk__skin_advance(&r, normals, 1);
     }
 }
 
@@ -2211,26 +2208,18 @@ FK__SKIN_SPECIALIZE(fk__dqs_sse2, fk__dqs_sse_loop)
 static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_avx2_loop(const fk__skin_run *run, const int influences,
                                                                  const int normals)
 {
-    /* Copies in locals: the stores through out could alias *run, so the compiler
-       would reload every stride after every vertex. */
-    const char *position = run->positions, *normal = run->normals, *joint = run->joints, *weight = run->weights;
-    char *out = run->out_positions, *out_normal = run->out_normals;
-    const float *palette = run->palette;
-    const size_t position_stride = run->position_stride, normal_stride = run->normal_stride;
-    const size_t joint_stride = run->joint_stride, weight_stride = run->weight_stride;
-    const size_t out_position_stride = run->out_position_stride, out_normal_stride = run->out_normal_stride;
-    const int count = run->count;
+    fk__skin_run r = *run; /* see fk__skin_advance() */
     int i, e;
-    for (i = 0; i < count; ++i) {
-        const uint16_t *joints = (const uint16_t *)(const void *)joint;
-        const float *weights = (const float *)(const void *)weight;
-        const float *m = palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS;
+    for (i = 0; i < r.count; ++i) {
+        const uint16_t *joints = (const uint16_t *)(const void *)r.joints;
+        const float *weights = (const float *)(const void *)r.weights;
+        const float *m = r.palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS;
         __m256 w = _mm256_broadcast_ss(&weights[0]);
         __m256 c01 = _mm256_mul_ps(w, _mm256_load_ps(m)), c2t = _mm256_mul_ps(w, _mm256_load_ps(m + 8));
         __m128 c0, c1, c2, p, n = _mm_setzero_ps();
         FK__UNROLL
         for (e = 1; e < influences; ++e) {
-            m = palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS;
+            m = r.palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS;
             w = _mm256_broadcast_ss(&weights[e]);
             c01 = _mm256_fmadd_ps(w, _mm256_load_ps(m), c01);
             c2t = _mm256_fmadd_ps(w, _mm256_load_ps(m + 8), c2t);
@@ -2239,22 +2228,20 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_avx2_loop(const fk__skin_r
         c1 = _mm256_extractf128_ps(c01, 1);
         c2 = _mm256_castps256_ps128(c2t);
         {
-            const float *v = (const float *)(const void *)position;
+            const float *v = (const float *)(const void *)r.positions;
             p = _mm_fmadd_ps(c0, _mm_broadcast_ss(&v[0]), _mm256_extractf128_ps(c2t, 1));
             p = _mm_fmadd_ps(c1, _mm_broadcast_ss(&v[1]), p);
             p = _mm_fmadd_ps(c2, _mm_broadcast_ss(&v[2]), p);
         }
         if (normals) {
-            const float *v = (const float *)(const void *)normal;
+            const float *v = (const float *)(const void *)r.normals;
             n = _mm_mul_ps(c0, _mm_broadcast_ss(&v[0]));
             n = _mm_fmadd_ps(c1, _mm_broadcast_ss(&v[1]), n);
             n = fk__normalize_sse(_mm_fmadd_ps(c2, _mm_broadcast_ss(&v[2]), n));
         }
-        fk__store3_sse(out, p);
-        if (normals) fk__store3_sse(out_normal, n);
-        position += position_stride; joint += joint_stride; weight += weight_stride;
-        out += out_position_stride;
-        if (normals) { normal += normal_stride; out_normal += out_normal_stride; }
+        fk__store3_sse(r.out_positions, p);
+        if (normals) fk__store3_sse(r.out_normals, n);
+        fk__skin_advance(&r, normals, 1);
     }
 }
 
@@ -2382,39 +2369,28 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs8_avx2(const __m256 blend[8]
 static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_avx2_loop(const fk__skin_run *run, const int influences,
                                                                  const int normals)
 {
-    const char *position = run->positions, *normal = run->normals, *joint = run->joints, *weight = run->weights;
-    char *out = run->out_positions, *out_normal = run->out_normals;
-    const float *palette = run->palette;
-    const uint16_t *hemisphere = run->hemisphere;
-    const size_t position_stride = run->position_stride, normal_stride = run->normal_stride;
-    const size_t joint_stride = run->joint_stride, weight_stride = run->weight_stride;
-    const size_t out_position_stride = run->out_position_stride, out_normal_stride = run->out_normal_stride;
-    const int count = run->count;
+    fk__skin_run r = *run; /* see fk__skin_advance() */
     int i = 0, v;
-    for (; i + 8 <= count; i += 8) {
+    for (; i + 8 <= r.count; i += 8) {
         __m256 blend[8];
         for (v = 0; v < 8; ++v)
-            blend[v] = fk__dqs_blend_avx2(palette, hemisphere, joint + (size_t)v * joint_stride,
-                                          weight + (size_t)v * weight_stride, influences);
-        if (!fk__dqs8_avx2(blend, position, position_stride, normals ? normal : NULL, normal_stride, out,
-                           out_position_stride, out_normal, out_normal_stride))
+            blend[v] = fk__dqs_blend_avx2(r.palette, r.hemisphere, r.joints + (size_t)v * r.joint_stride,
+                                          r.weights + (size_t)v * r.weight_stride, influences);
+        if (!fk__dqs8_avx2(blend, r.positions, r.position_stride, normals ? r.normals : NULL, r.normal_stride,
+                           r.out_positions, r.out_position_stride, r.out_normals, r.out_normal_stride))
             for (v = 0; v < 8; ++v)
                 fk__dqs_vertex_sse(_mm256_castps256_ps128(blend[v]), _mm256_extractf128_ps(blend[v], 1),
-                                   position + (size_t)v * position_stride,
-                                   normals ? normal + (size_t)v * normal_stride : NULL,
-                                   out + (size_t)v * out_position_stride,
-                                   normals ? out_normal + (size_t)v * out_normal_stride : NULL);
-        position += 8 * position_stride; joint += 8 * joint_stride; weight += 8 * weight_stride;
-        out += 8 * out_position_stride;
-        if (normals) { normal += 8 * normal_stride; out_normal += 8 * out_normal_stride; }
+                                   r.positions + (size_t)v * r.position_stride,
+                                   normals ? r.normals + (size_t)v * r.normal_stride : NULL,
+                                   r.out_positions + (size_t)v * r.out_position_stride,
+                                   normals ? r.out_normals + (size_t)v * r.out_normal_stride : NULL);
+        fk__skin_advance(&r, normals, 8);
     }
-    for (; i < count; ++i) {
-        __m256 blend = fk__dqs_blend_avx2(palette, hemisphere, joint, weight, influences);
-        fk__dqs_vertex_sse(_mm256_castps256_ps128(blend), _mm256_extractf128_ps(blend, 1), position,
-                           normals ? normal : NULL, out, out_normal);
-        position += position_stride; joint += joint_stride; weight += weight_stride;
-        out += out_position_stride;
-        if (normals) { normal += normal_stride; out_normal += out_normal_stride; }
+    for (; i < r.count; ++i) {
+        __m256 blend = fk__dqs_blend_avx2(r.palette, r.hemisphere, r.joints, r.weights, influences);
+        fk__dqs_vertex_sse(_mm256_castps256_ps128(blend), _mm256_extractf128_ps(blend, 1), r.positions,
+                           normals ? r.normals : NULL, r.out_positions, r.out_normals);
+        fk__skin_advance(&r, normals, 1);
     }
 }
 
@@ -2472,23 +2448,17 @@ static FK__ALWAYS_INLINE void fk__store3_neon(void *p, float32x4_t v)
 
 static FK__ALWAYS_INLINE void fk__lbs_neon_loop(const fk__skin_run *run, const int influences, const int normals)
 {
-    const char *position = run->positions, *normal = run->normals, *joint = run->joints, *weight = run->weights;
-    char *out = run->out_positions, *out_normal = run->out_normals;
-    const float *palette = run->palette;
-    const size_t position_stride = run->position_stride, normal_stride = run->normal_stride;
-    const size_t joint_stride = run->joint_stride, weight_stride = run->weight_stride;
-    const size_t out_position_stride = run->out_position_stride, out_normal_stride = run->out_normal_stride;
-    const int count = run->count;
+    fk__skin_run r = *run; /* see fk__skin_advance() */
     int i, e;
-    for (i = 0; i < count; ++i) {
-        const uint16_t *joints = (const uint16_t *)(const void *)joint;
-        const float *weights = (const float *)(const void *)weight;
-        const float *m = palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS;
+    for (i = 0; i < r.count; ++i) {
+        const uint16_t *joints = (const uint16_t *)(const void *)r.joints;
+        const float *weights = (const float *)(const void *)r.weights;
+        const float *m = r.palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS;
         float32x4_t c0 = vmulq_n_f32(vld1q_f32(m), weights[0]), c1 = vmulq_n_f32(vld1q_f32(m + 4), weights[0]);
         float32x4_t c2 = vmulq_n_f32(vld1q_f32(m + 8), weights[0]), t = vmulq_n_f32(vld1q_f32(m + 12), weights[0]);
-        float32x4_t p = fk__load3_neon(position), n;
+        float32x4_t p = fk__load3_neon(r.positions), n;
         for (e = 1; e < influences; ++e) {
-            m = palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS;
+            m = r.palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS;
             c0 = vfmaq_n_f32(c0, vld1q_f32(m), weights[e]);
             c1 = vfmaq_n_f32(c1, vld1q_f32(m + 4), weights[e]);
             c2 = vfmaq_n_f32(c2, vld1q_f32(m + 8), weights[e]);
@@ -2496,17 +2466,15 @@ static FK__ALWAYS_INLINE void fk__lbs_neon_loop(const fk__skin_run *run, const i
         }
         if (normals) {
             fk_vec3 moved;
-            n = fk__load3_neon(normal);
+            n = fk__load3_neon(r.normals);
             n = vfmaq_laneq_f32(vfmaq_laneq_f32(vmulq_laneq_f32(c0, n, 0), c1, n, 1), c2, n, 2);
             moved = fk_vec3_normalize(fk_vec3_make(vgetq_lane_f32(n, 0), vgetq_lane_f32(n, 1), vgetq_lane_f32(n, 2)));
             n = vcombine_f32(vset_lane_f32(moved.y, vdup_n_f32(moved.x), 1), vdup_n_f32(moved.z));
         }
         p = vfmaq_laneq_f32(vfmaq_laneq_f32(vfmaq_laneq_f32(t, c0, p, 0), c1, p, 1), c2, p, 2);
-        fk__store3_neon(out, p);
-        if (normals) fk__store3_neon(out_normal, n);
-        position += position_stride; joint += joint_stride; weight += weight_stride;
-        out += out_position_stride;
-        if (normals) { normal += normal_stride; out_normal += out_normal_stride; }
+        fk__store3_neon(r.out_positions, p);
+        if (normals) fk__store3_neon(r.out_normals, n);
+        fk__skin_advance(&r, normals, 1);
     }
 }
 
