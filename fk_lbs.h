@@ -1879,13 +1879,20 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
    pair of bones instead of once per influence: hemisphere[a * FK__DQS_TABLE_BONES
    + b] is where in the palette to read bone b when bone a is the heaviest, the
    bone itself or its negation. Same test, same order of operations as the
-   reference, so the same decisions. */
+   reference, so the same decisions.
+
+   Often one row serves every pivot: when the bones can be given signs s_b so
+   that bone b is flipped against pivot a exactly when s_a != s_b, the blend
+   with any pivot is the blend with bone 0 as pivot, times s_a, and a dual
+   quaternion and its negation move a vertex identically (bit for bit: rounding
+   is symmetric in sign). Then the loops need not look for the heaviest
+   influence. Returns whether that is so. */
 #define FK__DQS_TABLE_BONES 64
 
 #if defined(FK__SIMD_SSE2)
-static void fk__dqs_hemispheres(const float *palette, int bones, uint16_t *hemisphere)
+static int fk__dqs_hemispheres(const float *palette, int bones, uint16_t *hemisphere)
 {
-    int a, b;
+    int a, b, one_row = 1;
     for (a = 0; a < bones; ++a) {
         const float *qa = palette + (size_t)a * FK__DQS_PALETTE_STRIDE;
         for (b = 0; b < bones; ++b) {
@@ -1895,6 +1902,11 @@ static void fk__dqs_hemispheres(const float *palette, int bones, uint16_t *hemis
                 (uint16_t)(b * FK__DQS_PALETTE_STRIDE + (dot < 0.0f ? FK__DQS_BONE_FLOATS : 0));
         }
     }
+    for (a = 0; a < bones; ++a) /* flipped against a == (s_a != s_b), with s_b = flipped against bone 0 */
+        for (b = 0; b < bones; ++b)
+            one_row &= (hemisphere[a * FK__DQS_TABLE_BONES + b] & FK__DQS_BONE_FLOATS) ==
+                       ((hemisphere[a] ^ hemisphere[b]) & FK__DQS_BONE_FLOATS);
+    return one_row;
 }
 #endif
 
@@ -1906,6 +1918,7 @@ typedef struct fk__skin_run {
     int count, influences;
     const float *palette;
     const uint16_t *hemisphere; /* DQS: fk__dqs_hemispheres() table, or NULL */
+    int one_hemisphere_row;     /* ...whose first row serves every pivot */
 } fk__skin_run;
 
 typedef void (*fk__skin_loop)(const fk__skin_run *run);
@@ -1927,7 +1940,7 @@ static FK__ALWAYS_INLINE void fk__skin_advance(fk__skin_run *r, const int normal
 
 
 static fk__skin_run fk__skin_run_at(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                                    const uint16_t *hemisphere, int begin, int end)
+                                    const uint16_t *hemisphere, int one_row, int begin, int end)
 {
     fk__skin_run run;
     size_t first = (size_t)begin;
@@ -1947,6 +1960,7 @@ static fk__skin_run fk__skin_run_at(const fk_skin_desc *d, const fk__skin_layout
     run.influences = d->influences;
     run.palette = palette;
     run.hemisphere = hemisphere;
+    run.one_hemisphere_row = one_row;
     return run;
 }
 
@@ -1983,7 +1997,7 @@ static int fk__joints_in_range(const fk_skin_desc *d, const fk__skin_layout *lay
 /* Runs a SIMD loop block by block over the vertices whose indices check out,
    and the reference loop over a block that has a bad index, which it reports. */
 static fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                                 const uint16_t *hemisphere, fk__skin_loop loop,
+                                 const uint16_t *hemisphere, int one_row, fk__skin_loop loop,
                                  fk_result (*reference)(const fk_skin_desc *, const fk__skin_layout *,
                                                         const float *, int, int))
 {
@@ -1991,7 +2005,7 @@ static fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *l
     for (begin = 0; begin < d->vertex_count; begin += FK__SKIN_BLOCK) {
         int end = d->vertex_count - begin > FK__SKIN_BLOCK ? begin + FK__SKIN_BLOCK : d->vertex_count;
         if (fk__joints_in_range(d, layout, begin, end)) {
-            fk__skin_run run = fk__skin_run_at(d, layout, palette, hemisphere, begin, end);
+            fk__skin_run run = fk__skin_run_at(d, layout, palette, hemisphere, one_row, begin, end);
             loop(&run);
         } else {
             fk_result result = reference(d, layout, palette, begin, end);
@@ -2141,7 +2155,7 @@ static FK__ALWAYS_INLINE void fk__dqs_sse_loop(const fk__skin_run *run, const in
     for (i = 0; i < r.count; ++i) {
         const uint16_t *joints = (const uint16_t *)(const void *)r.joints;
         const float *weights = (const float *)(const void *)r.weights;
-        int pivot_joint = joints[fk__heaviest_of(weights, influences)];
+        int pivot_joint = r.one_hemisphere_row ? 0 : joints[fk__heaviest_of(weights, influences)];
         const uint16_t *hemisphere_row = r.hemisphere ? r.hemisphere + (size_t)pivot_joint * FK__DQS_TABLE_BONES : NULL;
         __m128 pivot = _mm_load_ps(r.palette + (size_t)pivot_joint * FK__DQS_PALETTE_STRIDE);
         __m128 real = _mm_setzero_ps(), dual = real;
@@ -2248,12 +2262,12 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_avx2_loop(const fk__skin_r
 /* Real and dual part of a bone share one register: one fused multiply-add per
    influence. */
 static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__dqs_blend_avx2(const float *palette, const uint16_t *hemisphere,
-                                                                  const char *joint, const char *weight,
+                                                                  int one_row, const char *joint, const char *weight,
                                                                   const int influences)
 {
     const uint16_t *joints = (const uint16_t *)(const void *)joint;
     const float *weights = (const float *)(const void *)weight;
-    int pivot_joint = joints[fk__heaviest_of(weights, influences)], e;
+    int pivot_joint = one_row ? 0 : joints[fk__heaviest_of(weights, influences)], e;
     __m256 blend = _mm256_setzero_ps();
     if (hemisphere) {
         const uint16_t *hemisphere_row = hemisphere + (size_t)pivot_joint * FK__DQS_TABLE_BONES;
@@ -2374,7 +2388,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_avx2_loop(const fk__skin_r
     for (; i + 8 <= r.count; i += 8) {
         __m256 blend[8];
         for (v = 0; v < 8; ++v)
-            blend[v] = fk__dqs_blend_avx2(r.palette, r.hemisphere, r.joints + (size_t)v * r.joint_stride,
+            blend[v] = fk__dqs_blend_avx2(r.palette, r.hemisphere, r.one_hemisphere_row, r.joints + (size_t)v * r.joint_stride,
                                           r.weights + (size_t)v * r.weight_stride, influences);
         if (!fk__dqs8_avx2(blend, r.positions, r.position_stride, normals ? r.normals : NULL, r.normal_stride,
                            r.out_positions, r.out_position_stride, r.out_normals, r.out_normal_stride))
@@ -2387,7 +2401,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_avx2_loop(const fk__skin_r
         fk__skin_advance(&r, normals, 8);
     }
     for (; i < r.count; ++i) {
-        __m256 blend = fk__dqs_blend_avx2(r.palette, r.hemisphere, r.joints, r.weights, influences);
+        __m256 blend = fk__dqs_blend_avx2(r.palette, r.hemisphere, r.one_hemisphere_row, r.joints, r.weights, influences);
         fk__dqs_vertex_sse(_mm256_castps256_ps128(blend), _mm256_extractf128_ps(blend, 1), r.positions,
                            normals ? r.normals : NULL, r.out_positions, r.out_normals);
         fk__skin_advance(&r, normals, 1);
@@ -2502,7 +2516,7 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
         for (j = 0; j < desc->transform_count; ++j)
             fk__lbs_bone(desc->transforms[j], palette + (size_t)j * FK__LBS_BONE_FLOATS);
 #if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
-        if (!layout.dense) return fk__skin_blocks(desc, &layout, palette, NULL, fk__lbs_simd_loop(), fk__lbs_reference);
+        if (!layout.dense) return fk__skin_blocks(desc, &layout, palette, NULL, 0, fk__lbs_simd_loop(), fk__lbs_reference);
 #endif
     }
     return fk__lbs_reference(desc, &layout, palette, 0, desc->vertex_count);
@@ -2529,8 +2543,8 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
                influence: build it when it is the cheaper. */
             int table = desc->transform_count <= FK__DQS_TABLE_BONES &&
                         desc->transform_count * desc->transform_count <= 2 * (double)desc->vertex_count;
-            if (table) fk__dqs_hemispheres(palette, desc->transform_count, hemisphere);
-            return fk__skin_blocks(desc, &layout, palette, table ? hemisphere : NULL, fk__dqs_simd_loop(),
+            int one_row = table && fk__dqs_hemispheres(palette, desc->transform_count, hemisphere);
+            return fk__skin_blocks(desc, &layout, palette, table ? hemisphere : NULL, one_row, fk__dqs_simd_loop(),
                                    fk__dqs_reference);
         }
 #endif

@@ -58,6 +58,19 @@ static void make_bones(float translation_scale)
     }
 }
 
+/* Rotations within 60 degrees of one another, each stored with a random sign:
+   one row of the DQS hemisphere table then serves every pivot. */
+static void make_bones_in_one_hemisphere(void)
+{
+    int b;
+    make_bones(3.0f);
+    for (b = 0; b < ALL_BONES; ++b) {
+        fk_quat q = fk_quat_normalize(fk_quat_make(rng_uniform(-0.25f, 0.25f), rng_uniform(-0.25f, 0.25f),
+                                                   rng_uniform(-0.25f, 0.25f), 1.0f));
+        bones[b].q = rng_next() % 2 ? q : fk_quat_make(-q.x, -q.y, -q.z, -q.w);
+    }
+}
+
 static void make_mesh(int count, int k)
 {
     int i, e;
@@ -227,6 +240,11 @@ static void lbs_simd_matches_reference(void) { make_bones(3.0f); agree(fk_skin_l
 /* 40 bones: 2000 vertices use the DQS sign table, 300 the dot products. */
 static void dqs_simd_with_sign_table_matches_reference(void) { make_bones(3.0f); agree(fk_skin_dqs, "DQS", 2000); }
 static void dqs_simd_with_dot_products_matches_reference(void) { make_bones(3.0f); agree(fk_skin_dqs, "DQS", 300); }
+static void dqs_simd_with_one_hemisphere_matches_reference(void)
+{
+    make_bones_in_one_hemisphere();
+    agree(fk_skin_dqs, "DQS, one hemisphere", 2000);
+}
 
 /* A vertex count that ends mid-block, and one vertex alone. */
 static void odd_counts_match_reference(void)
@@ -379,6 +397,7 @@ int main(void)
     RUN_TEST(lbs_simd_matches_reference);
     RUN_TEST(dqs_simd_with_sign_table_matches_reference);
     RUN_TEST(dqs_simd_with_dot_products_matches_reference);
+    RUN_TEST(dqs_simd_with_one_hemisphere_matches_reference);
     RUN_TEST(odd_counts_match_reference);
     RUN_TEST(bad_index_stops_where_the_reference_stops);
     RUN_TEST(edge_cases_match_reference);
