@@ -129,6 +129,7 @@ typedef struct mesh {
 static float *positions, *normals, *out_positions, *out_normals, *weights[MAX_K + 1];
 static uint16_t *joints[MAX_K + 1];
 static fk_rigid bones[BONES];
+static fk_rigid near_bones[BONES]; /* rotations within 60 degrees of one another, random signs */
 static unsigned char *copy_source, *copy_target;
 static size_t allocated_bytes;
 
@@ -174,6 +175,9 @@ static void make_data(void)
     for (e = 0; e < BONES; ++e) {
         fk_quat q = fk_quat_normalize(fk_quat_make(random_unit(), random_unit(), random_unit(), random_unit() + 2.0f));
         bones[e] = fk_rigid_make(q, fk_vec3_make(random_unit(), random_unit(), random_unit()));
+        q = fk_quat_normalize(fk_quat_make(0.25f * random_unit(), 0.25f * random_unit(), 0.25f * random_unit(), 1.0f));
+        if (random_unit() < 0.0f) q = fk_quat_make(-q.x, -q.y, -q.z, -q.w);
+        near_bones[e] = fk_rigid_make(q, bones[e].t);
     }
     /* memcpy moves half of a case's bytes each way: at most (12 + 16 + 32 + 12 + 24) / 2 per vertex */
     copy_source = (unsigned char *)allocate(bytes_per_vertex(MAX_K, 1) / 2 * n);
@@ -183,7 +187,7 @@ static void make_data(void)
 /* ---- The cases ------------------------------------------------------------------ */
 
 typedef struct job {
-    int begin, end, k, with_normals, dqs;
+    int begin, end, k, with_normals, dqs, near; /* near: skin with near_bones */
     size_t copy_bytes; /* per vertex, for memcpy */
 } job;
 
@@ -236,7 +240,7 @@ static fk_skin_desc job_desc(const job *j)
     d.normals = j->with_normals ? normals + 3 * first : NULL;
     d.joints = joints[j->k] + (size_t)j->k * first;
     d.weights = weights[j->k] + (size_t)j->k * first;
-    d.transforms = bones;
+    d.transforms = j->near ? near_bones : bones;
     d.transform_count = BONES;
     d.out_positions = out_positions + 3 * first;
     d.out_normals = j->with_normals ? out_normals + 3 * first : NULL;
@@ -313,7 +317,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0};
+            job j = {0, 0, 0, 0, 0, 0, 0};
             timing t;
             j.end = n; j.k = k; j.with_normals = w;
             j.copy_bytes = bytes_per_vertex(k, w) / 2;
@@ -326,7 +330,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0};
+            job j = {0, 0, 0, 0, 0, 0, 0};
             timing t;
             j.end = n; j.k = k; j.with_normals = w;
             t = time_calls(run_plain, &j, calls);
@@ -337,7 +341,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0};
+            job j = {0, 0, 0, 0, 0, 0, 0};
             timing t;
             j.end = n; j.k = k; j.with_normals = w;
             t = time_calls(run_skin, &j, calls);
@@ -347,7 +351,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0}, lbs;
+            job j = {0, 0, 0, 0, 0, 0, 0}, lbs;
             timing t;
             double ratio;
             j.end = n; j.k = k; j.with_normals = w; j.dqs = 1;
@@ -357,6 +361,17 @@ static void bench_skinning(int n)
             print_row(name, n, bytes_per_vertex(k, w), t, memcpy_time[w][k] / t.median, plain_time[w][k]);
             printf("%-26s DQS/LBS time %.2f (paired samples)\n", "", 1.0 / ratio);
         }
+    for (w = 0; w < 2; ++w) { /* rigs whose bones fit one hemisphere take a shorter path */
+        job j = {0, 0, 4, 0, 1, 1, 0}, lbs;
+        timing t;
+        double ratio;
+        j.end = n; j.with_normals = w;
+        lbs = j; lbs.dqs = 0;
+        t = time_paired(run_skin, &j, run_skin, &lbs, calls, &ratio);
+        snprintf(name, sizeof name, "fk_skin_dqs k=4%s 1 hemi", w ? " +normals" : "");
+        print_row(name, n, bytes_per_vertex(4, w), t, memcpy_time[w][4] / t.median, plain_time[w][4]);
+        printf("%-26s DQS/LBS time %.2f (paired samples; bones within 60 degrees)\n", "", 1.0 / ratio);
+    }
 }
 
 static void bench_threads(int n)
@@ -366,7 +381,7 @@ static void bench_threads(int n)
     int calls = calls_for(n), c;
     printf("\n%d vertices, k=4, positions, split over 2 threads (median ms, min-max):\n", n);
     for (c = 0; c < 2; ++c) {
-        job whole = {0, 0, 4, 0, 0, 0};
+        job whole = {0, 0, 4, 0, 0, 0, 0};
         whole.end = n; whole.copy_bytes = bytes_per_vertex(4, 0) / 2;
         h.run = c ? run_skin : run_memcpy;
         h.half[0] = whole; h.half[0].end = n / 2;
