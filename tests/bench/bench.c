@@ -173,7 +173,8 @@ static void make_data(void)
         }
     }
     for (e = 0; e < BONES; ++e) {
-        fk_quat q = fk_quat_normalize(fk_quat_make(random_unit(), random_unit(), random_unit(), random_unit() + 2.0f));
+        /* rotations in every direction, so that DQS meets influences from both hemispheres */
+        fk_quat q = fk_quat_normalize(fk_quat_make(random_unit(), random_unit(), random_unit(), random_unit() + 0.01f));
         bones[e] = fk_rigid_make(q, fk_vec3_make(random_unit(), random_unit(), random_unit()));
         q = fk_quat_normalize(fk_quat_make(0.25f * random_unit(), 0.25f * random_unit(), 0.25f * random_unit(), 1.0f));
         if (random_unit() < 0.0f) q = fk_quat_make(-q.x, -q.y, -q.z, -q.w);
