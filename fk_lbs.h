@@ -318,7 +318,8 @@ FK_LBS_DEF fk_rigid fk_dual_quat_to_rigid(fk_dual_quat d);
     parents may come before or after their children.
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
     FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT or FK_ERROR_CYCLE.
-    @remark O(joint_count) time; no memory beyond a few locals. */
+    @remark O(joint_count) time when parents come before their children, else
+    O(joint_count x depth); no memory beyond a few locals. */
 FK_LBS_DEF fk_result fk_validate_skeleton(int joint_count, const int *parents);
 
 /** @brief Forward kinematics with rotations in the parent's frame.
@@ -811,8 +812,13 @@ FK_LBS_DEF fk_vec3 fk_quat_to_euler(fk_quat q, fk_euler_order order)
     cos_b = sqrtf(m[3 * i + i] * m[3 * i + i] + m[3 * i + j] * m[3 * i + j]);
     fk__vec3_set(&angles, j, atan2f(s * m[3 * i + k], cos_b));
     if (cos_b > 1e-6f) {
-        fk__vec3_set(&angles, i, atan2f(-s * m[3 * j + k], m[3 * k + k]));
-        fk__vec3_set(&angles, k, atan2f(-s * m[3 * i + j], m[3 * i + i]));
+        /* Near gimbal lock a and c are each ill-conditioned, only their sum is not;
+           reading c from R_i(a)^T R = R_j(b) R_k(c), whose row j is row j of R_k(c),
+           with the a just computed keeps the pair consistent, so R is rebuilt exactly. */
+        float a = atan2f(-s * m[3 * j + k], m[3 * k + k]), cos_a = cosf(a), s_sin_a = s * sinf(a);
+        fk__vec3_set(&angles, i, a);
+        fk__vec3_set(&angles, k, atan2f(s * (cos_a * m[3 * j + i] + s_sin_a * m[3 * k + i]),
+                                        cos_a * m[3 * j + j] + s_sin_a * m[3 * k + j]));
     } else {
         fk__vec3_set(&angles, i, atan2f(s * m[3 * k + j], m[3 * j + j]));
     }

@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# mutants.sh - do the tests catch real bugs? Each mutant below is one deliberate
+# bug: a name, the exact text of fk_lbs.h to find (it must occur exactly once, so
+# an entry the header has outgrown fails loudly instead of testing nothing) and
+# its replacement. For each mutant a copy of the header is edited, the property
+# tests (and tests/test_core.c, if present) are rebuilt against the copy and run;
+# the mutant is killed when any of them fails or crashes. The real header is left
+# alone. Prints "mutants: K killed of N"; exits non-zero unless all are killed.
+#
+#   tests/mutants.sh [NAME...]      all mutants, or only those named
+#   MUTANT_SEED, MUTANT_CASES       the property tests' seed and cases per property
+#   MUTANT_VERBOSE=1                also show which case caught each mutant
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+cc=${CC:-cc}
+seed=${MUTANT_SEED:-0x6d7574616e7473}
+cases=${MUTANT_CASES:-1000}
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/include"
+
+names=(); finds=(); replacements=()
+mutant() { names+=("$1"); finds+=("$2"); replacements+=("$3"); }
+
+# ---- Forward kinematics -------------------------------------------------------
+
+# The formula often copied from derivations: right for children of a root only,
+# so grandchildren come loose (applied on the parents-first path).
+mutant literal_translation_formula \
+'            out[i] = fk__joint_transform(parent < 0 ? NULL : &out[parent], rest_joints[i], rotations[i],
+                                         translations ? &translations[i] : NULL, rest_frame);' \
+'            out[i] = fk__joint_transform(parent < 0 ? NULL : &out[parent], rest_joints[i], rotations[i],
+                                         translations ? &translations[i] : NULL, rest_frame);
+            if (parent >= 0) /* t_i = -Q_i x_i + Q_p x_i - Q_p x_p + x_p */
+                out[i].t = fk_vec3_add(fk_vec3_sub(fk_vec3_sub(fk_quat_rotate(out[parent].q, rest_joints[i]),
+                                                               fk_quat_rotate(out[i].q, rest_joints[i])),
+                                                   fk_quat_rotate(out[parent].q, rest_joints[parent])),
+                                       rest_joints[parent]);'
+
+mutant parent_frame_product_reversed \
+': fk_quat_mul(parent->q, q));' \
+': fk_quat_mul(q, parent->q));'
+
+mutant rest_frame_product_reversed \
+'rest_frame ? fk_quat_mul(q, parent->q)' \
+'rest_frame ? fk_quat_mul(parent->q, q)'
+
+mutant chain_not_renormalized \
+'r.q = fk_quat_normalize(rest_frame ? fk_quat_mul(q, parent->q) : fk_quat_mul(parent->q, q));' \
+'r.q = rest_frame ? fk_quat_mul(q, parent->q) : fk_quat_mul(parent->q, q);'
+
+mutant input_rotation_not_normalized \
+'fk_quat q = fk_quat_normalize(rotation);' \
+'fk_quat q = rotation;'
+
+mutant translations_ignored \
+'fk_vec3 pivot = translation ? fk_vec3_add(rest_joint, *translation) : rest_joint;' \
+'fk_vec3 pivot = rest_joint;'
+
+# Joints whose parent comes right after them take the parents-first path, which
+# then reads a parent not yet computed (a chain listed children first, say).
+mutant fast_path_for_unsorted_input \
+'if (parent > i) *parents_first = 0;' \
+'if (parent > i + 1) *parents_first = 0;'
+
+mutant cycles_unchecked_when_unsorted \
+'if (result != FK_OK || parents_first) return result;' \
+'if (result != FK_OK || !parents_first) return result;'
+
+# ---- Quaternions and matrices --------------------------------------------------
+
+# q* v q instead of q v q*: every rotation turns the wrong way.
+mutant rotation_missing_conjugate \
+'fk_vec3 u = fk_vec3_make(q.x, q.y, q.z);' \
+'fk_vec3 u = fk_vec3_make(-q.x, -q.y, -q.z);'
+
+mutant matrix_entry_sign \
+'out[1] = 2.0f * (xy - wz);' \
+'out[1] = 2.0f * (xy + wz);'
+
+mutant slerp_linear_weight \
+'wb = sinf(t * angle) / sine;' \
+'wb = t;'
+
+mutant euler_angles_read_separately \
+'atan2f(s * (cos_a * m[3 * j + i] + s_sin_a * m[3 * k + i]),
+                                        cos_a * m[3 * j + j] + s_sin_a * m[3 * k + j])' \
+'atan2f(-s * m[3 * i + j], m[3 * i + i]) + 0.0f * (cos_a + s_sin_a)'
+
+mutant dual_quat_product_reversed \
+'fk_quat_mul(fk_quat_make(r.t.x, r.t.y, r.t.z, 0.0f), r.q)' \
+'fk_quat_mul(r.q, fk_quat_make(r.t.x, r.t.y, r.t.z, 0.0f))'
+
+# ---- Skinning (the code SIMD fast paths will replace: update these with it) -----
+
+mutant lbs_drops_last_weight \
+'for (e = 0; e < 12; ++e) blend[e] += weights[k] * m[e];' \
+'if (k + 1 < desc->influences) for (e = 0; e < 12; ++e) blend[e] += weights[k] * m[e];'
+
+mutant lbs_normal_not_renormalized \
+'layout.out_normal_stride, i), fk_vec3_normalize(moved));' \
+'layout.out_normal_stride, i), moved);'
+
+mutant lbs_normal_written_with_position_stride \
+'fk__out_at(desc->out_normals, layout.out_normal_stride, i), fk_vec3_normalize(moved)' \
+'fk__out_at(desc->out_normals, layout.out_position_stride, i), fk_vec3_normalize(moved)'
+
+mutant dqs_without_antipodal_flip \
+'w = fk_quat_dot(pivot, bone_dq.real) < 0.0f ? -weights[k] : weights[k];' \
+'w = weights[k];'
+
+# The first listed influence chooses the hemisphere, even with weight zero.
+mutant dqs_hemisphere_from_first_influence \
+'if (weights[k] > weights[heaviest]) heaviest = k;' \
+'(void)0;'
+
+mutant dqs_dual_not_normalized \
+'dual = fk__quat_scale(dual, inverse);' \
+'(void)0;'
+
+mutant dqs_normal_not_rotated \
+'n = fk_quat_rotate(real, n);' \
+'(void)n;'
+
+mutant input_stride_one_float_short \
+'(const char *)base + (size_t)vertex * stride' \
+'(const char *)base + (size_t)vertex * (stride - sizeof(float))'
+
+mutant default_stride_one_float_long \
+'if (*stride == 0) *stride = element;' \
+'if (*stride == 0) *stride = element + sizeof(float);'
+
+mutant joint_index_unchecked \
+'return (int)joints[k] < d->transform_count ? (int)joints[k] : -1;' \
+'return (int)joints[k];'
+
+# ---- Running them ----------------------------------------------------------------
+
+programs=(test_properties)
+[ -f "$root/tests/test_core.c" ] && programs+=(test_core)
+
+# Writes the header with mutant $1 applied (or none for -1) to $work/include.
+make_header() {
+    local header find replacement rest count
+    header=$(cat "$root/fk_lbs.h"; printf x); header=${header%x}
+    if [ "$1" -ge 0 ]; then
+        find=${finds[$1]}; replacement=${replacements[$1]}
+        rest=${header//"$find"/}
+        count=$(( (${#header} - ${#rest}) / ${#find} ))
+        if [ "$count" -ne 1 ]; then
+            echo "BROKEN   ${names[$1]}: its text occurs $count times in fk_lbs.h, not once; update its entry in tests/mutants.sh"
+            return 1
+        fi
+        header=${header/"$find"/"$replacement"}
+    fi
+    printf '%s' "$header" >"$work/include/fk_lbs.h"
+}
+
+# Builds and runs every program against $work/include/fk_lbs.h. Sets $culprits to
+# what failed; returns 0 if everything passed, 1 if something failed, 2 if a
+# program did not compile.
+run_programs() {
+    local program status output
+    culprits=""
+    # -O1 compiles in half the time of -O2; the programs build side by side.
+    local pids=() pid compiled=1
+    for program in "${programs[@]}"; do
+        $cc -std=c99 -O1 -w -I"$work/include" "$root/tests/$program.c" -o "$work/$program" -lm 2>"$work/$program.log" &
+        pids+=($!)
+    done
+    for pid in "${pids[@]}"; do wait "$pid" || compiled=0; done
+    if [ $compiled -eq 0 ]; then head -5 "$work"/*.log; return 2; fi
+    for program in "${programs[@]}"; do
+        if [ "$program" = test_properties ]; then
+            output=$(PROPS_SEED=$seed PROPS_N=$cases timeout 120 "$work/$program" --no-shrink --fail-fast 2>&1 </dev/null); status=$?
+        else
+            output=$(timeout 120 "$work/$program" 2>&1 </dev/null); status=$?
+        fi
+        if [ "$status" -ne 0 ]; then
+            local failed
+            failed=$(printf '%s\n' "$output" | sed -n -E 's/^FAIL ([A-Za-z0-9_]+) \(.*/\1/p' | sort -u | tr '\n' ' ')
+            [ "$status" -ge 124 ] && failed="$failed(exit $status)"
+            culprits="$culprits$program: ${failed:-exit $status}  "
+            [ "${MUTANT_VERBOSE:-0}" = 1 ] && printf '%s\n' "$output" | grep -E '^  (broke|case) ' | head -2
+        fi
+    done
+    [ -z "$culprits" ]
+}
+
+make_header -1
+run_programs; status=$?
+if [ $status -ne 0 ]; then
+    echo "the tests fail on the unmodified fk_lbs.h ($culprits); fix that first"
+    exit 1
+fi
+
+killed=0; total=0; broken=0
+for index in "${!names[@]}"; do
+    if [ $# -gt 0 ]; then
+        wanted=0; for name in "$@"; do [ "$name" = "${names[$index]}" ] && wanted=1; done
+        [ $wanted -eq 1 ] || continue
+    fi
+    total=$((total + 1))
+    make_header "$index" || { broken=$((broken + 1)); continue; }
+    run_programs; status=$?
+    if [ $status -eq 2 ]; then
+        echo "BROKEN   ${names[$index]}: the mutated header does not compile"; broken=$((broken + 1))
+    elif [ $status -eq 1 ]; then
+        killed=$((killed + 1)); printf 'killed   %-40s %s\n' "${names[$index]}" "$culprits"
+    else
+        printf 'SURVIVED %-40s no test noticed\n' "${names[$index]}"
+    fi
+done
+echo "mutants: $killed killed of $total"
+[ $killed -eq $total ] && [ $total -gt 0 ]
