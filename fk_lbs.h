@@ -1178,14 +1178,9 @@ static fk_result fk__forward(int joint_count, const int *parents, const fk_vec3 
         else if (!fk__vec3_is_finite(rest_joints[i]) || (translations && !fk__vec3_is_finite(translations[i])))
             result = FK_ERROR_NOT_FINITE;
     }
-    if (result == FK_OK && parents_first) {
-        for (i = 0; i < joint_count; ++i) {
-            int parent = fk__parent_index(parents, i);
-            out[i] = fk__joint_transform(parent < 0 ? NULL : &out[parent], rest_joints[i], rotations[i],
-                                         translations ? &translations[i] : NULL, rest_frame);
-        }
-        return FK_OK;
-    }
+    /* Valid parents-first input never gets here (fk__forward_parents_first() took
+       it), but the general path handles it as well as any other order. */
+    (void)parents_first;
     if (result == FK_OK) result = fk__forward_any_order(joint_count, parents, rest_joints, rotations,
                                                         translations, out, rest_frame);
     if (result != FK_OK)
