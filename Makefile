@@ -187,6 +187,13 @@ endif
 mutants:
 	tests/mutants.sh
 
+# ---- Beyond --------------------------------------------------------------------
+# Weight repair, poses and tracks, subtree updates, Jacobians and IK; the IK
+# example draws out/ik.png.
+
+TEST_PROGRAMS += $(BUILD)/test_beyond
+EXAMPLES += $(BUILD)/example_ik
+
 # ---- Performance -----------------------------------------------------------------
 
 # The SIMD skinning loops against the reference loops.

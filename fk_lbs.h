@@ -140,7 +140,9 @@ typedef enum fk_result {
     FK_ERROR_NOT_FINITE,         /**< a position or translation is infinite or NaN */
     FK_ERROR_JOINT_OUT_OF_RANGE, /**< a vertex names a joint >= transform_count */
     FK_ERROR_INVALID_STRIDE,     /**< a stride is smaller than its element, misaligned, or overflows */
-    FK_ERROR_NOT_RIGID           /**< engine matrices are singular, or carry scale that varies per joint or over time */
+    FK_ERROR_NOT_RIGID,          /**< engine matrices are singular, or carry scale that varies per joint or over time */
+    FK_ERROR_INVALID_WEIGHT,     /**< a weight is infinite or NaN, or blend weights are negative or sum to zero */
+    FK_ERROR_KEYS_NOT_ASCENDING  /**< key times are not finite and strictly ascending */
 } fk_result;
 
 /** @brief Euler angle orders. @c FK_EULER_ZXY means R = Rz(angles.z) Rx(angles.x)
@@ -274,6 +276,31 @@ FK_LBS_DEF fk_quat fk_quat_from_euler(fk_vec3 angles, fk_euler_order order);
     last angle is 0. @param q unit quaternion. @param order axis order.
     @return the angles about x, y and z. */
 FK_LBS_DEF fk_vec3 fk_quat_to_euler(fk_quat q, fk_euler_order order);
+
+/* ---- Logarithm, exponential and rotation vectors ----------------------------
+   A unit quaternion is exp of a pure quaternion: q = exp(v) = (sin|v| v/|v|, cos|v|),
+   a rotation by 2|v| about v. The rotation vector r = 2 v (axis times angle) is the
+   form optimizers and Jacobians use: small, unconstrained, additive near identity. */
+
+/** @brief Exponential of the pure quaternion (v, 0): (sin|v| v/|v|, cos|v|),
+    accurate for tiny |v|. @param v vector part (half the rotation vector).
+    @return a unit quaternion, the rotation by 2|v| about v. */
+FK_LBS_DEF fk_quat fk_quat_exp(fk_vec3 v);
+/** @brief Logarithm of a unit quaternion: the v with exp(v) = q, |v| in [0, pi].
+    q and -q have different logarithms (|v| and pi - |v|); no hemisphere is chosen,
+    so fk_quat_exp(fk_quat_log(q)) gives back q itself.
+    @param q quaternion (normalized first; the zero quaternion gives (0, 0, 0)).
+    @return the vector part of log q (its real part, ln|q|, is 0 for unit q); for
+    q = -1 it is (pi, 0, 0). */
+FK_LBS_DEF fk_vec3 fk_quat_log(fk_quat q);
+/** @brief Rotation by |r| radians about r: the inverse of
+    fk_quat_to_rotation_vector(). @param r rotation vector (axis times angle).
+    @return the unit quaternion exp(r / 2). */
+FK_LBS_DEF fk_quat fk_quat_from_rotation_vector(fk_vec3 r);
+/** @brief Rotation vector (axis times angle) of a rotation, angle in [0, pi]:
+    q and -q give the same vector. @param q quaternion (normalized first).
+    @return 2 log(q) taken in the w >= 0 hemisphere; (0, 0, 0) for the identity. */
+FK_LBS_DEF fk_vec3 fk_quat_to_rotation_vector(fk_quat q);
 
 /* ============================================================================
    Rigid transforms
@@ -495,6 +522,308 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc);
     @return as fk_skin_lbs(). */
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
 
+/* ============================================================================
+   Weights
+   ============================================================================ */
+
+/** @brief Per-vertex influences to inspect or repair in place; see
+    fk_weights_repair(). The layout is fk_skin_desc's. Zero-initialize it and fill
+    in what you use. */
+typedef struct fk_weights_desc {
+    int vertex_count;     /**< number of vertices (>= 0) */
+    int influences;       /**< slots per vertex as stored, k >= 1 */
+    uint16_t *joints;     /**< k joint indices per vertex (required) */
+    size_t joint_stride;  /**< bytes between vertices' index lists; 0 = 2k */
+    float *weights;       /**< k weights per vertex (required) */
+    size_t weight_stride; /**< bytes between vertices' weight lists; 0 = 4k */
+    int joint_count;      /**< number of joints: valid indices are below it (>= 1) */
+    int max_influences;   /**< influences to keep per vertex, 1..k; 0 = k */
+} fk_weights_desc;
+
+/** @brief What fk_weights_inspect() found or fk_weights_repair() mended. Every
+    field counts vertices; a vertex with several faults counts in each of them. */
+typedef struct fk_weights_report {
+    int vertices_changed;   /**< vertices rewritten (by inspect: that repair would rewrite) */
+    int not_finite;         /**< had a NaN or infinite weight (dropped) */
+    int negative;           /**< had a negative weight (dropped) */
+    int joint_out_of_range; /**< named a joint >= joint_count (dropped, index set to 0) */
+    int duplicate_joints;   /**< gave positive weight to one joint in two slots (merged) */
+    int too_many;           /**< had more than max_influences joints (smallest dropped) */
+    int misplaced;          /**< had a positive weight beyond slot max_influences (moved) */
+    int zero_sum;           /**< had no positive weight left (fell back to one joint) */
+    int not_normalized;     /**< weights did not sum to one (renormalized) */
+} fk_weights_report;
+
+/** @brief Reports what fk_weights_repair() would change, writing nothing.
+    @param desc the influences. @param report receives the counts (required).
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT or
+    FK_ERROR_INVALID_STRIDE. */
+FK_LBS_DEF fk_result fk_weights_inspect(const fk_weights_desc *desc, fk_weights_report *report);
+
+/** @brief Repairs per-vertex influences in place, so that skinning them is safe
+    and means what the artist meant.
+
+    A vertex with nothing wrong is left bit for bit as it is. Any other vertex is
+    rewritten: weights that are NaN, infinite or negative and slots naming a joint
+    out of range are dropped; positive weights of a joint named twice are merged;
+    the max_influences largest weights are kept, sorted largest first in the first
+    slots (ties keep their order) and divided by their sum; every other slot gets
+    joint 0 and weight 0 (glTF's padding). A vertex left with no positive weight
+    is bound wholly to the first of its slots' joints that is in range (joint 0 if
+    none is): weight 1, never NaN. Sums within 2 k FLT_EPSILON of one count as one,
+    so repairing twice changes nothing the second time.
+    When reducing to max_influences < k, the strides stay those of k slots: skin
+    with influences = max_influences and the same explicit strides (or keep k; the
+    extra slots weigh nothing).
+    @param desc the influences, rewritten in place.
+    @param report receives the counts, or NULL.
+    @return as fk_weights_inspect(); on error nothing is written.
+    @remark O(k^2) per vertex; no memory beyond a few locals. */
+FK_LBS_DEF fk_result fk_weights_repair(const fk_weights_desc *desc, fk_weights_report *report);
+
+/* ============================================================================
+   Poses
+   ============================================================================ */
+
+/** @brief How rotations are interpolated. */
+typedef enum fk_rotation_interpolation {
+    FK_INTERPOLATE_SLERP, /**< spherical, constant angular speed (fk_quat_slerp()) */
+    FK_INTERPOLATE_NLERP  /**< normalized linear: same path, cheaper (fk_quat_nlerp()) */
+} fk_rotation_interpolation;
+
+/** @brief Interpolates two poses joint by joint: rotations along the shorter arc,
+    translations linearly. A pose is the rotations and translations fk_forward()
+    takes.
+    @param joint_count number of joints (>= 0).
+    @param rotations_a,rotations_b the two poses' rotations (normalized on the way in).
+    @param translations_a,translations_b their translations, or NULL for zero.
+    @param t 0 gives pose a, 1 gives pose b; other finite values extrapolate.
+    @param method FK_INTERPOLATE_SLERP or FK_INTERPOLATE_NLERP.
+    @param out_rotations receives joint_count rotations; may be either input.
+    @param out_translations receives joint_count translations, or NULL to skip them.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
+    FK_ERROR_INVALID_ROTATION or FK_ERROR_NOT_FINITE; on error nothing is written. */
+FK_LBS_DEF fk_result fk_pose_interpolate(int joint_count,
+                                         const fk_quat *rotations_a, const fk_vec3 *translations_a,
+                                         const fk_quat *rotations_b, const fk_vec3 *translations_b,
+                                         float t, fk_rotation_interpolation method,
+                                         fk_quat *out_rotations, fk_vec3 *out_translations);
+
+/** @brief Weighted blend of several poses. Each joint's rotations are brought into
+    the hemisphere of the most heavily weighted pose's rotation, averaged and
+    normalized (nlerp generalized: for two poses it is fk_quat_nlerp()); translations
+    are averaged. Weights are divided by their sum.
+    @param joint_count number of joints (>= 0). @param pose_count number of poses (>= 1).
+    @param rotations rotations[p] is pose p's array of joint_count rotations.
+    @param translations translations[p] is pose p's translations; NULL (the whole
+    list or one entry) means zero.
+    @param weights pose_count weights, finite and >= 0 with a positive sum.
+    @param out_rotations receives joint_count rotations; may be one of the inputs.
+    @param out_translations receives joint_count translations, or NULL to skip them.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
+    FK_ERROR_INVALID_WEIGHT, FK_ERROR_INVALID_ROTATION or FK_ERROR_NOT_FINITE; on
+    error nothing is written. */
+FK_LBS_DEF fk_result fk_pose_blend(int joint_count, int pose_count,
+                                   const fk_quat *const *rotations, const fk_vec3 *const *translations,
+                                   const float *weights, fk_quat *out_rotations, fk_vec3 *out_translations);
+
+/** @brief The additive pose that takes @p reference to @p pose:
+    delta_q = reference_q* pose_q (applied in the joint's own frame) and
+    delta_d = pose_d - reference_d, so fk_pose_add(reference, delta, 1) gives pose.
+    @param joint_count number of joints (>= 0).
+    @param reference_rotations,reference_translations the reference pose (NULL translations = zero).
+    @param rotations,translations the pose (NULL translations = zero).
+    @param out_rotations receives the delta rotations; may be an input.
+    @param out_translations receives the delta translations, or NULL to skip them.
+    @return as fk_pose_interpolate(). */
+FK_LBS_DEF fk_result fk_pose_difference(int joint_count,
+                                        const fk_quat *reference_rotations, const fk_vec3 *reference_translations,
+                                        const fk_quat *rotations, const fk_vec3 *translations,
+                                        fk_quat *out_rotations, fk_vec3 *out_translations);
+
+/** @brief Applies an additive pose with a weight: q = base_q delta_q^weight (the
+    power taken along the shorter arc, exp(weight log delta_q)) and
+    d = base_d + weight delta_d. Weight 0 gives the base, 1 the full delta.
+    @param joint_count number of joints (>= 0).
+    @param base_rotations,base_translations the base pose (NULL translations = zero).
+    @param delta_rotations,delta_translations the additive pose, e.g. from
+    fk_pose_difference() (NULL translations = zero).
+    @param weight how much of the delta to apply (finite; need not be in [0, 1]).
+    @param out_rotations receives the rotations; may be an input.
+    @param out_translations receives the translations, or NULL to skip them.
+    @return as fk_pose_interpolate(). */
+FK_LBS_DEF fk_result fk_pose_add(int joint_count,
+                                 const fk_quat *base_rotations, const fk_vec3 *base_translations,
+                                 const fk_quat *delta_rotations, const fk_vec3 *delta_translations,
+                                 float weight, fk_quat *out_rotations, fk_vec3 *out_translations);
+
+/** @brief Checks a track's key times: finite and strictly ascending (glTF's rule).
+    @param key_count number of keys (>= 1). @param times key_count times.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT or
+    FK_ERROR_KEYS_NOT_ASCENDING. */
+FK_LBS_DEF fk_result fk_track_validate(int key_count, const float *times);
+
+/** @brief Samples a key-framed vector track (translations, scales) at a time:
+    linear between the two keys around it, the first or last value outside the
+    keys' range (as glTF's LINEAR interpolation).
+    @param key_count number of keys (>= 1). @param times key times, strictly ascending.
+    @param values key_count values. @param time when to sample (not NaN).
+    @param out receives the value.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
+    FK_ERROR_KEYS_NOT_ASCENDING or FK_ERROR_NOT_FINITE; on error nothing is written.
+    @remark Validates every key (O(key_count)), then finds the pair by bisection. */
+FK_LBS_DEF fk_result fk_track_sample_vec3(int key_count, const float *times, const fk_vec3 *values,
+                                          float time, fk_vec3 *out);
+
+/** @brief Samples a key-framed rotation track at a time: slerp (or nlerp) along
+    the shorter arc between the two keys around it, the first or last key outside
+    the keys' range (as glTF's LINEAR interpolation).
+    @param key_count number of keys (>= 1). @param times key times, strictly ascending.
+    @param values key_count rotations (normalized on the way in).
+    @param time when to sample (not NaN). @param method FK_INTERPOLATE_SLERP or
+    FK_INTERPOLATE_NLERP. @param out receives a unit quaternion.
+    @return as fk_track_sample_vec3(), or FK_ERROR_INVALID_ROTATION. */
+FK_LBS_DEF fk_result fk_track_sample_quat(int key_count, const float *times, const fk_quat *values,
+                                          float time, fk_rotation_interpolation method, fk_quat *out);
+
+/* ============================================================================
+   Partial updates
+   ============================================================================ */
+
+/** @brief Recomputes forward kinematics for one joint's subtree only: the joint
+    and every joint whose chain to a root passes through it. Every other transform
+    is read (the subtree root's parent) or left alone, so after changing the
+    rotations or translations of joints in the subtree, this gives what
+    fk_forward() would, for less work.
+    @param joint_count number of joints (>= 1). @param parents parent array, any order.
+    @param rest_joints rest joint positions. @param rotations relative rotations.
+    @param translations relative translations, or NULL.
+    @param joint the subtree's root.
+    @param transforms in: the transforms fk_forward() computed (at least the
+    subtree root's parent's must be current); out: the subtree recomputed.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
+    FK_ERROR_JOINT_OUT_OF_RANGE (joint not below joint_count),
+    FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT, FK_ERROR_CYCLE,
+    FK_ERROR_INVALID_ROTATION or FK_ERROR_NOT_FINITE; on error nothing is written.
+    @remark Finding the subtree walks up from every joint: O(joint_count x depth)
+    comparisons, no memory beyond a few locals; the subtree's transforms are then
+    computed once each, parents before children whatever the order of the array. */
+FK_LBS_DEF fk_result fk_forward_subtree(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                        const fk_quat *rotations, const fk_vec3 *translations,
+                                        int joint, fk_rigid *transforms);
+
+/** @brief fk_forward_subtree() for rotations in the rest frame (fk_forward_rest_frame()).
+    @param joint_count number of joints. @param parents parent array.
+    @param rest_joints rest joint positions. @param rotations rest-frame rotations.
+    @param translations relative translations or NULL. @param joint the subtree's root.
+    @param transforms transforms from fk_forward_rest_frame(), updated in place.
+    @return as fk_forward_subtree(). */
+FK_LBS_DEF fk_result fk_forward_subtree_rest_frame(int joint_count, const int *parents,
+                                                   const fk_vec3 *rest_joints, const fk_quat *rotations,
+                                                   const fk_vec3 *translations, int joint,
+                                                   fk_rigid *transforms);
+
+/* ============================================================================
+   Derivatives
+   ============================================================================ */
+
+/** @brief The frame a joint's rotation is expressed in, which is also the frame of
+    the rotation vectors the Jacobians differentiate by. */
+typedef enum fk_rotation_frame {
+    FK_FRAME_PARENT, /**< Q_i = Q_p q_i, as fk_forward() */
+    FK_FRAME_REST    /**< Q_i = q_i Q_p, as fk_forward_rest_frame() */
+} fk_rotation_frame;
+
+/** @brief Jacobian of a point carried by a joint, p = Q_j v + t_j, with respect to
+    the rotation of every joint.
+
+    Joint i's rotation is perturbed on the left, q_i -> exp(w/2) q_i = the rotation
+    by |w| about w applied after q_i, so w lies in the frame q_i is expressed in (the
+    parent's for FK_FRAME_PARENT, the rest frame for FK_FRAME_REST) and the update
+    that follows a gradient step is q_i = fk_quat_mul(fk_quat_from_rotation_vector(w), q_i).
+    In the parent frame, turning q_i turns everything below joint i rigidly about
+    its posed position P_i, so columns 3i..3i+2 are (A e_c) x (p - P_i), with A the
+    parent's absolute rotation (identity for a root). In the rest frame each segment
+    below i, from pivot P_k to the next pivot (or to p), turns by its own axis
+    L_k e_c with L_k = Q_k Q_i*, and the columns are sums over those segments.
+    Joints that are not @p joint or one of its ancestors have zero columns.
+    @param joint_count number of joints (>= 1). @param parents parent array, any order.
+    @param rest_joints rest joint positions.
+    @param transforms absolute transforms from fk_forward() or fk_forward_rest_frame().
+    @param frame the convention @p transforms were computed with.
+    @param joint the joint carrying the point. @param rest_point the point in the rest pose.
+    @param out receives the 3 x (3 joint_count) matrix, row-major: out[r * 3 joint_count
+    + 3 i + c] = d p_r / d w_i,c.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
+    FK_ERROR_JOINT_OUT_OF_RANGE, FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT
+    or FK_ERROR_CYCLE; on error nothing is written.
+    @remark O(joint_count) to check the parents and clear @p out, then O(depth)
+    (parent frame) or O(depth^2) (rest frame) to fill it. */
+FK_LBS_DEF fk_result fk_jacobian_point(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                       const fk_rigid *transforms, fk_rotation_frame frame,
+                                       int joint, fk_vec3 rest_point, float *out);
+
+/** @brief Jacobian of a posed joint position Q_j x_j + t_j: fk_jacobian_point() with
+    the joint's rest position. Its own columns are zero (a joint turns about itself).
+    @param joint_count number of joints. @param parents parent array.
+    @param rest_joints rest joint positions. @param transforms absolute transforms.
+    @param frame their convention. @param joint the joint.
+    @param out receives the 3 x (3 joint_count) matrix, row-major.
+    @return as fk_jacobian_point(). */
+FK_LBS_DEF fk_result fk_jacobian_joint(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                       const fk_rigid *transforms, fk_rotation_frame frame,
+                                       int joint, float *out);
+
+/** @brief Jacobian of a vertex skinned by LBS, v' = sum_k w_k (Q_k v + t_k): the
+    weighted sum of its influences' fk_jacobian_point() (weights used as given, as
+    fk_skin_lbs() does).
+    @param joint_count number of joints. @param parents parent array.
+    @param rest_joints rest joint positions. @param transforms absolute transforms.
+    @param frame their convention. @param rest_position the vertex's rest position.
+    @param influences number of influences k (>= 1).
+    @param joints k joint indices. @param weights k weights (finite).
+    @param out receives the 3 x (3 joint_count) matrix, row-major.
+    @return as fk_jacobian_point(), or FK_ERROR_INVALID_WEIGHT. */
+FK_LBS_DEF fk_result fk_jacobian_lbs_vertex(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                            const fk_rigid *transforms, fk_rotation_frame frame,
+                                            fk_vec3 rest_position, int influences,
+                                            const uint16_t *joints, const float *weights, float *out);
+
+/** @brief One damped least squares (Levenberg-Marquardt) step of inverse
+    kinematics: turns the joints of a chain so that a point they carry moves toward
+    a target. With J the point's Jacobian restricted to the chain (see
+    fk_jacobian_point()) and e = target - p, the step is
+    w = J^T (J J^T + lambda^2 I)^-1 e and each chain joint becomes
+    q_i = exp(w_i / 2) q_i. The damping lambda^2 = d^2 + |e| R, with R the chain's
+    length (pivot to pivot to the end effector), grows with the error: large steps
+    stay steady and a target out of reach leaves the chain stretched straight toward
+    it instead of oscillating, while near a reachable target the damping vanishes
+    and convergence is fast. J J^T is 3 x 3 and is accumulated column by column, so
+    nothing is stored, whatever the chain's length. Call fk_forward() (or
+    fk_forward_subtree()) and step again until the distance is small. A target
+    exactly behind a straight chain is a saddle where the step is zero; any bend
+    in the starting pose avoids it.
+    @param joint_count number of joints. @param parents parent array.
+    @param rest_joints rest joint positions.
+    @param transforms absolute transforms computed from @p rotations.
+    @param frame their convention.
+    @param joint the joint carrying the end effector. @param rest_point the end
+    effector in the rest pose (rest_joints[joint] for the joint itself).
+    @param chain_root the topmost joint allowed to turn: @p joint or one of its
+    ancestors; negative for all the ancestors up to the root.
+    @param target where the end effector should go.
+    @param damping d >= 0, added to the automatic damping; 0 suits most chains, a
+    larger d makes every step smaller.
+    @param rotations the relative rotations, updated in place for the chain's joints.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
+    FK_ERROR_JOINT_OUT_OF_RANGE (also for a chain_root that is no ancestor),
+    FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT, FK_ERROR_CYCLE,
+    FK_ERROR_INVALID_ROTATION or FK_ERROR_NOT_FINITE; on error nothing is written. */
+FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                const fk_rigid *transforms, fk_rotation_frame frame, int joint,
+                                fk_vec3 rest_point, int chain_root, fk_vec3 target, float damping,
+                                fk_quat *rotations);
+
 #ifdef __cplusplus
 }
 #endif
@@ -583,6 +912,8 @@ FK_LBS_DEF const char *fk_result_description(fk_result result)
     case FK_ERROR_JOINT_OUT_OF_RANGE: return "a vertex names a joint not below transform_count";
     case FK_ERROR_INVALID_STRIDE: return "a stride is too small, misaligned, or overflows";
     case FK_ERROR_NOT_RIGID: return "matrices are singular, or carry scale that varies per joint or over time";
+    case FK_ERROR_INVALID_WEIGHT: return "a weight is not finite, or blend weights are negative or sum to zero";
+    case FK_ERROR_KEYS_NOT_ASCENDING: return "key times are not finite and strictly ascending";
     }
     return "unknown fk_result";
 }
@@ -823,6 +1154,37 @@ FK_LBS_DEF fk_vec3 fk_quat_to_euler(fk_quat q, fk_euler_order order)
         fk__vec3_set(&angles, i, atan2f(s * m[3 * k + j], m[3 * j + j]));
     }
     return angles;
+}
+
+/* ---- Logarithm, exponential and rotation vectors ---------------------------- */
+
+FK_LBS_DEF fk_quat fk_quat_exp(fk_vec3 v)
+{
+    /* sin(a)/a by its series below 1e-4, where the error of 1 - a^2/6 is under
+       a^4/120 ~ 1e-18, so nothing divides by a tiny or zero angle. */
+    float angle = fk_vec3_length(v);
+    float sinc = angle > 1e-4f ? sinf(angle) / angle : 1.0f - angle * angle / 6.0f;
+    return fk_quat_make(v.x * sinc, v.y * sinc, v.z * sinc, cosf(angle));
+}
+
+FK_LBS_DEF fk_vec3 fk_quat_log(fk_quat q)
+{
+    /* atan2 of |vector part| and w gives the half-angle accurately everywhere, as in
+       fk_quat_to_axis_angle(); dividing by |vector part| is safe whenever it is > 0. */
+    float sine, half_angle;
+    q = fk_quat_normalize(q);
+    sine = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z);
+    half_angle = atan2f(sine, q.w);
+    if (sine > 0.0f) return fk_vec3_scale(fk_vec3_make(q.x, q.y, q.z), half_angle / sine);
+    return fk_vec3_make(q.w < 0.0f ? 3.14159265358979f : 0.0f, 0.0f, 0.0f);
+}
+
+FK_LBS_DEF fk_quat fk_quat_from_rotation_vector(fk_vec3 r) { return fk_quat_exp(fk_vec3_scale(r, 0.5f)); }
+
+FK_LBS_DEF fk_vec3 fk_quat_to_rotation_vector(fk_quat q)
+{
+    if (q.w < 0.0f) q = fk__quat_scale(q, -1.0f);
+    return fk_vec3_scale(fk_quat_log(q), 2.0f);
 }
 
 /* ---- Rigid transforms ------------------------------------------------------- */
@@ -2551,6 +2913,629 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
 #endif
     }
     return fk__dqs_reference(desc, &layout, palette, 0, desc->vertex_count);
+}
+
+
+/* ---- Weights -----------------------------------------------------------------
+   Inspecting a vertex only reads its k slots; only a vertex with a fault is then
+   rewritten, in place: drop what is invalid, merge duplicates, sort, keep the
+   largest, renormalize. Quadratic in k, but k is small and nothing is allocated. */
+
+#define FK__WEIGHT_NOT_FINITE 1
+#define FK__WEIGHT_NEGATIVE 2
+#define FK__WEIGHT_JOINT_OUT_OF_RANGE 4
+#define FK__WEIGHT_DUPLICATE 8
+#define FK__WEIGHT_TOO_MANY 16
+#define FK__WEIGHT_MISPLACED 32
+#define FK__WEIGHT_ZERO_SUM 64
+#define FK__WEIGHT_NOT_NORMALIZED 128
+
+/* The descriptor with its defaults resolved. */
+typedef struct fk__weights_layout {
+    size_t joint_stride, weight_stride;
+    int keep;
+} fk__weights_layout;
+
+static fk_result fk__check_weights(const fk_weights_desc *d, fk__weights_layout *layout)
+{
+    fk_result r;
+    size_t k;
+    if (!d) return FK_ERROR_NULL_ARGUMENT;
+    if (d->vertex_count < 0 || d->influences < 1 || d->joint_count < 1 || d->max_influences < 0 ||
+        d->max_influences > d->influences)
+        return FK_ERROR_INVALID_COUNT;
+    if (!d->joints || !d->weights) return FK_ERROR_NULL_ARGUMENT;
+    k = (size_t)d->influences;
+    if (k > ((size_t)-1) / sizeof(float)) return FK_ERROR_INVALID_COUNT;
+    layout->joint_stride = d->joint_stride;
+    layout->weight_stride = d->weight_stride;
+    if ((r = fk__check_stride(&layout->joint_stride, k * sizeof(uint16_t), sizeof(uint16_t), d->joints, d->vertex_count)) != FK_OK) return r;
+    if ((r = fk__check_stride(&layout->weight_stride, k * sizeof(float), sizeof(float), d->weights, d->vertex_count)) != FK_OK) return r;
+    layout->keep = d->max_influences ? d->max_influences : d->influences;
+    return FK_OK;
+}
+
+/* A slot counts when it names a real joint with a positive, finite weight. */
+static int fk__slot_counts(const uint16_t *joints, const float *weights, int slot, int joint_count)
+{
+    return (int)joints[slot] < joint_count && weights[slot] > 0.0f && weights[slot] <= FLT_MAX;
+}
+
+static int fk__inspect_vertex(const uint16_t *joints, const float *weights, int k, int keep, int joint_count)
+{
+    int faults = 0, distinct = 0, s, t;
+    float sum = 0.0f;
+    for (s = 0; s < k; ++s) {
+        if (!fk__is_finite(weights[s])) faults |= FK__WEIGHT_NOT_FINITE;
+        else if (weights[s] < 0.0f) faults |= FK__WEIGHT_NEGATIVE;
+        if ((int)joints[s] >= joint_count) faults |= FK__WEIGHT_JOINT_OUT_OF_RANGE;
+        if (!fk__slot_counts(joints, weights, s, joint_count)) continue;
+        if (s >= keep) faults |= FK__WEIGHT_MISPLACED;
+        for (t = 0; t < s; ++t)
+            if (joints[t] == joints[s] && fk__slot_counts(joints, weights, t, joint_count)) break;
+        if (t < s) faults |= FK__WEIGHT_DUPLICATE;
+        else ++distinct;
+        sum += weights[s];
+    }
+    if (distinct > keep) faults |= FK__WEIGHT_TOO_MANY;
+    /* A sum of k floats that were normalized exactly is within k rounding errors of one. */
+    if (distinct == 0) faults |= FK__WEIGHT_ZERO_SUM;
+    else if (!(fabsf(sum - 1.0f) <= 2.0f * (float)k * FLT_EPSILON)) faults |= FK__WEIGHT_NOT_NORMALIZED;
+    return faults;
+}
+
+static void fk__repair_vertex(uint16_t *joints, float *weights, int k, int keep, int joint_count)
+{
+    int s, t, fallback = 0;
+    float largest = 0.0f, sum = 0.0f;
+    for (s = k - 1; s >= 0; --s)
+        if ((int)joints[s] < joint_count) fallback = joints[s];
+    for (s = 0; s < k; ++s) {
+        if (!fk__slot_counts(joints, weights, s, joint_count)) {
+            joints[s] = 0;
+            weights[s] = 0.0f;
+        } else if (weights[s] > largest) {
+            largest = weights[s];
+        }
+    }
+    /* Scaling by the largest weight first keeps every merged sum at most k, so
+       huge finite weights cannot overflow to infinity. */
+    for (s = 0; s < k; ++s)
+        if (weights[s] > 0.0f) weights[s] /= largest;
+    for (s = 0; s < k; ++s)
+        for (t = s + 1; t < k && weights[s] > 0.0f; ++t)
+            if (weights[t] > 0.0f && joints[t] == joints[s]) {
+                weights[s] += weights[t];
+                weights[t] = 0.0f;
+                joints[t] = 0;
+            }
+    for (s = 1; s < k; ++s) { /* insertion sort, largest first; stable, so ties keep their order */
+        float weight = weights[s];
+        uint16_t joint = joints[s];
+        for (t = s; t > 0 && weights[t - 1] < weight; --t) {
+            weights[t] = weights[t - 1];
+            joints[t] = joints[t - 1];
+        }
+        weights[t] = weight;
+        joints[t] = joint;
+    }
+    for (s = 0; s < k; ++s) {
+        if (s < keep && weights[s] > 0.0f) {
+            sum += weights[s];
+        } else {
+            joints[s] = 0;
+            weights[s] = 0.0f;
+        }
+    }
+    if (sum > 0.0f) {
+        for (s = 0; s < keep; ++s) weights[s] /= sum;
+    } else {
+        joints[0] = (uint16_t)fallback;
+        weights[0] = 1.0f;
+    }
+}
+
+static fk_result fk__weights(const fk_weights_desc *desc, fk_weights_report *report, int repair)
+{
+    fk__weights_layout layout;
+    fk_weights_report counts;
+    fk_result result = fk__check_weights(desc, &layout);
+    int i;
+    if (result != FK_OK) return result;
+    memset(&counts, 0, sizeof counts);
+    for (i = 0; i < desc->vertex_count; ++i) {
+        uint16_t *joints = (uint16_t *)(void *)((char *)desc->joints + (size_t)i * layout.joint_stride);
+        float *weights = (float *)(void *)((char *)desc->weights + (size_t)i * layout.weight_stride);
+        int faults = fk__inspect_vertex(joints, weights, desc->influences, layout.keep, desc->joint_count);
+        if (!faults) continue;
+        counts.vertices_changed += 1;
+        counts.not_finite += (faults & FK__WEIGHT_NOT_FINITE) != 0;
+        counts.negative += (faults & FK__WEIGHT_NEGATIVE) != 0;
+        counts.joint_out_of_range += (faults & FK__WEIGHT_JOINT_OUT_OF_RANGE) != 0;
+        counts.duplicate_joints += (faults & FK__WEIGHT_DUPLICATE) != 0;
+        counts.too_many += (faults & FK__WEIGHT_TOO_MANY) != 0;
+        counts.misplaced += (faults & FK__WEIGHT_MISPLACED) != 0;
+        counts.zero_sum += (faults & FK__WEIGHT_ZERO_SUM) != 0;
+        counts.not_normalized += (faults & FK__WEIGHT_NOT_NORMALIZED) != 0;
+        if (repair) fk__repair_vertex(joints, weights, desc->influences, layout.keep, desc->joint_count);
+    }
+    if (report) *report = counts;
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_weights_inspect(const fk_weights_desc *desc, fk_weights_report *report)
+{
+    if (!report) return FK_ERROR_NULL_ARGUMENT;
+    return fk__weights(desc, report, 0);
+}
+
+FK_LBS_DEF fk_result fk_weights_repair(const fk_weights_desc *desc, fk_weights_report *report)
+{
+    return fk__weights(desc, report, 1);
+}
+
+/* ---- Poses --------------------------------------------------------------------
+   Every pose function checks all its inputs before writing, and reads joint i of
+   every input before writing joint i, so an output may be one of the inputs. */
+
+static fk_result fk__check_pose(int joint_count, const fk_quat *rotations, const fk_vec3 *translations)
+{
+    int i;
+    if (!rotations) return FK_ERROR_NULL_ARGUMENT;
+    for (i = 0; i < joint_count; ++i) {
+        if (!fk__quat_is_normalizable(rotations[i])) return FK_ERROR_INVALID_ROTATION;
+        if (translations && !fk__vec3_is_finite(translations[i])) return FK_ERROR_NOT_FINITE;
+    }
+    return FK_OK;
+}
+
+static fk_vec3 fk__vec3_at_or_zero(const fk_vec3 *v, int i) { return v ? v[i] : fk_vec3_make(0.0f, 0.0f, 0.0f); }
+
+/* (1 - t) a + t b rather than a + t (b - a): exactly a at t = 0 and b at t = 1. */
+static fk_vec3 fk__vec3_lerp(fk_vec3 a, fk_vec3 b, float t)
+{
+    return fk_vec3_add(fk_vec3_scale(a, 1.0f - t), fk_vec3_scale(b, t));
+}
+
+static fk_quat fk__quat_interpolate(fk_quat a, fk_quat b, float t, fk_rotation_interpolation method)
+{
+    a = fk_quat_normalize(a);
+    b = fk_quat_normalize(b);
+    return method == FK_INTERPOLATE_NLERP ? fk_quat_nlerp(a, b, t) : fk_quat_slerp(a, b, t);
+}
+
+FK_LBS_DEF fk_result fk_pose_interpolate(int joint_count, const fk_quat *rotations_a, const fk_vec3 *translations_a,
+                                         const fk_quat *rotations_b, const fk_vec3 *translations_b, float t,
+                                         fk_rotation_interpolation method, fk_quat *out_rotations,
+                                         fk_vec3 *out_translations)
+{
+    fk_result result;
+    int i;
+    if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (joint_count == 0) return FK_OK;
+    if (!out_rotations) return FK_ERROR_NULL_ARGUMENT;
+    if ((result = fk__check_pose(joint_count, rotations_a, translations_a)) != FK_OK) return result;
+    if ((result = fk__check_pose(joint_count, rotations_b, translations_b)) != FK_OK) return result;
+    if (!fk__is_finite(t)) return FK_ERROR_NOT_FINITE;
+    for (i = 0; i < joint_count; ++i) {
+        fk_vec3 da = fk__vec3_at_or_zero(translations_a, i), db = fk__vec3_at_or_zero(translations_b, i);
+        out_rotations[i] = fk__quat_interpolate(rotations_a[i], rotations_b[i], t, method);
+        if (out_translations) out_translations[i] = fk__vec3_lerp(da, db, t);
+    }
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_pose_blend(int joint_count, int pose_count, const fk_quat *const *rotations,
+                                   const fk_vec3 *const *translations, const float *weights,
+                                   fk_quat *out_rotations, fk_vec3 *out_translations)
+{
+    fk_result result;
+    float sum = 0.0f;
+    int i, p, heaviest = 0;
+    if (joint_count < 0 || pose_count < 1) return FK_ERROR_INVALID_COUNT;
+    if (!rotations || !weights || (joint_count > 0 && !out_rotations)) return FK_ERROR_NULL_ARGUMENT;
+    for (p = 0; p < pose_count; ++p) {
+        if (!(weights[p] >= 0.0f && weights[p] <= FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
+        if (weights[p] > weights[heaviest]) heaviest = p;
+        sum += weights[p];
+    }
+    if (!(sum > 0.0f && sum <= FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
+    for (p = 0; p < pose_count; ++p)
+        if ((result = fk__check_pose(joint_count, rotations[p], translations ? translations[p] : NULL)) != FK_OK)
+            return result;
+    for (i = 0; i < joint_count; ++i) {
+        /* Against the heaviest pose's rotation no other can cancel the sum: each
+           term's dot product with it is >= 0 after the flip, and its own is > 0. */
+        fk_quat pivot = fk_quat_normalize(rotations[heaviest][i]);
+        fk_quat q = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f);
+        fk_vec3 d = fk_vec3_make(0.0f, 0.0f, 0.0f);
+        for (p = 0; p < pose_count; ++p) {
+            fk_quat r = fk_quat_normalize(rotations[p][i]);
+            float w = weights[p] / sum;
+            float signed_w = fk_quat_dot(pivot, r) < 0.0f ? -w : w;
+            q = fk_quat_make(q.x + signed_w * r.x, q.y + signed_w * r.y, q.z + signed_w * r.z, q.w + signed_w * r.w);
+            if (translations) d = fk_vec3_add(d, fk_vec3_scale(fk__vec3_at_or_zero(translations[p], i), w));
+        }
+        out_rotations[i] = fk_quat_normalize(q);
+        if (out_translations) out_translations[i] = d;
+    }
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_pose_difference(int joint_count, const fk_quat *reference_rotations,
+                                        const fk_vec3 *reference_translations, const fk_quat *rotations,
+                                        const fk_vec3 *translations, fk_quat *out_rotations,
+                                        fk_vec3 *out_translations)
+{
+    fk_result result;
+    int i;
+    if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (joint_count == 0) return FK_OK;
+    if (!out_rotations) return FK_ERROR_NULL_ARGUMENT;
+    if ((result = fk__check_pose(joint_count, reference_rotations, reference_translations)) != FK_OK) return result;
+    if ((result = fk__check_pose(joint_count, rotations, translations)) != FK_OK) return result;
+    for (i = 0; i < joint_count; ++i) {
+        fk_vec3 reference_d = fk__vec3_at_or_zero(reference_translations, i), d = fk__vec3_at_or_zero(translations, i);
+        out_rotations[i] = fk_quat_normalize(fk_quat_mul(fk_quat_conjugate(fk_quat_normalize(reference_rotations[i])),
+                                                         fk_quat_normalize(rotations[i])));
+        if (out_translations) out_translations[i] = fk_vec3_sub(d, reference_d);
+    }
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_pose_add(int joint_count, const fk_quat *base_rotations, const fk_vec3 *base_translations,
+                                 const fk_quat *delta_rotations, const fk_vec3 *delta_translations, float weight,
+                                 fk_quat *out_rotations, fk_vec3 *out_translations)
+{
+    fk_result result;
+    int i;
+    if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (joint_count == 0) return FK_OK;
+    if (!out_rotations) return FK_ERROR_NULL_ARGUMENT;
+    if ((result = fk__check_pose(joint_count, base_rotations, base_translations)) != FK_OK) return result;
+    if ((result = fk__check_pose(joint_count, delta_rotations, delta_translations)) != FK_OK) return result;
+    if (!fk__is_finite(weight)) return FK_ERROR_NOT_FINITE;
+    for (i = 0; i < joint_count; ++i) {
+        fk_vec3 base_d = fk__vec3_at_or_zero(base_translations, i), delta_d = fk__vec3_at_or_zero(delta_translations, i);
+        /* delta^weight along the shorter arc: the rotation vector scaled by weight. */
+        fk_quat partial = fk_quat_from_rotation_vector(
+            fk_vec3_scale(fk_quat_to_rotation_vector(delta_rotations[i]), weight));
+        out_rotations[i] = fk_quat_normalize(fk_quat_mul(fk_quat_normalize(base_rotations[i]), partial));
+        if (out_translations) out_translations[i] = fk_vec3_add(base_d, fk_vec3_scale(delta_d, weight));
+    }
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_track_validate(int key_count, const float *times)
+{
+    int i;
+    if (key_count < 1) return FK_ERROR_INVALID_COUNT;
+    if (!times) return FK_ERROR_NULL_ARGUMENT;
+    for (i = 0; i < key_count; ++i)
+        if (!fk__is_finite(times[i]) || (i > 0 && !(times[i] > times[i - 1]))) return FK_ERROR_KEYS_NOT_ASCENDING;
+    return FK_OK;
+}
+
+/* The key at or before @p time, and how far @p time is toward the next key, for
+   a time strictly inside the keys' range: times[low] <= time < times[low + 1]. */
+static int fk__track_find(int key_count, const float *times, float time, float *fraction)
+{
+    int low = 0, high = key_count - 1;
+    while (high - low > 1) {
+        int middle = low + (high - low) / 2;
+        if (times[middle] <= time) low = middle;
+        else high = middle;
+    }
+    *fraction = (time - times[low]) / (times[high] - times[low]);
+    return low;
+}
+
+FK_LBS_DEF fk_result fk_track_sample_vec3(int key_count, const float *times, const fk_vec3 *values, float time,
+                                          fk_vec3 *out)
+{
+    fk_result result = fk_track_validate(key_count, times);
+    float fraction;
+    int i;
+    if (result != FK_OK) return result;
+    if (!values || !out) return FK_ERROR_NULL_ARGUMENT;
+    if (time != time) return FK_ERROR_NOT_FINITE;
+    for (i = 0; i < key_count; ++i)
+        if (!fk__vec3_is_finite(values[i])) return FK_ERROR_NOT_FINITE;
+    if (time <= times[0]) { *out = values[0]; return FK_OK; }
+    if (time >= times[key_count - 1]) { *out = values[key_count - 1]; return FK_OK; }
+    i = fk__track_find(key_count, times, time, &fraction);
+    *out = fk__vec3_lerp(values[i], values[i + 1], fraction);
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_track_sample_quat(int key_count, const float *times, const fk_quat *values, float time,
+                                          fk_rotation_interpolation method, fk_quat *out)
+{
+    fk_result result = fk_track_validate(key_count, times);
+    float fraction;
+    int i;
+    if (result != FK_OK) return result;
+    if (!values || !out) return FK_ERROR_NULL_ARGUMENT;
+    if (time != time) return FK_ERROR_NOT_FINITE;
+    for (i = 0; i < key_count; ++i)
+        if (!fk__quat_is_normalizable(values[i])) return FK_ERROR_INVALID_ROTATION;
+    if (time <= times[0]) { *out = fk_quat_normalize(values[0]); return FK_OK; }
+    if (time >= times[key_count - 1]) { *out = fk_quat_normalize(values[key_count - 1]); return FK_OK; }
+    i = fk__track_find(key_count, times, time, &fraction);
+    *out = fk__quat_interpolate(values[i], values[i + 1], fraction, method);
+    return FK_OK;
+}
+
+/* ---- Partial updates ------------------------------------------------------------
+   The subtree is marked in the transforms array with fk_forward()'s FK__UNVISITED
+   and then finished the way fk_forward() finishes joints whose parents come later:
+   climb to a finished ancestor, compute back down the path. Every joint outside the
+   subtree holds a finished transform, so each climb stops at the subtree's root. */
+
+/* 1 when @p joint is @p root or below it, 0 when not, -1 when the walk up takes
+   more than joint_count steps (a cycle). */
+static int fk__in_subtree(int joint_count, const int *parents, int root, int joint)
+{
+    int steps;
+    for (steps = 0; joint >= 0; ++steps) {
+        if (joint == root) return 1;
+        if (steps >= joint_count) return -1;
+        joint = fk__parent_index(parents, joint);
+    }
+    return 0;
+}
+
+static fk_result fk__forward_subtree(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                     const fk_quat *rotations, const fk_vec3 *translations, int root,
+                                     fk_rigid *transforms, int rest_frame)
+{
+    int i, parents_first, root_parent;
+    fk_result result;
+    if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (!parents || !rest_joints || !rotations || !transforms) return FK_ERROR_NULL_ARGUMENT;
+    if (root < 0 || root >= joint_count) return FK_ERROR_JOINT_OUT_OF_RANGE;
+    if ((result = fk__check_parents(joint_count, parents, &parents_first)) != FK_OK) return result;
+    for (i = 0; i < joint_count; ++i) {
+        int member = fk__in_subtree(joint_count, parents, root, i);
+        if (member < 0) return FK_ERROR_CYCLE;
+        if (!member) continue;
+        if (!fk__quat_is_normalizable(rotations[i])) return FK_ERROR_INVALID_ROTATION;
+        if (!fk__vec3_is_finite(rest_joints[i]) || (translations && !fk__vec3_is_finite(translations[i])))
+            return FK_ERROR_NOT_FINITE;
+    }
+    root_parent = fk__parent_index(parents, root);
+    if (root_parent >= 0) {
+        if (!fk__quat_is_normalizable(transforms[root_parent].q)) return FK_ERROR_INVALID_ROTATION;
+        if (!fk__vec3_is_finite(transforms[root_parent].t)) return FK_ERROR_NOT_FINITE;
+    }
+    for (i = 0; i < joint_count; ++i)
+        if (fk__in_subtree(joint_count, parents, root, i) > 0) transforms[i].q.w = FK__UNVISITED;
+    for (i = 0; i < joint_count; ++i) {
+        int joint = i, below = -1;
+        if (transforms[i].q.w != FK__UNVISITED) continue;
+        for (;;) { /* climb until the parent is finished or there is none */
+            int parent = fk__parent_index(parents, joint);
+            fk__set_link(&transforms[joint], below);
+            if (parent < 0 || transforms[parent].q.w != FK__UNVISITED) break;
+            below = joint;
+            joint = parent;
+        }
+        while (joint >= 0) { /* descend, finishing each joint of the path */
+            int parent = fk__parent_index(parents, joint), next = fk__get_link(&transforms[joint]);
+            transforms[joint] = fk__joint_transform(parent < 0 ? NULL : &transforms[parent], rest_joints[joint],
+                                                    rotations[joint], translations ? &translations[joint] : NULL,
+                                                    rest_frame);
+            joint = next;
+        }
+    }
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_forward_subtree(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                        const fk_quat *rotations, const fk_vec3 *translations, int joint,
+                                        fk_rigid *transforms)
+{
+    return fk__forward_subtree(joint_count, parents, rest_joints, rotations, translations, joint, transforms, 0);
+}
+
+FK_LBS_DEF fk_result fk_forward_subtree_rest_frame(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                                   const fk_quat *rotations, const fk_vec3 *translations, int joint,
+                                                   fk_rigid *transforms)
+{
+    return fk__forward_subtree(joint_count, parents, rest_joints, rotations, translations, joint, transforms, 1);
+}
+
+/* ---- Derivatives -----------------------------------------------------------------
+   A point p carried by bone b is its chain's sum of segments: with P_k the posed
+   pivot of joint k, p = P_r + sum over the chain's joints k of Q_k s_k, where
+   Q_k s_k is the segment from P_k to the next pivot down the chain (or to p, for
+   k = b). Perturbing q_i to exp(w/2) q_i turns each segment below joint i, k = i..b,
+   by a world rotation vector R_k w, so dp = sum_k (R_k w) x (Q_k s_k) to first order.
+     Parent frame: Q_k = Q_p(i) exp(w/2) q_i ... q_k = exp(Q_p(i) w / 2) Q_k, so every
+   R_k is the rotation of i's parent, A: the subtree turns rigidly about P_i and
+   column c is (A e_c) x (p - P_i).
+     Rest frame: Q_k = q_k ... exp(w/2) q_i Q_p(i) = exp(L_k w / 2) Q_k with
+   L_k = Q_k Q_i*: each segment turns about its own axis, column c is
+   sum_k (L_k e_c) x (Q_k s_k), and a chain costs O(depth^2). */
+
+static fk_vec3 fk__pivot(const fk_vec3 *rest_joints, const fk_rigid *transforms, int joint)
+{
+    return fk_rigid_apply(transforms[joint], rest_joints[joint]);
+}
+
+/* Adds weight times d p / d w_i, for the point p carried by bone b, to columns[3]. */
+static void fk__jacobian_columns(const int *parents, const fk_vec3 *rest_joints, const fk_rigid *transforms,
+                                 fk_rotation_frame frame, int i, int b, fk_vec3 point, float weight,
+                                 fk_vec3 columns[3])
+{
+    int parent = fk__parent_index(parents, i), k, c;
+    fk_vec3 next = point;
+    if (frame == FK_FRAME_PARENT) {
+        fk_quat a = parent >= 0 ? fk_quat_normalize(transforms[parent].q) : fk_quat_identity();
+        fk_vec3 lever = fk_vec3_scale(fk_vec3_sub(point, fk__pivot(rest_joints, transforms, i)), weight);
+        columns[0] = fk_vec3_add(columns[0], fk_vec3_cross(fk_quat_rotate(a, fk_vec3_make(1.0f, 0.0f, 0.0f)), lever));
+        columns[1] = fk_vec3_add(columns[1], fk_vec3_cross(fk_quat_rotate(a, fk_vec3_make(0.0f, 1.0f, 0.0f)), lever));
+        columns[2] = fk_vec3_add(columns[2], fk_vec3_cross(fk_quat_rotate(a, fk_vec3_make(0.0f, 0.0f, 1.0f)), lever));
+        return;
+    }
+    for (k = b;; k = fk__parent_index(parents, k)) {
+        fk_vec3 pivot = fk__pivot(rest_joints, transforms, k);
+        fk_vec3 segment = fk_vec3_scale(fk_vec3_sub(next, pivot), weight);
+        fk_quat l = fk_quat_normalize(fk_quat_mul(transforms[k].q, fk_quat_conjugate(transforms[i].q)));
+        for (c = 0; c < 3; ++c) {
+            fk_vec3 axis = fk_vec3_make(c == 0 ? 1.0f : 0.0f, c == 1 ? 1.0f : 0.0f, c == 2 ? 1.0f : 0.0f);
+            columns[c] = fk_vec3_add(columns[c], fk_vec3_cross(fk_quat_rotate(l, axis), segment));
+        }
+        if (k == i) break;
+        next = pivot;
+    }
+}
+
+/* Checks what every derivative needs: the parent array (cycles included, by
+   walking up from @p joint at most joint_count steps) and the joint's range. */
+static fk_result fk__check_chain(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                 const fk_rigid *transforms, int joint)
+{
+    int parents_first, steps = 0;
+    fk_result result;
+    if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (!parents || !rest_joints || !transforms) return FK_ERROR_NULL_ARGUMENT;
+    if (joint < 0 || joint >= joint_count) return FK_ERROR_JOINT_OUT_OF_RANGE;
+    if ((result = fk__check_parents(joint_count, parents, &parents_first)) != FK_OK) return result;
+    for (; joint >= 0; joint = fk__parent_index(parents, joint))
+        if (++steps > joint_count) return FK_ERROR_CYCLE;
+    return FK_OK;
+}
+
+/* Adds weight times the point's Jacobian columns for @p joint and its ancestors. */
+static void fk__accumulate_jacobian(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                    const fk_rigid *transforms, fk_rotation_frame frame, int joint,
+                                    fk_vec3 rest_point, float weight, float *out)
+{
+    size_t width = 3 * (size_t)joint_count;
+    fk_vec3 point = fk_rigid_apply(transforms[joint], rest_point);
+    int i, c;
+    for (i = joint; i >= 0; i = fk__parent_index(parents, i)) {
+        fk_vec3 columns[3] = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}};
+        fk__jacobian_columns(parents, rest_joints, transforms, frame, i, joint, point, weight, columns);
+        for (c = 0; c < 3; ++c) {
+            size_t column = 3 * (size_t)i + (size_t)c;
+            out[column] += columns[c].x;
+            out[width + column] += columns[c].y;
+            out[2 * width + column] += columns[c].z;
+        }
+    }
+}
+
+FK_LBS_DEF fk_result fk_jacobian_point(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                       const fk_rigid *transforms, fk_rotation_frame frame, int joint,
+                                       fk_vec3 rest_point, float *out)
+{
+    fk_result result = fk__check_chain(joint_count, parents, rest_joints, transforms, joint);
+    size_t e;
+    if (result != FK_OK) return result;
+    if (!out) return FK_ERROR_NULL_ARGUMENT;
+    if (!fk__vec3_is_finite(rest_point)) return FK_ERROR_NOT_FINITE;
+    for (e = 0; e < 9 * (size_t)joint_count; ++e) out[e] = 0.0f;
+    fk__accumulate_jacobian(joint_count, parents, rest_joints, transforms, frame, joint, rest_point, 1.0f, out);
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_jacobian_joint(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                       const fk_rigid *transforms, fk_rotation_frame frame, int joint, float *out)
+{
+    if (!rest_joints) return FK_ERROR_NULL_ARGUMENT;
+    if (joint < 0 || joint >= joint_count) return FK_ERROR_JOINT_OUT_OF_RANGE;
+    return fk_jacobian_point(joint_count, parents, rest_joints, transforms, frame, joint, rest_joints[joint], out);
+}
+
+FK_LBS_DEF fk_result fk_jacobian_lbs_vertex(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                            const fk_rigid *transforms, fk_rotation_frame frame,
+                                            fk_vec3 rest_position, int influences, const uint16_t *joints,
+                                            const float *weights, float *out)
+{
+    fk_result result;
+    size_t e;
+    int k;
+    if (influences < 1) return FK_ERROR_INVALID_COUNT;
+    if (!joints || !weights || !out) return FK_ERROR_NULL_ARGUMENT;
+    for (k = 0; k < influences; ++k) {
+        if ((result = fk__check_chain(joint_count, parents, rest_joints, transforms, joints[k])) != FK_OK) return result;
+        if (!fk__is_finite(weights[k])) return FK_ERROR_INVALID_WEIGHT;
+    }
+    if (!fk__vec3_is_finite(rest_position)) return FK_ERROR_NOT_FINITE;
+    for (e = 0; e < 9 * (size_t)joint_count; ++e) out[e] = 0.0f;
+    for (k = 0; k < influences; ++k)
+        fk__accumulate_jacobian(joint_count, parents, rest_joints, transforms, frame, joints[k], rest_position,
+                                weights[k], out);
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                const fk_rigid *transforms, fk_rotation_frame frame, int joint, fk_vec3 rest_point,
+                                int chain_root, fk_vec3 target, float damping, fk_quat *rotations)
+{
+    /* (J J^T + lambda^2 I) is symmetric: xx, xy, xz, yy, yz, zz. */
+    float a[6], det, inverse[6], reach = 0.0f;
+    fk_vec3 point, error, y, next;
+    fk_result result = fk__check_chain(joint_count, parents, rest_joints, transforms, joint);
+    int i, found = chain_root < 0;
+    if (result != FK_OK) return result;
+    if (!rotations) return FK_ERROR_NULL_ARGUMENT;
+    if (!fk__vec3_is_finite(rest_point) || !fk__vec3_is_finite(target) || !(damping >= 0.0f && damping <= FLT_MAX))
+        return FK_ERROR_NOT_FINITE;
+    for (i = joint; i >= 0 && !found; i = fk__parent_index(parents, i)) found = i == chain_root;
+    if (!found) return FK_ERROR_JOINT_OUT_OF_RANGE;
+    for (i = joint; i >= 0; i = i == chain_root ? -1 : fk__parent_index(parents, i))
+        if (!fk__quat_is_normalizable(rotations[i])) return FK_ERROR_INVALID_ROTATION;
+
+    point = fk_rigid_apply(transforms[joint], rest_point);
+    error = fk_vec3_sub(target, point);
+    next = point;
+    for (i = joint; i >= 0; i = i == chain_root ? -1 : fk__parent_index(parents, i)) {
+        fk_vec3 pivot = fk__pivot(rest_joints, transforms, i);
+        reach += fk_vec3_length(fk_vec3_sub(next, pivot));
+        next = pivot;
+    }
+    /* lambda^2 = d^2 + |e| R, R the chain's length. Near a straight chain reaching
+       for a target |e| beyond it, bending costs curvature of at most about |e| R
+       that J J^T does not see; damping of that size keeps the step from jumping
+       past the straight pose and back (a fixed small d oscillates there, |e|^2
+       alone does too for targets just out of reach), and it vanishes as a
+       reachable target is approached, leaving Gauss-Newton's fast convergence. */
+    a[0] = a[3] = a[5] = damping * damping + fk_vec3_length(error) * reach;
+    a[1] = a[2] = a[4] = 0.0f;
+    for (i = joint; i >= 0; i = i == chain_root ? -1 : fk__parent_index(parents, i)) {
+        fk_vec3 columns[3] = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}};
+        int c;
+        fk__jacobian_columns(parents, rest_joints, transforms, frame, i, joint, point, 1.0f, columns);
+        for (c = 0; c < 3; ++c) {
+            fk_vec3 v = columns[c];
+            a[0] += v.x * v.x; a[1] += v.x * v.y; a[2] += v.x * v.z;
+            a[3] += v.y * v.y; a[4] += v.y * v.z; a[5] += v.z * v.z;
+        }
+    }
+    /* The adjugate over the determinant; a positive semidefinite matrix whose
+       determinant is not positive gives no direction worth taking. */
+    inverse[0] = a[3] * a[5] - a[4] * a[4];
+    inverse[1] = a[2] * a[4] - a[1] * a[5];
+    inverse[2] = a[1] * a[4] - a[2] * a[3];
+    inverse[3] = a[0] * a[5] - a[2] * a[2];
+    inverse[4] = a[1] * a[2] - a[0] * a[4];
+    inverse[5] = a[0] * a[3] - a[1] * a[1];
+    det = a[0] * inverse[0] + a[1] * inverse[1] + a[2] * inverse[2];
+    if (!(det > 0.0f && det <= FLT_MAX)) return FK_OK;
+    y = fk_vec3_scale(fk_vec3_make(inverse[0] * error.x + inverse[1] * error.y + inverse[2] * error.z,
+                                   inverse[1] * error.x + inverse[3] * error.y + inverse[4] * error.z,
+                                   inverse[2] * error.x + inverse[4] * error.y + inverse[5] * error.z),
+                      1.0f / det);
+    for (i = joint; i >= 0; i = i == chain_root ? -1 : fk__parent_index(parents, i)) {
+        fk_vec3 columns[3] = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}}, step;
+        fk__jacobian_columns(parents, rest_joints, transforms, frame, i, joint, point, 1.0f, columns);
+        step = fk_vec3_make(fk_vec3_dot(columns[0], y), fk_vec3_dot(columns[1], y), fk_vec3_dot(columns[2], y));
+        rotations[i] = fk_quat_normalize(fk_quat_mul(fk_quat_from_rotation_vector(step), rotations[i]));
+    }
+    return FK_OK;
 }
 
 #ifdef __cplusplus
