@@ -36,6 +36,9 @@ help:
 	@echo "make demo         build and run the examples; pictures in out/"
 	@echo "make test         build and run every test (ends with 'N passed, N failed')"
 	@echo "make mutants      check that the tests catch 23 deliberate bugs (about 2 minutes)"
+	@echo "make bench        benchmarks: memcpy, a plain loop, LBS/DQS k=1..8, fk_forward"
+	@echo "make sanitize     every test program under ASan+UBSan (clang), then valgrind"
+	@echo "make fuzz         libFuzzer targets (FUZZ_SECONDS=60 each)"
 	@echo "make demo-images  redraw docs/images from the examples"
 	@echo "make docs         build the guide and the API reference into docs/html (Doxygen)"
 	@echo "make clean        remove build/, out/ and docs/html"
@@ -252,6 +255,40 @@ valgrind: all
 
 fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 	tests/fuzz/run_fuzzers.sh $(FUZZ_SECONDS) $(BUILD)/fuzz $(FUZZ_TARGETS)
+
+# ---- Performance -----------------------------------------------------------------
+
+# The SIMD skinning loops against the reference loops.
+TEST_PROGRAMS += $(BUILD)/test_simd
+
+# The core tests once more with the SIMD loops compiled out (FK_LBS_NO_SIMD), so
+# that the reference loops and the SIMD loops are both held to them.
+NO_SIMD_TESTS  = $(notdir $(basename $(wildcard tests/test_core.c tests/test_properties.c tests/test_simd.c)))
+TEST_PROGRAMS += $(NO_SIMD_TESTS:%=$(BUILD)/no_simd/%)
+
+$(BUILD)/no_simd/test_%: tests/test_%.c tests/check.h $(HEADER)
+	@mkdir -p $(@D)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DFK_LBS_NO_SIMD $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
+$(BUILD)/no_simd/test_properties: tests/prop_harness.h tests/prop_cases.h
+
+# On x86-64 the AVX2 loops are chosen wherever the CPU has them; this build tests
+# the SSE2 loops that other machines run.
+TEST_PROGRAMS += $(BUILD)/sse2/test_simd
+
+$(BUILD)/sse2/test_%: tests/test_%.c tests/check.h $(HEADER)
+	@mkdir -p $(@D)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DFK_LBS_NO_AVX2 $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
+
+# ---- Benchmarks ------------------------------------------------------------------
+
+# `make bench` builds with the same CFLAGS as everything else (default -O2 -g);
+# compare with `make bench CFLAGS='-O3 -march=native'`. Rebuilt every time, so
+# that the flags asked for are the flags measured. About 25 seconds.
+.PHONY: bench
+bench: | $(BUILD)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DBENCH_FLAGS="$(CC) $(CFLAGS)" $(WARNINGS) -Wno-double-promotion \
+	    tests/bench/bench.c -o $(BUILD)/bench $(LDLIBS) -lpthread
+	$(BUILD)/bench
 
 # ---- Aggregate targets (last, so every area's programs are listed) ------------
 

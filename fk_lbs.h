@@ -48,6 +48,9 @@
                               matrices count as rigid in fk_bind_from_matrices() and
                               fk_pose_from_matrices(): above float rounding, below
                               any scale an artist meant
+     FK_LBS_NO_SIMD           skin with the plain C loops only (no intrinsics)
+     FK_LBS_NO_AVX2           on x86-64, use the SSE2 loops even where AVX2 and
+                              FMA are available (to test or compare them)
 
    ERRORS
      Functions that can meet bad data return an fk_result; fk_result_description()
@@ -850,6 +853,45 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
 #include <math.h>   /* sqrtf, sinf, cosf, atan2f, sqrt, fabs */
 #include <string.h> /* memcpy */
 
+/* Which SIMD loops the skinning functions can use (see "Skinning: SIMD loops").
+   The intrinsics headers are included here, outside extern "C". */
+#if !defined(FK_LBS_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
+#define FK__SIMD_SSE2 1
+#include <emmintrin.h>
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(FK_LBS_NO_AVX2)
+#define FK__SIMD_AVX2 1
+#include <immintrin.h>
+#define FK__AVX2_TARGET __attribute__((target("avx2,fma")))
+#endif
+#elif !defined(FK_LBS_NO_SIMD) && (defined(__aarch64__) || defined(_M_ARM64))
+#define FK__SIMD_NEON 1
+#include <arm_neon.h>
+#endif
+
+/* The influence loops of the specialized SIMD loops run 1, 2, 4 or 8 times and
+   should be unrolled; gcc does that at -O2 only when asked (clang unasked, and it
+   warns about a request it cannot meet in the general case). */
+#if defined(__GNUC__) && __GNUC__ >= 8 && !defined(__clang__)
+#define FK__UNROLL _Pragma("GCC unroll 8")
+#else
+#define FK__UNROLL
+#endif
+
+/* Marks the common side of a branch, so that the compiler lays it out straight. */
+#if defined(__GNUC__) || defined(__clang__)
+#define FK__LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+#define FK__LIKELY(x) (x)
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define FK__ALWAYS_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define FK__ALWAYS_INLINE __forceinline
+#else
+#define FK__ALWAYS_INLINE
+#endif
+
 #ifndef FK_LBS_ASSERT
 #include <assert.h>
 #define FK_LBS_ASSERT(x) assert(x)
@@ -1236,6 +1278,87 @@ FK_LBS_DEF fk_rigid fk_dual_quat_to_rigid(fk_dual_quat d)
     return fk_rigid_make(real, fk__dual_quat_translation(real, dual));
 }
 
+/* ---- SIMD building blocks ---------------------------------------------------------
+   Forward kinematics and skinning use SSE2 where it is available (any x86-64);
+   these functions do lane for lane what the scalar helpers above do, in the same
+   order of operations, so that results agree bit for bit where the compiler does
+   not fuse multiplies and adds differently in the two. */
+
+#if defined(FK__SIMD_SSE2)
+
+/* Four lanes of which x, y, z are used: loaded and stored as 4 + 4 + 4 bytes, never
+   touching the fourth float, which may be another vertex's or past the end. */
+static FK__ALWAYS_INLINE void fk__store3_sse(void *p, __m128 v)
+{
+    _mm_storel_pi((__m64 *)p, v);
+    _mm_store_ss((float *)p + 2, _mm_movehl_ps(v, v));
+}
+
+/* fk_quat_dot() in lane 0, summed in the same order: the DQS hemisphere test then
+   agrees with the reference even for nearly orthogonal rotations. */
+static FK__ALWAYS_INLINE __m128 fk__dot4_sse(__m128 a, __m128 b)
+{
+    __m128 m = _mm_mul_ps(a, b);
+    __m128 sum = _mm_add_ss(m, _mm_shuffle_ps(m, m, 1));
+    sum = _mm_add_ss(sum, _mm_movehl_ps(m, m));
+    return _mm_add_ss(sum, _mm_shuffle_ps(m, m, 3));
+}
+
+/* a x b in lanes x, y, z: (a b.yzx - a.yzx b) comes out as z x y, rotated back. */
+static FK__ALWAYS_INLINE __m128 fk__cross_sse(__m128 a, __m128 b)
+{
+    __m128 a_yzx = _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1)), b_yzx = _mm_shuffle_ps(b, b, _MM_SHUFFLE(3, 0, 2, 1));
+    __m128 c = _mm_sub_ps(_mm_mul_ps(a, b_yzx), _mm_mul_ps(a_yzx, b));
+    return _mm_shuffle_ps(c, c, _MM_SHUFFLE(3, 0, 2, 1));
+}
+
+static FK__ALWAYS_INLINE __m128 fk__load3_sse(const void *p)
+{
+    const float *v = (const float *)p;
+    return _mm_movelh_ps(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)p), _mm_load_ss(v + 2));
+}
+
+/* fk_quat_mul() lane by lane: ((a.w b + a.x b1) + a.y b2) + a.z b3, with b1, b2,
+   b3 permutations of b and the products' signs flipped where the formula
+   subtracts (x - y and x + (-y) are the same IEEE operation). */
+static FK__ALWAYS_INLINE __m128 fk__quat_mul_sse(__m128 a, __m128 b)
+{
+    __m128 sum = _mm_mul_ps(_mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 3, 3, 3)), b);
+    __m128 x = _mm_mul_ps(_mm_shuffle_ps(a, a, _MM_SHUFFLE(0, 0, 0, 0)), _mm_shuffle_ps(b, b, _MM_SHUFFLE(0, 1, 2, 3)));
+    __m128 y = _mm_mul_ps(_mm_shuffle_ps(a, a, _MM_SHUFFLE(1, 1, 1, 1)), _mm_shuffle_ps(b, b, _MM_SHUFFLE(1, 0, 3, 2)));
+    __m128 z = _mm_mul_ps(_mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 2, 2, 2)), _mm_shuffle_ps(b, b, _MM_SHUFFLE(2, 3, 0, 1)));
+    sum = _mm_add_ps(sum, _mm_xor_ps(x, _mm_setr_ps(0.0f, -0.0f, 0.0f, -0.0f)));
+    sum = _mm_add_ps(sum, _mm_xor_ps(y, _mm_setr_ps(0.0f, 0.0f, -0.0f, -0.0f)));
+    return _mm_add_ps(sum, _mm_xor_ps(z, _mm_setr_ps(-0.0f, 0.0f, 0.0f, -0.0f)));
+}
+
+/* Whether a float's bits are those of a positive normal number, FLT_MIN to
+   FLT_MAX: one integer comparison instead of two floating-point ones. */
+static FK__ALWAYS_INLINE int fk__is_positive_normal_sse(__m128 x)
+{
+    unsigned bits = (unsigned)_mm_cvtsi128_si32(_mm_castps_si128(x));
+    return bits - 0x00800000u <= 0x7F7FFFFFu - 0x00800000u;
+}
+
+/* fk_quat_normalize() of a quaternion known to be normalizable, whose
+   fk_quat_dot() with itself is norm2. */
+static FK__ALWAYS_INLINE __m128 fk__quat_scale_to_unit_sse(__m128 q, __m128 norm2)
+{
+    __m128 inverse = _mm_div_ss(_mm_set_ss(1.0f), _mm_sqrt_ss(norm2));
+    return _mm_mul_ps(q, _mm_shuffle_ps(inverse, inverse, 0));
+}
+
+static FK__ALWAYS_INLINE __m128 fk__quat_normalize_sse(__m128 q) { return fk__quat_scale_to_unit_sse(q, fk__dot4_sse(q, q)); }
+
+/* fk_quat_rotate(): s = 2 u x v, then (v + w s) + u x s. */
+static FK__ALWAYS_INLINE __m128 fk__quat_rotate_sse(__m128 q, __m128 v)
+{
+    __m128 s = _mm_mul_ps(fk__cross_sse(q, v), _mm_set1_ps(2.0f));
+    return _mm_add_ps(_mm_add_ps(v, _mm_mul_ps(s, _mm_shuffle_ps(q, q, _MM_SHUFFLE(3, 3, 3, 3)))), fk__cross_sse(q, s));
+}
+
+#endif /* FK__SIMD_SSE2 */
+
 /* ---- Forward kinematics --------------------------------------------------------
    One joint alone rotates about its pivot x: move x to the origin, rotate, move
    back, so v -> q (v - x) + x, i.e. Q = q and t = x - q x.
@@ -1266,10 +1389,38 @@ static fk_result fk__check_parents(int joint_count, const int *parents, int *par
     return FK_OK;
 }
 
+#if defined(FK__SIMD_SSE2)
+/* fk__joint_transform() below, four lanes at a time, in half the instructions:
+   q is the joint's rotation already normalized, x its rest position, pivot x
+   plus its translation. */
+static FK__ALWAYS_INLINE void fk__joint_transform_sse(const fk_rigid *parent, __m128 q, __m128 x, __m128 pivot,
+                                                      int rest_frame, fk_rigid *out)
+{
+    __m128 t;
+    if (!parent) {
+        t = _mm_sub_ps(pivot, fk__quat_rotate_sse(q, x));
+    } else {
+        __m128 parent_q = _mm_loadu_ps(&parent->q.x);
+        q = fk__quat_normalize_sse(rest_frame ? fk__quat_mul_sse(q, parent_q) : fk__quat_mul_sse(parent_q, q));
+        t = _mm_sub_ps(_mm_add_ps(fk__load3_sse(&parent->t), fk__quat_rotate_sse(parent_q, pivot)),
+                       fk__quat_rotate_sse(q, x));
+    }
+    _mm_storeu_ps(&out->q.x, q);
+    fk__store3_sse(&out->t, t);
+}
+#endif
+
 /* Absolute transform of one joint from its parent's (NULL for a root). */
 static fk_rigid fk__joint_transform(const fk_rigid *parent, fk_vec3 rest_joint, fk_quat rotation,
                                     const fk_vec3 *translation, int rest_frame)
 {
+#if defined(FK__SIMD_SSE2)
+    __m128 x = fk__load3_sse(&rest_joint);
+    fk_rigid r;
+    fk__joint_transform_sse(parent, fk__quat_normalize_sse(_mm_loadu_ps(&rotation.x)), x,
+                            translation ? _mm_add_ps(x, fk__load3_sse(translation)) : x, rest_frame, &r);
+    return r;
+#else
     fk_quat q = fk_quat_normalize(rotation);
     fk_vec3 pivot = translation ? fk_vec3_add(rest_joint, *translation) : rest_joint;
     fk_rigid r;
@@ -1282,6 +1433,7 @@ static fk_rigid fk__joint_transform(const fk_rigid *parent, fk_vec3 rest_joint, 
     r.q = fk_quat_normalize(rest_frame ? fk_quat_mul(q, parent->q) : fk_quat_mul(parent->q, q));
     r.t = fk_vec3_sub(fk_vec3_add(parent->t, fk_quat_rotate(parent->q, pivot)), fk_quat_rotate(r.q, rest_joint));
     return r;
+#endif
 }
 
 /* Joints whose parent comes later are resolved by walking up from each joint to
@@ -1335,6 +1487,63 @@ static fk_result fk__forward_any_order(int joint_count, const int *parents, cons
     return FK_OK;
 }
 
+/* The common case in one pass: parents before children, every input valid,
+   checked joint by joint as it is computed. Returns 0 at the first joint that
+   is not so, and the general path below starts over, sorting out the order or
+   finding the error, so results and error codes are those of the general path
+   whichever way it goes. The checks accept exactly what the general path
+   accepts, computed without branches: a finite x has x - x == 0, and a float
+   between FLT_MIN and FLT_MAX has its bits between theirs. Every helper is
+   inlined (flatten) and the loop is compiled once per convention and with and
+   without translations: calls and branches would cost more than the arithmetic,
+   which is the same source as the general path's. */
+static FK__ALWAYS_INLINE int fk__forward_pass(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                              const fk_quat *rotations, const fk_vec3 *translations,
+                                              fk_rigid *out, const int rest_frame, const int translated)
+{
+    int i;
+#if defined(FK__SIMD_SSE2)
+    for (i = 0; i < joint_count; ++i) {
+        int parent = parents[i];
+        __m128 rotation = _mm_loadu_ps(&rotations[i].x), norm2 = fk__dot4_sse(rotation, rotation);
+        __m128 x = fk__load3_sse(&rest_joints[i]), d = translated ? fk__load3_sse(&translations[i]) : x;
+        __m128 finite = _mm_add_ps(_mm_sub_ps(x, x), _mm_sub_ps(d, d)); /* NaN where not finite */
+        int rotation_ok = fk__is_positive_normal_sse(norm2);
+        int positions_ok = _mm_movemask_ps(_mm_cmpneq_ps(finite, _mm_setzero_ps())) == 0;
+        if ((parent >= i) | !rotation_ok | !positions_ok) return 0;
+        fk__joint_transform_sse(parent < 0 ? NULL : &out[parent], fk__quat_scale_to_unit_sse(rotation, norm2), x,
+                                translated ? _mm_add_ps(x, d) : x, rest_frame, &out[i]);
+    }
+#else
+    for (i = 0; i < joint_count; ++i) {
+        int parent = parents[i];
+        fk_vec3 x = rest_joints[i], d = translated ? translations[i] : x;
+        float norm2 = fk_quat_dot(rotations[i], rotations[i]);
+        float finite = (x.x - x.x) + (x.y - x.y) + (x.z - x.z) + (d.x - d.x) + (d.y - d.y) + (d.z - d.z);
+        uint32_t bits;
+        memcpy(&bits, &norm2, sizeof bits);
+        if ((parent >= i) | (bits - 0x00800000u > 0x7F7FFFFFu - 0x00800000u) | !(finite == 0.0f)) return 0;
+        out[i] = fk__joint_transform(parent < 0 ? NULL : &out[parent], x, rotations[i],
+                                     translated ? &translations[i] : NULL, rest_frame);
+    }
+#endif
+    return 1;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((flatten))
+#endif
+static int fk__forward_parents_first(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                     const fk_quat *rotations, const fk_vec3 *translations, fk_rigid *out,
+                                     int rest_frame)
+{
+    if (rest_frame)
+        return translations ? fk__forward_pass(joint_count, parents, rest_joints, rotations, translations, out, 1, 1)
+                            : fk__forward_pass(joint_count, parents, rest_joints, rotations, NULL, out, 1, 0);
+    return translations ? fk__forward_pass(joint_count, parents, rest_joints, rotations, translations, out, 0, 1)
+                        : fk__forward_pass(joint_count, parents, rest_joints, rotations, NULL, out, 0, 0);
+}
+
 static fk_result fk__forward(int joint_count, const int *parents, const fk_vec3 *rest_joints,
                              const fk_quat *rotations, const fk_vec3 *translations, fk_rigid *out,
                              int rest_frame)
@@ -1344,20 +1553,20 @@ static fk_result fk__forward(int joint_count, const int *parents, const fk_vec3 
     if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
     if (joint_count == 0) return FK_OK;
     if (!parents || !rest_joints || !rotations || !out) return FK_ERROR_NULL_ARGUMENT;
-    result = fk__check_parents(joint_count, parents, &parents_first);
-    for (i = 0; i < joint_count && result == FK_OK; ++i) {
-        if (!fk__quat_is_normalizable(rotations[i])) result = FK_ERROR_INVALID_ROTATION;
-        else if (!fk__vec3_is_finite(rest_joints[i]) || (translations && !fk__vec3_is_finite(translations[i])))
-            result = FK_ERROR_NOT_FINITE;
-    }
-    if (result == FK_OK && parents_first) {
-        for (i = 0; i < joint_count; ++i) {
-            int parent = fk__parent_index(parents, i);
-            out[i] = fk__joint_transform(parent < 0 ? NULL : &out[parent], rest_joints[i], rotations[i],
-                                         translations ? &translations[i] : NULL, rest_frame);
+    if (fk__forward_parents_first(joint_count, parents, rest_joints, rotations, translations, out, rest_frame)) {
+        result = FK_OK;
+    } else {
+        result = fk__check_parents(joint_count, parents, &parents_first);
+        for (i = 0; i < joint_count && result == FK_OK; ++i) {
+            if (!fk__quat_is_normalizable(rotations[i])) result = FK_ERROR_INVALID_ROTATION;
+            else if (!fk__vec3_is_finite(rest_joints[i]) || (translations && !fk__vec3_is_finite(translations[i])))
+                result = FK_ERROR_NOT_FINITE;
         }
-    } else if (result == FK_OK) {
-        result = fk__forward_any_order(joint_count, parents, rest_joints, rotations, translations, out, rest_frame);
+        /* Valid parents-first input never gets here (fk__forward_parents_first()
+           took it), but the general path handles it as well as any other order. */
+        (void)parents_first;
+        if (result == FK_OK) result = fk__forward_any_order(joint_count, parents, rest_joints, rotations,
+                                                            translations, out, rest_frame);
     }
     /* Finite inputs can still overflow float on the way down the tree (positions
        near FLT_MAX); an infinite translation must not pass for a pose. */
@@ -1885,130 +2094,874 @@ static int fk__influence_joint(const fk_skin_desc *d, const fk__skin_layout *lay
 static fk_vec3 fk__load3(const float *p) { return fk_vec3_make(p[0], p[1], p[2]); }
 static void fk__store3(float *p, fk_vec3 v) { p[0] = v.x; p[1] = v.y; p[2] = v.z; }
 
-FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
+/* ---- Skinning: palettes and the reference loops ---------------------------------
+   Both skinning functions first convert every bone once (the palette, on the
+   stack), then run over the vertices. The reference loops here handle every
+   layout; the SIMD loops of the next section take the common case (joint
+   indices, a rig that fits the palette) and must give the same answers to a few
+   ulps, which tests/test_simd.c checks. */
+
+/* A bone's 3x4 matrix stored by columns, each padded to four floats: the SIMD
+   loops blend and apply whole columns, and the zero padding stays zero. */
+#define FK__LBS_BONE_FLOATS 16
+/* A bone's dual quaternion: real x y z w, then dual x y z w; in the palette each
+   is followed by its negation, the same rotation from the other hemisphere,
+   which the SIMD loops pick instead of flipping a weight's sign. */
+#define FK__DQS_BONE_FLOATS 8
+#define FK__DQS_PALETTE_STRIDE 16
+
+static void fk__lbs_bone(fk_rigid bone, float out[FK__LBS_BONE_FLOATS])
 {
-    /* Each bone becomes a 3x4 matrix once per call, not once per influence. */
-    float palette[FK_LBS_PALETTE_CAPACITY][12];
-    fk__skin_layout layout;
-    fk_result result = fk__check_skin(desc, &layout);
-    int use_palette, i, j, k, e;
-    if (result != FK_OK) return result;
-    use_palette = desc->transform_count <= FK_LBS_PALETTE_CAPACITY;
-    if (use_palette)
-        for (j = 0; j < desc->transform_count; ++j) {
-            fk_rigid bone = desc->transforms[j];
-            bone.q = fk_quat_normalize(bone.q);
-            fk_rigid_to_mat34(bone, palette[j]);
-        }
-    for (i = 0; i < desc->vertex_count; ++i) {
-        const float *weights = fk__float_at(desc->weights, layout.weight_stride, i);
-        float blend[12] = {0.0f};
+    float m[12];
+    bone.q = fk_quat_normalize(bone.q);
+    fk_rigid_to_mat34(bone, m);
+    out[0] = m[0];  out[1] = m[4];  out[2] = m[8];   out[3] = 0.0f;
+    out[4] = m[1];  out[5] = m[5];  out[6] = m[9];   out[7] = 0.0f;
+    out[8] = m[2];  out[9] = m[6];  out[10] = m[10]; out[11] = 0.0f;
+    out[12] = m[3]; out[13] = m[7]; out[14] = m[11]; out[15] = 0.0f;
+}
+
+static void fk__dqs_bone(fk_rigid bone, float out[FK__DQS_BONE_FLOATS])
+{
+    fk_dual_quat d;
+    bone.q = fk_quat_normalize(bone.q);
+    d = fk_rigid_to_dual_quat(bone);
+    out[0] = d.real.x; out[1] = d.real.y; out[2] = d.real.z; out[3] = d.real.w;
+    out[4] = d.dual.x; out[5] = d.dual.y; out[6] = d.dual.z; out[7] = d.dual.w;
+}
+
+static void fk__dqs_palette_bone(fk_rigid bone, float out[FK__DQS_PALETTE_STRIDE])
+{
+    int e;
+    fk__dqs_bone(bone, out);
+    for (e = 0; e < FK__DQS_BONE_FLOATS; ++e) out[FK__DQS_BONE_FLOATS + e] = -out[e];
+}
+
+/* The palette lives in a stack array aligned here to a cache line, so that no
+   bone straddles two lines and aligned SIMD loads are allowed. */
+static float *fk__align64(float *storage)
+{
+    size_t misalignment = (size_t)(char *)storage % 64;
+    return misalignment ? storage + (64 - misalignment) / sizeof(float) : storage;
+}
+
+/* Reference LBS over vertices [begin, end). With a NULL palette each bone is
+   converted as it is used (rigs larger than FK_LBS_PALETTE_CAPACITY). */
+static fk_result fk__lbs_reference(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                                   int begin, int end)
+{
+    int i, k, e;
+    for (i = begin; i < end; ++i) {
+        const float *weights = fk__float_at(d->weights, layout->weight_stride, i);
+        float blend[FK__LBS_BONE_FLOATS] = {0.0f}, bone[FK__LBS_BONE_FLOATS];
         fk_vec3 p, n;
-        for (k = 0; k < desc->influences; ++k) {
-            float bone_matrix[12];
-            const float *m = bone_matrix;
-            int joint = fk__influence_joint(desc, &layout, i, k);
+        for (k = 0; k < d->influences; ++k) {
+            const float *m = bone;
+            int joint = fk__influence_joint(d, layout, i, k);
             if (joint < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
-            if (use_palette) {
-                m = palette[joint];
-            } else {
-                fk_rigid bone = desc->transforms[joint];
-                bone.q = fk_quat_normalize(bone.q);
-                fk_rigid_to_mat34(bone, bone_matrix);
-            }
-            for (e = 0; e < 12; ++e) blend[e] += weights[k] * m[e];
+            if (palette) m = palette + (size_t)joint * FK__LBS_BONE_FLOATS;
+            else fk__lbs_bone(d->transforms[joint], bone);
+            for (e = 0; e < FK__LBS_BONE_FLOATS; ++e) blend[e] += weights[k] * m[e];
         }
         /* Read the whole vertex before writing: the output may be the input. */
-        p = fk__load3(fk__float_at(desc->positions, layout.position_stride, i));
-        n = desc->normals ? fk__load3(fk__float_at(desc->normals, layout.normal_stride, i)) : p;
-        fk__store3(fk__out_at(desc->out_positions, layout.out_position_stride, i),
-                   fk_vec3_make(blend[0] * p.x + blend[1] * p.y + blend[2] * p.z + blend[3],
-                                blend[4] * p.x + blend[5] * p.y + blend[6] * p.z + blend[7],
-                                blend[8] * p.x + blend[9] * p.y + blend[10] * p.z + blend[11]));
-        if (desc->normals) {
-            fk_vec3 moved = fk_vec3_make(blend[0] * n.x + blend[1] * n.y + blend[2] * n.z,
-                                         blend[4] * n.x + blend[5] * n.y + blend[6] * n.z,
-                                         blend[8] * n.x + blend[9] * n.y + blend[10] * n.z);
-            fk__store3(fk__out_at(desc->out_normals, layout.out_normal_stride, i), fk_vec3_normalize(moved));
+        p = fk__load3(fk__float_at(d->positions, layout->position_stride, i));
+        n = d->normals ? fk__load3(fk__float_at(d->normals, layout->normal_stride, i)) : p;
+        fk__store3(fk__out_at(d->out_positions, layout->out_position_stride, i),
+                   fk_vec3_make(blend[0] * p.x + blend[4] * p.y + blend[8] * p.z + blend[12],
+                                blend[1] * p.x + blend[5] * p.y + blend[9] * p.z + blend[13],
+                                blend[2] * p.x + blend[6] * p.y + blend[10] * p.z + blend[14]));
+        if (d->normals) {
+            fk_vec3 moved = fk_vec3_make(blend[0] * n.x + blend[4] * n.y + blend[8] * n.z,
+                                         blend[1] * n.x + blend[5] * n.y + blend[9] * n.z,
+                                         blend[2] * n.x + blend[6] * n.y + blend[10] * n.z);
+            fk__store3(fk__out_at(d->out_normals, layout->out_normal_stride, i), fk_vec3_normalize(moved));
         }
     }
     return FK_OK;
 }
 
-FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
+/* The influence whose rotation sets the hemisphere: the heaviest, the first of
+   equals, so that the order the influences are listed in changes nothing. */
+static int fk__heaviest(const float *weights, int influences)
 {
-    fk_dual_quat palette[FK_LBS_PALETTE_CAPACITY];
-    fk__skin_layout layout;
-    fk_result result = fk__check_skin(desc, &layout);
-    int use_palette, i, j, k;
-    if (result != FK_OK) return result;
-    use_palette = desc->transform_count <= FK_LBS_PALETTE_CAPACITY;
-    if (use_palette)
-        for (j = 0; j < desc->transform_count; ++j) {
-            fk_rigid bone = desc->transforms[j];
-            bone.q = fk_quat_normalize(bone.q);
-            palette[j] = fk_rigid_to_dual_quat(bone);
+    int k, heaviest = 0;
+    for (k = 1; k < influences; ++k)
+        if (weights[k] > weights[heaviest]) heaviest = k;
+    return heaviest;
+}
+
+/* Normalizes a blended dual quaternion and moves a point and a normal by it; a
+   zero blend (all weights zero) leaves them where they are. */
+static void fk__dqs_finish(fk_quat real, fk_quat dual, fk_vec3 *p, fk_vec3 *n)
+{
+    float norm2 = fk_quat_dot(real, real);
+    if (!(norm2 >= FLT_MIN && norm2 <= FLT_MAX) && norm2 == norm2) {
+        /* Tiny or huge weights square out of float's range, yet the blend's
+           direction is all DQS needs: divide by the largest component first. */
+        float largest = fk__quat_largest_magnitude(real);
+        if (largest > 0.0f && largest <= FLT_MAX) {
+            real = fk__quat_divide(real, largest);
+            dual = fk__quat_divide(dual, largest);
+            norm2 = fk_quat_dot(real, real);
         }
-    for (i = 0; i < desc->vertex_count; ++i) {
-        const float *weights = fk__float_at(desc->weights, layout.weight_stride, i);
+    }
+    if (norm2 != 0.0f) { /* NaN weights or positions give NaN, not the rest pose */
+        /* Dividing both parts by |real| makes the real part unit. The blended dual
+           part is then no longer orthogonal to it, but the translation formula
+           reads only the orthogonal component, so no further projection is needed. */
+        float inverse = 1.0f / sqrtf(norm2);
+        real = fk__quat_scale(real, inverse);
+        dual = fk__quat_scale(dual, inverse);
+        *p = fk_vec3_add(fk_quat_rotate(real, *p), fk__dual_quat_translation(real, dual));
+        *n = fk_quat_rotate(real, *n);
+    }
+}
+
+/* Reference DQS over vertices [begin, end); palette as in fk__lbs_reference(). */
+static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                                   int begin, int end)
+{
+    int i, k, pivot_joint;
+    for (i = begin; i < end; ++i) {
+        const float *weights = fk__float_at(d->weights, layout->weight_stride, i);
         fk_quat real = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f), dual = real, pivot;
+        float bone[FK__DQS_BONE_FLOATS];
+        const float *b = bone;
         fk_vec3 p, n;
-        float norm2;
-        int heaviest = 0;
-        for (k = 0; k < desc->influences; ++k) {
-            if (fk__influence_joint(desc, &layout, i, k) < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
-            if (weights[k] > weights[heaviest]) heaviest = k;
-        }
-        pivot = desc->transforms[fk__influence_joint(desc, &layout, i, heaviest)].q;
-        for (k = 0; k < desc->influences; ++k) {
-            fk_dual_quat bone_dq;
+        for (k = 0; k < d->influences; ++k)
+            if (fk__influence_joint(d, layout, i, k) < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
+        pivot_joint = fk__influence_joint(d, layout, i, fk__heaviest(weights, d->influences));
+        if (palette) b = palette + (size_t)pivot_joint * FK__DQS_PALETTE_STRIDE;
+        else fk__dqs_bone(d->transforms[pivot_joint], bone);
+        pivot = fk_quat_make(b[0], b[1], b[2], b[3]);
+        for (k = 0; k < d->influences; ++k) {
+            int joint = fk__influence_joint(d, layout, i, k);
             float w;
-            int joint = fk__influence_joint(desc, &layout, i, k);
-            if (use_palette) {
-                bone_dq = palette[joint];
-            } else {
-                fk_rigid bone = desc->transforms[joint];
-                bone.q = fk_quat_normalize(bone.q);
-                bone_dq = fk_rigid_to_dual_quat(bone);
-            }
+            if (palette) b = palette + (size_t)joint * FK__DQS_PALETTE_STRIDE;
+            else fk__dqs_bone(d->transforms[joint], bone);
             /* q and -q are one rotation but blend to different results; bringing
                every rotation into the heaviest influence's hemisphere makes the
                blend take the short way and makes it independent of the signs
                given and of the order the influences are listed in. */
-            w = fk_quat_dot(pivot, bone_dq.real) < 0.0f ? -weights[k] : weights[k];
-            real = fk_quat_make(real.x + w * bone_dq.real.x, real.y + w * bone_dq.real.y,
-                                real.z + w * bone_dq.real.z, real.w + w * bone_dq.real.w);
-            dual = fk_quat_make(dual.x + w * bone_dq.dual.x, dual.y + w * bone_dq.dual.y,
-                                dual.z + w * bone_dq.dual.z, dual.w + w * bone_dq.dual.w);
+            w = fk_quat_dot(pivot, fk_quat_make(b[0], b[1], b[2], b[3])) < 0.0f ? -weights[k] : weights[k];
+            real = fk_quat_make(real.x + w * b[0], real.y + w * b[1], real.z + w * b[2], real.w + w * b[3]);
+            dual = fk_quat_make(dual.x + w * b[4], dual.y + w * b[5], dual.z + w * b[6], dual.w + w * b[7]);
         }
-        p = fk__load3(fk__float_at(desc->positions, layout.position_stride, i));
-        n = desc->normals ? fk__load3(fk__float_at(desc->normals, layout.normal_stride, i)) : p;
-        norm2 = fk_quat_dot(real, real);
-        if (!(norm2 >= FLT_MIN && norm2 <= FLT_MAX) && norm2 == norm2) {
-            /* Tiny or huge weights square out of float's range, yet the blend's
-               direction is all DQS needs: divide by the largest component first. */
-            float largest = fk__quat_largest_magnitude(real);
-            if (largest > 0.0f && largest <= FLT_MAX) {
-                real = fk__quat_divide(real, largest);
-                dual = fk__quat_divide(dual, largest);
-                norm2 = fk_quat_dot(real, real);
-            }
-        }
-        if (norm2 != 0.0f) { /* NaN weights or positions give NaN, not the rest pose */
-            /* Dividing both parts by |real| makes the real part unit. The blended dual
-               part is then no longer orthogonal to it, but the translation formula
-               reads only the orthogonal component, so no further projection is needed. */
-            float inverse = 1.0f / sqrtf(norm2);
-            real = fk__quat_scale(real, inverse);
-            dual = fk__quat_scale(dual, inverse);
-            p = fk_vec3_add(fk_quat_rotate(real, p), fk__dual_quat_translation(real, dual));
-            n = fk_quat_rotate(real, n);
-        }
-        fk__store3(fk__out_at(desc->out_positions, layout.out_position_stride, i), p);
-        if (desc->normals) fk__store3(fk__out_at(desc->out_normals, layout.out_normal_stride, i), n);
+        p = fk__load3(fk__float_at(d->positions, layout->position_stride, i));
+        n = d->normals ? fk__load3(fk__float_at(d->normals, layout->normal_stride, i)) : p;
+        fk__dqs_finish(real, dual, &p, &n);
+        fk__store3(fk__out_at(d->out_positions, layout->out_position_stride, i), p);
+        if (d->normals) fk__store3(fk__out_at(d->out_normals, layout->out_normal_stride, i), n);
     }
     return FK_OK;
 }
+
+/* ---- Skinning: SIMD loops --------------------------------------------------------
+   LBS goes one vertex at a time, whole columns at a time: a bone's matrix is four
+   padded columns [c0 c1 c2 t], the blend sum_k w_k M_k is four multiply-adds of
+   four lanes per influence (two of eight with AVX2), and applying it is
+   c0 x + c1 y + c2 z + t, with no horizontal sums. DQS blends one vertex at a
+   time and, with AVX2, finishes eight at a time (fk__dqs8_avx2). Loads are
+   unaligned and stay inside the arrays (a 16-byte load of a 12-byte position only
+   where the next vertex's record follows it); every vertex is read before it is
+   written, and written as 8 + 4 bytes. So strides, alignment and in-place
+   skinning are as for the reference.
+
+   The loops trust their joint indices: fk__skin_blocks() checks a block of
+   vertices' indices first (eight at a time with SSE2) and hands a block with a
+   bad index to the reference loop, which writes the vertices before the bad one
+   and returns the error, as documented.
+
+   x86-64 with gcc or clang: the AVX2 + FMA loops are compiled for that target
+   alone (a function attribute) and chosen at run time by __builtin_cpu_supports,
+   so a plain -O2 build runs them on a machine that has them and the SSE2 loops
+   elsewhere. 64-bit Arm: a NEON loop for LBS, the reference loop for DQS.
+   Anything else, or FK_LBS_NO_SIMD: the reference loops. */
+
+#if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
+
+/* Vertices per block whose joint indices are checked before the loop runs:
+   small enough that the block's indices are still in L1 when the loop reads them. */
+#define FK__SKIN_BLOCK 256
+
+/* DQS flips an influence whose rotation lies in the other hemisphere from the
+   heaviest one's. For rigs of up to this many bones the test is made once per
+   pair of bones instead of once per influence: hemisphere[a * FK__DQS_TABLE_BONES
+   + b] is where in the palette to read bone b when bone a is the heaviest, the
+   bone itself or its negation. Same test, same order of operations as the
+   reference, so the same decisions.
+
+   Often one row serves every pivot: when the bones can be given signs s_b so
+   that bone b is flipped against pivot a exactly when s_a != s_b, the blend
+   with any pivot is the blend with bone 0 as pivot, times s_a, and a dual
+   quaternion and its negation move a vertex identically (bit for bit: rounding
+   is symmetric in sign). Then the loops need not look for the heaviest
+   influence. Returns whether that is so. */
+#define FK__DQS_TABLE_BONES 64
+
+#if defined(FK__SIMD_SSE2)
+static int fk__dqs_hemispheres(const float *palette, int bones, uint16_t *hemisphere)
+{
+    int a, b, one_row = 1;
+    for (a = 0; a < bones; ++a) {
+        const float *qa = palette + (size_t)a * FK__DQS_PALETTE_STRIDE;
+        for (b = 0; b < bones; ++b) {
+            const float *qb = palette + (size_t)b * FK__DQS_PALETTE_STRIDE;
+            float dot = fk_quat_dot(fk_quat_make(qa[0], qa[1], qa[2], qa[3]), fk_quat_make(qb[0], qb[1], qb[2], qb[3]));
+            hemisphere[a * FK__DQS_TABLE_BONES + b] =
+                (uint16_t)(b * FK__DQS_PALETTE_STRIDE + (dot < 0.0f ? FK__DQS_BONE_FLOATS : 0));
+        }
+    }
+    for (a = 0; a < bones; ++a) /* flipped against a == (s_a != s_b), with s_b = flipped against bone 0 */
+        for (b = 0; b < bones; ++b)
+            one_row &= (hemisphere[a * FK__DQS_TABLE_BONES + b] & FK__DQS_BONE_FLOATS) ==
+                       ((hemisphere[a] ^ hemisphere[b]) & FK__DQS_BONE_FLOATS);
+    return one_row;
+}
+#endif
+
+typedef struct fk__skin_run {
+    const char *positions, *normals, *joints, *weights;
+    char *out_positions, *out_normals;
+    size_t position_stride, normal_stride, joint_stride, weight_stride;
+    size_t out_position_stride, out_normal_stride;
+    int count, influences;
+    const float *palette;
+    const uint16_t *hemisphere; /* DQS: fk__dqs_hemispheres() table, or NULL */
+    int one_hemisphere_row;     /* ...whose first row serves every pivot */
+} fk__skin_run;
+
+typedef void (*fk__skin_loop)(const fk__skin_run *run);
+
+/* The loops work on a copy of their run, advanced as they go: stores through its
+   output pointers could alias *run itself, and the compiler would then reload
+   every stride after every vertex. */
+static FK__ALWAYS_INLINE void fk__skin_advance(fk__skin_run *r, const int normals, size_t vertices)
+{
+    r->positions += vertices * r->position_stride;
+    r->joints += vertices * r->joint_stride;
+    r->weights += vertices * r->weight_stride;
+    r->out_positions += vertices * r->out_position_stride;
+    if (normals) {
+        r->normals += vertices * r->normal_stride;
+        r->out_normals += vertices * r->out_normal_stride;
+    }
+}
+
+
+static fk__skin_run fk__skin_run_at(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                                    const uint16_t *hemisphere, int one_row, int begin, int end)
+{
+    fk__skin_run run;
+    size_t first = (size_t)begin;
+    run.positions = (const char *)d->positions + first * layout->position_stride;
+    run.normals = d->normals ? (const char *)d->normals + first * layout->normal_stride : NULL;
+    run.joints = (const char *)d->joints + first * layout->joint_stride;
+    run.weights = (const char *)d->weights + first * layout->weight_stride;
+    run.out_positions = (char *)d->out_positions + first * layout->out_position_stride;
+    run.out_normals = d->normals ? (char *)d->out_normals + first * layout->out_normal_stride : NULL;
+    run.position_stride = layout->position_stride;
+    run.normal_stride = layout->normal_stride;
+    run.joint_stride = layout->joint_stride;
+    run.weight_stride = layout->weight_stride;
+    run.out_position_stride = layout->out_position_stride;
+    run.out_normal_stride = layout->out_normal_stride;
+    run.count = end - begin;
+    run.influences = d->influences;
+    run.palette = palette;
+    run.hemisphere = hemisphere;
+    run.one_hemisphere_row = one_row;
+    return run;
+}
+
+/* Whether every joint index of vertices [begin, end) is below transform_count. */
+static int fk__joints_in_range(const fk_skin_desc *d, const fk__skin_layout *layout, int begin, int end)
+{
+    size_t k = (size_t)d->influences, i = 0, count, e;
+    const char *first = (const char *)d->joints + (size_t)begin * layout->joint_stride;
+    unsigned limit;
+    int over = 0;
+    if (d->transform_count < 1) return 0;
+    limit = d->transform_count > 65536 ? 65535u : (unsigned)d->transform_count - 1u;
+    if (layout->joint_stride != k * sizeof(uint16_t)) { /* gaps between the lists */
+        for (i = (size_t)begin; i < (size_t)end; ++i, first += layout->joint_stride) {
+            const uint16_t *joints = (const uint16_t *)(const void *)first;
+            for (e = 0; e < k; ++e) over |= joints[e] > limit;
+        }
+        return !over;
+    }
+    count = (size_t)(end - begin) * k;
+#if defined(FK__SIMD_SSE2)
+    {
+        /* Saturating subtraction leaves a nonzero lane exactly where index > limit. */
+        __m128i bound = _mm_set1_epi16((short)(unsigned short)limit), excess = _mm_setzero_si128();
+        for (; i + 8 <= count; i += 8)
+            excess = _mm_or_si128(excess, _mm_subs_epu16(_mm_loadu_si128((const __m128i *)(const void *)(first + 2 * i)), bound));
+        over = _mm_movemask_epi8(_mm_cmpeq_epi16(excess, _mm_setzero_si128())) != 0xFFFF;
+    }
+#endif
+    for (; i < count; ++i) over |= ((const uint16_t *)(const void *)first)[i] > limit;
+    return !over;
+}
+
+/* Runs a SIMD loop block by block over the vertices whose indices check out,
+   and the reference loop over a block that has a bad index, which it reports. */
+static fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                                 const uint16_t *hemisphere, int one_row, fk__skin_loop loop,
+                                 fk_result (*reference)(const fk_skin_desc *, const fk__skin_layout *,
+                                                        const float *, int, int))
+{
+    int begin;
+    for (begin = 0; begin < d->vertex_count; begin += FK__SKIN_BLOCK) {
+        int end = d->vertex_count - begin > FK__SKIN_BLOCK ? begin + FK__SKIN_BLOCK : d->vertex_count;
+        if (fk__joints_in_range(d, layout, begin, end)) {
+            fk__skin_run run = fk__skin_run_at(d, layout, palette, hemisphere, one_row, begin, end);
+            loop(&run);
+        } else {
+            fk_result result = reference(d, layout, palette, begin, end);
+            if (result != FK_OK) return result;
+        }
+    }
+    return FK_OK;
+}
+
+/* Each loop is compiled once per common influence count and with and without
+   normals, so the influence loop unrolls and the normal branch disappears. */
+#define FK__SKIN_SPECIALIZE(name, loop) \
+    static FK__SIMD_TARGET void name(const fk__skin_run *run) \
+    { \
+        int normals = run->normals != NULL; \
+        switch (run->influences * 2 + normals) { \
+        case 2: loop(run, 1, 0); break;  case 3: loop(run, 1, 1); break; \
+        case 4: loop(run, 2, 0); break;  case 5: loop(run, 2, 1); break; \
+        case 8: loop(run, 4, 0); break;  case 9: loop(run, 4, 1); break; \
+        case 16: loop(run, 8, 0); break; case 17: loop(run, 8, 1); break; \
+        default: loop(run, run->influences, normals); break; \
+        } \
+    }
+
+#endif /* FK__SIMD_SSE2 || FK__SIMD_NEON */
+
+#if defined(FK__SIMD_SSE2)
+
+/* |v|^2 in every lane, for v whose fourth lane is zero. */
+static FK__ALWAYS_INLINE __m128 fk__length2_sse(__m128 v)
+{
+    __m128 square = _mm_mul_ps(v, v);
+    square = _mm_add_ps(square, _mm_shuffle_ps(square, square, _MM_SHUFFLE(1, 0, 3, 2)));
+    return _mm_add_ps(square, _mm_shuffle_ps(square, square, _MM_SHUFFLE(2, 3, 0, 1)));
+}
+
+/* v / |v| over lanes x, y, z (the fourth is zero, the palette's padding). 1/sqrt
+   is the hardware estimate (12 bits) and one Newton step, y (3 - x y^2) / 2,
+   which brings it to within a few ulps of the reference. Lengths the estimate
+   cannot take (zero, subnormal, infinite, NaN) get the reference's exact
+   treatment, written out here: a function call would make the compiler keep
+   the loop's pointers on the stack. */
+static FK__ALWAYS_INLINE __m128 fk__normalize_sse(__m128 v)
+{
+    __m128 length2 = fk__length2_sse(v), y, length;
+    if (FK__LIKELY(fk__is_positive_normal_sse(length2))) {
+        y = _mm_rsqrt_ps(length2);
+        y = _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), y), _mm_sub_ps(_mm_set1_ps(3.0f), _mm_mul_ps(_mm_mul_ps(y, y), length2)));
+        return _mm_mul_ps(v, y);
+    }
+    v = _mm_and_ps(v, _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0))); /* as if the padding were zero */
+    length = _mm_sqrt_ss(fk__length2_sse(v));
+    if (_mm_cvtss_f32(length) == 0.0f) return _mm_setzero_ps(); /* NaN goes on to stay NaN */
+    y = _mm_div_ss(_mm_set_ss(1.0f), length);
+    return _mm_mul_ps(v, _mm_shuffle_ps(y, y, 0));
+}
+
+/* a . b in every lane, summed in whatever order is quickest. */
+static FK__ALWAYS_INLINE __m128 fk__dot4_all_sse(__m128 a, __m128 b)
+{
+    __m128 m = _mm_mul_ps(a, b);
+    m = _mm_add_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+    return _mm_add_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+}
+
+/* Moves one vertex by a blended dual quaternion (u, w) + eps (d, d_w) without
+   normalizing it first. With N = |real|^2, the unit rotation of v is
+       v + (2 w (u x v) + 2 u x (u x v)) / N
+   and the translation 2 (w d - d_w u + u x d) / N: the formulas of
+   fk_quat_rotate() and fk__dual_quat_translation() with the normalization
+   folded into one division at the end, off the critical path and without a
+   square root. Results agree with the reference to a few ulps. A norm the
+   division cannot take (zero, subnormal, infinite, NaN) is handed to the
+   reference's fk__dqs_finish(), so the rare cases have one implementation. */
+static FK__ALWAYS_INLINE void fk__dqs_vertex_sse(__m128 real, __m128 dual, const void *position, const void *normal,
+                                                 void *out, void *out_normal)
+{
+    __m128 norm2 = fk__dot4_all_sse(real, real), one = _mm_set1_ps(1.0f), inverse = one, w, dual_w, p, s, t;
+    if (FK__LIKELY(fk__is_positive_normal_sse(norm2))) {
+        inverse = _mm_div_ps(one, norm2);
+    } else { /* zero, tiny, huge or NaN: exactly what the reference does */
+        float r[4], d[4];
+        fk_vec3 p3 = fk__load3((const float *)position), n3 = normal ? fk__load3((const float *)normal) : p3;
+        _mm_storeu_ps(r, real);
+        _mm_storeu_ps(d, dual);
+        fk__dqs_finish(fk_quat_make(r[0], r[1], r[2], r[3]), fk_quat_make(d[0], d[1], d[2], d[3]), &p3, &n3);
+        fk__store3((float *)out, p3);
+        if (normal) fk__store3((float *)out_normal, n3);
+        return;
+    }
+    w = _mm_shuffle_ps(real, real, _MM_SHUFFLE(3, 3, 3, 3));
+    dual_w = _mm_shuffle_ps(dual, dual, _MM_SHUFFLE(3, 3, 3, 3));
+    p = fk__load3_sse(position);
+    s = fk__cross_sse(real, p);
+    s = _mm_add_ps(s, s);
+    t = _mm_sub_ps(_mm_mul_ps(dual, w), _mm_mul_ps(real, dual_w));
+    t = _mm_add_ps(t, fk__cross_sse(real, dual));
+    s = _mm_add_ps(_mm_add_ps(_mm_mul_ps(s, w), fk__cross_sse(real, s)), _mm_add_ps(t, t));
+    fk__store3_sse(out, _mm_add_ps(p, _mm_mul_ps(s, inverse)));
+    if (normal) {
+        __m128 n = fk__load3_sse(normal);
+        s = fk__cross_sse(real, n);
+        s = _mm_add_ps(s, s);
+        s = _mm_add_ps(_mm_mul_ps(s, w), fk__cross_sse(real, s));
+        fk__store3_sse(out_normal, _mm_add_ps(n, _mm_mul_ps(s, inverse)));
+    }
+}
+
+/* The heaviest of four weights without a branch (weights are data, and a
+   mispredicted branch costs more than the whole search): the maximum in every
+   lane, then the first lane that equals it, as fk__heaviest() picks the first of
+   equals. A NaN weight may make it pick another influence, or none, read as 0;
+   the blend is NaN either way. */
+static FK__ALWAYS_INLINE int fk__heaviest4_sse(const float *w)
+{
+    __m128 v = _mm_loadu_ps(w), m = _mm_max_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1)));
+    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+    return "\0\0\1\0\2\0\1\0\3\0\1\0\2\0\1\0"[_mm_movemask_ps(_mm_cmpeq_ps(v, m))]; /* lowest set bit */
+}
+
+/* fk__heaviest() for the unrolled loops. */
+static FK__ALWAYS_INLINE int fk__heaviest_of(const float *w, const int influences)
+{
+    int low, high;
+    if (influences == 2) return w[1] > w[0];
+    if (influences == 4) return fk__heaviest4_sse(w);
+    if (influences != 8) return fk__heaviest(w, influences);
+    low = fk__heaviest4_sse(w);
+    high = 4 + fk__heaviest4_sse(w + 4);
+    return low ^ ((low ^ high) & -(w[high] > w[low])); /* high if heavier, without a branch */
+}
+
+/* Where to read influence e's bone: from the table when there is one, else by the
+   reference's test, the dot product with the heaviest influence's rotation. */
+static FK__ALWAYS_INLINE const float *fk__dqs_bone_at(const float *palette, const uint16_t *hemisphere_row,
+                                                      __m128 pivot, int joint)
+{
+    const float *bone = palette + (size_t)joint * FK__DQS_PALETTE_STRIDE;
+    if (hemisphere_row) return palette + hemisphere_row[joint];
+    return bone + FK__DQS_BONE_FLOATS * (_mm_cvtss_f32(fk__dot4_sse(pivot, _mm_load_ps(bone))) < 0.0f);
+}
+
+static FK__ALWAYS_INLINE void fk__dqs_sse_loop(const fk__skin_run *run, const int influences, const int normals)
+{
+    fk__skin_run r = *run; /* see fk__skin_advance() */
+    int i, e;
+    for (i = 0; i < r.count; ++i) {
+        const uint16_t *joints = (const uint16_t *)(const void *)r.joints;
+        const float *weights = (const float *)(const void *)r.weights;
+        int pivot_joint = r.one_hemisphere_row ? 0 : joints[fk__heaviest_of(weights, influences)];
+        const uint16_t *hemisphere_row = r.hemisphere ? r.hemisphere + (size_t)pivot_joint * FK__DQS_TABLE_BONES : NULL;
+        __m128 pivot = _mm_load_ps(r.palette + (size_t)pivot_joint * FK__DQS_PALETTE_STRIDE);
+        __m128 real = _mm_setzero_ps(), dual = real;
+        FK__UNROLL
+        for (e = 0; e < influences; ++e) {
+            const float *b = fk__dqs_bone_at(r.palette, hemisphere_row, pivot, joints[e]);
+            __m128 w = _mm_set1_ps(weights[e]);
+            real = _mm_add_ps(real, _mm_mul_ps(w, _mm_load_ps(b)));
+            dual = _mm_add_ps(dual, _mm_mul_ps(w, _mm_load_ps(b + 4)));
+        }
+        fk__dqs_vertex_sse(real, dual, r.positions, normals ? r.normals : NULL, r.out_positions, r.out_normals);
+        fk__skin_advance(&r, normals, 1);
+    }
+}
+
+static FK__ALWAYS_INLINE void fk__lbs_sse_loop(const fk__skin_run *run, const int influences, const int normals)
+{
+    fk__skin_run r = *run; /* see fk__skin_advance() */
+    int i, e;
+    for (i = 0; i < r.count; ++i) {
+        const uint16_t *joints = (const uint16_t *)(const void *)r.joints;
+        const float *weights = (const float *)(const void *)r.weights;
+        const float *m = r.palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS;
+        __m128 w = _mm_set1_ps(weights[0]);
+        __m128 c0 = _mm_mul_ps(w, _mm_load_ps(m)), c1 = _mm_mul_ps(w, _mm_load_ps(m + 4));
+        __m128 c2 = _mm_mul_ps(w, _mm_load_ps(m + 8)), t = _mm_mul_ps(w, _mm_load_ps(m + 12));
+        __m128 p, n = c0;
+        FK__UNROLL
+        for (e = 1; e < influences; ++e) {
+            m = r.palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS;
+            w = _mm_set1_ps(weights[e]);
+            c0 = _mm_add_ps(c0, _mm_mul_ps(w, _mm_load_ps(m)));
+            c1 = _mm_add_ps(c1, _mm_mul_ps(w, _mm_load_ps(m + 4)));
+            c2 = _mm_add_ps(c2, _mm_mul_ps(w, _mm_load_ps(m + 8)));
+            t = _mm_add_ps(t, _mm_mul_ps(w, _mm_load_ps(m + 12)));
+        }
+        {
+            const float *v = (const float *)(const void *)r.positions;
+            p = _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(v[0])), _mm_mul_ps(c1, _mm_set1_ps(v[1])));
+            p = _mm_add_ps(_mm_add_ps(p, _mm_mul_ps(c2, _mm_set1_ps(v[2]))), t);
+        }
+        if (normals) {
+            const float *v = (const float *)(const void *)r.normals;
+            n = _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(v[0])), _mm_mul_ps(c1, _mm_set1_ps(v[1])));
+            n = fk__normalize_sse(_mm_add_ps(n, _mm_mul_ps(c2, _mm_set1_ps(v[2]))));
+        }
+        fk__store3_sse(r.out_positions, p);
+        if (normals) fk__store3_sse(r.out_normals, n);
+        fk__skin_advance(&r, normals, 1);
+    }
+}
+
+#define FK__SIMD_TARGET
+FK__SKIN_SPECIALIZE(fk__lbs_sse2, fk__lbs_sse_loop)
+FK__SKIN_SPECIALIZE(fk__dqs_sse2, fk__dqs_sse_loop)
+#undef FK__SIMD_TARGET
+
+#if defined(FK__SIMD_AVX2)
+
+#define FK__SIMD_TARGET FK__AVX2_TARGET
+
+/* With eight lanes, columns c0 c1 share one register and c2 t the other: two
+   fused multiply-adds per influence, and the weight is one broadcast load. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_avx2_loop(const fk__skin_run *run, const int influences,
+                                                                 const int normals)
+{
+    fk__skin_run r = *run; /* see fk__skin_advance() */
+    int i, e;
+    for (i = 0; i < r.count; ++i) {
+        const uint16_t *joints = (const uint16_t *)(const void *)r.joints;
+        const float *weights = (const float *)(const void *)r.weights;
+        const float *m = r.palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS;
+        __m256 w = _mm256_broadcast_ss(&weights[0]);
+        __m256 c01 = _mm256_mul_ps(w, _mm256_load_ps(m)), c2t = _mm256_mul_ps(w, _mm256_load_ps(m + 8));
+        __m128 c0, c1, c2, p, n = _mm_setzero_ps();
+        FK__UNROLL
+        for (e = 1; e < influences; ++e) {
+            m = r.palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS;
+            w = _mm256_broadcast_ss(&weights[e]);
+            c01 = _mm256_fmadd_ps(w, _mm256_load_ps(m), c01);
+            c2t = _mm256_fmadd_ps(w, _mm256_load_ps(m + 8), c2t);
+        }
+        c0 = _mm256_castps256_ps128(c01);
+        c1 = _mm256_extractf128_ps(c01, 1);
+        c2 = _mm256_castps256_ps128(c2t);
+        {
+            const float *v = (const float *)(const void *)r.positions;
+            p = _mm_fmadd_ps(c0, _mm_broadcast_ss(&v[0]), _mm256_extractf128_ps(c2t, 1));
+            p = _mm_fmadd_ps(c1, _mm_broadcast_ss(&v[1]), p);
+            p = _mm_fmadd_ps(c2, _mm_broadcast_ss(&v[2]), p);
+        }
+        if (normals) {
+            const float *v = (const float *)(const void *)r.normals;
+            n = _mm_mul_ps(c0, _mm_broadcast_ss(&v[0]));
+            n = _mm_fmadd_ps(c1, _mm_broadcast_ss(&v[1]), n);
+            n = fk__normalize_sse(_mm_fmadd_ps(c2, _mm_broadcast_ss(&v[2]), n));
+        }
+        fk__store3_sse(r.out_positions, p);
+        if (normals) fk__store3_sse(r.out_normals, n);
+        fk__skin_advance(&r, normals, 1);
+    }
+}
+
+/* Real and dual part of a bone share one register: one fused multiply-add per
+   influence. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__dqs_blend_avx2(const float *palette, const uint16_t *hemisphere,
+                                                                  int one_row, const char *joint, const char *weight,
+                                                                  const int influences)
+{
+    const uint16_t *joints = (const uint16_t *)(const void *)joint;
+    const float *weights = (const float *)(const void *)weight;
+    int pivot_joint = one_row ? 0 : joints[fk__heaviest_of(weights, influences)], e;
+    __m256 blend = _mm256_setzero_ps();
+    if (hemisphere) {
+        const uint16_t *hemisphere_row = hemisphere + (size_t)pivot_joint * FK__DQS_TABLE_BONES;
+        FK__UNROLL
+        for (e = 0; e < influences; ++e)
+            blend = _mm256_fmadd_ps(_mm256_broadcast_ss(&weights[e]), _mm256_load_ps(palette + hemisphere_row[joints[e]]),
+                                    blend);
+    } else {
+        __m128 pivot = _mm_load_ps(palette + (size_t)pivot_joint * FK__DQS_PALETTE_STRIDE);
+        FK__UNROLL
+        for (e = 0; e < influences; ++e)
+            blend = _mm256_fmadd_ps(_mm256_broadcast_ss(&weights[e]),
+                                    _mm256_load_ps(fk__dqs_bone_at(palette, NULL, pivot, joints[e])), blend);
+    }
+    return blend;
+}
+
+/* Four registers of four lanes a, b, c, d (each half of an eight-lane register
+   on its own) become the registers of their first three lanes across:
+   a0 b0 c0 d0, a1 b1 c1 d1, a2 b2 c2 d2. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__transpose4x3_avx2(__m256 a, __m256 b, __m256 c, __m256 d, __m256 *x,
+                                                                  __m256 *y, __m256 *z)
+{
+    __m256 ab_low = _mm256_unpacklo_ps(a, b), ab_high = _mm256_unpackhi_ps(a, b);
+    __m256 cd_low = _mm256_unpacklo_ps(c, d), cd_high = _mm256_unpackhi_ps(c, d);
+    *x = _mm256_shuffle_ps(ab_low, cd_low, _MM_SHUFFLE(1, 0, 1, 0));
+    *y = _mm256_shuffle_ps(ab_low, cd_low, _MM_SHUFFLE(3, 2, 3, 2));
+    *z = _mm256_shuffle_ps(ab_high, cd_high, _MM_SHUFFLE(1, 0, 1, 0));
+}
+
+/* Eight vertices' x, y, z, one register each, lane v for vertex v. The first seven
+   are read 16 bytes at a time: the fourth float is the next record's, which exists. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__load8x3_avx2(const char *p, size_t stride, __m256 *x, __m256 *y,
+                                                               __m256 *z)
+{
+    __m256 v04 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps((const float *)(const void *)p)),
+                                      _mm_loadu_ps((const float *)(const void *)(p + 4 * stride)), 1);
+    __m256 v15 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps((const float *)(const void *)(p + stride))),
+                                      _mm_loadu_ps((const float *)(const void *)(p + 5 * stride)), 1);
+    __m256 v26 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps((const float *)(const void *)(p + 2 * stride))),
+                                      _mm_loadu_ps((const float *)(const void *)(p + 6 * stride)), 1);
+    __m256 v37 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps((const float *)(const void *)(p + 3 * stride))),
+                                      fk__load3_sse(p + 7 * stride), 1);
+    fk__transpose4x3_avx2(v04, v15, v26, v37, x, y, z);
+}
+
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store8x3_avx2(char *p, size_t stride, __m256 x, __m256 y, __m256 z)
+{
+    __m256 v04, v15, v26, v37;
+    fk__transpose4x3_avx2(x, y, z, _mm256_setzero_ps(), &v04, &v15, &v26);
+    v37 = _mm256_shuffle_ps(_mm256_unpackhi_ps(x, y), _mm256_unpackhi_ps(z, z), _MM_SHUFFLE(3, 2, 3, 2));
+    fk__store3_sse(p, _mm256_castps256_ps128(v04));
+    fk__store3_sse(p + stride, _mm256_castps256_ps128(v15));
+    fk__store3_sse(p + 2 * stride, _mm256_castps256_ps128(v26));
+    fk__store3_sse(p + 3 * stride, _mm256_castps256_ps128(v37));
+    fk__store3_sse(p + 4 * stride, _mm256_extractf128_ps(v04, 1));
+    fk__store3_sse(p + 5 * stride, _mm256_extractf128_ps(v15, 1));
+    fk__store3_sse(p + 6 * stride, _mm256_extractf128_ps(v26, 1));
+    fk__store3_sse(p + 7 * stride, _mm256_extractf128_ps(v37, 1));
+}
+
+/* DQS for eight vertices at once, each lane a vertex: the blends are transposed
+   so that the rotation, translation and division of fk__dqs_vertex_sse() are
+   plain arithmetic, without shuffles. Returns 0, having written nothing, when a
+   blend's norm needs the careful path. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs8_avx2(const __m256 blend[8], const char *position,
+                                                          size_t position_stride, const char *normal,
+                                                          size_t normal_stride, char *out, size_t out_stride,
+                                                          char *out_normal, size_t out_normal_stride)
+{
+    __m256 rx, ry, rz, rw, dx, dy, dz, dw, norm2, inverse, px, py, pz, sx, sy, sz, tx, ty, tz, two = _mm256_set1_ps(2.0f);
+    __m256 low0 = _mm256_permute2f128_ps(blend[0], blend[4], 0x20), high0 = _mm256_permute2f128_ps(blend[0], blend[4], 0x31);
+    __m256 low1 = _mm256_permute2f128_ps(blend[1], blend[5], 0x20), high1 = _mm256_permute2f128_ps(blend[1], blend[5], 0x31);
+    __m256 low2 = _mm256_permute2f128_ps(blend[2], blend[6], 0x20), high2 = _mm256_permute2f128_ps(blend[2], blend[6], 0x31);
+    __m256 low3 = _mm256_permute2f128_ps(blend[3], blend[7], 0x20), high3 = _mm256_permute2f128_ps(blend[3], blend[7], 0x31);
+    fk__transpose4x3_avx2(low0, low1, low2, low3, &rx, &ry, &rz);
+    rw = _mm256_shuffle_ps(_mm256_unpackhi_ps(low0, low1), _mm256_unpackhi_ps(low2, low3), _MM_SHUFFLE(3, 2, 3, 2));
+    fk__transpose4x3_avx2(high0, high1, high2, high3, &dx, &dy, &dz);
+    dw = _mm256_shuffle_ps(_mm256_unpackhi_ps(high0, high1), _mm256_unpackhi_ps(high2, high3), _MM_SHUFFLE(3, 2, 3, 2));
+    norm2 = _mm256_fmadd_ps(rw, rw, _mm256_fmadd_ps(rz, rz, _mm256_fmadd_ps(ry, ry, _mm256_mul_ps(rx, rx))));
+    if (_mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(norm2, _mm256_set1_ps(FLT_MIN), _CMP_GE_OQ),
+                                         _mm256_cmp_ps(norm2, _mm256_set1_ps(FLT_MAX), _CMP_LE_OQ))) != 0xFF)
+        return 0;
+    inverse = _mm256_div_ps(_mm256_set1_ps(1.0f), norm2);
+    /* translation t = w d - d_w u + u x d */
+    tx = _mm256_add_ps(_mm256_fmsub_ps(dx, rw, _mm256_mul_ps(rx, dw)), _mm256_fmsub_ps(ry, dz, _mm256_mul_ps(rz, dy)));
+    ty = _mm256_add_ps(_mm256_fmsub_ps(dy, rw, _mm256_mul_ps(ry, dw)), _mm256_fmsub_ps(rz, dx, _mm256_mul_ps(rx, dz)));
+    tz = _mm256_add_ps(_mm256_fmsub_ps(dz, rw, _mm256_mul_ps(rz, dw)), _mm256_fmsub_ps(rx, dy, _mm256_mul_ps(ry, dx)));
+    fk__load8x3_avx2(position, position_stride, &px, &py, &pz);
+    /* s = 2 u x p; the point moves by (w s + u x s + 2 t) / N */
+    sx = _mm256_mul_ps(two, _mm256_fmsub_ps(ry, pz, _mm256_mul_ps(rz, py)));
+    sy = _mm256_mul_ps(two, _mm256_fmsub_ps(rz, px, _mm256_mul_ps(rx, pz)));
+    sz = _mm256_mul_ps(two, _mm256_fmsub_ps(rx, py, _mm256_mul_ps(ry, px)));
+    tx = _mm256_fmadd_ps(two, tx, _mm256_fmadd_ps(sx, rw, _mm256_fmsub_ps(ry, sz, _mm256_mul_ps(rz, sy))));
+    ty = _mm256_fmadd_ps(two, ty, _mm256_fmadd_ps(sy, rw, _mm256_fmsub_ps(rz, sx, _mm256_mul_ps(rx, sz))));
+    tz = _mm256_fmadd_ps(two, tz, _mm256_fmadd_ps(sz, rw, _mm256_fmsub_ps(rx, sy, _mm256_mul_ps(ry, sx))));
+    if (normal) {
+        __m256 nx, ny, nz;
+        fk__load8x3_avx2(normal, normal_stride, &nx, &ny, &nz);
+        sx = _mm256_mul_ps(two, _mm256_fmsub_ps(ry, nz, _mm256_mul_ps(rz, ny)));
+        sy = _mm256_mul_ps(two, _mm256_fmsub_ps(rz, nx, _mm256_mul_ps(rx, nz)));
+        sz = _mm256_mul_ps(two, _mm256_fmsub_ps(rx, ny, _mm256_mul_ps(ry, nx)));
+        fk__store8x3_avx2(out_normal, out_normal_stride,
+                          _mm256_fmadd_ps(_mm256_fmadd_ps(sx, rw, _mm256_fmsub_ps(ry, sz, _mm256_mul_ps(rz, sy))), inverse, nx),
+                          _mm256_fmadd_ps(_mm256_fmadd_ps(sy, rw, _mm256_fmsub_ps(rz, sx, _mm256_mul_ps(rx, sz))), inverse, ny),
+                          _mm256_fmadd_ps(_mm256_fmadd_ps(sz, rw, _mm256_fmsub_ps(rx, sy, _mm256_mul_ps(ry, sx))), inverse, nz));
+    }
+    fk__store8x3_avx2(out, out_stride, _mm256_fmadd_ps(tx, inverse, px), _mm256_fmadd_ps(ty, inverse, py),
+                      _mm256_fmadd_ps(tz, inverse, pz));
+    return 1;
+}
+
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_avx2_loop(const fk__skin_run *run, const int influences,
+                                                                 const int normals)
+{
+    fk__skin_run r = *run; /* see fk__skin_advance() */
+    int i = 0, v;
+    for (; i + 8 <= r.count; i += 8) {
+        __m256 blend[8];
+        for (v = 0; v < 8; ++v)
+            blend[v] = fk__dqs_blend_avx2(r.palette, r.hemisphere, r.one_hemisphere_row, r.joints + (size_t)v * r.joint_stride,
+                                          r.weights + (size_t)v * r.weight_stride, influences);
+        if (!fk__dqs8_avx2(blend, r.positions, r.position_stride, normals ? r.normals : NULL, r.normal_stride,
+                           r.out_positions, r.out_position_stride, r.out_normals, r.out_normal_stride))
+            for (v = 0; v < 8; ++v)
+                fk__dqs_vertex_sse(_mm256_castps256_ps128(blend[v]), _mm256_extractf128_ps(blend[v], 1),
+                                   r.positions + (size_t)v * r.position_stride,
+                                   normals ? r.normals + (size_t)v * r.normal_stride : NULL,
+                                   r.out_positions + (size_t)v * r.out_position_stride,
+                                   normals ? r.out_normals + (size_t)v * r.out_normal_stride : NULL);
+        fk__skin_advance(&r, normals, 8);
+    }
+    for (; i < r.count; ++i) {
+        __m256 blend = fk__dqs_blend_avx2(r.palette, r.hemisphere, r.one_hemisphere_row, r.joints, r.weights, influences);
+        fk__dqs_vertex_sse(_mm256_castps256_ps128(blend), _mm256_extractf128_ps(blend, 1), r.positions,
+                           normals ? r.normals : NULL, r.out_positions, r.out_normals);
+        fk__skin_advance(&r, normals, 1);
+    }
+}
+
+FK__SKIN_SPECIALIZE(fk__lbs_avx2, fk__lbs_avx2_loop)
+FK__SKIN_SPECIALIZE(fk__dqs_avx2, fk__dqs_avx2_loop)
+#undef FK__SIMD_TARGET
+
+/* Decided by the compiler when it may assume AVX2 and FMA, else asked of the CPU
+   (gcc and clang keep the answer in their runtime library, not in ours). */
+static int fk__has_avx2_fma(void)
+{
+#if defined(__AVX2__) && defined(__FMA__)
+    return 1;
+#else
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
+}
+
+#endif /* FK__SIMD_AVX2 */
+
+static fk__skin_loop fk__lbs_simd_loop(void)
+{
+#if defined(FK__SIMD_AVX2)
+    if (fk__has_avx2_fma()) return fk__lbs_avx2;
+#endif
+    return fk__lbs_sse2;
+}
+
+static fk__skin_loop fk__dqs_simd_loop(void)
+{
+#if defined(FK__SIMD_AVX2)
+    if (fk__has_avx2_fma()) return fk__dqs_avx2;
+#endif
+    return fk__dqs_sse2;
+}
+
+#endif /* FK__SIMD_SSE2 */
+
+#if defined(FK__SIMD_NEON)
+
+/* The SSE2 LBS loop in NEON: four-lane columns, fused multiply-adds. Normals are
+   renormalized as the reference does it; 64-bit Arm divides and takes square
+   roots quickly. Compiled, not yet measured on Arm hardware. */
+static FK__ALWAYS_INLINE float32x4_t fk__load3_neon(const void *p)
+{
+    const float *v = (const float *)p;
+    return vcombine_f32(vld1_f32(v), vld1_lane_f32(v + 2, vdup_n_f32(0.0f), 0));
+}
+
+static FK__ALWAYS_INLINE void fk__store3_neon(void *p, float32x4_t v)
+{
+    vst1_f32((float *)p, vget_low_f32(v));
+    vst1q_lane_f32((float *)p + 2, v, 2);
+}
+
+static FK__ALWAYS_INLINE void fk__lbs_neon_loop(const fk__skin_run *run, const int influences, const int normals)
+{
+    fk__skin_run r = *run; /* see fk__skin_advance() */
+    int i, e;
+    for (i = 0; i < r.count; ++i) {
+        const uint16_t *joints = (const uint16_t *)(const void *)r.joints;
+        const float *weights = (const float *)(const void *)r.weights;
+        const float *m = r.palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS;
+        float32x4_t c0 = vmulq_n_f32(vld1q_f32(m), weights[0]), c1 = vmulq_n_f32(vld1q_f32(m + 4), weights[0]);
+        float32x4_t c2 = vmulq_n_f32(vld1q_f32(m + 8), weights[0]), t = vmulq_n_f32(vld1q_f32(m + 12), weights[0]);
+        float32x4_t p = fk__load3_neon(r.positions), n;
+        for (e = 1; e < influences; ++e) {
+            m = r.palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS;
+            c0 = vfmaq_n_f32(c0, vld1q_f32(m), weights[e]);
+            c1 = vfmaq_n_f32(c1, vld1q_f32(m + 4), weights[e]);
+            c2 = vfmaq_n_f32(c2, vld1q_f32(m + 8), weights[e]);
+            t = vfmaq_n_f32(t, vld1q_f32(m + 12), weights[e]);
+        }
+        if (normals) {
+            fk_vec3 moved;
+            n = fk__load3_neon(r.normals);
+            n = vfmaq_laneq_f32(vfmaq_laneq_f32(vmulq_laneq_f32(c0, n, 0), c1, n, 1), c2, n, 2);
+            moved = fk_vec3_normalize(fk_vec3_make(vgetq_lane_f32(n, 0), vgetq_lane_f32(n, 1), vgetq_lane_f32(n, 2)));
+            n = vcombine_f32(vset_lane_f32(moved.y, vdup_n_f32(moved.x), 1), vdup_n_f32(moved.z));
+        }
+        p = vfmaq_laneq_f32(vfmaq_laneq_f32(vfmaq_laneq_f32(t, c0, p, 0), c1, p, 1), c2, p, 2);
+        fk__store3_neon(r.out_positions, p);
+        if (normals) fk__store3_neon(r.out_normals, n);
+        fk__skin_advance(&r, normals, 1);
+    }
+}
+
+#define FK__SIMD_TARGET
+FK__SKIN_SPECIALIZE(fk__lbs_neon, fk__lbs_neon_loop)
+#undef FK__SIMD_TARGET
+
+static fk__skin_loop fk__lbs_simd_loop(void) { return fk__lbs_neon; }
+
+#endif /* FK__SIMD_NEON */
+
+/* ---- Skinning: the public functions ---------------------------------------- */
+
+FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
+{
+    /* Each bone becomes a 3x4 matrix once per call, not once per influence. */
+    float storage[FK_LBS_PALETTE_CAPACITY * FK__LBS_BONE_FLOATS + 16];
+    float *palette = NULL;
+    fk__skin_layout layout;
+    fk_result result = fk__check_skin(desc, &layout);
+    int j;
+    if (result != FK_OK) return result;
+    if (desc->transform_count <= FK_LBS_PALETTE_CAPACITY) {
+        palette = fk__align64(storage);
+        for (j = 0; j < desc->transform_count; ++j)
+            fk__lbs_bone(desc->transforms[j], palette + (size_t)j * FK__LBS_BONE_FLOATS);
+#if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
+        if (!layout.dense) return fk__skin_blocks(desc, &layout, palette, NULL, 0, fk__lbs_simd_loop(), fk__lbs_reference);
+#endif
+    }
+    return fk__lbs_reference(desc, &layout, palette, 0, desc->vertex_count);
+}
+
+FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
+{
+    float storage[FK_LBS_PALETTE_CAPACITY * FK__DQS_PALETTE_STRIDE + 16];
+#if defined(FK__SIMD_SSE2)
+    uint16_t hemisphere[FK__DQS_TABLE_BONES * FK__DQS_TABLE_BONES];
+#endif
+    float *palette = NULL;
+    fk__skin_layout layout;
+    fk_result result = fk__check_skin(desc, &layout);
+    int j;
+    if (result != FK_OK) return result;
+    if (desc->transform_count <= FK_LBS_PALETTE_CAPACITY) {
+        palette = fk__align64(storage);
+        for (j = 0; j < desc->transform_count; ++j)
+            fk__dqs_palette_bone(desc->transforms[j], palette + (size_t)j * FK__DQS_PALETTE_STRIDE);
+#if defined(FK__SIMD_SSE2)
+        if (!layout.dense) {
+            /* The table costs a dot product per pair of bones, the loop one per
+               influence: build it when it is the cheaper. */
+            int table = desc->transform_count <= FK__DQS_TABLE_BONES &&
+                        desc->transform_count * desc->transform_count <= 2 * (double)desc->vertex_count;
+            int one_row = table && fk__dqs_hemispheres(palette, desc->transform_count, hemisphere);
+            return fk__skin_blocks(desc, &layout, palette, table ? hemisphere : NULL, one_row, fk__dqs_simd_loop(),
+                                   fk__dqs_reference);
+        }
+#endif
+    }
+    return fk__dqs_reference(desc, &layout, palette, 0, desc->vertex_count);
+}
+
 
 /* ---- Weights -----------------------------------------------------------------
    Inspecting a vertex only reads its k slots; only a vertex with a fault is then

@@ -26,10 +26,10 @@ mutant() { names+=("$1"); finds+=("$2"); replacements+=("$3"); }
 # The formula often copied from derivations: right for children of a root only,
 # so grandchildren come loose (applied on the parents-first path).
 mutant literal_translation_formula \
-'            out[i] = fk__joint_transform(parent < 0 ? NULL : &out[parent], rest_joints[i], rotations[i],
-                                         translations ? &translations[i] : NULL, rest_frame);' \
-'            out[i] = fk__joint_transform(parent < 0 ? NULL : &out[parent], rest_joints[i], rotations[i],
-                                         translations ? &translations[i] : NULL, rest_frame);
+'        out[i] = fk__joint_transform(parent < 0 ? NULL : &out[parent], x, rotations[i],
+                                     translated ? &translations[i] : NULL, rest_frame);' \
+'        out[i] = fk__joint_transform(parent < 0 ? NULL : &out[parent], x, rotations[i],
+                                     translated ? &translations[i] : NULL, rest_frame);
             if (parent >= 0) /* t_i = -Q_i x_i + Q_p x_i - Q_p x_p + x_p */
                 out[i].t = fk_vec3_add(fk_vec3_sub(fk_vec3_sub(fk_quat_rotate(out[parent].q, rest_joints[i]),
                                                                fk_quat_rotate(out[i].q, rest_joints[i])),
@@ -90,22 +90,22 @@ mutant dual_quat_product_reversed \
 'fk_quat_mul(fk_quat_make(r.t.x, r.t.y, r.t.z, 0.0f), r.q)' \
 'fk_quat_mul(r.q, fk_quat_make(r.t.x, r.t.y, r.t.z, 0.0f))'
 
-# ---- Skinning (the code SIMD fast paths will replace: update these with it) -----
+# ---- Skinning (the reference loops; tests/test_simd.c holds the SIMD loops to them)
 
 mutant lbs_drops_last_weight \
-'for (e = 0; e < 12; ++e) blend[e] += weights[k] * m[e];' \
-'if (k + 1 < desc->influences) for (e = 0; e < 12; ++e) blend[e] += weights[k] * m[e];'
+'for (e = 0; e < FK__LBS_BONE_FLOATS; ++e) blend[e] += weights[k] * m[e];' \
+'if (k + 1 < d->influences) for (e = 0; e < FK__LBS_BONE_FLOATS; ++e) blend[e] += weights[k] * m[e];'
 
 mutant lbs_normal_not_renormalized \
-'layout.out_normal_stride, i), fk_vec3_normalize(moved));' \
-'layout.out_normal_stride, i), moved);'
+'layout->out_normal_stride, i), fk_vec3_normalize(moved));' \
+'layout->out_normal_stride, i), moved);'
 
 mutant lbs_normal_written_with_position_stride \
-'fk__out_at(desc->out_normals, layout.out_normal_stride, i), fk_vec3_normalize(moved)' \
-'fk__out_at(desc->out_normals, layout.out_position_stride, i), fk_vec3_normalize(moved)'
+'fk__out_at(d->out_normals, layout->out_normal_stride, i), fk_vec3_normalize(moved)' \
+'fk__out_at(d->out_normals, layout->out_position_stride, i), fk_vec3_normalize(moved)'
 
 mutant dqs_without_antipodal_flip \
-'w = fk_quat_dot(pivot, bone_dq.real) < 0.0f ? -weights[k] : weights[k];' \
+'w = fk_quat_dot(pivot, fk_quat_make(b[0], b[1], b[2], b[3])) < 0.0f ? -weights[k] : weights[k];' \
 'w = weights[k];'
 
 # The first listed influence chooses the hemisphere, even with weight zero.
@@ -118,7 +118,7 @@ mutant dqs_dual_not_normalized \
 '(void)0;'
 
 mutant dqs_normal_not_rotated \
-'n = fk_quat_rotate(real, n);' \
+'*n = fk_quat_rotate(real, *n);' \
 '(void)n;'
 
 mutant input_stride_one_float_short \
@@ -162,9 +162,11 @@ run_programs() {
     local program status output
     culprits=""
     # -O1 compiles in half the time of -O2; the programs build side by side.
+    # FK_LBS_NO_SIMD: the mutants edit the scalar code, the specification that
+    # tests/test_simd.c holds the SIMD code to.
     local pids=() pid compiled=1
     for program in "${programs[@]}"; do
-        $cc -std=c99 -O1 -w -I"$work/include" "$root/tests/$program.c" -o "$work/$program" -lm 2>"$work/$program.log" &
+        $cc -std=c99 -O1 -w -DFK_LBS_NO_SIMD -I"$work/include" "$root/tests/$program.c" -o "$work/$program" -lm 2>"$work/$program.log" &
         pids+=($!)
     done
     for pid in "${pids[@]}"; do wait "$pid" || compiled=0; done

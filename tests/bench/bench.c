@@ -1,0 +1,466 @@
+/* bench.c - how fast fk_lbs.h skins and poses, next to memcpy and a plain loop.
+
+   One run times, at 10k, 100k and 1M vertices with 64 bones:
+     - memcpy of as many bytes as the skinning case moves (read + written),
+     - a plain hand-written loop (bones to 3x4 once, blend k matrices, apply),
+     - fk_skin_lbs with k = 1, 2, 4, 8 influences, positions and positions + normals,
+     - fk_skin_dqs likewise,
+   and fk_forward on a 60-joint skeleton over many poses and on a 10,000-joint tree.
+   Each figure is the median of repeated samples, with the fastest and slowest.
+   Then the same LBS split over two threads, and the peak resident memory.
+
+   Build and run: make bench (the user's CFLAGS; `make bench CFLAGS='-O3 -march=native'`). */
+#define _POSIX_C_SOURCE 200809L
+#define FK_LBS_IMPLEMENTATION
+#include "fk_lbs.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <x86intrin.h>
+#define BENCH_HAVE_TSC 1
+#endif
+
+#ifndef BENCH_FLAGS
+#define BENCH_FLAGS (unknown)
+#endif
+#define BENCH_STRING2(x) #x
+#define BENCH_STRING(x) BENCH_STRING2(x)
+
+enum { BONES = 64, MAX_K = 8, SAMPLES = 31, MAX_VERTICES = 1000000 };
+
+/* ---- Timing ------------------------------------------------------------------ */
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+typedef struct timing { double median, min, max; } timing; /* seconds per call */
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static timing summarize(double *samples, int count)
+{
+    timing t;
+    qsort(samples, (size_t)count, sizeof *samples, compare_doubles);
+    t.median = samples[count / 2]; t.min = samples[0]; t.max = samples[count - 1];
+    return t;
+}
+
+/* Calls run(context) `calls` times per sample, SAMPLES samples after one warm-up. */
+static timing time_calls(void (*run)(void *), void *context, int calls)
+{
+    double samples[SAMPLES];
+    int s, c;
+    run(context);
+    for (s = 0; s < SAMPLES; ++s) {
+        double start = seconds_now();
+        for (c = 0; c < calls; ++c) run(context);
+        samples[s] = (seconds_now() - start) / calls;
+    }
+    return summarize(samples, SAMPLES);
+}
+
+/* The same, each sample of `run` right after one of `reference`, so that both
+   meet the same load on a shared machine; *ratio receives the median over the
+   pairs of reference time / run time, steadier than a ratio of medians. Only for
+   cases on the same buffers (DQS against LBS): with different buffers each
+   would evict the other's data, and memcpy would look slower than it is. */
+static timing time_paired(void (*run)(void *), void *context, void (*reference)(void *), void *reference_context,
+                          int calls, double *ratio)
+{
+    double samples[SAMPLES], ratios[SAMPLES];
+    int s, c;
+    run(context);
+    reference(reference_context);
+    for (s = 0; s < SAMPLES; ++s) {
+        double start = seconds_now(), middle;
+        for (c = 0; c < calls; ++c) reference(reference_context);
+        middle = seconds_now();
+        for (c = 0; c < calls; ++c) run(context);
+        samples[s] = (seconds_now() - middle) / calls;
+        ratios[s] = (middle - start) / calls / samples[s];
+    }
+    *ratio = summarize(ratios, SAMPLES).median;
+    return summarize(samples, SAMPLES);
+}
+
+static double tsc_ghz; /* 0 when there is no time-stamp counter to read */
+
+static void calibrate_tsc(void)
+{
+#ifdef BENCH_HAVE_TSC
+    double start = seconds_now(), end;
+    unsigned long long ticks = __rdtsc();
+    do end = seconds_now(); while (end - start < 0.05);
+    tsc_ghz = (double)(__rdtsc() - ticks) / (end - start) * 1e-9;
+#endif
+}
+
+/* ---- Test data ---------------------------------------------------------------- */
+
+static unsigned long long random_state = 0x9E3779B97F4A7C15ull;
+
+static float random_unit(void) /* uniform in [-1, 1) */
+{
+    random_state = random_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (float)(random_state >> 40) / (float)(1 << 23) - 1.0f;
+}
+
+typedef struct mesh {
+    float *positions, *normals, *weights, *out_positions, *out_normals;
+    uint16_t *joints;
+    fk_rigid bones[BONES];
+    int k;
+} mesh;
+
+static float *positions, *normals, *out_positions, *out_normals, *weights[MAX_K + 1];
+static uint16_t *joints[MAX_K + 1];
+static fk_rigid bones[BONES];
+static fk_rigid near_bones[BONES]; /* rotations within 60 degrees of one another, random signs */
+static unsigned char *copy_source, *copy_target;
+static size_t allocated_bytes;
+
+static void *allocate(size_t bytes)
+{
+    void *p = malloc(bytes);
+    if (!p) { fprintf(stderr, "out of memory\n"); exit(1); }
+    memset(p, 0, bytes); /* touch every page now, not inside a timed call */
+    allocated_bytes += bytes;
+    return p;
+}
+
+/* Bytes a skinning call reads and writes per vertex: position, k indices, k weights,
+   output position, and a normal in and out. */
+static size_t bytes_per_vertex(int k, int with_normals)
+{
+    return 12 + 2 * (size_t)k + 4 * (size_t)k + 12 + (with_normals ? 24 : 0);
+}
+
+static void make_data(void)
+{
+    size_t n = MAX_VERTICES, i;
+    int k, e;
+    positions = (float *)allocate(12 * n); normals = (float *)allocate(12 * n);
+    out_positions = (float *)allocate(12 * n); out_normals = (float *)allocate(12 * n);
+    for (i = 0; i < 3 * n; ++i) positions[i] = random_unit();
+    for (i = 0; i < n; ++i) {
+        fk_vec3 v = fk_vec3_normalize(fk_vec3_make(random_unit(), random_unit(), random_unit() + 0.01f));
+        normals[3 * i] = v.x; normals[3 * i + 1] = v.y; normals[3 * i + 2] = v.z;
+    }
+    for (k = 1; k <= MAX_K; k *= 2) {
+        joints[k] = (uint16_t *)allocate(2 * (size_t)k * n);
+        weights[k] = (float *)allocate(4 * (size_t)k * n);
+        for (i = 0; i < n; ++i) {
+            float sum = 0.0f;
+            for (e = 0; e < k; ++e) {
+                joints[k][i * (size_t)k + (size_t)e] = (uint16_t)((random_unit() + 1.0f) * 0.5f * BONES);
+                sum += weights[k][i * (size_t)k + (size_t)e] = random_unit() + 1.5f;
+            }
+            for (e = 0; e < k; ++e) weights[k][i * (size_t)k + (size_t)e] /= sum;
+        }
+    }
+    for (e = 0; e < BONES; ++e) {
+        /* rotations in every direction, so that DQS meets influences from both hemispheres */
+        fk_quat q = fk_quat_normalize(fk_quat_make(random_unit(), random_unit(), random_unit(), random_unit() + 0.01f));
+        bones[e] = fk_rigid_make(q, fk_vec3_make(random_unit(), random_unit(), random_unit()));
+        q = fk_quat_normalize(fk_quat_make(0.25f * random_unit(), 0.25f * random_unit(), 0.25f * random_unit(), 1.0f));
+        if (random_unit() < 0.0f) q = fk_quat_make(-q.x, -q.y, -q.z, -q.w);
+        near_bones[e] = fk_rigid_make(q, bones[e].t);
+    }
+    /* memcpy moves half of a case's bytes each way: at most (12 + 16 + 32 + 12 + 24) / 2 per vertex */
+    copy_source = (unsigned char *)allocate(bytes_per_vertex(MAX_K, 1) / 2 * n);
+    copy_target = (unsigned char *)allocate(bytes_per_vertex(MAX_K, 1) / 2 * n);
+}
+
+/* ---- The cases ------------------------------------------------------------------ */
+
+typedef struct job {
+    int begin, end, k, with_normals, dqs, near; /* near: skin with near_bones */
+    size_t copy_bytes; /* per vertex, for memcpy */
+} job;
+
+static void run_memcpy(void *context)
+{
+    const job *j = (const job *)context;
+    memcpy(copy_target + (size_t)j->begin * j->copy_bytes, copy_source + (size_t)j->begin * j->copy_bytes,
+           (size_t)(j->end - j->begin) * j->copy_bytes);
+}
+
+/* What a careful programmer writes without SIMD: bones to 3x4 once per call,
+   blend k matrices per vertex, apply once. */
+static void run_plain(void *context)
+{
+    const job *j = (const job *)context;
+    float palette[BONES][12];
+    int b, i, e, c;
+    for (b = 0; b < BONES; ++b) fk_rigid_to_mat34(bones[b], palette[b]);
+    for (i = j->begin; i < j->end; ++i) {
+        const uint16_t *index = joints[j->k] + (size_t)i * (size_t)j->k;
+        const float *weight = weights[j->k] + (size_t)i * (size_t)j->k;
+        const float *p = positions + 3 * (size_t)i;
+        float m[12], *out = out_positions + 3 * (size_t)i;
+        for (c = 0; c < 12; ++c) m[c] = weight[0] * palette[index[0]][c];
+        for (e = 1; e < j->k; ++e)
+            for (c = 0; c < 12; ++c) m[c] += weight[e] * palette[index[e]][c];
+        out[0] = m[0] * p[0] + m[1] * p[1] + m[2] * p[2] + m[3];
+        out[1] = m[4] * p[0] + m[5] * p[1] + m[6] * p[2] + m[7];
+        out[2] = m[8] * p[0] + m[9] * p[1] + m[10] * p[2] + m[11];
+        if (j->with_normals) {
+            const float *n = normals + 3 * (size_t)i;
+            float *o = out_normals + 3 * (size_t)i;
+            float x = m[0] * n[0] + m[1] * n[1] + m[2] * n[2];
+            float y = m[4] * n[0] + m[5] * n[1] + m[6] * n[2];
+            float z = m[8] * n[0] + m[9] * n[1] + m[10] * n[2];
+            float inverse = 1.0f / sqrtf(x * x + y * y + z * z);
+            o[0] = x * inverse; o[1] = y * inverse; o[2] = z * inverse;
+        }
+    }
+}
+
+static fk_skin_desc job_desc(const job *j)
+{
+    fk_skin_desc d;
+    size_t first = (size_t)j->begin;
+    memset(&d, 0, sizeof d);
+    d.vertex_count = j->end - j->begin;
+    d.influences = j->k;
+    d.positions = positions + 3 * first;
+    d.normals = j->with_normals ? normals + 3 * first : NULL;
+    d.joints = joints[j->k] + (size_t)j->k * first;
+    d.weights = weights[j->k] + (size_t)j->k * first;
+    d.transforms = j->near ? near_bones : bones;
+    d.transform_count = BONES;
+    d.out_positions = out_positions + 3 * first;
+    d.out_normals = j->with_normals ? out_normals + 3 * first : NULL;
+    return d;
+}
+
+static void run_skin(void *context)
+{
+    const job *j = (const job *)context;
+    fk_skin_desc d = job_desc(j);
+    fk_result r = j->dqs ? fk_skin_dqs(&d) : fk_skin_lbs(&d);
+    if (r != FK_OK) { fprintf(stderr, "skinning failed: %s\n", fk_result_description(r)); exit(1); }
+}
+
+/* Two threads, each running the case on its half of the vertex range: the
+   pattern docs/performance.md describes. */
+typedef struct halves { job half[2]; void (*run)(void *); } halves;
+
+static void *run_half(void *context)
+{
+    halves *h = (halves *)context;
+    h->run(&h->half[1]);
+    return NULL;
+}
+
+static void run_two_threads(void *context)
+{
+    halves *h = (halves *)context;
+    pthread_t other;
+    if (pthread_create(&other, NULL, run_half, h) != 0) { fprintf(stderr, "pthread_create failed\n"); exit(1); }
+    h->run(&h->half[0]);
+    pthread_join(other, NULL);
+}
+
+/* ---- Report ------------------------------------------------------------------------- */
+
+static int calls_for(int n) { return n >= MAX_VERTICES ? 1 : MAX_VERTICES / n; }
+
+static void print_row(const char *name, int n, size_t bytes, timing t, double memcpy_ratio, double plain_time)
+{
+    double per_second = n / t.median;
+    printf("%-26s %8.3f %8.3f %8.3f %8.1f %6.1f", name, t.median * 1e3, t.min * 1e3, t.max * 1e3,
+           per_second * 1e-6, per_second * (double)bytes * 1e-9);
+    if (tsc_ghz > 0.0) printf(" %6.2f", t.median / n * tsc_ghz * 1e9);
+    else printf(" %6s", "-");
+    if (memcpy_ratio > 0.0) printf(" %7.2f", memcpy_ratio); else printf(" %7s", "");
+    if (plain_time > 0.0) printf(" %7.2f", plain_time / t.median);
+    printf("\n");
+}
+
+static const char *simd_in_use(void)
+{
+#if defined(FK__SIMD_AVX2)
+    return fk__has_avx2_fma() ? "AVX2+FMA" : "SSE2";
+#elif defined(FK__SIMD_SSE2)
+    return "SSE2";
+#elif defined(FK__SIMD_NEON)
+    return "NEON";
+#else
+    return "none (reference loops)";
+#endif
+}
+
+static void bench_skinning(int n)
+{
+    static const int ks[] = {1, 2, 4, 8};
+    double memcpy_time[2][MAX_K + 1], plain_time[2][MAX_K + 1];
+    int calls = calls_for(n), w, i;
+    char name[64];
+    printf("\n%d vertices, %d bones (%d call%s per sample, %d samples)\n", n, BONES, calls, calls > 1 ? "s" : "", SAMPLES);
+    printf("%-26s %8s %8s %8s %8s %6s %6s %7s %7s\n", "case", "median", "min", "max", "Mvert/s", "GB/s",
+           tsc_ghz > 0.0 ? "cyc/v" : "", "memcpy", "plain");
+    printf("%-26s %8s %8s %8s %8s %6s %6s %7s %7s\n", "", "ms", "ms", "ms", "", "", "", "x", "x");
+    for (w = 0; w < 2; ++w)
+        for (i = 0; i < 4; ++i) {
+            int k = ks[i];
+            job j = {0, 0, 0, 0, 0, 0, 0};
+            timing t;
+            j.end = n; j.k = k; j.with_normals = w;
+            j.copy_bytes = bytes_per_vertex(k, w) / 2;
+            t = time_calls(run_memcpy, &j, calls);
+            memcpy_time[w][k] = t.median;
+            snprintf(name, sizeof name, "memcpy %u+%u B (k=%d%s)", (unsigned)j.copy_bytes, (unsigned)j.copy_bytes, k,
+                     w ? " +n" : "");
+            print_row(name, n, 2 * j.copy_bytes, t, 0.0, 0.0);
+        }
+    for (w = 0; w < 2; ++w)
+        for (i = 0; i < 4; ++i) {
+            int k = ks[i];
+            job j = {0, 0, 0, 0, 0, 0, 0};
+            timing t;
+            j.end = n; j.k = k; j.with_normals = w;
+            t = time_calls(run_plain, &j, calls);
+            plain_time[w][k] = t.median;
+            snprintf(name, sizeof name, "plain loop k=%d%s", k, w ? " +normals" : "");
+            print_row(name, n, bytes_per_vertex(k, w), t, memcpy_time[w][k] / t.median, 0.0);
+        }
+    for (w = 0; w < 2; ++w)
+        for (i = 0; i < 4; ++i) {
+            int k = ks[i];
+            job j = {0, 0, 0, 0, 0, 0, 0};
+            timing t;
+            j.end = n; j.k = k; j.with_normals = w;
+            t = time_calls(run_skin, &j, calls);
+            snprintf(name, sizeof name, "fk_skin_lbs k=%d%s", k, w ? " +normals" : "");
+            print_row(name, n, bytes_per_vertex(k, w), t, memcpy_time[w][k] / t.median, plain_time[w][k]);
+        }
+    for (w = 0; w < 2; ++w)
+        for (i = 0; i < 4; ++i) {
+            int k = ks[i];
+            job j = {0, 0, 0, 0, 0, 0, 0}, lbs;
+            timing t;
+            double ratio;
+            j.end = n; j.k = k; j.with_normals = w; j.dqs = 1;
+            lbs = j; lbs.dqs = 0;
+            t = time_paired(run_skin, &j, run_skin, &lbs, calls, &ratio);
+            snprintf(name, sizeof name, "fk_skin_dqs k=%d%s", k, w ? " +normals" : "");
+            print_row(name, n, bytes_per_vertex(k, w), t, memcpy_time[w][k] / t.median, plain_time[w][k]);
+            printf("%-26s DQS/LBS time %.2f (paired samples)\n", "", 1.0 / ratio);
+        }
+    for (w = 0; w < 2; ++w) { /* rigs whose bones fit one hemisphere take a shorter path */
+        job j = {0, 0, 4, 0, 1, 1, 0}, lbs;
+        timing t;
+        double ratio;
+        j.end = n; j.with_normals = w;
+        lbs = j; lbs.dqs = 0;
+        t = time_paired(run_skin, &j, run_skin, &lbs, calls, &ratio);
+        snprintf(name, sizeof name, "fk_skin_dqs k=4%s 1 hemi", w ? " +normals" : "");
+        print_row(name, n, bytes_per_vertex(4, w), t, memcpy_time[w][4] / t.median, plain_time[w][4]);
+        printf("%-26s DQS/LBS time %.2f (paired samples; bones within 60 degrees)\n", "", 1.0 / ratio);
+    }
+}
+
+static void bench_threads(int n)
+{
+    halves h;
+    timing one, two;
+    int calls = calls_for(n), c;
+    printf("\n%d vertices, k=4, positions, split over 2 threads (median ms, min-max):\n", n);
+    for (c = 0; c < 2; ++c) {
+        job whole = {0, 0, 4, 0, 0, 0, 0};
+        whole.end = n; whole.copy_bytes = bytes_per_vertex(4, 0) / 2;
+        h.run = c ? run_skin : run_memcpy;
+        h.half[0] = whole; h.half[0].end = n / 2;
+        h.half[1] = whole; h.half[1].begin = n / 2;
+        one = time_calls(h.run, &whole, calls);
+        two = time_calls(run_two_threads, &h, calls);
+        printf("  %-12s 1 thread %7.3f (%.3f-%.3f)   2 threads %7.3f (%.3f-%.3f)   speed-up %.2f\n",
+               c ? "fk_skin_lbs" : "memcpy", one.median * 1e3, one.min * 1e3, one.max * 1e3, two.median * 1e3,
+               two.min * 1e3, two.max * 1e3, one.median / two.median);
+    }
+}
+
+/* ---- Forward kinematics ------------------------------------------------------------ */
+
+typedef struct fk_case {
+    int joints, poses;
+    int *parents;
+    fk_vec3 *rest;
+    fk_quat *rotations; /* poses x joints */
+    fk_rigid *out;
+} fk_case;
+
+static void run_forward(void *context)
+{
+    const fk_case *f = (const fk_case *)context;
+    int p;
+    for (p = 0; p < f->poses; ++p) {
+        fk_result r = fk_forward(f->joints, f->parents, f->rest, f->rotations + (size_t)p * (size_t)f->joints, NULL, f->out);
+        if (r != FK_OK) { fprintf(stderr, "fk_forward failed: %s\n", fk_result_description(r)); exit(1); }
+    }
+}
+
+static void bench_forward_case(const char *name, int joint_count, int poses, int calls)
+{
+    fk_case f;
+    size_t i;
+    timing t;
+    f.joints = joint_count; f.poses = poses;
+    f.parents = (int *)malloc(sizeof(int) * (size_t)joint_count);
+    f.rest = (fk_vec3 *)malloc(sizeof(fk_vec3) * (size_t)joint_count);
+    f.rotations = (fk_quat *)malloc(sizeof(fk_quat) * (size_t)joint_count * (size_t)poses);
+    f.out = (fk_rigid *)malloc(sizeof(fk_rigid) * (size_t)joint_count);
+    if (!f.parents || !f.rest || !f.rotations || !f.out) { fprintf(stderr, "out of memory\n"); exit(1); }
+    for (i = 0; i < (size_t)joint_count; ++i) { /* parents before children, a bushy tree */
+        f.parents[i] = i == 0 ? -1 : (int)(((random_unit() + 1.0f) * 0.5f) * (float)(i < 4 ? i : 4)) + (int)i - (i < 4 ? (int)i : 4);
+        if (f.parents[i] >= (int)i) f.parents[i] = (int)i - 1;
+        f.rest[i] = fk_vec3_make(random_unit(), random_unit(), random_unit());
+    }
+    for (i = 0; i < (size_t)joint_count * (size_t)poses; ++i)
+        f.rotations[i] = fk_quat_make(random_unit(), random_unit(), random_unit(), random_unit() + 2.0f);
+    t = time_calls(run_forward, &f, calls);
+    printf("  %-34s %8.3f ms (%.3f-%.3f)  %7.1f million joints/s\n", name, t.median * 1e3, t.min * 1e3,
+           t.max * 1e3, (double)joint_count * poses / t.median * 1e-6);
+    free(f.parents); free(f.rest); free(f.rotations); free(f.out);
+}
+
+int main(void)
+{
+    static const int sizes[] = {10000, 100000, MAX_VERTICES};
+    struct rusage usage;
+    double start = seconds_now();
+    int s;
+    calibrate_tsc();
+    printf("fk_lbs.h %s benchmark\ncompiler flags: %s\nskinning SIMD: %s\n", FK_LBS_VERSION,
+           BENCH_STRING(BENCH_FLAGS), simd_in_use());
+    if (tsc_ghz > 0.0) printf("cyc/v: time-stamp-counter cycles per vertex (TSC at %.2f GHz)\n", tsc_ghz);
+    printf("memcpy x: memcpy time of the same bytes / this time (1 = as fast as memcpy)\n"
+           "plain x: plain loop time / this time (the plain loop does LBS, also for the DQS rows)\n");
+    make_data();
+    for (s = 0; s < 3; ++s) bench_skinning(sizes[s]);
+    bench_threads(100000);
+    bench_threads(MAX_VERTICES);
+    printf("\nfk_forward, parents before children, validation included (median, min-max):\n");
+    bench_forward_case("60 joints x 1000 poses", 60, 1000, 1);
+    bench_forward_case("10,000-joint tree", 10000, 1, 5);
+    getrusage(RUSAGE_SELF, &usage);
+    printf("\npeak resident memory %.1f MB (vertex buffers for 1M vertices: %.1f MB allocated by this program;\n"
+           "fk_lbs.h allocates nothing)\ntotal time %.1f s\n", (double)usage.ru_maxrss / 1024.0,
+           (double)allocated_bytes / (1024.0 * 1024.0), seconds_now() - start);
+    return 0;
+}

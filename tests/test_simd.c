@@ -1,0 +1,406 @@
+/* test_simd.c - the SIMD skinning loops give the reference loops' answers.
+
+   fk_skin_lbs() and fk_skin_dqs() run SIMD loops for rigs that fit the palette
+   and the reference loops for larger ones. With the palette capacity set to 64
+   here, the same vertices skinned by the same bones go through the SIMD loops
+   (40 bones) and through the reference loops (the same 40 bones followed by 40
+   that no vertex uses), and the two results must agree to a few ulps of the
+   numbers involved: for k = 1..8 influences, with and without normals, packed,
+   interleaved and padded layouts, in place, at block boundaries, with a bad
+   joint index, and at the edges where the fast normalizations hand over.
+   Built with -DFK_LBS_NO_SIMD both sides run the reference loops and must
+   still agree, which they do trivially; the test then checks the plumbing. */
+#define FK_LBS_PALETTE_CAPACITY 64
+#define FK_LBS_IMPLEMENTATION
+#include "fk_lbs.h"
+#include "check.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { BONES = 40, ALL_BONES = 80, MAX_K = 8, MAX_VERTICES = 3000 };
+
+static uint64_t rng_state = 0x2545F4914F6CDD1Du;
+
+static uint32_t rng_next(void) /* xorshift64* */
+{
+    rng_state ^= rng_state >> 12; rng_state ^= rng_state << 25; rng_state ^= rng_state >> 27;
+    return (uint32_t)((rng_state * 2685821657736338717u) >> 32);
+}
+
+static float rng_uniform(float lo, float hi) { return lo + (hi - lo) * (float)(rng_next() >> 8) / 16777216.0f; }
+
+/* ---- A mesh in one interleaved buffer and in separate arrays -------------------- */
+
+typedef struct mesh {
+    int count, k;
+    float positions[MAX_VERTICES][3], normals[MAX_VERTICES][3];
+    uint16_t joints[MAX_VERTICES][MAX_K];
+    float weights[MAX_VERTICES][MAX_K];
+} mesh;
+
+static mesh test_mesh;
+static fk_rigid bones[ALL_BONES];
+
+static void make_bones(float translation_scale)
+{
+    int b;
+    for (b = 0; b < ALL_BONES; ++b) {
+        fk_quat q = fk_quat_make(rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(-1, 1));
+        /* not normalized: the library normalizes on the way in */
+        bones[b] = fk_rigid_make(q, fk_vec3_make(rng_uniform(-translation_scale, translation_scale),
+                                                 rng_uniform(-translation_scale, translation_scale),
+                                                 rng_uniform(-translation_scale, translation_scale)));
+    }
+}
+
+/* Rotations within 60 degrees of one another, each stored with a random sign:
+   one row of the DQS hemisphere table then serves every pivot. */
+static void make_bones_in_one_hemisphere(void)
+{
+    int b;
+    make_bones(3.0f);
+    for (b = 0; b < ALL_BONES; ++b) {
+        fk_quat q = fk_quat_normalize(fk_quat_make(rng_uniform(-0.25f, 0.25f), rng_uniform(-0.25f, 0.25f),
+                                                   rng_uniform(-0.25f, 0.25f), 1.0f));
+        bones[b].q = rng_next() % 2 ? q : fk_quat_make(-q.x, -q.y, -q.z, -q.w);
+    }
+}
+
+static void make_mesh(int count, int k)
+{
+    int i, e;
+    test_mesh.count = count; test_mesh.k = k;
+    for (i = 0; i < count; ++i) {
+        fk_vec3 n = fk_vec3_normalize(fk_vec3_make(rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(-1, 1) + 0.1f));
+        float sum = 0.0f;
+        test_mesh.positions[i][0] = rng_uniform(-2, 2); test_mesh.positions[i][1] = rng_uniform(-2, 2);
+        test_mesh.positions[i][2] = rng_uniform(-2, 2);
+        test_mesh.normals[i][0] = n.x; test_mesh.normals[i][1] = n.y; test_mesh.normals[i][2] = n.z;
+        for (e = 0; e < k; ++e) {
+            test_mesh.joints[i][e] = (uint16_t)(rng_next() % BONES);
+            sum += test_mesh.weights[i][e] = rng_uniform(0.05f, 1.0f);
+        }
+        for (e = 0; e < k; ++e) test_mesh.weights[i][e] /= sum;
+    }
+}
+
+/* Bytes per vertex record in the interleaved layouts; every field 4-byte aligned. */
+typedef struct layout {
+    const char *name;
+    size_t vertex_bytes, position_offset, normal_offset, joint_bytes, weight_bytes;
+} layout;
+
+/* Everything the skinning reads and writes, laid out as `l` says. */
+typedef struct buffers {
+    char *vertices;          /* positions and normals, interleaved or not */
+    char *out;               /* skinned positions and normals, same layout */
+    char *joints, *weights;
+} buffers;
+
+static void fill(const layout *l, buffers *b)
+{
+    int i;
+    size_t n = (size_t)test_mesh.count, k = (size_t)test_mesh.k;
+    b->vertices = (char *)calloc(n, l->vertex_bytes);
+    b->out = (char *)calloc(n, l->vertex_bytes);
+    b->joints = (char *)calloc(n, l->joint_bytes);
+    b->weights = (char *)calloc(n, l->weight_bytes);
+    if (!b->vertices || !b->out || !b->joints || !b->weights) { fprintf(stderr, "out of memory\n"); exit(1); }
+    for (i = 0; i < test_mesh.count; ++i) {
+        memcpy(b->vertices + (size_t)i * l->vertex_bytes + l->position_offset, test_mesh.positions[i], 12);
+        memcpy(b->vertices + (size_t)i * l->vertex_bytes + l->normal_offset, test_mesh.normals[i], 12);
+        memcpy(b->joints + (size_t)i * l->joint_bytes, test_mesh.joints[i], 2 * k);
+        memcpy(b->weights + (size_t)i * l->weight_bytes, test_mesh.weights[i], 4 * k);
+    }
+}
+
+static void release(buffers *b) { free(b->vertices); free(b->out); free(b->joints); free(b->weights); }
+
+static fk_skin_desc describe(const layout *l, const buffers *b, int with_normals, int in_place, int bone_count)
+{
+    fk_skin_desc d;
+    char *out = in_place ? b->vertices : b->out;
+    memset(&d, 0, sizeof d);
+    d.vertex_count = test_mesh.count;
+    d.influences = test_mesh.k;
+    d.positions = (const float *)(const void *)(b->vertices + l->position_offset);
+    d.position_stride = l->vertex_bytes;
+    d.joints = (const uint16_t *)(const void *)b->joints;
+    d.joint_stride = l->joint_bytes;
+    d.weights = (const float *)(const void *)b->weights;
+    d.weight_stride = l->weight_bytes;
+    d.transforms = bones;
+    d.transform_count = bone_count;
+    d.out_positions = (float *)(void *)(out + l->position_offset);
+    d.out_position_stride = l->vertex_bytes;
+    if (with_normals) {
+        d.normals = (const float *)(const void *)(b->vertices + l->normal_offset);
+        d.normal_stride = l->vertex_bytes;
+        d.out_normals = (float *)(void *)(out + l->normal_offset);
+        d.out_normal_stride = l->vertex_bytes;
+    }
+    return d;
+}
+
+/* Size of the numbers that go into vertex i's result: the tolerance is a few ulps
+   of it (float rounding of the blend is relative to the terms, not the sum). */
+static float magnitude(int i)
+{
+    float size = 0.0f;
+    int e;
+    for (e = 0; e < test_mesh.k; ++e) {
+        fk_vec3 t = bones[test_mesh.joints[i][e]].t, p = fk_vec3_make(test_mesh.positions[i][0],
+                                                                      test_mesh.positions[i][1], test_mesh.positions[i][2]);
+        size += fabsf(test_mesh.weights[i][e]) * (fk_vec3_length(p) + fk_vec3_length(t));
+    }
+    return size;
+}
+
+#define ULPS 16.0f
+
+/* Compares two results vertex by vertex; returns the worst error in ulps of the
+   vertex's magnitude (of 1 for normals). */
+static float compare(const layout *l, const char *a, const char *b, int with_normals, const char *what)
+{
+    float worst = 0.0f;
+    int i, c, reported = 0;
+    for (i = 0; i < test_mesh.count; ++i) {
+        const float *pa = (const float *)(const void *)(a + (size_t)i * l->vertex_bytes + l->position_offset);
+        const float *pb = (const float *)(const void *)(b + (size_t)i * l->vertex_bytes + l->position_offset);
+        const float *na = (const float *)(const void *)(a + (size_t)i * l->vertex_bytes + l->normal_offset);
+        const float *nb = (const float *)(const void *)(b + (size_t)i * l->vertex_bytes + l->normal_offset);
+        float unit = FLT_EPSILON * (magnitude(i) > 1.0f ? magnitude(i) : 1.0f);
+        for (c = 0; c < 3; ++c) {
+            float e = fabsf(pa[c] - pb[c]) / unit;
+            float f = with_normals ? fabsf(na[c] - nb[c]) / FLT_EPSILON : 0.0f;
+            if (!(e <= ULPS && f <= ULPS) && reported++ < 3)
+                CHECK(0, "%s: vertex %d component %d: position %.9g vs %.9g, normal %.9g vs %.9g", what, i, c,
+                      pa[c], pb[c], with_normals ? na[c] : 0.0f, with_normals ? nb[c] : 0.0f);
+            if (e > worst) worst = e;
+            if (f > worst) worst = f;
+        }
+    }
+    return worst;
+}
+
+static const layout layouts[] = {
+    /* name, vertex bytes, position offset, normal offset, joint bytes, weight bytes (for k = 8) */
+    {"separate", 0, 0, 0, 0, 0},       /* filled in: positions and normals in one 24-byte record, packed k */
+    {"interleaved 36-byte records, padded index and weight lists", 36, 4, 20, 2 * MAX_K + 2, 4 * MAX_K + 4},
+};
+
+static layout layout_for(int which, int k)
+{
+    layout l = layouts[which];
+    if (which == 0) { /* positions then normals, tightly packed lists */
+        l.vertex_bytes = 24; l.position_offset = 0; l.normal_offset = 12;
+        l.joint_bytes = 2 * (size_t)k; l.weight_bytes = 4 * (size_t)k;
+    }
+    return l;
+}
+
+typedef fk_result (*skin_function)(const fk_skin_desc *);
+
+/* Skins the mesh through the SIMD loops and through the reference loops and
+   compares; also in place. */
+static void agree(skin_function skin, const char *method, int count)
+{
+    int k, which, with_normals, in_place;
+    char what[160];
+    for (k = 1; k <= MAX_K; ++k) {
+        make_mesh(count, k);
+        for (which = 0; which < 2; ++which) {
+            layout l = layout_for(which, k);
+            for (with_normals = 0; with_normals < 2; ++with_normals)
+                for (in_place = 0; in_place < 2; ++in_place) {
+                    buffers fast, reference;
+                    fk_skin_desc d;
+                    fill(&l, &fast); fill(&l, &reference);
+                    snprintf(what, sizeof what, "%s k=%d %s%s%s, %d vertices", method, k, l.name,
+                             with_normals ? ", normals" : "", in_place ? ", in place" : "", count);
+                    d = describe(&l, &fast, with_normals, in_place, BONES);
+                    CHECK(skin(&d) == FK_OK, "%s: SIMD call failed", what);
+                    d = describe(&l, &reference, with_normals, in_place, ALL_BONES);
+                    CHECK(skin(&d) == FK_OK, "%s: reference call failed", what);
+                    compare(&l, in_place ? fast.vertices : fast.out, in_place ? reference.vertices : reference.out,
+                            with_normals, what);
+                    release(&fast); release(&reference);
+                }
+        }
+    }
+}
+
+static void lbs_simd_matches_reference(void) { make_bones(3.0f); agree(fk_skin_lbs, "LBS", 1000); }
+
+/* 40 bones: 2000 vertices use the DQS sign table, 300 the dot products. */
+static void dqs_simd_with_sign_table_matches_reference(void) { make_bones(3.0f); agree(fk_skin_dqs, "DQS", 2000); }
+static void dqs_simd_with_dot_products_matches_reference(void) { make_bones(3.0f); agree(fk_skin_dqs, "DQS", 300); }
+static void dqs_simd_with_one_hemisphere_matches_reference(void)
+{
+    make_bones_in_one_hemisphere();
+    agree(fk_skin_dqs, "DQS, one hemisphere", 2000);
+}
+
+/* A vertex count that ends mid-block, and one vertex alone. */
+static void odd_counts_match_reference(void)
+{
+    make_bones(1.0f);
+    agree(fk_skin_lbs, "LBS", 257);
+    agree(fk_skin_dqs, "DQS", 1);
+}
+
+/* A bad index in the third block: the vertices before it are written as the
+   reference writes them, the ones after it not at all, and both report it. */
+static void bad_index_stops_where_the_reference_stops(void)
+{
+    int method;
+    make_bones(2.0f);
+    make_mesh(1000, 4);
+    test_mesh.joints[600][2] = BONES; /* one past the last bone of the SIMD rig */
+    for (method = 0; method < 2; ++method) {
+        skin_function skin = method ? fk_skin_dqs : fk_skin_lbs;
+        layout l = layout_for(0, 4);
+        buffers fast, reference;
+        fk_skin_desc d;
+        int i, untouched = 1;
+        fill(&l, &fast); fill(&l, &reference);
+        memset(fast.out, 0x7F, (size_t)test_mesh.count * l.vertex_bytes);
+        memset(reference.out, 0x7F, (size_t)test_mesh.count * l.vertex_bytes);
+        d = describe(&l, &fast, 1, 0, BONES);
+        CHECK(skin(&d) == FK_ERROR_JOINT_OUT_OF_RANGE, "%s: SIMD path reports the index", method ? "DQS" : "LBS");
+        /* The reference rig has that bone, so give it the mesh's vertices up to the bad one. */
+        test_mesh.count = 600;
+        d = describe(&l, &reference, 1, 0, ALL_BONES);
+        CHECK(skin(&d) == FK_OK, "reference");
+        compare(&l, fast.out, reference.out, 1, method ? "DQS before the bad index" : "LBS before the bad index");
+        for (i = 600 * (int)l.vertex_bytes; i < 1000 * (int)l.vertex_bytes; ++i)
+            untouched &= (unsigned char)fast.out[i] == 0x7F;
+        CHECK(untouched, "%s: nothing written from the bad vertex on", method ? "DQS" : "LBS");
+        test_mesh.count = 1000;
+        release(&fast); release(&reference);
+    }
+}
+
+/* Weights that make the fast normalizations hand over to the exact ones: a zero
+   normal, a subnormal and an overflowing blend, all-zero weights. */
+static void edge_cases_match_reference(void)
+{
+    static const float scales[] = {0.0f, 1e-21f, 1e-30f, 1e20f, 1.0f};
+    int s, method;
+    make_bones(1.0f);
+    for (s = 0; s < 5; ++s)
+        for (method = 0; method < 2; ++method) {
+            skin_function skin = method ? fk_skin_dqs : fk_skin_lbs;
+            layout l;
+            buffers fast, reference;
+            fk_skin_desc d;
+            char what[80];
+            int i, e;
+            make_mesh(300, 3);
+            for (i = 0; i < test_mesh.count; ++i) {
+                for (e = 0; e < 3; ++e) test_mesh.weights[i][e] *= scales[s];
+                if (s == 4 && i % 2) test_mesh.normals[i][0] = test_mesh.normals[i][1] = test_mesh.normals[i][2] = 0.0f;
+            }
+            l = layout_for(0, 3);
+            fill(&l, &fast); fill(&l, &reference);
+            d = describe(&l, &fast, 1, 0, BONES);
+            CHECK(skin(&d) == FK_OK, "SIMD");
+            d = describe(&l, &reference, 1, 0, ALL_BONES);
+            CHECK(skin(&d) == FK_OK, "reference");
+            snprintf(what, sizeof what, "%s, weights scaled by %g%s", method ? "DQS" : "LBS", (double)scales[s],
+                     s == 4 ? ", zero normals" : "");
+            compare(&l, fast.out, reference.out, 1, what);
+            release(&fast); release(&reference);
+        }
+}
+
+/* ---- Forward kinematics ------------------------------------------------------------ */
+
+/* What fk_forward() computes, spelled with the public scalar functions. */
+static fk_rigid compose(const fk_rigid *parent, fk_vec3 x, fk_quat rotation, fk_vec3 d)
+{
+    fk_quat q = fk_quat_normalize(rotation);
+    fk_vec3 pivot = fk_vec3_add(x, d);
+    if (!parent) return fk_rigid_make(q, fk_vec3_sub(pivot, fk_quat_rotate(q, x)));
+    q = fk_quat_normalize(fk_quat_mul(parent->q, q));
+    return fk_rigid_make(q, fk_vec3_sub(fk_vec3_add(parent->t, fk_quat_rotate(parent->q, pivot)), fk_quat_rotate(q, x)));
+}
+
+static int same_bits(const fk_rigid *a, const fk_rigid *b)
+{
+    return memcmp(&a->q, &b->q, sizeof a->q) == 0 && memcmp(&a->t, &b->t, sizeof a->t) == 0;
+}
+
+/* Within `ulps` units in the last place of `size`, the size of the numbers summed. */
+static int within_ulps(const fk_rigid *a, const fk_rigid *b, float ulps, float size)
+{
+    float u[7] = {a->q.x, a->q.y, a->q.z, a->q.w, a->t.x, a->t.y, a->t.z};
+    float v[7] = {b->q.x, b->q.y, b->q.z, b->q.w, b->t.x, b->t.y, b->t.z};
+    int c;
+    for (c = 0; c < 7; ++c)
+        if (!(fabsf(u[c] - v[c]) <= ulps * FLT_EPSILON * (fabsf(v[c]) > size ? fabsf(v[c]) : size))) return 0;
+    return 1;
+}
+
+/* The one-pass path for parents-first skeletons, the general path (the same
+   skeleton listed children first) and the public functions give the same
+   bits. Where the compiler fuses multiplies and adds (-mfma in a mode that
+   allows contraction, such as gcc's GNU modes or clang), the scalar functions
+   and the SIMD lanes may round differently at each joint, and the differences
+   add up down the chain: at depth D (a root is 1) a translation sums D offsets
+   of length up to 2, and the public functions are then held to 4 D ulps of 2 D. */
+static void forward_paths_agree_bit_for_bit(void)
+{
+    enum { JOINTS = 60 };
+    int parents[JOINTS], reversed_parents[JOINTS], depth[JOINTS], i, trial, same_fast_general = 1, same_public = 1;
+    fk_vec3 rest[JOINTS], reversed_rest[JOINTS], moves[JOINTS], reversed_moves[JOINTS];
+    fk_quat rotations[JOINTS], reversed_rotations[JOINTS];
+    fk_rigid fast[JOINTS], general[JOINTS], public_[JOINTS];
+    for (trial = 0; trial < 50; ++trial) {
+        for (i = 0; i < JOINTS; ++i) {
+            parents[i] = i == 0 || rng_next() % 8 == 0 ? -1 : (int)(rng_next() % (uint32_t)i);
+            depth[i] = parents[i] < 0 ? 1 : depth[parents[i]] + 1;
+            rest[i] = fk_vec3_make(rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(-1, 1));
+            moves[i] = fk_vec3_make(rng_uniform(-0.1f, 0.1f), rng_uniform(-0.1f, 0.1f), rng_uniform(-0.1f, 0.1f));
+            rotations[i] = fk_quat_make(rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(0.2f, 1));
+        }
+        for (i = 0; i < JOINTS; ++i) { /* joint i becomes joint JOINTS-1-i: children before parents */
+            int j = JOINTS - 1 - i;
+            reversed_parents[j] = parents[i] < 0 ? -1 : JOINTS - 1 - parents[i];
+            reversed_rest[j] = rest[i]; reversed_moves[j] = moves[i]; reversed_rotations[j] = rotations[i];
+        }
+        CHECK(fk_forward(JOINTS, parents, rest, rotations, moves, fast) == FK_OK, "parents first");
+        CHECK(fk_forward(JOINTS, reversed_parents, reversed_rest, reversed_rotations, reversed_moves, general) == FK_OK,
+              "children first");
+        for (i = 0; i < JOINTS; ++i) {
+            public_[i] = compose(parents[i] < 0 ? NULL : &public_[parents[i]], rest[i], rotations[i], moves[i]);
+            same_fast_general &= same_bits(&fast[i], &general[JOINTS - 1 - i]);
+#if defined(__FMA__)
+            same_public &= within_ulps(&fast[i], &public_[i], 4.0f * (float)depth[i], 2.0f * (float)depth[i]);
+#else
+            same_public &= same_bits(&fast[i], &public_[i]);
+            (void)within_ulps; (void)depth;
+#endif
+        }
+    }
+    CHECK(same_fast_general, "the one-pass and the general path differ");
+    CHECK(same_public, "fk_forward differs from the public functions composed");
+}
+
+int main(void)
+{
+    RUN_TEST(lbs_simd_matches_reference);
+    RUN_TEST(dqs_simd_with_sign_table_matches_reference);
+    RUN_TEST(dqs_simd_with_dot_products_matches_reference);
+    RUN_TEST(dqs_simd_with_one_hemisphere_matches_reference);
+    RUN_TEST(odd_counts_match_reference);
+    RUN_TEST(bad_index_stops_where_the_reference_stops);
+    RUN_TEST(edge_cases_match_reference);
+    RUN_TEST(forward_paths_agree_bit_for_bit);
+    return check_finish();
+}
