@@ -11,7 +11,8 @@
        - quaternion and rigid-transform math (small structs passed by value);
        - forward kinematics (FK) over a parent array, in any joint order;
        - linear blend skinning (LBS) and dual quaternion skinning (DQS) of positions
-         and normals, with byte strides for interleaved vertex buffers.
+         and normals, with byte strides for interleaved vertex buffers;
+       - optional tangents x y z w (glTF): xyz moves like a normal, w is kept.
      No heap allocation, no global state, no I/O: every function is reentrant and
      may be called from any number of threads at once on separate outputs.
 
@@ -188,6 +189,10 @@ typedef struct fk_skin_desc {
     size_t out_position_stride; /**< bytes between output positions; 0 = 12 */
     float *out_normals;       /**< skinned normals (required iff @c normals is given) */
     size_t out_normal_stride; /**< bytes between output normals; 0 = 12 */
+    const float *tangents;    /**< rest tangents, x y z w per vertex (optional, NULL): glTF's layout, w = +-1 the handedness */
+    size_t tangent_stride;    /**< bytes between tangents; 0 = 16 */
+    float *out_tangents;      /**< skinned tangents: xyz moved like a normal and renormalized, w copied bit for bit (required iff @c tangents is given; may equal @c tangents) */
+    size_t out_tangent_stride; /**< bytes between output tangents; 0 = 16 */
 } fk_skin_desc;
 
 /* ============================================================================
@@ -509,8 +514,9 @@ FK_LBS_DEF fk_result fk_skin_validate(const fk_skin_desc *desc);
 /** @brief Linear blend skinning: v' = sum_k w_k (Q_k v + t_k).
 
     Normals go through the blended linear part sum_k w_k Q_k and are renormalized
-    (exact for rigidly moving parts, the usual approximation elsewhere). Weights are
-    used as given: weights that do not sum to one scale the result.
+    (exact for rigidly moving parts, the usual approximation elsewhere). Tangents'
+    x y z go the same way as normals; their w (handedness) is copied unchanged.
+    Weights are used as given: weights that do not sum to one scale the result.
     The output may be the input buffer itself (same pointer and stride).
     @param desc what to skin; see fk_skin_desc.
     @return FK_OK or the first error found. Descriptor errors are found before
@@ -524,7 +530,9 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc);
     quaternions are blended with signs chosen so that every rotation lies in the
     hemisphere of the most heavily weighted influence (so q and -q give the same
     result, and listing the influences in another order or densely changes
-    nothing), normalized, and applied. Normals are rotated by the blended rotation.
+    nothing), normalized, and applied. Normals are rotated by the blended rotation;
+    so are tangents' x y z, which are then renormalized, and their w is copied
+    unchanged.
     The weights' scale does not matter (tiny and huge weights are rescaled before
     normalizing). A vertex whose blend has a zero rotation part (all weights zero)
     keeps its rest position and normal; NaN in its weights or data makes its
@@ -2007,6 +2015,7 @@ FK_LBS_DEF void fk_mat34_from_trs(fk_vec3 translation, fk_quat rotation, fk_vec3
 typedef struct fk__skin_layout {
     size_t position_stride, normal_stride, joint_stride, weight_stride;
     size_t out_position_stride, out_normal_stride;
+    size_t tangent_stride, out_tangent_stride;
     int dense;
 } fk__skin_layout;
 
@@ -2028,7 +2037,8 @@ static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
     int j;
     if (!d) return FK_ERROR_NULL_ARGUMENT;
     if (d->vertex_count < 0 || d->influences < 1 || d->transform_count < 0) return FK_ERROR_INVALID_COUNT;
-    if (!d->positions || !d->weights || !d->out_positions || (d->normals && !d->out_normals))
+    if (!d->positions || !d->weights || !d->out_positions || (d->normals && !d->out_normals) ||
+        (d->tangents && !d->out_tangents))
         return FK_ERROR_NULL_ARGUMENT;
     if (d->transform_count > 0 && !d->transforms) return FK_ERROR_NULL_ARGUMENT;
     layout->dense = d->joints == NULL;
@@ -2041,6 +2051,8 @@ static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
     layout->weight_stride = d->weight_stride;
     layout->out_position_stride = d->out_position_stride;
     layout->out_normal_stride = d->out_normal_stride;
+    layout->tangent_stride = d->tangent_stride;
+    layout->out_tangent_stride = d->out_tangent_stride;
     if ((r = fk__check_stride(&layout->position_stride, 3 * sizeof(float), sizeof(float), d->positions, d->vertex_count)) != FK_OK) return r;
     if ((r = fk__check_stride(&layout->out_position_stride, 3 * sizeof(float), sizeof(float), d->out_positions, d->vertex_count)) != FK_OK) return r;
     if ((r = fk__check_stride(&layout->weight_stride, k * sizeof(float), sizeof(float), d->weights, d->vertex_count)) != FK_OK) return r;
@@ -2049,6 +2061,10 @@ static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
     if (d->normals) {
         if ((r = fk__check_stride(&layout->normal_stride, 3 * sizeof(float), sizeof(float), d->normals, d->vertex_count)) != FK_OK) return r;
         if ((r = fk__check_stride(&layout->out_normal_stride, 3 * sizeof(float), sizeof(float), d->out_normals, d->vertex_count)) != FK_OK) return r;
+    }
+    if (d->tangents) {
+        if ((r = fk__check_stride(&layout->tangent_stride, 4 * sizeof(float), sizeof(float), d->tangents, d->vertex_count)) != FK_OK) return r;
+        if ((r = fk__check_stride(&layout->out_tangent_stride, 4 * sizeof(float), sizeof(float), d->out_tangents, d->vertex_count)) != FK_OK) return r;
     }
     for (j = 0; j < d->transform_count; ++j) {
         if (!fk__quat_is_normalizable(d->transforms[j].q)) return FK_ERROR_INVALID_ROTATION;
@@ -2093,6 +2109,27 @@ static int fk__influence_joint(const fk_skin_desc *d, const fk__skin_layout *lay
 
 static fk_vec3 fk__load3(const float *p) { return fk_vec3_make(p[0], p[1], p[2]); }
 static void fk__store3(float *p, fk_vec3 v) { p[0] = v.x; p[1] = v.y; p[2] = v.z; }
+
+/* A tangent's handedness w is data the skinning does not interpret: copied as
+   bytes, so that even a NaN's payload or a -0 arrives as it was sent. */
+typedef struct fk__tangent {
+    fk_vec3 xyz;
+    unsigned char w[sizeof(float)];
+} fk__tangent;
+
+static fk__tangent fk__load_tangent(const float *p)
+{
+    fk__tangent t;
+    t.xyz = fk__load3(p);
+    memcpy(t.w, p + 3, sizeof t.w);
+    return t;
+}
+
+static void fk__store_tangent(float *p, fk_vec3 xyz, const fk__tangent *rest)
+{
+    fk__store3(p, xyz);
+    memcpy(p + 3, rest->w, sizeof rest->w);
+}
 
 /* ---- Skinning: palettes and the reference loops ---------------------------------
    Both skinning functions first convert every bone once (the palette, on the
@@ -2155,6 +2192,7 @@ static fk_result fk__lbs_reference(const fk_skin_desc *d, const fk__skin_layout 
         const float *weights = fk__float_at(d->weights, layout->weight_stride, i);
         float blend[FK__LBS_BONE_FLOATS] = {0.0f}, bone[FK__LBS_BONE_FLOATS];
         fk_vec3 p, n;
+        fk__tangent tangent = {{0.0f, 0.0f, 0.0f}, {0}};
         for (k = 0; k < d->influences; ++k) {
             const float *m = bone;
             int joint = fk__influence_joint(d, layout, i, k);
@@ -2166,6 +2204,7 @@ static fk_result fk__lbs_reference(const fk_skin_desc *d, const fk__skin_layout 
         /* Read the whole vertex before writing: the output may be the input. */
         p = fk__load3(fk__float_at(d->positions, layout->position_stride, i));
         n = d->normals ? fk__load3(fk__float_at(d->normals, layout->normal_stride, i)) : p;
+        if (d->tangents) tangent = fk__load_tangent(fk__float_at(d->tangents, layout->tangent_stride, i));
         fk__store3(fk__out_at(d->out_positions, layout->out_position_stride, i),
                    fk_vec3_make(blend[0] * p.x + blend[4] * p.y + blend[8] * p.z + blend[12],
                                 blend[1] * p.x + blend[5] * p.y + blend[9] * p.z + blend[13],
@@ -2175,6 +2214,14 @@ static fk_result fk__lbs_reference(const fk_skin_desc *d, const fk__skin_layout 
                                          blend[1] * n.x + blend[5] * n.y + blend[9] * n.z,
                                          blend[2] * n.x + blend[6] * n.y + blend[10] * n.z);
             fk__store3(fk__out_at(d->out_normals, layout->out_normal_stride, i), fk_vec3_normalize(moved));
+        }
+        if (d->tangents) {
+            fk_vec3 t = tangent.xyz;
+            fk_vec3 moved = fk_vec3_make(blend[0] * t.x + blend[4] * t.y + blend[8] * t.z,
+                                         blend[1] * t.x + blend[5] * t.y + blend[9] * t.z,
+                                         blend[2] * t.x + blend[6] * t.y + blend[10] * t.z);
+            fk__store_tangent(fk__out_at(d->out_tangents, layout->out_tangent_stride, i), fk_vec3_normalize(moved),
+                              &tangent);
         }
     }
     return FK_OK;
@@ -2191,8 +2238,9 @@ static int fk__heaviest(const float *weights, int influences)
 }
 
 /* Normalizes a blended dual quaternion and moves a point and a normal by it; a
-   zero blend (all weights zero) leaves them where they are. */
-static void fk__dqs_finish(fk_quat real, fk_quat dual, fk_vec3 *p, fk_vec3 *n)
+   zero blend (all weights zero) leaves them where they are. Returns the rotation
+   it applied (the identity for a zero blend), for tangents to follow. */
+static fk_quat fk__dqs_finish(fk_quat real, fk_quat dual, fk_vec3 *p, fk_vec3 *n)
 {
     float norm2 = fk_quat_dot(real, real);
     if (!(norm2 >= FLT_MIN && norm2 <= FLT_MAX) && norm2 == norm2) {
@@ -2214,7 +2262,9 @@ static void fk__dqs_finish(fk_quat real, fk_quat dual, fk_vec3 *p, fk_vec3 *n)
         dual = fk__quat_scale(dual, inverse);
         *p = fk_vec3_add(fk_quat_rotate(real, *p), fk__dual_quat_translation(real, dual));
         *n = fk_quat_rotate(real, *n);
+        return real;
     }
+    return fk_quat_identity();
 }
 
 /* Reference DQS over vertices [begin, end); palette as in fk__lbs_reference(). */
@@ -2228,6 +2278,7 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
         float bone[FK__DQS_BONE_FLOATS];
         const float *b = bone;
         fk_vec3 p, n;
+        fk__tangent tangent = {{0.0f, 0.0f, 0.0f}, {0}};
         for (k = 0; k < d->influences; ++k)
             if (fk__influence_joint(d, layout, i, k) < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
         pivot_joint = fk__influence_joint(d, layout, i, fk__heaviest(weights, d->influences));
@@ -2249,9 +2300,13 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
         }
         p = fk__load3(fk__float_at(d->positions, layout->position_stride, i));
         n = d->normals ? fk__load3(fk__float_at(d->normals, layout->normal_stride, i)) : p;
-        fk__dqs_finish(real, dual, &p, &n);
+        if (d->tangents) tangent = fk__load_tangent(fk__float_at(d->tangents, layout->tangent_stride, i));
+        real = fk__dqs_finish(real, dual, &p, &n);
         fk__store3(fk__out_at(d->out_positions, layout->out_position_stride, i), p);
         if (d->normals) fk__store3(fk__out_at(d->out_normals, layout->out_normal_stride, i), n);
+        if (d->tangents)
+            fk__store_tangent(fk__out_at(d->out_tangents, layout->out_tangent_stride, i),
+                              fk_vec3_normalize(fk_quat_rotate(real, tangent.xyz)), &tangent);
     }
     return FK_OK;
 }
@@ -2926,7 +2981,9 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
         for (j = 0; j < desc->transform_count; ++j)
             fk__lbs_bone(desc->transforms[j], palette + (size_t)j * FK__LBS_BONE_FLOATS);
 #if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
-        if (!layout.dense) return fk__skin_blocks(desc, &layout, palette, NULL, 0, fk__lbs_simd_loop(), fk__lbs_reference);
+        /* Tangents are the rare layout: they take the general path. */
+        if (!layout.dense && !desc->tangents)
+            return fk__skin_blocks(desc, &layout, palette, NULL, 0, fk__lbs_simd_loop(), fk__lbs_reference);
 #endif
     }
     return fk__lbs_reference(desc, &layout, palette, 0, desc->vertex_count);
@@ -2948,7 +3005,7 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
         for (j = 0; j < desc->transform_count; ++j)
             fk__dqs_palette_bone(desc->transforms[j], palette + (size_t)j * FK__DQS_PALETTE_STRIDE);
 #if defined(FK__SIMD_SSE2)
-        if (!layout.dense) {
+        if (!layout.dense && !desc->tangents) { /* tangents take the general path */
             /* The table costs a dot product per pair of bones, the loop one per
                influence: build it when it is the cheaper. */
             int table = desc->transform_count <= FK__DQS_TABLE_BONES &&
