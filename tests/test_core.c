@@ -947,6 +947,144 @@ static void bad_descriptors_get_their_codes(void)
 #undef EXPECT
 }
 
+/* ---- Tangents (x y z w, glTF's layout) ---------------------------------------- */
+
+static uint32_t float_bits(float x) { uint32_t b; memcpy(&b, &x, sizeof b); return b; }
+
+/* Worked by hand: a quarter turn about z sends the x axis to the y axis; half the
+   vertex on a still bone and half on the turned one sends it to the diagonal
+   (LBS blends the matrices to (1/2, 1/2, 0) and renormalizes; DQS blends to the
+   eighth turn). The handedness w comes through bit for bit, -1 and -0 alike. */
+static void tangents_turn_with_their_bones_and_keep_their_handedness(void)
+{
+    const float h = 0.70710678f;
+    fk_rigid bones[2];
+    float positions[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    uint16_t joints[3][2] = {{1, 1}, {0, 1}, {1, 1}};
+    float weights[3][2] = {{1, 0}, {0.5f, 0.5f}, {0.25f, 0.75f}};
+    /* The third tangent is not unit length: it comes out renormalized. */
+    float tangents[3][4] = {{1, 0, 0, -1}, {1, 0, 0, -1}, {0, 2, 0, -0.0f}};
+    float skinned_p[3][3], skinned_t[3][4];
+    const float expected[3][3] = {{0, 1, 0}, {h, h, 0}, {-1, 0, 0}};
+    int method, v;
+    bones[0] = fk_rigid_identity();
+    bones[1] = fk_rigid_make(about(0, 0, 1, 90), fk_vec3_make(1, 2, 3));
+    for (method = 0; method < 2; ++method) {
+        fk_skin_desc d;
+        memset(&d, 0, sizeof d);
+        d.vertex_count = 3; d.influences = 2;
+        d.positions = &positions[0][0]; d.joints = &joints[0][0]; d.weights = &weights[0][0];
+        d.transforms = bones; d.transform_count = 2;
+        d.out_positions = &skinned_p[0][0];
+        d.tangents = &tangents[0][0]; d.out_tangents = &skinned_t[0][0];
+        CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "skin");
+        for (v = 0; v < 3; ++v) {
+            CHECK(near3(load(skinned_t[v]), load(expected[v]), 1e-6f), "method %d: tangent %d went to (%g, %g, %g)", method, v,
+                  (double)skinned_t[v][0], (double)skinned_t[v][1], (double)skinned_t[v][2]);
+            CHECK(float_bits(skinned_t[v][3]) == float_bits(tangents[v][3]), "method %d: tangent %d's w changed to %g", method, v,
+                  (double)skinned_t[v][3]);
+        }
+    }
+}
+
+/* A vertex buffer with glTF's tangents in it. */
+typedef struct tangent_vertex {
+    float position[3];
+    float tangent[4];
+    float normal[3];
+    uint16_t joints[4];
+    float weights[4];
+} tangent_vertex;
+
+static tangent_vertex tangent_buffer[VERTS], tangent_buffer_out[VERTS];
+static float packed_tangents[VERTS][4], out_t[VERTS][4];
+static float plain_p[VERTS][3], plain_n[VERTS][3];
+
+static void tangents_strided_interleaved_and_in_place_equal_packed(void)
+{
+    fk_rigid bones[BONES];
+    int method, v, j;
+    random_bones(bones, BONES);
+    random_mesh(&test_mesh, 4, BONES);
+    for (v = 0; v < VERTS; ++v) {
+        fk_vec3 t = fk_vec3_normalize(random_vec3(1));
+        packed_tangents[v][0] = t.x; packed_tangents[v][1] = t.y; packed_tangents[v][2] = t.z;
+        packed_tangents[v][3] = rng_below(2) ? 1.0f : -1.0f;
+        memcpy(tangent_buffer[v].position, test_mesh.positions[v], sizeof(float[3]));
+        memcpy(tangent_buffer[v].normal, test_mesh.normals[v], sizeof(float[3]));
+        memcpy(tangent_buffer[v].tangent, packed_tangents[v], sizeof(float[4]));
+        for (j = 0; j < 4; ++j) { tangent_buffer[v].joints[j] = test_mesh.joints[v][j]; tangent_buffer[v].weights[j] = test_mesh.weights[v][j]; }
+    }
+    for (method = 0; method < 2; ++method) {
+        fk_result (*skin)(const fk_skin_desc *) = method ? fk_skin_dqs : fk_skin_lbs;
+        fk_skin_desc plain = packed_desc(&test_mesh, bones, BONES, &plain_p[0][0], &plain_n[0][0]);
+        fk_skin_desc packed = packed_desc(&test_mesh, bones, BONES, &out_p[0][0], &out_n[0][0]), d;
+        int same = 1;
+        float worst = 0;
+        packed.tangents = &packed_tangents[0][0]; packed.out_tangents = &out_t[0][0];
+        CHECK(skin(&plain) == FK_OK && skin(&packed) == FK_OK, "packed");
+        /* Tangents take the general path; positions and normals must not notice. */
+        for (v = 0; v < VERTS; ++v) {
+            float e = vec3_distance(load(out_p[v]), load(plain_p[v])) + vec3_distance(load(out_n[v]), load(plain_n[v]));
+            if (e > worst) worst = e;
+        }
+        CHECK(worst < 1e-5f, "method %d: giving tangents moved positions or normals by %g", method, worst);
+        memset(&d, 0, sizeof d);
+        d.vertex_count = VERTS; d.influences = 4;
+        d.transforms = bones; d.transform_count = BONES;
+        d.positions = tangent_buffer[0].position; d.position_stride = sizeof(tangent_vertex);
+        d.normals = tangent_buffer[0].normal;     d.normal_stride = sizeof(tangent_vertex);
+        d.tangents = tangent_buffer[0].tangent;   d.tangent_stride = sizeof(tangent_vertex);
+        d.joints = tangent_buffer[0].joints;      d.joint_stride = sizeof(tangent_vertex);
+        d.weights = tangent_buffer[0].weights;    d.weight_stride = sizeof(tangent_vertex);
+        memcpy(tangent_buffer_out, tangent_buffer, sizeof tangent_buffer);
+        d.out_positions = tangent_buffer_out[0].position; d.out_position_stride = sizeof(tangent_vertex);
+        d.out_normals = tangent_buffer_out[0].normal;     d.out_normal_stride = sizeof(tangent_vertex);
+        d.out_tangents = tangent_buffer_out[0].tangent;   d.out_tangent_stride = sizeof(tangent_vertex);
+        CHECK(skin(&d) == FK_OK, "interleaved");
+        for (v = 0; v < VERTS; ++v)
+            same = same && memcmp(tangent_buffer_out[v].position, out_p[v], sizeof(float[3])) == 0 &&
+                   memcmp(tangent_buffer_out[v].normal, out_n[v], sizeof(float[3])) == 0 &&
+                   memcmp(tangent_buffer_out[v].tangent, out_t[v], sizeof(float[4])) == 0 &&
+                   memcmp(tangent_buffer_out[v].weights, tangent_buffer[v].weights, sizeof(float[4])) == 0;
+        CHECK(same, "method %d: interleaved tangents differ from packed ones, or bytes between fields changed", method);
+        /* In place: the output is the input buffer itself. */
+        memcpy(tangent_buffer_out, tangent_buffer, sizeof tangent_buffer);
+        d.positions = tangent_buffer_out[0].position;
+        d.normals = tangent_buffer_out[0].normal;
+        d.tangents = tangent_buffer_out[0].tangent;
+        CHECK(skin(&d) == FK_OK, "in place");
+        for (v = 0; v < VERTS; ++v)
+            same = same && memcmp(tangent_buffer_out[v].position, out_p[v], sizeof(float[3])) == 0 &&
+                   memcmp(tangent_buffer_out[v].normal, out_n[v], sizeof(float[3])) == 0 &&
+                   memcmp(tangent_buffer_out[v].tangent, out_t[v], sizeof(float[4])) == 0;
+        CHECK(same, "method %d: in-place tangents differ from packed ones", method);
+    }
+}
+
+static void bad_tangent_descriptors_get_their_codes(void)
+{
+    fk_rigid bones[BONES];
+    fk_skin_desc good, d;
+    random_bones(bones, BONES);
+    random_mesh(&test_mesh, 4, BONES);
+    good = packed_desc(&test_mesh, bones, BONES, &out_p[0][0], &out_n[0][0]);
+    good.tangents = &packed_tangents[0][0]; good.out_tangents = &out_t[0][0];
+#define EXPECT(code, what) \
+    CHECK(fk_skin_validate(&d) == (code) && fk_skin_lbs(&d) == (code) && fk_skin_dqs(&d) == (code), what)
+    d = good; EXPECT(FK_OK, "good descriptor, strides 0 = 16");
+    d = good; d.tangent_stride = d.out_tangent_stride = 16; EXPECT(FK_OK, "strides of 16");
+    d = good; d.out_tangents = NULL; EXPECT(FK_ERROR_NULL_ARGUMENT, "tangents without out_tangents");
+    d = good; d.tangents = NULL; EXPECT(FK_OK, "out_tangents without tangents is ignored");
+    d = good; d.tangent_stride = 12; EXPECT(FK_ERROR_INVALID_STRIDE, "tangent stride below 16");
+    d = good; d.out_tangent_stride = 12; EXPECT(FK_ERROR_INVALID_STRIDE, "output tangent stride below 16");
+    d = good; d.tangent_stride = 18; EXPECT(FK_ERROR_INVALID_STRIDE, "tangent stride not a multiple of 4");
+    d = good; d.tangents = (const float *)(const void *)((const char *)d.tangents + 2); EXPECT(FK_ERROR_INVALID_STRIDE, "misaligned tangents");
+    d = good; d.out_tangents = (float *)(void *)((char *)d.out_tangents + 1); EXPECT(FK_ERROR_INVALID_STRIDE, "misaligned output tangents");
+    d = good; d.tangent_stride = ((size_t)-1) / 2 / 4 * 4; EXPECT(FK_ERROR_INVALID_STRIDE, "tangent stride times count overflows");
+#undef EXPECT
+}
+
 static void identity_pose_leaves_the_mesh_unchanged(void)
 {
     fk_rigid bones[BONES];
@@ -1001,5 +1139,8 @@ int main(void)
     RUN_TEST(a_bad_joint_index_stops_at_its_vertex);
     RUN_TEST(bad_descriptors_get_their_codes);
     RUN_TEST(identity_pose_leaves_the_mesh_unchanged);
+    RUN_TEST(tangents_turn_with_their_bones_and_keep_their_handedness);
+    RUN_TEST(tangents_strided_interleaved_and_in_place_equal_packed);
+    RUN_TEST(bad_tangent_descriptors_get_their_codes);
     return check_finish();
 }
