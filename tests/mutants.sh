@@ -121,6 +121,19 @@ mutant dqs_normal_not_rotated \
 '*n = fk_quat_rotate(real, *n);' \
 '(void)n;'
 
+# A tangent's handedness lost, as in runtimes that skin only x y z.
+mutant tangent_handedness_dropped \
+'memcpy(p + 3, rest->w, sizeof rest->w);' \
+'p[3] = 1.0f; (void)rest;'
+
+mutant lbs_tangent_not_renormalized \
+'layout->out_tangent_stride, i), fk_vec3_normalize(moved),' \
+'layout->out_tangent_stride, i), moved,'
+
+mutant dqs_tangent_not_rotated \
+'fk_vec3_normalize(fk_quat_rotate(real, tangent.xyz))' \
+'fk_vec3_normalize(tangent.xyz)'
+
 mutant input_stride_one_float_short \
 '(const char *)base + (size_t)vertex * stride' \
 '(const char *)base + (size_t)vertex * (stride - sizeof(float))'

@@ -661,6 +661,56 @@ static int normals_stay_unit(const prop_case *c, prop_failure *f)
     return 1;
 }
 
+/* Tangents (x y z w, glTF's layout) move like normals: given each vertex's normal
+   as its tangent's x y z, the tangent comes out as the normal path's answer made
+   unit length (LBS's normals are already renormalized, DQS's only rotated), and
+   its w -- +1, -1, -0 or a NaN with a payload -- arrives bit for bit. Random
+   strides, in place or not. */
+static int tangents_follow_normals_and_keep_their_handedness(const prop_case *c, prop_failure *f)
+{
+    enum { MAX_TANGENT_STRIDE = 32 };
+    static float tangents[MAX_VERTICES * MAX_TANGENT_STRIDE / 4], out_tangents[MAX_VERTICES * MAX_TANGENT_STRIDE / 4];
+    static const uint32_t handedness[4] = {0x3f800000u, 0xbf800000u, 0x80000000u, 0x7fc01234u};
+    rng r = c->extra;
+    size_t stride = 16 + 4 * (size_t)rng_below(&r, 5), out_stride = 16 + 4 * (size_t)rng_below(&r, 5);
+    int in_place = rng_chance(&r, 2), kk = c->influences, dqs, j, k;
+    fk_skin_desc d = mesh_desc(c, c->bones, out_positions_a, out_normals_a);
+    for (j = 0; j < c->vertex_count; ++j) {
+        float *t = (float *)(void *)((char *)tangents + (size_t)j * stride);
+        memcpy(t, c->normals + 3 * j, 12);
+        memcpy(t + 3, &handedness[rng_below(&r, 4)], 4);
+    }
+    d.tangents = tangents; d.tangent_stride = stride;
+    d.out_tangents = in_place ? tangents : out_tangents;
+    d.out_tangent_stride = in_place ? stride : out_stride;
+    for (dqs = 0; dqs < 2; ++dqs) {
+        static float rest[MAX_VERTICES * MAX_TANGENT_STRIDE / 4];
+        memcpy(rest, tangents, sizeof rest);
+        if (!in_place) poison(out_tangents, sizeof out_tangents);
+        if (skin(dqs, &d) != FK_OK) return fail(f, "%s failed on a valid mesh with tangents", method_names[dqs]);
+        for (j = 0; j < c->vertex_count; ++j) {
+            const float *before = (const float *)(const void *)((const char *)rest + (size_t)j * stride);
+            const float *after = (const float *)(const void *)((const char *)d.out_tangents + (size_t)j * d.out_tangent_stride);
+            dvec normal = dv_load(out_normals_a + 3 * j), tangent = dv_load(after), blended = dv3(0, 0, 0);
+            double length = dv_len(tangent), error;
+            if (memcmp(before + 3, after + 3, 4) != 0)
+                return fail(f, "%s (stride %zu, output stride %zu%s): tangent %d's w changed", method_names[dqs], stride,
+                            d.out_tangent_stride, in_place ? ", in place" : "", j);
+            for (k = 0; k < kk; ++k)
+                blended = dv_add(blended, dv_scale(dq_rotate(dr(c->bones[c->joints[j * kk + k]]).q, dv_load(c->normals + 3 * j)),
+                                                   (double)c->weights[j * kk + k]));
+            if (!dqs && dv_len(blended) <= skin_tolerance(kk, 1.0)) continue; /* collapsed to rounding: no direction is right */
+            if (!within(fabs(length - 1.0), unit_tolerance()))
+                return fail(f, "%s: tangent %d has length %.9g", method_names[dqs], j, length);
+            error = dv_dist(tangent, dv_scale(normal, 1.0 / dv_len(normal)));
+            if (!within(error, unit_tolerance()))
+                return fail(f, "%s: tangent %d is %.3g from its normal's direction", method_names[dqs], j, error);
+        }
+        if (in_place) memcpy(tangents, rest, sizeof rest); /* the next method starts from the rest tangents again */
+    }
+    return 1;
+}
+
 /* Influences with zero weight change nothing, wherever they are listed -- first
    included, where DQS must not let them choose the hemisphere to blend in. */
 static int zero_weights_change_nothing(const prop_case *c, prop_failure *f)
@@ -1151,6 +1201,7 @@ static property properties[] = {
     PROPERTY(dqs_ignores_quaternion_signs, USES_BONES | USES_MESH),
     PROPERTY(dqs_keeps_volume_under_twist, 0),
     PROPERTY(normals_stay_unit, USES_BONES | USES_MESH),
+    PROPERTY(tangents_follow_normals_and_keep_their_handedness, USES_BONES | USES_MESH),
     PROPERTY(zero_weights_change_nothing, USES_BONES | USES_MESH),
     PROPERTY(influence_order_does_not_matter, USES_BONES | USES_MESH),
     PROPERTY(strides_and_layouts_do_not_matter, USES_BONES | USES_MESH),
