@@ -496,6 +496,39 @@ static void stride_overflowing_size_t_is_invalid_stride(void)
     CHECK(skin_all(&d, &m) == FK_ERROR_INVALID_STRIDE, "position stride SIZE_MAX - 3");
 }
 
+static void bad_tangent_layout_is_null_argument_or_invalid_stride(void)
+{
+    mesh m;
+    fk_skin_desc d, good;
+    float tangents[VERTICES * 4], out_tangents[VERTICES * 4], untouched[VERTICES * 4];
+    int i;
+    good_mesh(&m);
+    for (i = 0; i < VERTICES; ++i) {
+        tangents[4 * i] = 1.0f; tangents[4 * i + 1] = 0.0f; tangents[4 * i + 2] = 0.0f; tangents[4 * i + 3] = -1.0f;
+    }
+    memset(untouched, 0xff, sizeof untouched);
+    good = describe(&m); good.tangents = tangents; good.out_tangents = out_tangents;
+#define EXPECT_UNTOUCHED(code, what) \
+    memcpy(out_tangents, untouched, sizeof out_tangents); \
+    CHECK(skin_all(&d, &m) == (code), what); \
+    CHECK(memcmp(out_tangents, untouched, sizeof out_tangents) == 0, "%s: tangents written before the error", what)
+    d = good; d.out_tangents = NULL;
+    CHECK(skin_all(&d, &m) == FK_ERROR_NULL_ARGUMENT, "tangents without out_tangents");
+    d = good; d.tangent_stride = 12; EXPECT_UNTOUCHED(FK_ERROR_INVALID_STRIDE, "tangent stride 12, below x y z w");
+    d = good; d.out_tangent_stride = 14; EXPECT_UNTOUCHED(FK_ERROR_INVALID_STRIDE, "out tangent stride 14");
+    d = good; d.tangent_stride = 18; EXPECT_UNTOUCHED(FK_ERROR_INVALID_STRIDE, "tangent stride 18, not a multiple of 4");
+    d = good; d.tangents = (const float *)(const void *)((const char *)tangents + 2);
+    EXPECT_UNTOUCHED(FK_ERROR_INVALID_STRIDE, "tangents 2 bytes off alignment");
+    d = good; d.tangent_stride = ((size_t)-1) / 2 + 1; /* times 4 vertices wraps around */
+    EXPECT_UNTOUCHED(FK_ERROR_INVALID_STRIDE, "tangent stride SIZE_MAX / 2 + 1");
+    d = good; d.tangents = NULL;
+    EXPECT_UNTOUCHED(FK_OK, "out_tangents without tangents is ignored");
+    d = good;
+    CHECK(skin_all(&d, &m) == FK_OK, "a good tangent layout");
+    for (i = 0; i < VERTICES; ++i) CHECK(out_tangents[4 * i + 3] == -1.0f, "tangent %d lost its handedness", i);
+#undef EXPECT_UNTOUCHED
+}
+
 static void joint_index_past_transforms_is_joint_out_of_range(void)
 {
     mesh m;
@@ -839,6 +872,7 @@ int main(void)
     RUN_TEST(stride_smaller_than_element_is_invalid_stride);
     RUN_TEST(misaligned_stride_or_pointer_is_invalid_stride);
     RUN_TEST(stride_overflowing_size_t_is_invalid_stride);
+    RUN_TEST(bad_tangent_layout_is_null_argument_or_invalid_stride);
     RUN_TEST(joint_index_past_transforms_is_joint_out_of_range);
     RUN_TEST(bad_transform_is_invalid_rotation_or_not_finite);
     RUN_TEST(non_unit_transform_rotation_is_normalized);
