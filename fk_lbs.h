@@ -189,9 +189,11 @@ typedef struct fk_skin_desc {
     size_t out_position_stride; /**< bytes between output positions; 0 = 12 */
     float *out_normals;       /**< skinned normals (required iff @c normals is given) */
     size_t out_normal_stride; /**< bytes between output normals; 0 = 12 */
-    const float *tangents;    /**< rest tangents, x y z w per vertex (optional, NULL): glTF's layout, w = +-1 the handedness */
+    const float *tangents;    /**< rest tangents, x y z w per vertex as in glTF, w = +-1 the
+                                   handedness (optional, NULL) */
     size_t tangent_stride;    /**< bytes between tangents; 0 = 16 */
-    float *out_tangents;      /**< skinned tangents: xyz moved like a normal and renormalized, w copied bit for bit (required iff @c tangents is given; may equal @c tangents) */
+    float *out_tangents;      /**< skinned tangents: x y z moved like a normal and renormalized,
+                                   w copied bit for bit (required iff @c tangents is given) */
     size_t out_tangent_stride; /**< bytes between output tangents; 0 = 16 */
 } fk_skin_desc;
 
