@@ -17,7 +17,9 @@ check() { # check DESCRIPTION COMMAND...: runs the command, counts and reports i
 }
 finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit; }
 
-if ! make --no-print-directory -s -C "$root" docs >"$log" 2>&1; then
+# Run as a user would, outside any make that runs this script (its jobserver and
+# flags would print warnings of their own).
+if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s -C "$root" docs >"$log" 2>&1; then
     cat "$log"
     if ! command -v doxygen >/dev/null; then
         echo "FAIL docs: doxygen is not installed and could not be installed (apt-get install doxygen)"
