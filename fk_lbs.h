@@ -1402,9 +1402,10 @@ static fk_result fk__check_parents(int joint_count, const int *parents, int *par
 #if defined(FK__SIMD_SSE2)
 /* fk__joint_transform() below, four lanes at a time, in half the instructions:
    q is the joint's rotation already normalized, x its rest position, pivot x
-   plus its translation. */
-static FK__ALWAYS_INLINE void fk__joint_transform_sse(const fk_rigid *parent, __m128 q, __m128 x, __m128 pivot,
-                                                      int rest_frame, fk_rigid *out)
+   plus its translation. Returns 0 when the translation overflowed float (finite
+   inputs near FLT_MAX), which the general path then reports. */
+static FK__ALWAYS_INLINE int fk__joint_transform_sse(const fk_rigid *parent, __m128 q, __m128 x, __m128 pivot,
+                                                     int rest_frame, fk_rigid *out)
 {
     __m128 t;
     if (!parent) {
@@ -1417,6 +1418,7 @@ static FK__ALWAYS_INLINE void fk__joint_transform_sse(const fk_rigid *parent, __
     }
     _mm_storeu_ps(&out->q.x, q);
     fk__store3_sse(&out->t, t);
+    return (_mm_movemask_ps(_mm_cmpneq_ps(_mm_sub_ps(t, t), _mm_setzero_ps())) & 7) == 0; /* t - t is NaN unless finite */
 }
 #endif
 
@@ -1521,8 +1523,9 @@ static FK__ALWAYS_INLINE int fk__forward_pass(int joint_count, const int *parent
         int rotation_ok = fk__is_positive_normal_sse(norm2);
         int positions_ok = _mm_movemask_ps(_mm_cmpneq_ps(finite, _mm_setzero_ps())) == 0;
         if ((parent >= i) | !rotation_ok | !positions_ok) return 0;
-        fk__joint_transform_sse(parent < 0 ? NULL : &out[parent], fk__quat_scale_to_unit_sse(rotation, norm2), x,
-                                translated ? _mm_add_ps(x, d) : x, rest_frame, &out[i]);
+        if (!fk__joint_transform_sse(parent < 0 ? NULL : &out[parent], fk__quat_scale_to_unit_sse(rotation, norm2), x,
+                                     translated ? _mm_add_ps(x, d) : x, rest_frame, &out[i]))
+            return 0;
     }
 #else
     for (i = 0; i < joint_count; ++i) {
@@ -1535,6 +1538,7 @@ static FK__ALWAYS_INLINE int fk__forward_pass(int joint_count, const int *parent
         if ((parent >= i) | (bits - 0x00800000u > 0x7F7FFFFFu - 0x00800000u) | !(finite == 0.0f)) return 0;
         out[i] = fk__joint_transform(parent < 0 ? NULL : &out[parent], x, rotations[i],
                                      translated ? &translations[i] : NULL, rest_frame);
+        if (!fk__vec3_is_finite(out[i].t)) return 0; /* overflowed: the general path reports it */
     }
 #endif
     return 1;
@@ -1577,11 +1581,11 @@ static fk_result fk__forward(int joint_count, const int *parents, const fk_vec3 
         (void)parents_first;
         if (result == FK_OK) result = fk__forward_any_order(joint_count, parents, rest_joints, rotations,
                                                             translations, out, rest_frame);
+        /* Finite inputs can still overflow float on the way down the tree (positions
+           near FLT_MAX); an infinite translation must not pass for a pose. */
+        for (i = 0; i < joint_count && result == FK_OK; ++i)
+            if (!fk__vec3_is_finite(out[i].t)) result = FK_ERROR_NOT_FINITE;
     }
-    /* Finite inputs can still overflow float on the way down the tree (positions
-       near FLT_MAX); an infinite translation must not pass for a pose. */
-    for (i = 0; i < joint_count && result == FK_OK; ++i)
-        if (!fk__vec3_is_finite(out[i].t)) result = FK_ERROR_NOT_FINITE;
     if (result != FK_OK)
         for (i = 0; i < joint_count; ++i) out[i] = fk_rigid_identity();
     return result;
