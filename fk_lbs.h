@@ -12,7 +12,11 @@
        - forward kinematics (FK) over a parent array, in any joint order;
        - linear blend skinning (LBS) and dual quaternion skinning (DQS) of positions
          and normals, with byte strides for interleaved vertex buffers;
-       - optional tangents x y z w (glTF): xyz moves like a normal, w is kept.
+       - optional tangents x y z w (glTF): xyz moves like a normal, w is kept;
+       - engine rigs (inverse bind and world matrices) turned into rest joints and
+         relative rotations;
+       - weight repair, pose blending and track sampling, subtree updates,
+         Jacobians of FK and LBS, and a damped least squares IK step.
      No heap allocation, no global state, no I/O: every function is reentrant and
      may be called from any number of threads at once on separate outputs.
 
@@ -142,9 +146,9 @@ typedef enum fk_result {
     FK_ERROR_PARENT_OUT_OF_RANGE, /**< a parent index is >= the joint count */
     FK_ERROR_SELF_PARENT,        /**< a joint is its own parent */
     FK_ERROR_CYCLE,              /**< the parent array has a cycle (no path to a root) */
-    FK_ERROR_INVALID_ROTATION,   /**< a quaternion is zero, infinite or NaN */
+    FK_ERROR_INVALID_ROTATION,   /**< a quaternion is zero, infinite, NaN, or its squared length is outside float's normal range */
     FK_ERROR_NOT_FINITE,         /**< a position or translation is infinite or NaN, or the pose overflows float */
-    FK_ERROR_JOINT_OUT_OF_RANGE, /**< a vertex names a joint >= transform_count */
+    FK_ERROR_JOINT_OUT_OF_RANGE, /**< a joint index is not below the number of joints (a vertex's, below transform_count) */
     FK_ERROR_INVALID_STRIDE,     /**< a stride is smaller than its element, misaligned, or overflows */
     FK_ERROR_NOT_RIGID,          /**< engine matrices are singular, or carry scale that varies per joint or over time */
     FK_ERROR_INVALID_WEIGHT,     /**< a weight is infinite or NaN, or blend weights are negative or sum to zero */
@@ -928,9 +932,9 @@ FK_LBS_DEF const char *fk_result_description(fk_result result)
     case FK_ERROR_PARENT_OUT_OF_RANGE: return "a parent index is not below the joint count";
     case FK_ERROR_SELF_PARENT: return "a joint is its own parent";
     case FK_ERROR_CYCLE: return "the parent array has a cycle";
-    case FK_ERROR_INVALID_ROTATION: return "a quaternion is zero, infinite or NaN";
+    case FK_ERROR_INVALID_ROTATION: return "a quaternion is zero, infinite, NaN, or too small or large to normalize in float";
     case FK_ERROR_NOT_FINITE: return "a position or translation is infinite or NaN, or the result overflows";
-    case FK_ERROR_JOINT_OUT_OF_RANGE: return "a vertex names a joint not below transform_count";
+    case FK_ERROR_JOINT_OUT_OF_RANGE: return "a joint index is not below the number of joints (for skinning: transform_count)";
     case FK_ERROR_INVALID_STRIDE: return "a stride is too small, misaligned, or overflows";
     case FK_ERROR_NOT_RIGID: return "matrices are singular, or carry scale that varies per joint or over time";
     case FK_ERROR_INVALID_WEIGHT: return "a weight is not finite, or blend weights are negative or sum to zero";
