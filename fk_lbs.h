@@ -1475,12 +1475,13 @@ static int fk__get_link(const fk_rigid *scratch)
     return below;
 }
 
-static fk_result fk__forward_any_order(int joint_count, const int *parents, const fk_vec3 *rest_joints,
-                                       const fk_quat *rotations, const fk_vec3 *translations,
-                                       fk_rigid *out, int rest_frame)
+/* Computes every joint whose transform is marked FK__UNVISITED, in any order;
+   the others must hold finished transforms. */
+static fk_result fk__forward_marked(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                    const fk_quat *rotations, const fk_vec3 *translations,
+                                    fk_rigid *out, int rest_frame)
 {
     int i;
-    for (i = 0; i < joint_count; ++i) out[i].q.w = FK__UNVISITED;
     for (i = 0; i < joint_count; ++i) {
         int joint = i, below = -1;
         if (out[i].q.w != FK__UNVISITED) continue;
@@ -1501,6 +1502,15 @@ static fk_result fk__forward_any_order(int joint_count, const int *parents, cons
         }
     }
     return FK_OK;
+}
+
+static fk_result fk__forward_any_order(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                       const fk_quat *rotations, const fk_vec3 *translations,
+                                       fk_rigid *out, int rest_frame)
+{
+    int i;
+    for (i = 0; i < joint_count; ++i) out[i].q.w = FK__UNVISITED;
+    return fk__forward_marked(joint_count, parents, rest_joints, rotations, translations, out, rest_frame);
 }
 
 /* The common case in one pass: parents before children, every input valid,
@@ -3424,25 +3434,9 @@ static fk_result fk__forward_subtree(int joint_count, const int *parents, const 
     }
     for (i = 0; i < joint_count; ++i)
         if (fk__in_subtree(joint_count, parents, root, i) > 0) transforms[i].q.w = FK__UNVISITED;
-    for (i = 0; i < joint_count; ++i) {
-        int joint = i, below = -1;
-        if (transforms[i].q.w != FK__UNVISITED) continue;
-        for (;;) { /* climb until the parent is finished or there is none */
-            int parent = fk__parent_index(parents, joint);
-            fk__set_link(&transforms[joint], below);
-            if (parent < 0 || transforms[parent].q.w != FK__UNVISITED) break;
-            below = joint;
-            joint = parent;
-        }
-        while (joint >= 0) { /* descend, finishing each joint of the path */
-            int parent = fk__parent_index(parents, joint), next = fk__get_link(&transforms[joint]);
-            transforms[joint] = fk__joint_transform(parent < 0 ? NULL : &transforms[parent], rest_joints[joint],
-                                                    rotations[joint], translations ? &translations[joint] : NULL,
-                                                    rest_frame);
-            joint = next;
-        }
-    }
-    return FK_OK;
+    /* The subtree's joints are marked and its root's parent is finished, so the
+       any-order walk computes exactly the subtree. */
+    return fk__forward_marked(joint_count, parents, rest_joints, rotations, translations, transforms, rest_frame);
 }
 
 FK_LBS_DEF fk_result fk_forward_subtree(int joint_count, const int *parents, const fk_vec3 *rest_joints,
