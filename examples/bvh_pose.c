@@ -195,11 +195,10 @@ static int draw_sheet(const char *png_path, const char *bvh_path, const bvh_file
                       const int *frames, int frame_count)
 {
     static const char *const row_names[3] = {"skeleton", "LBS", "DQS"};
-    render_options options;
     render_sheet *sheet;
     fk_vec3 half = fk_vec3_make(0, 0, 0), center[MAX_PICTURE_FRAMES];
-    char directory[1024], title[256];
-    const char *name = strrchr(png_path, '/'), *base = strrchr(bvh_path, '/');
+    char title[256];
+    const char *base = strrchr(bvh_path, '/');
     body b;
     int f, row, ok;
     if (frame_count > MAX_PICTURE_FRAMES) {
@@ -237,20 +236,7 @@ static int draw_sheet(const char *png_path, const char *bvh_path, const bvh_file
             render_panel_end(panel);
         }
     }
-    memset(&options, 0, sizeof options);
-    options.scale = 1.0f;
-    if (name) {
-        size_t length = (size_t)(name - png_path);
-        if (length >= sizeof directory) length = sizeof directory - 1;
-        memcpy(directory, png_path, length);
-        directory[length] = '\0';
-        options.out_dir = length ? directory : "/";
-        name++;
-    } else {
-        options.out_dir = ".";
-        name = png_path;
-    }
-    ok = render_sheet_save(sheet, &options, name) == 0;
+    ok = render_sheet_save_path(sheet, png_path) == 0;
     render_sheet_destroy(sheet);
     body_free(&b);
     return ok;

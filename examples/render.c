@@ -498,6 +498,21 @@ int render_sheet_save(const render_sheet *sheet, const render_options *options, 
     return 0;
 }
 
+int render_sheet_save_path(const render_sheet *sheet, const char *path)
+{
+    char directory[1024];
+    const char *slash = strrchr(path, '/');
+    render_options options;
+    size_t length = slash ? (size_t)(slash - path) : 0;
+    memset(&options, 0, sizeof options);
+    options.scale = 1.0f;
+    options.out_dir = slash ? (length ? directory : "/") : ".";
+    if (length >= sizeof directory) length = sizeof directory - 1;
+    memcpy(directory, path, length);
+    directory[length] = '\0';
+    return render_sheet_save(sheet, &options, slash ? slash + 1 : path);
+}
+
 /* ---- Projection ------------------------------------------------------------------- */
 
 /* A point in supersampled screen coordinates, with its view depth. */

@@ -125,6 +125,9 @@ int render_sheet_height(const render_sheet *sheet);
 /* Writes the sheet as PNG to options->out_dir/name (creating the folder) and prints
    "wrote PATH WIDTHxHEIGHT". Returns 0 on success, -1 on failure (with a message). */
 int render_sheet_save(const render_sheet *sheet, const render_options *options, const char *name);
+/* The same, to a path given whole ("out/mocap.png", or a bare name for the current
+   folder), as a --png option takes it. */
+int render_sheet_save_path(const render_sheet *sheet, const char *path);
 void render_sheet_destroy(render_sheet *sheet);
 
 /* Starts drawing the panel at (column, row), cleared to the background. Only one

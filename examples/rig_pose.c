@@ -108,7 +108,6 @@ static void rest_normals_from_triangles(const rig *model, float *normals)
    and three quarters of the animation. */
 static int draw_sheet(rig *model, const char *model_path, const char *png_path, double seconds, int dual_quaternion)
 {
-    render_options options;
     render_sheet *sheet;
     render_mesh mesh;
     render_camera camera;
@@ -116,8 +115,8 @@ static int draw_sheet(rig *model, const char *model_path, const char *png_path, 
     float *rest_normals = model->normals;
     double times[6];
     const char *titles[6];
-    char labels[6][64], directory[1024], title[256];
-    const char *name = strrchr(png_path, '/'), *base = strrchr(model_path, '/');
+    char labels[6][64], title[256];
+    const char *base = strrchr(model_path, '/');
     fk_vec3 lo, hi;
     int panel_index, ok = 1;
     if (!rest_normals) {
@@ -163,20 +162,7 @@ static int draw_sheet(rig *model, const char *model_path, const char *png_path, 
             render_draw_label(panel, 8, 22, 1, RENDER_SOFT_INK, "%s", labels[panel_index]);
             render_panel_end(panel);
         }
-        memset(&options, 0, sizeof options);
-        options.scale = 1.0f;
-        if (name) {
-            size_t length = (size_t)(name - png_path);
-            if (length >= sizeof directory) length = sizeof directory - 1;
-            memcpy(directory, png_path, length);
-            directory[length] = '\0';
-            options.out_dir = length ? directory : "/";
-            name++;
-        } else {
-            options.out_dir = ".";
-            name = png_path;
-        }
-        ok = render_sheet_save(sheet, &options, name) == 0;
+        ok = render_sheet_save_path(sheet, png_path) == 0;
         render_sheet_destroy(sheet);
     }
     for (panel_index = 0; panel_index < 6; ++panel_index) posed_model_free(&poses[panel_index]);
