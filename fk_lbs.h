@@ -3215,6 +3215,21 @@ static fk_result fk__check_pose(int joint_count, const fk_quat *rotations, const
 
 static fk_vec3 fk__vec3_at_or_zero(const fk_vec3 *v, int i) { return v ? v[i] : fk_vec3_make(0.0f, 0.0f, 0.0f); }
 
+/* The checks every operation on two poses starts with: counts, the output, both
+   poses, and the operation's one number (a blend parameter or weight). */
+static fk_result fk__check_two_poses(int joint_count, const fk_quat *rotations_a, const fk_vec3 *translations_a,
+                                     const fk_quat *rotations_b, const fk_vec3 *translations_b, float parameter,
+                                     const fk_quat *out_rotations)
+{
+    fk_result result;
+    if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (joint_count == 0) return FK_OK;
+    if (!out_rotations) return FK_ERROR_NULL_ARGUMENT;
+    if ((result = fk__check_pose(joint_count, rotations_a, translations_a)) != FK_OK) return result;
+    if ((result = fk__check_pose(joint_count, rotations_b, translations_b)) != FK_OK) return result;
+    return fk__is_finite(parameter) ? FK_OK : FK_ERROR_NOT_FINITE;
+}
+
 /* (1 - t) a + t b rather than a + t (b - a): exactly a at t = 0 and b at t = 1. */
 static fk_vec3 fk__vec3_lerp(fk_vec3 a, fk_vec3 b, float t)
 {
@@ -3233,14 +3248,10 @@ FK_LBS_DEF fk_result fk_pose_interpolate(int joint_count, const fk_quat *rotatio
                                          fk_rotation_interpolation method, fk_quat *out_rotations,
                                          fk_vec3 *out_translations)
 {
-    fk_result result;
+    fk_result result = fk__check_two_poses(joint_count, rotations_a, translations_a, rotations_b, translations_b, t,
+                                           out_rotations);
     int i;
-    if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
-    if (joint_count == 0) return FK_OK;
-    if (!out_rotations) return FK_ERROR_NULL_ARGUMENT;
-    if ((result = fk__check_pose(joint_count, rotations_a, translations_a)) != FK_OK) return result;
-    if ((result = fk__check_pose(joint_count, rotations_b, translations_b)) != FK_OK) return result;
-    if (!fk__is_finite(t)) return FK_ERROR_NOT_FINITE;
+    if (result != FK_OK) return result;
     for (i = 0; i < joint_count; ++i) {
         fk_vec3 da = fk__vec3_at_or_zero(translations_a, i), db = fk__vec3_at_or_zero(translations_b, i);
         out_rotations[i] = fk__quat_interpolate(rotations_a[i], rotations_b[i], t, method);
@@ -3291,13 +3302,10 @@ FK_LBS_DEF fk_result fk_pose_difference(int joint_count, const fk_quat *referenc
                                         const fk_vec3 *translations, fk_quat *out_rotations,
                                         fk_vec3 *out_translations)
 {
-    fk_result result;
+    fk_result result = fk__check_two_poses(joint_count, reference_rotations, reference_translations, rotations,
+                                           translations, 0.0f, out_rotations);
     int i;
-    if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
-    if (joint_count == 0) return FK_OK;
-    if (!out_rotations) return FK_ERROR_NULL_ARGUMENT;
-    if ((result = fk__check_pose(joint_count, reference_rotations, reference_translations)) != FK_OK) return result;
-    if ((result = fk__check_pose(joint_count, rotations, translations)) != FK_OK) return result;
+    if (result != FK_OK) return result;
     for (i = 0; i < joint_count; ++i) {
         fk_vec3 reference_d = fk__vec3_at_or_zero(reference_translations, i), d = fk__vec3_at_or_zero(translations, i);
         out_rotations[i] = fk_quat_normalize(fk_quat_mul(fk_quat_conjugate(fk_quat_normalize(reference_rotations[i])),
@@ -3311,14 +3319,10 @@ FK_LBS_DEF fk_result fk_pose_add(int joint_count, const fk_quat *base_rotations,
                                  const fk_quat *delta_rotations, const fk_vec3 *delta_translations, float weight,
                                  fk_quat *out_rotations, fk_vec3 *out_translations)
 {
-    fk_result result;
+    fk_result result = fk__check_two_poses(joint_count, base_rotations, base_translations, delta_rotations,
+                                           delta_translations, weight, out_rotations);
     int i;
-    if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
-    if (joint_count == 0) return FK_OK;
-    if (!out_rotations) return FK_ERROR_NULL_ARGUMENT;
-    if ((result = fk__check_pose(joint_count, base_rotations, base_translations)) != FK_OK) return result;
-    if ((result = fk__check_pose(joint_count, delta_rotations, delta_translations)) != FK_OK) return result;
-    if (!fk__is_finite(weight)) return FK_ERROR_NOT_FINITE;
+    if (result != FK_OK) return result;
     for (i = 0; i < joint_count; ++i) {
         fk_vec3 base_d = fk__vec3_at_or_zero(base_translations, i), delta_d = fk__vec3_at_or_zero(delta_translations, i);
         /* delta^weight along the shorter arc: the rotation vector scaled by weight. */
