@@ -208,7 +208,7 @@ static int rig__mesh(rig *r, char *error, size_t error_size)
 {
     const struct aiMesh *mesh = r->mesh;
     const float *p = r->pretransform;
-    int *counts, v, j, k, t;
+    int *counts, v, j, t;
     unsigned f, w;
     float normal_matrix[9], det;
     r->vertex_count = (int)mesh->mNumVertices;
@@ -234,15 +234,22 @@ static int rig__mesh(rig *r, char *error, size_t error_size)
             r->joints[slot] = (uint16_t)j;
             r->weights[slot] = weight->mWeight;
         }
+    { /* files' weights are whatever their exporter wrote: repair them once, keeping every influence */
+        fk_weights_desc hygiene;
+        fk_weights_report report;
+        memset(&hygiene, 0, sizeof hygiene);
+        hygiene.vertex_count = r->vertex_count;
+        hygiene.influences = r->influences;
+        hygiene.joints = r->joints;
+        hygiene.weights = r->weights;
+        hygiene.joint_count = r->joint_count;
+        if (fk_weights_repair(&hygiene, &report) != FK_OK) { free(counts); return rig__fail(error, error_size, "weights cannot be repaired"); }
+        r->renormalized_vertices = report.not_normalized;
+        r->unweighted_vertices = report.zero_sum;
+        r->repaired_vertices = report.vertices_changed;
+    }
     for (v = 0; v < r->vertex_count; ++v) {
-        float *weights = r->weights + (size_t)v * (size_t)r->influences, sum = 0.0f;
         const struct aiVector3D *q = &mesh->mVertices[v];
-        for (k = 0; k < r->influences; ++k) sum += weights[k];
-        if (sum == 0.0f) r->unweighted_vertices++;
-        else if (fabsf(sum - 1.0f) > 1e-5f) {
-            r->renormalized_vertices++;
-            for (k = 0; k < r->influences; ++k) weights[k] /= sum;
-        }
         r->positions[3 * v + 0] = p[0] * q->x + p[1] * q->y + p[2] * q->z + p[3];
         r->positions[3 * v + 1] = p[4] * q->x + p[5] * q->y + p[6] * q->z + p[7];
         r->positions[3 * v + 2] = p[8] * q->x + p[9] * q->y + p[10] * q->z + p[11];

@@ -9,8 +9,11 @@
        pre-transform P that every skinning matrix shares (the FBX armature's scale
        of 100, a mesh scale baked into the bind matrices); the stored vertices are
        already P v;
-     - weights: every influence is kept (no limit of four), and weights that do not
-       sum to one are normalized; renormalized_vertices counts them.
+     - weights: every influence is kept (no limit of four) and fk_weights_repair()
+       mends what exporters get wrong: sums that are not one are normalized
+       (renormalized_vertices counts them), NaN, negative and duplicate entries are
+       dropped or merged, and a vertex with no weight is bound to one joint
+       instead of collapsing to the origin (unweighted_vertices counts them).
    rig_pose_at() samples the first animation at a time in seconds as glTF
    specifies (linear translation and scale, slerp rotation, the end keys held
    outside their range), multiplies the node tree down to world matrices and hands
@@ -61,7 +64,8 @@ typedef struct rig {
     uint16_t *joints;                       /* influences per vertex, unused slots 0 */
     float *weights;                         /* influences per vertex, unused slots 0 */
     int renormalized_vertices;              /* vertices whose weights did not sum to one */
-    int unweighted_vertices;                /* vertices with no weight at all (they collapse) */
+    int unweighted_vertices;                /* vertices with no weight at all (bound to one joint) */
+    int repaired_vertices;                  /* vertices fk_weights_repair() rewrote, for any reason */
     int triangle_count;
     int *triangles;                         /* 3 vertex indices each (polygons fanned) */
 } rig;

@@ -214,7 +214,7 @@ int main(int argc, char **argv)
         if (model.renormalized_vertices)
             printf("  %d vertices' weights did not sum to 1 and were normalized\n", model.renormalized_vertices);
         if (model.unweighted_vertices)
-            printf("  %d vertices have no weights and collapse to the origin, as glTF defines\n", model.unweighted_vertices);
+            printf("  %d vertices have no weights and were bound to one joint\n", model.unweighted_vertices);
         if (difference > 1e-5f) /* rounding aside */
             printf("  shared linear part factored out of the skinning matrices, P = "
                    "[%.4g %.4g %.4g; %.4g %.4g %.4g; %.4g %.4g %.4g]\n",

@@ -843,8 +843,11 @@ static void rig_pose_dumps_match_x(void) { rig_pose_dump_test("X/Testwuson.X"); 
 static void rig_pose_dumps_match_fbx(void) { rig_pose_dump_test("FBX/animation_with_skeleton.fbx"); rig_pose_dump_test("FBX/huesitos.fbx"); }
 
 static void gltf_simple_skin_matches_assimp(void) { model_test("glTF2/simple_skin/simple_skin.gltf", 0); }
-static void x_bcn_epileptic_matches_assimp(void) { model_test("X/BCN_Epileptic.X", 0); }
-static void x_testwuson_matches_assimp(void) { model_test("X/Testwuson.X", 0); }
+/* The X files write weights with six decimals, so a few vertices' sums miss one by
+   more than float rounding and fk_weights_repair() renormalizes them (by ~1e-5);
+   the FBX files' sums are off by up to 40%. */
+static void x_bcn_epileptic_matches_assimp(void) { model_test("X/BCN_Epileptic.X", 1); }
+static void x_testwuson_matches_assimp(void) { model_test("X/Testwuson.X", 1); }
 static void fbx_animation_with_skeleton_matches_assimp(void) { model_test("FBX/animation_with_skeleton.fbx", 1); }
 static void fbx_huesitos_matches_assimp(void) { model_test("FBX/huesitos.fbx", 1); }
 
