@@ -965,9 +965,19 @@ FK_LBS_DEF fk_vec3 fk_vec3_cross(fk_vec3 a, fk_vec3 b)
 
 FK_LBS_DEF fk_vec3 fk_vec3_normalize(fk_vec3 v)
 {
+    float length = fk_vec3_length(v);
+    if (!(length >= 1e-18f && length <= FLT_MAX) && length == length) {
+        /* |v|^2 overflowed or underflowed float, yet the direction is well defined:
+           divide by the largest component first (no reciprocal, which could overflow). */
+        float largest = fabsf(v.x) > fabsf(v.y) ? fabsf(v.x) : fabsf(v.y);
+        largest = fabsf(v.z) > largest ? fabsf(v.z) : largest;
+        if (largest > 0.0f && largest <= FLT_MAX) {
+            v = fk_vec3_make(v.x / largest, v.y / largest, v.z / largest);
+            length = fk_vec3_length(v);
+        }
+    }
     /* Tested against zero, not "> 0", so that NaN stays NaN instead of passing for
        a zero vector. */
-    float length = fk_vec3_length(v);
     return length != 0.0f ? fk_vec3_scale(v, 1.0f / length) : fk_vec3_make(0.0f, 0.0f, 0.0f);
 }
 
@@ -2535,17 +2545,19 @@ static FK__ALWAYS_INLINE __m128 fk__length2_sse(__m128 v)
    the loop's pointers on the stack. */
 static FK__ALWAYS_INLINE __m128 fk__normalize_sse(__m128 v)
 {
-    __m128 length2 = fk__length2_sse(v), y, length;
+    __m128 length2 = fk__length2_sse(v), y;
     if (FK__LIKELY(fk__is_positive_normal_sse(length2))) {
         y = _mm_rsqrt_ps(length2);
         y = _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), y), _mm_sub_ps(_mm_set1_ps(3.0f), _mm_mul_ps(_mm_mul_ps(y, y), length2)));
         return _mm_mul_ps(v, y);
     }
-    v = _mm_and_ps(v, _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0))); /* as if the padding were zero */
-    length = _mm_sqrt_ss(fk__length2_sse(v));
-    if (_mm_cvtss_f32(length) == 0.0f) return _mm_setzero_ps(); /* NaN goes on to stay NaN */
-    y = _mm_div_ss(_mm_set_ss(1.0f), length);
-    return _mm_mul_ps(v, _mm_shuffle_ps(y, y, 0));
+    { /* the rare lengths: exactly what the reference does */
+        float lanes[4];
+        fk_vec3 unit;
+        _mm_storeu_ps(lanes, v);
+        unit = fk_vec3_normalize(fk_vec3_make(lanes[0], lanes[1], lanes[2]));
+        return _mm_setr_ps(unit.x, unit.y, unit.z, 0.0f);
+    }
 }
 
 /* a . b in every lane, summed in whatever order is quickest. */

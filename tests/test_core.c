@@ -217,6 +217,15 @@ static void conjugate_inverse_normalize(void)
     CHECK(near_quat(fk_quat_normalize(fk_quat_make(0, 3, 0, 4)), fk_quat_make(0, 0.6f, 0, 0.8f), 1e-7f), "3-4-5");
 }
 
+static void normalize_survives_lengths_float_cannot_square(void)
+{
+    /* |v|^2 overflows (found by fuzz_skin: a blended normal of length 1.6e20). */
+    CHECK(near3(fk_vec3_normalize(fk_vec3_make(3e20f, 0, 4e20f)), fk_vec3_make(0.6f, 0, 0.8f), 1e-6f), "huge");
+    /* |v|^2 underflows to zero. */
+    CHECK(near3(fk_vec3_normalize(fk_vec3_make(0, 3e-25f, -4e-25f)), fk_vec3_make(0, 0.6f, -0.8f), 1e-6f), "tiny");
+    CHECK(near3(fk_vec3_normalize(fk_vec3_make(0, 0, 0)), fk_vec3_make(0, 0, 0), 0), "zero stays zero");
+}
+
 static void matrix_of_quarter_turn(void)
 {
     float m[9];
@@ -1111,6 +1120,7 @@ int main(void)
     RUN_TEST(rotate_follows_the_right_hand_rule);
     RUN_TEST(axis_angle_round_trip);
     RUN_TEST(conjugate_inverse_normalize);
+    RUN_TEST(normalize_survives_lengths_float_cannot_square);
     RUN_TEST(matrix_of_quarter_turn);
     RUN_TEST(matrix_to_quaternion_at_half_turns);
     RUN_TEST(matrix_round_trip_on_random_rotations);
