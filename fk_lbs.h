@@ -2568,6 +2568,21 @@ static FK__ALWAYS_INLINE __m128 fk__dot4_all_sse(__m128 a, __m128 b)
     return _mm_add_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
 }
 
+
+/* One vertex of the SIMD DQS loops done by the reference (fk__dqs_finish()): for
+   the norms and magnitudes the folded arithmetic below cannot take. */
+static void fk__dqs_vertex_reference(__m128 real, __m128 dual, const void *position, const void *normal, void *out,
+                                     void *out_normal)
+{
+    float r[4], d[4];
+    fk_vec3 p = fk__load3((const float *)position), n = normal ? fk__load3((const float *)normal) : p;
+    _mm_storeu_ps(r, real);
+    _mm_storeu_ps(d, dual);
+    fk__dqs_finish(fk_quat_make(r[0], r[1], r[2], r[3]), fk_quat_make(d[0], d[1], d[2], d[3]), &p, &n);
+    fk__store3((float *)out, p);
+    if (normal) fk__store3((float *)out_normal, n);
+}
+
 /* Moves one vertex by a blended dual quaternion (u, w) + eps (d, d_w) without
    normalizing it first. With N = |real|^2, the unit rotation of v is
        v + (2 w (u x v) + 2 u x (u x v)) / N
@@ -2580,17 +2595,11 @@ static FK__ALWAYS_INLINE __m128 fk__dot4_all_sse(__m128 a, __m128 b)
 static FK__ALWAYS_INLINE void fk__dqs_vertex_sse(__m128 real, __m128 dual, const void *position, const void *normal,
                                                  void *out, void *out_normal)
 {
-    __m128 norm2 = fk__dot4_all_sse(real, real), one = _mm_set1_ps(1.0f), inverse = one, w, dual_w, p, s, t;
+    __m128 norm2 = fk__dot4_all_sse(real, real), one = _mm_set1_ps(1.0f), inverse = one, w, dual_w, p, n, s, t, finite;
     if (FK__LIKELY(fk__is_positive_normal_sse(norm2))) {
         inverse = _mm_div_ps(one, norm2);
     } else { /* zero, tiny, huge or NaN: exactly what the reference does */
-        float r[4], d[4];
-        fk_vec3 p3 = fk__load3((const float *)position), n3 = normal ? fk__load3((const float *)normal) : p3;
-        _mm_storeu_ps(r, real);
-        _mm_storeu_ps(d, dual);
-        fk__dqs_finish(fk_quat_make(r[0], r[1], r[2], r[3]), fk_quat_make(d[0], d[1], d[2], d[3]), &p3, &n3);
-        fk__store3((float *)out, p3);
-        if (normal) fk__store3((float *)out_normal, n3);
+        fk__dqs_vertex_reference(real, dual, position, normal, out, out_normal);
         return;
     }
     w = _mm_shuffle_ps(real, real, _MM_SHUFFLE(3, 3, 3, 3));
@@ -2601,14 +2610,24 @@ static FK__ALWAYS_INLINE void fk__dqs_vertex_sse(__m128 real, __m128 dual, const
     t = _mm_sub_ps(_mm_mul_ps(dual, w), _mm_mul_ps(real, dual_w));
     t = _mm_add_ps(t, fk__cross_sse(real, dual));
     s = _mm_add_ps(_mm_add_ps(_mm_mul_ps(s, w), fk__cross_sse(real, s)), _mm_add_ps(t, t));
-    fk__store3_sse(out, _mm_add_ps(p, _mm_mul_ps(s, inverse)));
+    p = _mm_add_ps(p, _mm_mul_ps(s, inverse));
+    finite = _mm_sub_ps(p, p);
     if (normal) {
-        __m128 n = fk__load3_sse(normal);
+        n = fk__load3_sse(normal);
         s = fk__cross_sse(real, n);
         s = _mm_add_ps(s, s);
         s = _mm_add_ps(_mm_mul_ps(s, w), fk__cross_sse(real, s));
-        fk__store3_sse(out_normal, _mm_add_ps(n, _mm_mul_ps(s, inverse)));
+        n = _mm_add_ps(n, _mm_mul_ps(s, inverse));
+        finite = _mm_add_ps(finite, _mm_sub_ps(n, n));
     }
+    /* Intermediates reach N |v| and can overflow where the reference's unit
+       rotation would not: then the reference does this vertex. */
+    if (FK__LIKELY((_mm_movemask_ps(_mm_cmpneq_ps(finite, _mm_setzero_ps())) & 7) == 0)) {
+        fk__store3_sse(out, p);
+        if (normal) fk__store3_sse(out_normal, n);
+        return;
+    }
+    fk__dqs_vertex_reference(real, dual, position, normal, out, out_normal);
 }
 
 /* The heaviest of four weights without a branch (weights are data, and a
@@ -2826,6 +2845,13 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store8x3_avx2(char *p, size_t 
     fk__store3_sse(p + 7 * stride, _mm256_extractf128_ps(v37, 1));
 }
 
+
+/* All ones in the lanes of v that are finite (v - v is NaN for NaN and infinities). */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__finite_mask_avx2(__m256 v)
+{
+    return _mm256_cmp_ps(_mm256_sub_ps(v, v), _mm256_setzero_ps(), _CMP_EQ_OQ);
+}
+
 /* DQS for eight vertices at once, each lane a vertex: the blends are transposed
    so that the rotation, translation and division of fk__dqs_vertex_sse() are
    plain arithmetic, without shuffles. Returns 0, having written nothing, when a
@@ -2836,6 +2862,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs8_avx2(const __m256 blend[8]
                                                           char *out_normal, size_t out_normal_stride)
 {
     __m256 rx, ry, rz, rw, dx, dy, dz, dw, norm2, inverse, px, py, pz, sx, sy, sz, tx, ty, tz, two = _mm256_set1_ps(2.0f);
+    __m256 nx = _mm256_setzero_ps(), ny = nx, nz = nx, finite;
     __m256 low0 = _mm256_permute2f128_ps(blend[0], blend[4], 0x20), high0 = _mm256_permute2f128_ps(blend[0], blend[4], 0x31);
     __m256 low1 = _mm256_permute2f128_ps(blend[1], blend[5], 0x20), high1 = _mm256_permute2f128_ps(blend[1], blend[5], 0x31);
     __m256 low2 = _mm256_permute2f128_ps(blend[2], blend[6], 0x20), high2 = _mm256_permute2f128_ps(blend[2], blend[6], 0x31);
@@ -2861,19 +2888,28 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs8_avx2(const __m256 blend[8]
     tx = _mm256_fmadd_ps(two, tx, _mm256_fmadd_ps(sx, rw, _mm256_fmsub_ps(ry, sz, _mm256_mul_ps(rz, sy))));
     ty = _mm256_fmadd_ps(two, ty, _mm256_fmadd_ps(sy, rw, _mm256_fmsub_ps(rz, sx, _mm256_mul_ps(rx, sz))));
     tz = _mm256_fmadd_ps(two, tz, _mm256_fmadd_ps(sz, rw, _mm256_fmsub_ps(rx, sy, _mm256_mul_ps(ry, sx))));
+    px = _mm256_fmadd_ps(tx, inverse, px);
+    py = _mm256_fmadd_ps(ty, inverse, py);
+    pz = _mm256_fmadd_ps(tz, inverse, pz);
+    /* Folding the normalization into one division lets intermediates reach N |v|,
+       which can overflow where the reference's unit rotation would not: any
+       non-finite result sends all eight vertices, before anything is stored, to
+       the one-vertex path and from there to the reference. */
+    finite = _mm256_and_ps(_mm256_and_ps(fk__finite_mask_avx2(px), fk__finite_mask_avx2(py)), fk__finite_mask_avx2(pz));
     if (normal) {
-        __m256 nx, ny, nz;
         fk__load8x3_avx2(normal, normal_stride, &nx, &ny, &nz);
         sx = _mm256_mul_ps(two, _mm256_fmsub_ps(ry, nz, _mm256_mul_ps(rz, ny)));
         sy = _mm256_mul_ps(two, _mm256_fmsub_ps(rz, nx, _mm256_mul_ps(rx, nz)));
         sz = _mm256_mul_ps(two, _mm256_fmsub_ps(rx, ny, _mm256_mul_ps(ry, nx)));
-        fk__store8x3_avx2(out_normal, out_normal_stride,
-                          _mm256_fmadd_ps(_mm256_fmadd_ps(sx, rw, _mm256_fmsub_ps(ry, sz, _mm256_mul_ps(rz, sy))), inverse, nx),
-                          _mm256_fmadd_ps(_mm256_fmadd_ps(sy, rw, _mm256_fmsub_ps(rz, sx, _mm256_mul_ps(rx, sz))), inverse, ny),
-                          _mm256_fmadd_ps(_mm256_fmadd_ps(sz, rw, _mm256_fmsub_ps(rx, sy, _mm256_mul_ps(ry, sx))), inverse, nz));
+        nx = _mm256_fmadd_ps(_mm256_fmadd_ps(sx, rw, _mm256_fmsub_ps(ry, sz, _mm256_mul_ps(rz, sy))), inverse, nx);
+        ny = _mm256_fmadd_ps(_mm256_fmadd_ps(sy, rw, _mm256_fmsub_ps(rz, sx, _mm256_mul_ps(rx, sz))), inverse, ny);
+        nz = _mm256_fmadd_ps(_mm256_fmadd_ps(sz, rw, _mm256_fmsub_ps(rx, sy, _mm256_mul_ps(ry, sx))), inverse, nz);
+        finite = _mm256_and_ps(finite, _mm256_and_ps(_mm256_and_ps(fk__finite_mask_avx2(nx), fk__finite_mask_avx2(ny)),
+                                                     fk__finite_mask_avx2(nz)));
     }
-    fk__store8x3_avx2(out, out_stride, _mm256_fmadd_ps(tx, inverse, px), _mm256_fmadd_ps(ty, inverse, py),
-                      _mm256_fmadd_ps(tz, inverse, pz));
+    if (_mm256_movemask_ps(finite) != 0xFF) return 0;
+    if (normal) fk__store8x3_avx2(out_normal, out_normal_stride, nx, ny, nz);
+    fk__store8x3_avx2(out, out_stride, px, py, pz);
     return 1;
 }
 
