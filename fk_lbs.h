@@ -2540,9 +2540,8 @@ static FK__ALWAYS_INLINE __m128 fk__length2_sse(__m128 v)
 /* v / |v| over lanes x, y, z (the fourth is zero, the palette's padding). 1/sqrt
    is the hardware estimate (12 bits) and one Newton step, y (3 - x y^2) / 2,
    which brings it to within a few ulps of the reference. Lengths the estimate
-   cannot take (zero, subnormal, infinite, NaN) get the reference's exact
-   treatment, written out here: a function call would make the compiler keep
-   the loop's pointers on the stack. */
+   cannot take (zero, subnormal, overflowing, NaN) are handed to the reference,
+   fk_vec3_normalize(), so the rare cases have one implementation. */
 static FK__ALWAYS_INLINE __m128 fk__normalize_sse(__m128 v)
 {
     __m128 length2 = fk__length2_sse(v), y;
