@@ -54,7 +54,7 @@ $(BUILD):
 # call; the header itself is held to the full set by tests/compile_matrix.sh.
 TEST_WARNINGS = $(WARNINGS) -Wno-double-promotion
 
-$(BUILD)/test_%: tests/test_%.c tests/check.h $(HEADER) | $(BUILD)
+$(BUILD)/test_%: tests/test_%.c tests/check.h tests/test_random.h $(HEADER) | $(BUILD)
 	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
 
 clean:
@@ -266,7 +266,7 @@ TEST_PROGRAMS += $(BUILD)/test_simd
 NO_SIMD_TESTS  = $(notdir $(basename $(wildcard tests/test_core.c tests/test_properties.c tests/test_simd.c)))
 TEST_PROGRAMS += $(NO_SIMD_TESTS:%=$(BUILD)/no_simd/%)
 
-$(BUILD)/no_simd/test_%: tests/test_%.c tests/check.h $(HEADER)
+$(BUILD)/no_simd/test_%: tests/test_%.c tests/check.h tests/test_random.h $(HEADER)
 	@mkdir -p $(@D)
 	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DFK_LBS_NO_SIMD $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
 $(BUILD)/no_simd/test_properties: tests/prop_harness.h tests/prop_cases.h
@@ -275,7 +275,7 @@ $(BUILD)/no_simd/test_properties: tests/prop_harness.h tests/prop_cases.h
 # the SSE2 loops that other machines run.
 TEST_PROGRAMS += $(BUILD)/sse2/test_simd
 
-$(BUILD)/sse2/test_%: tests/test_%.c tests/check.h $(HEADER)
+$(BUILD)/sse2/test_%: tests/test_%.c tests/check.h tests/test_random.h $(HEADER)
 	@mkdir -p $(@D)
 	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DFK_LBS_NO_AVX2 $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
 

@@ -7,6 +7,7 @@
 #define FK_LBS_IMPLEMENTATION
 #include "fk_lbs.h"
 #include "check.h"
+#include "test_random.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -20,31 +21,9 @@
 /* ---- Random numbers with a replayable seed -------------------------------------- */
 
 static unsigned long seed = 20261122ul;
-static uint64_t rng_state;
 
 static void rng_restart(void) { rng_state = (uint64_t)seed * 0x9E3779B97F4A7C15u + 1u; }
 
-static uint32_t rng_next(void) /* xorshift64* */
-{
-    rng_state ^= rng_state >> 12; rng_state ^= rng_state << 25; rng_state ^= rng_state >> 27;
-    return (uint32_t)((rng_state * 2685821657736338717u) >> 32);
-}
-
-static float rng_uniform(float lo, float hi) { return lo + (hi - lo) * (float)(rng_next() >> 8) / 16777216.0f; }
-static int rng_below(int n) { return (int)(rng_next() % (uint32_t)n); }
-
-static fk_vec3 random_vec3(float scale)
-{
-    return fk_vec3_make(rng_uniform(-scale, scale), rng_uniform(-scale, scale), rng_uniform(-scale, scale));
-}
-
-static fk_quat random_quat(void)
-{
-    fk_quat q;
-    do q = fk_quat_make(rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(-1, 1));
-    while (fk_quat_dot(q, q) < 0.01f || fk_quat_dot(q, q) > 1.0f);
-    return fk_quat_normalize(q);
-}
 
 /* A random forest whose joints are listed in random order: parents may come
    before or after their children. */
