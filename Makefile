@@ -271,9 +271,14 @@ $(BUILD)/no_simd/test_%: tests/test_%.c tests/check.h tests/test_random.h $(HEAD
 	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DFK_LBS_NO_SIMD $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
 $(BUILD)/no_simd/test_properties: tests/prop_harness.h tests/prop_cases.h
 
-# On x86-64 the AVX2 loops are chosen wherever the CPU has them; this build tests
-# the SSE2 loops that other machines run.
-TEST_PROGRAMS += $(BUILD)/sse2/test_simd
+# On x86-64 the widest loops the CPU has are chosen at run time (AVX-512, else
+# AVX2, else SSE2); these builds test the AVX2 and the SSE2 loops too, whatever
+# this machine has.
+TEST_PROGRAMS += $(BUILD)/avx2/test_simd $(BUILD)/sse2/test_simd
+
+$(BUILD)/avx2/test_%: tests/test_%.c tests/check.h tests/test_random.h $(HEADER)
+	@mkdir -p $(@D)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DFK_LBS_NO_AVX512 $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
 
 $(BUILD)/sse2/test_%: tests/test_%.c tests/check.h tests/test_random.h $(HEADER)
 	@mkdir -p $(@D)

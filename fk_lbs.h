@@ -876,6 +876,10 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
 #define FK__SIMD_AVX2 1
 #include <immintrin.h>
 #define FK__AVX2_TARGET __attribute__((target("avx2,fma")))
+#if !defined(FK_LBS_NO_AVX512)
+#define FK__SIMD_AVX512 1
+#define FK__AVX512_TARGET __attribute__((target("avx512f,avx512vl,avx512dq,avx512bw,avx2,fma")))
+#endif
 #endif
 #elif !defined(FK_LBS_NO_SIMD) && (defined(__aarch64__) || defined(_M_ARM64))
 #define FK__SIMD_NEON 1
@@ -2411,12 +2415,16 @@ typedef struct fk__skin_run {
     size_t position_stride, normal_stride, joint_stride, weight_stride;
     size_t out_position_stride, out_normal_stride;
     int count, influences;
+    unsigned joint_limit; /* the largest valid joint index */
     const float *palette;
     const uint16_t *hemisphere; /* DQS: fk__dqs_hemispheres() table, or NULL */
     int one_hemisphere_row;     /* ...whose first row serves every pivot */
 } fk__skin_run;
 
-typedef void (*fk__skin_loop)(const fk__skin_run *run);
+/* A loop returns how many of the run's vertices it did: all of them, or, for a
+   loop that checks joint indices itself, those before the first group of
+   vertices with a bad index (which it leaves unwritten). */
+typedef int (*fk__skin_loop)(const fk__skin_run *run);
 
 /* The loops work on a copy of their run, advanced as they go: stores through its
    output pointers could alias *run itself, and the compiler would then reload
@@ -2453,6 +2461,7 @@ static fk__skin_run fk__skin_run_at(const fk_skin_desc *d, const fk__skin_layout
     run.out_normal_stride = layout->out_normal_stride;
     run.count = end - begin;
     run.influences = d->influences;
+    run.joint_limit = d->transform_count < 1 ? 0u : d->transform_count > 65536 ? 65535u : (unsigned)d->transform_count - 1u;
     run.palette = palette;
     run.hemisphere = hemisphere;
     run.one_hemisphere_row = one_row;
@@ -2467,7 +2476,7 @@ static int fk__joints_in_range(const fk_skin_desc *d, const fk__skin_layout *lay
     unsigned limit;
     int over = 0;
     if (d->transform_count < 1) return 0;
-    limit = d->transform_count > 65536 ? 65535u : (unsigned)d->transform_count - 1u;
+    limit = fk__skin_run_at(d, layout, NULL, NULL, 0, begin, end).joint_limit;
     if (layout->joint_stride != k * sizeof(uint16_t)) { /* gaps between the lists */
         for (i = (size_t)begin; i < (size_t)end; ++i, first += layout->joint_stride) {
             const uint16_t *joints = (const uint16_t *)(const void *)first;
@@ -2492,11 +2501,19 @@ static int fk__joints_in_range(const fk_skin_desc *d, const fk__skin_layout *lay
 /* Runs a SIMD loop block by block over the vertices whose indices check out,
    and the reference loop over a block that has a bad index, which it reports. */
 static fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                                 const uint16_t *hemisphere, int one_row, fk__skin_loop loop,
+                                 const uint16_t *hemisphere, int one_row, fk__skin_loop loop, int loop_checks_joints,
                                  fk_result (*reference)(const fk_skin_desc *, const fk__skin_layout *,
                                                         const float *, int, int))
 {
     int begin;
+    if (loop_checks_joints) { /* one pass over the indices, not two */
+        int done = 0;
+        if (d->transform_count >= 1) {
+            fk__skin_run run = fk__skin_run_at(d, layout, palette, hemisphere, one_row, 0, d->vertex_count);
+            done = loop(&run);
+        }
+        return done == d->vertex_count ? FK_OK : reference(d, layout, palette, done, d->vertex_count);
+    }
     for (begin = 0; begin < d->vertex_count; begin += FK__SKIN_BLOCK) {
         int end = d->vertex_count - begin > FK__SKIN_BLOCK ? begin + FK__SKIN_BLOCK : d->vertex_count;
         if (fk__joints_in_range(d, layout, begin, end)) {
@@ -2513,15 +2530,15 @@ static fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *l
 /* Each loop is compiled once per common influence count and with and without
    normals, so the influence loop unrolls and the normal branch disappears. */
 #define FK__SKIN_SPECIALIZE(name, loop) \
-    static FK__SIMD_TARGET void name(const fk__skin_run *run) \
+    static FK__SIMD_TARGET int name(const fk__skin_run *run) \
     { \
         int normals = run->normals != NULL; \
         switch (run->influences * 2 + normals) { \
-        case 2: loop(run, 1, 0); break;  case 3: loop(run, 1, 1); break; \
-        case 4: loop(run, 2, 0); break;  case 5: loop(run, 2, 1); break; \
-        case 8: loop(run, 4, 0); break;  case 9: loop(run, 4, 1); break; \
-        case 16: loop(run, 8, 0); break; case 17: loop(run, 8, 1); break; \
-        default: loop(run, run->influences, normals); break; \
+        case 2: return loop(run, 1, 0);  case 3: return loop(run, 1, 1); \
+        case 4: return loop(run, 2, 0);  case 5: return loop(run, 2, 1); \
+        case 8: return loop(run, 4, 0);  case 9: return loop(run, 4, 1); \
+        case 16: return loop(run, 8, 0); case 17: return loop(run, 8, 1); \
+        default: return loop(run, run->influences, normals); \
         } \
     }
 
@@ -2663,7 +2680,7 @@ static FK__ALWAYS_INLINE const float *fk__dqs_bone_at(const float *palette, cons
     return bone + FK__DQS_BONE_FLOATS * (_mm_cvtss_f32(fk__dot4_sse(pivot, _mm_load_ps(bone))) < 0.0f);
 }
 
-static FK__ALWAYS_INLINE void fk__dqs_sse_loop(const fk__skin_run *run, const int influences, const int normals)
+static FK__ALWAYS_INLINE int fk__dqs_sse_loop(const fk__skin_run *run, const int influences, const int normals)
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
     int i, e;
@@ -2684,9 +2701,10 @@ static FK__ALWAYS_INLINE void fk__dqs_sse_loop(const fk__skin_run *run, const in
         fk__dqs_vertex_sse(real, dual, r.positions, normals ? r.normals : NULL, r.out_positions, r.out_normals);
         fk__skin_advance(&r, normals, 1);
     }
+    return run->count;
 }
 
-static FK__ALWAYS_INLINE void fk__lbs_sse_loop(const fk__skin_run *run, const int influences, const int normals)
+static FK__ALWAYS_INLINE int fk__lbs_sse_loop(const fk__skin_run *run, const int influences, const int normals)
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
     int i, e;
@@ -2721,6 +2739,7 @@ static FK__ALWAYS_INLINE void fk__lbs_sse_loop(const fk__skin_run *run, const in
         if (normals) fk__store3_sse(r.out_normals, n);
         fk__skin_advance(&r, normals, 1);
     }
+    return run->count;
 }
 
 #define FK__SIMD_TARGET
@@ -2734,7 +2753,7 @@ FK__SKIN_SPECIALIZE(fk__dqs_sse2, fk__dqs_sse_loop)
 
 /* With eight lanes, columns c0 c1 share one register and c2 t the other: two
    fused multiply-adds per influence, and the weight is one broadcast load. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_avx2_loop(const fk__skin_run *run, const int influences,
+static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_loop(const fk__skin_run *run, const int influences,
                                                                  const int normals)
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
@@ -2772,6 +2791,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_avx2_loop(const fk__skin_r
         if (normals) fk__store3_sse(r.out_normals, n);
         fk__skin_advance(&r, normals, 1);
     }
+    return run->count;
 }
 
 /* Real and dual part of a bone share one register: one fused multiply-add per
@@ -2912,7 +2932,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs8_avx2(const __m256 blend[8]
     return 1;
 }
 
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_avx2_loop(const fk__skin_run *run, const int influences,
+static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_loop(const fk__skin_run *run, const int influences,
                                                                  const int normals)
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
@@ -2938,6 +2958,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_avx2_loop(const fk__skin_r
                            normals ? r.normals : NULL, r.out_positions, r.out_normals);
         fk__skin_advance(&r, normals, 1);
     }
+    return run->count;
 }
 
 FK__SKIN_SPECIALIZE(fk__lbs_avx2, fk__lbs_avx2_loop)
@@ -2957,8 +2978,244 @@ static int fk__has_avx2_fma(void)
 
 #endif /* FK__SIMD_AVX2 */
 
-static fk__skin_loop fk__lbs_simd_loop(void)
+#if defined(FK__SIMD_AVX512)
+
+#define FK__SIMD_TARGET FK__AVX512_TARGET
+
+/* gcc 12's own AVX-512 intrinsics (those that leave lanes "undefined") set off
+   -Wmaybe-uninitialized in C++ at -O2 (gcc bug 105593, fixed in gcc 13). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+/* LBS with AVX-512, four vertices at a time. A bone's four padded columns fill
+   one 16-lane register, so the blend is one fused multiply-add per influence.
+   Applying the blended matrix M = [c0 c1 c2 t] to (x, y, z, 1) is then one
+   product with [x x x x y y y y z z z z 1 1 1 1] followed by the sum of the four
+   blocks of four lanes; that sum is done for four vertices together (two rounds
+   of 128-bit block shuffles), which leaves vertex v's result in block v. Tightly
+   packed positions and normals (12-byte stride) are read and written as one
+   48-byte masked access per four vertices; any other stride one masked 12-byte
+   access per vertex. Masked accesses never touch the masked-off bytes, so
+   nothing is read or written outside the arrays. All four vertices are read
+   before any is written, so in-place skinning works as for the reference. */
+
+static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__lbs_blend_avx512(const float *palette, const char *joint,
+                                                                      const char *weight, const int influences)
 {
+    const uint16_t *joints = (const uint16_t *)(const void *)joint;
+    const float *weights = (const float *)(const void *)weight;
+    __m512 m = _mm512_mul_ps(_mm512_set1_ps(weights[0]), _mm512_load_ps(palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS));
+    int e;
+    FK__UNROLL
+    for (e = 1; e < influences; ++e)
+        m = _mm512_fmadd_ps(_mm512_set1_ps(weights[e]), _mm512_load_ps(palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS),
+                            m);
+    return m;
+}
+
+/* Block v of the result is the sum of the four 4-lane blocks of the v-th argument. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__sum_blocks4_avx512(__m512 a, __m512 b, __m512 c, __m512 d)
+{
+    __m512 ab = _mm512_add_ps(_mm512_shuffle_f32x4(a, b, _MM_SHUFFLE(1, 0, 1, 0)),
+                              _mm512_shuffle_f32x4(a, b, _MM_SHUFFLE(3, 2, 3, 2)));
+    __m512 cd = _mm512_add_ps(_mm512_shuffle_f32x4(c, d, _MM_SHUFFLE(1, 0, 1, 0)),
+                              _mm512_shuffle_f32x4(c, d, _MM_SHUFFLE(3, 2, 3, 2)));
+    return _mm512_add_ps(_mm512_shuffle_f32x4(ab, cd, _MM_SHUFFLE(2, 0, 2, 0)),
+                         _mm512_shuffle_f32x4(ab, cd, _MM_SHUFFLE(3, 1, 3, 1)));
+}
+
+/* The four vertices' [x x x x y y y y z z z z f f f f], f = fill (1 for a point,
+   whose translation counts; 0 for a normal). */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__spread4_avx512(const char *p, size_t stride, __m512 fill,
+                                                                  __m512 spread[4])
+{
+    if (stride == 3 * sizeof(float)) { /* x0 y0 z0 x1 ... z3 f f f f, then picked apart */
+        __m512 packed = _mm512_mask_loadu_ps(fill, 0x0FFF, p);
+        spread[0] = _mm512_permutexvar_ps(_mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 12, 12, 12, 12), packed);
+        spread[1] = _mm512_permutexvar_ps(_mm512_setr_epi32(3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 12, 12, 12, 12), packed);
+        spread[2] = _mm512_permutexvar_ps(_mm512_setr_epi32(6, 6, 6, 6, 7, 7, 7, 7, 8, 8, 8, 8, 12, 12, 12, 12), packed);
+        spread[3] = _mm512_permutexvar_ps(_mm512_setr_epi32(9, 9, 9, 9, 10, 10, 10, 10, 11, 11, 11, 11, 12, 12, 12, 12),
+                                          packed);
+    } else { /* lane 16 is the first of the second source, the fill */
+        __m512i pick = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 16, 16, 16, 16);
+        int v;
+        FK__UNROLL
+        for (v = 0; v < 4; ++v)
+            spread[v] = _mm512_permutex2var_ps(_mm512_castps128_ps512(_mm_maskz_loadu_ps(7, p + (size_t)v * stride)), pick,
+                                               fill);
+    }
+}
+
+/* Writes x y z of block v to vertex v's record. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store4x3_avx512(char *p, size_t stride, __m512 blocks)
+{
+    if (stride == 3 * sizeof(float)) {
+        __m512i pack = _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0, 0, 0, 0);
+        _mm512_mask_storeu_ps(p, 0x0FFF, _mm512_permutexvar_ps(pack, blocks));
+    } else {
+        _mm_mask_storeu_ps((float *)(void *)p, 7, _mm512_castps512_ps128(blocks));
+        _mm_mask_storeu_ps((float *)(void *)(p + stride), 7, _mm512_extractf32x4_ps(blocks, 1));
+        _mm_mask_storeu_ps((float *)(void *)(p + 2 * stride), 7, _mm512_extractf32x4_ps(blocks, 2));
+        _mm_mask_storeu_ps((float *)(void *)(p + 3 * stride), 7, _mm512_extractf32x4_ps(blocks, 3));
+    }
+}
+
+/* Each block's x y z divided by its length: AVX-512's 14-bit estimate of
+   1/sqrt and the Newton step of fk__normalize_sse(). Lane 3 of each block is ignored
+   (it holds the sums of the padding) and comes out as anything. Blocks whose
+   length the estimate cannot take go one by one to fk__normalize_sse(), which
+   hands them to the reference. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__normalize4_avx512(__m512 n)
+{
+    __m512 square = _mm512_maskz_mul_ps(0x7777, n, n), length2, y;
+    length2 = _mm512_add_ps(square, _mm512_permute_ps(square, _MM_SHUFFLE(1, 0, 3, 2)));
+    length2 = _mm512_add_ps(length2, _mm512_permute_ps(length2, _MM_SHUFFLE(2, 3, 0, 1)));
+    if (FK__LIKELY((_mm512_cmp_ps_mask(length2, _mm512_set1_ps(FLT_MIN), _CMP_GE_OQ) &
+                    _mm512_cmp_ps_mask(length2, _mm512_set1_ps(FLT_MAX), _CMP_LE_OQ)) == 0xFFFF)) {
+        y = _mm512_rsqrt14_ps(length2);
+        y = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), y),
+                          _mm512_fnmadd_ps(_mm512_mul_ps(y, y), length2, _mm512_set1_ps(3.0f)));
+        return _mm512_mul_ps(n, y);
+    }
+    {
+        float lanes[16];
+        int v;
+        _mm512_storeu_ps(lanes, _mm512_maskz_mov_ps(0x7777, n));
+        for (v = 0; v < 4; ++v) _mm_storeu_ps(lanes + 4 * v, fk__normalize_sse(_mm_loadu_ps(lanes + 4 * v)));
+        return _mm512_loadu_ps(lanes);
+    }
+}
+
+/* Whether the joint indices of the four vertices from `joint` on are at most the
+   run's limit: with packed lists of up to eight, one masked load of 16-bit lanes
+   and a saturating subtraction that leaves nonzero lanes where an index is over. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__joints4_in_range_avx512(const fk__skin_run *r, const char *joint,
+                                                                          const int influences, const int packed)
+{
+    if (packed && influences <= 8) {
+        __m512i excess = _mm512_subs_epu16(
+            _mm512_maskz_loadu_epi16((__mmask32)((1ull << (4 * influences)) - 1u), joint),
+            _mm512_set1_epi16((short)(unsigned short)r->joint_limit));
+        return _mm512_test_epi16_mask(excess, excess) == 0;
+    } else {
+        unsigned over = 0;
+        int v, e;
+        for (v = 0; v < 4; ++v)
+            for (e = 0; e < influences; ++e)
+                over |= ((const uint16_t *)(const void *)(joint + (size_t)v * r->joint_stride))[e] > r->joint_limit;
+        return !over;
+    }
+}
+
+/* Asks for the input of the vertices FK__PREFETCH_VERTICES ahead: the loop is
+   compute-bound and the hardware prefetchers alone let it wait on the five
+   streams (about 10% at a million vertices here). Prefetches do not fault, so
+   asking past the end of an array is harmless. */
+#define FK__PREFETCH_VERTICES 128
+
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__prefetch_ahead_avx512(const fk__skin_run *r, const int influences,
+                                                                         const int normals)
+{
+    const char *weights = r->weights + FK__PREFETCH_VERTICES * r->weight_stride;
+    _mm_prefetch(r->positions + FK__PREFETCH_VERTICES * r->position_stride, _MM_HINT_T0);
+    _mm_prefetch(r->joints + FK__PREFETCH_VERTICES * r->joint_stride, _MM_HINT_T0);
+    _mm_prefetch(weights, _MM_HINT_T0);
+    if (influences > 4) _mm_prefetch(weights + 64, _MM_HINT_T0);
+    if (normals) _mm_prefetch(r->normals + FK__PREFETCH_VERTICES * r->normal_stride, _MM_HINT_T0);
+}
+
+/* packed: every array tightly packed, so that the strides are constants. Checks
+   the joint indices as it goes (see fk__skin_loop). */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__skin_run *run, const int influences,
+                                                                    const int normals, const int packed)
+{
+    fk__skin_run r = *run; /* see fk__skin_advance() */
+    const __m512 one = _mm512_set1_ps(1.0f), zero = _mm512_setzero_ps();
+    const size_t point_bytes = 3 * sizeof(float);
+    int i = 0, v, e;
+    if (packed) {
+        r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = point_bytes;
+        r.joint_stride = (size_t)influences * sizeof(uint16_t);
+        r.weight_stride = (size_t)influences * sizeof(float);
+    }
+    for (; i + 4 <= r.count; i += 4) {
+        __m512 m[4], point[4], normal[4], moved;
+        if (!fk__joints4_in_range_avx512(&r, r.joints, influences, packed)) return i;
+        fk__prefetch_ahead_avx512(&r, influences, normals);
+        FK__UNROLL
+        for (v = 0; v < 4; ++v)
+            m[v] = fk__lbs_blend_avx512(r.palette, r.joints + (size_t)v * r.joint_stride,
+                                        r.weights + (size_t)v * r.weight_stride, influences);
+        fk__spread4_avx512(r.positions, r.position_stride, one, point);
+        if (normals) fk__spread4_avx512(r.normals, r.normal_stride, zero, normal);
+        moved = fk__sum_blocks4_avx512(_mm512_mul_ps(m[0], point[0]), _mm512_mul_ps(m[1], point[1]),
+                                       _mm512_mul_ps(m[2], point[2]), _mm512_mul_ps(m[3], point[3]));
+        if (normals) {
+            /* the translation block is left out, not multiplied by 0: inf * 0 is NaN */
+            __m512 turned = fk__sum_blocks4_avx512(
+                _mm512_maskz_mul_ps(0x0FFF, m[0], normal[0]), _mm512_maskz_mul_ps(0x0FFF, m[1], normal[1]),
+                _mm512_maskz_mul_ps(0x0FFF, m[2], normal[2]), _mm512_maskz_mul_ps(0x0FFF, m[3], normal[3]));
+            fk__store4x3_avx512(r.out_normals, r.out_normal_stride, fk__normalize4_avx512(turned));
+        }
+        fk__store4x3_avx512(r.out_positions, r.out_position_stride, moved);
+        fk__skin_advance(&r, normals, 4);
+    }
+    r.count -= i; /* the last one to three vertices, checked one by one */
+    for (v = 0; v < r.count; ++v)
+        for (e = 0; e < influences; ++e)
+            if (((const uint16_t *)(const void *)(r.joints + (size_t)v * r.joint_stride))[e] > r.joint_limit) return i;
+    fk__lbs_avx2_loop(&r, influences, normals);
+    return run->count;
+}
+
+/* Whether a run's arrays are all tightly packed. */
+static int fk__skin_run_packed(const fk__skin_run *r)
+{
+    const size_t point_bytes = 3 * sizeof(float), k = (size_t)r->influences;
+    return r->position_stride == point_bytes && r->out_position_stride == point_bytes &&
+           r->joint_stride == k * sizeof(uint16_t) && r->weight_stride == k * sizeof(float) &&
+           (!r->normals || (r->normal_stride == point_bytes && r->out_normal_stride == point_bytes));
+}
+
+static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_any(const fk__skin_run *run, const int influences,
+                                                                   const int normals)
+{
+    return fk__skin_run_packed(run) ? fk__lbs_avx512_loop(run, influences, normals, 1)
+                                    : fk__lbs_avx512_loop(run, influences, normals, 0);
+}
+
+FK__SKIN_SPECIALIZE(fk__lbs_avx512, fk__lbs_avx512_any)
+#undef FK__SIMD_TARGET
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+static int fk__has_avx512(void)
+{
+#if defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX512DQ__) && defined(__AVX512BW__)
+    return fk__has_avx2_fma();
+#else
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") && fk__has_avx2_fma();
+#endif
+}
+
+#endif /* FK__SIMD_AVX512 */
+
+/* The fastest LBS loop this CPU runs; *checks_joints is set when that loop
+   checks the joint indices itself. */
+static fk__skin_loop fk__lbs_simd_loop(int *checks_joints)
+{
+    *checks_joints = 0;
+#if defined(FK__SIMD_AVX512)
+    if (fk__has_avx512()) {
+        *checks_joints = 1;
+        return fk__lbs_avx512;
+    }
+#endif
 #if defined(FK__SIMD_AVX2)
     if (fk__has_avx2_fma()) return fk__lbs_avx2;
 #endif
@@ -2992,7 +3249,7 @@ static FK__ALWAYS_INLINE void fk__store3_neon(void *p, float32x4_t v)
     vst1q_lane_f32((float *)p + 2, v, 2);
 }
 
-static FK__ALWAYS_INLINE void fk__lbs_neon_loop(const fk__skin_run *run, const int influences, const int normals)
+static FK__ALWAYS_INLINE int fk__lbs_neon_loop(const fk__skin_run *run, const int influences, const int normals)
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
     int i, e;
@@ -3022,13 +3279,14 @@ static FK__ALWAYS_INLINE void fk__lbs_neon_loop(const fk__skin_run *run, const i
         if (normals) fk__store3_neon(r.out_normals, n);
         fk__skin_advance(&r, normals, 1);
     }
+    return run->count;
 }
 
 #define FK__SIMD_TARGET
 FK__SKIN_SPECIALIZE(fk__lbs_neon, fk__lbs_neon_loop)
 #undef FK__SIMD_TARGET
 
-static fk__skin_loop fk__lbs_simd_loop(void) { return fk__lbs_neon; }
+static fk__skin_loop fk__lbs_simd_loop(int *checks_joints) { (void)checks_joints; return fk__lbs_neon; }
 
 #endif /* FK__SIMD_NEON */
 
@@ -3050,7 +3308,11 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
 #if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
         /* Tangents are the rare layout: they take the general path. */
         if (!layout.dense && !desc->tangents)
-            return fk__skin_blocks(desc, &layout, palette, NULL, 0, fk__lbs_simd_loop(), fk__lbs_reference);
+        {
+            int checks_joints = 0;
+            fk__skin_loop loop = fk__lbs_simd_loop(&checks_joints);
+            return fk__skin_blocks(desc, &layout, palette, NULL, 0, loop, checks_joints, fk__lbs_reference);
+        }
 #endif
     }
     return fk__lbs_reference(desc, &layout, palette, 0, desc->vertex_count);
@@ -3078,7 +3340,7 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
             int table = desc->transform_count <= FK__DQS_TABLE_BONES &&
                         desc->transform_count * desc->transform_count <= 2 * (double)desc->vertex_count;
             int one_row = table && fk__dqs_hemispheres(palette, desc->transform_count, hemisphere);
-            return fk__skin_blocks(desc, &layout, palette, table ? hemisphere : NULL, one_row, fk__dqs_simd_loop(),
+            return fk__skin_blocks(desc, &layout, palette, table ? hemisphere : NULL, one_row, fk__dqs_simd_loop(), 0,
                                    fk__dqs_reference);
         }
 #endif

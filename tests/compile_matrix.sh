@@ -2,6 +2,8 @@
 # Compiles fk_lbs.h as C99, C11 and C++11 with gcc and clang under the project's
 # warning flags with -Werror, extern and FK_LBS_STATIC, and links two translation
 # units that include it. Each combination is one test; prints "N passed, N failed".
+# Some warnings appear only when optimizing (gcc's middle-end warnings), so each
+# standard is also built at -O2, and C++ once with -O3 -march=native.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 warnings="-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wdouble-promotion -Werror"
@@ -18,10 +20,14 @@ for compiler in gcc clang; do
         for linkage in "" "-DFK_LBS_STATIC"; do
             attempt "$compiler -std=$std $linkage" $compiler -std=$std $warnings $linkage -I"$root" -c "$root/tests/compile_only.c" -o "$work/o.o"
         done
+        attempt "$compiler -std=$std -O2" $compiler -std=$std -O2 $warnings -I"$root" -c "$root/tests/compile_only.c" -o "$work/o.o"
     done
     cxx=$([ $compiler = gcc ] && echo g++ || echo clang++)
     for linkage in "" "-DFK_LBS_STATIC"; do
         attempt "$cxx -std=c++11 $linkage" $cxx -std=c++11 $warnings $linkage -I"$root" -c "$work/compile_only.cpp" -o "$work/o.o"
+    done
+    for optimization in "-O2" "-O3 -march=native"; do
+        attempt "$cxx -std=c++11 $optimization" $cxx -std=c++11 $optimization $warnings -I"$root" -c "$work/compile_only.cpp" -o "$work/o.o"
     done
     attempt "$compiler two translation units" sh -c "$compiler -std=c99 $warnings -I'$root' '$root/tests/link_a.c' '$root/tests/link_b.c' -lm -o '$work/link' && '$work/link'"
 done
