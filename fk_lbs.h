@@ -1008,10 +1008,12 @@ FK_LBS_DEF fk_quat fk_quat_identity(void) { return fk_quat_make(0.0f, 0.0f, 0.0f
 
 FK_LBS_DEF fk_quat fk_quat_mul(fk_quat a, fk_quat b)
 {
-    return fk_quat_make(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-                        a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-                        a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
-                        a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
+    /* summed in pairs: two additions deep, not three (forward kinematics waits
+       on this product at every joint) */
+    return fk_quat_make((a.w * b.x + a.x * b.w) + (a.y * b.z - a.z * b.y),
+                        (a.w * b.y - a.x * b.z) + (a.y * b.w + a.z * b.x),
+                        (a.w * b.z + a.x * b.y) + (a.z * b.w - a.y * b.x),
+                        (a.w * b.w - a.x * b.x) + (-a.y * b.y - a.z * b.z));
 }
 
 FK_LBS_DEF fk_quat fk_quat_conjugate(fk_quat q) { return fk_quat_make(-q.x, -q.y, -q.z, q.w); }
@@ -1346,7 +1348,7 @@ static FK__ALWAYS_INLINE __m128 fk__load3_sse(const void *p)
     return _mm_movelh_ps(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)p), _mm_load_ss(v + 2));
 }
 
-/* fk_quat_mul() lane by lane: ((a.w b + a.x b1) + a.y b2) + a.z b3, with b1, b2,
+/* fk_quat_mul() lane by lane: (a.w b + a.x b1) + (a.y b2 + a.z b3), with b1, b2,
    b3 permutations of b and the products' signs flipped where the formula
    subtracts (x - y and x + (-y) are the same IEEE operation). */
 static FK__ALWAYS_INLINE __m128 fk__quat_mul_sse(__m128 a, __m128 b)
@@ -1356,8 +1358,8 @@ static FK__ALWAYS_INLINE __m128 fk__quat_mul_sse(__m128 a, __m128 b)
     __m128 y = _mm_mul_ps(_mm_shuffle_ps(a, a, _MM_SHUFFLE(1, 1, 1, 1)), _mm_shuffle_ps(b, b, _MM_SHUFFLE(1, 0, 3, 2)));
     __m128 z = _mm_mul_ps(_mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 2, 2, 2)), _mm_shuffle_ps(b, b, _MM_SHUFFLE(2, 3, 0, 1)));
     sum = _mm_add_ps(sum, _mm_xor_ps(x, _mm_setr_ps(0.0f, -0.0f, 0.0f, -0.0f)));
-    sum = _mm_add_ps(sum, _mm_xor_ps(y, _mm_setr_ps(0.0f, 0.0f, -0.0f, -0.0f)));
-    return _mm_add_ps(sum, _mm_xor_ps(z, _mm_setr_ps(-0.0f, 0.0f, 0.0f, -0.0f)));
+    return _mm_add_ps(sum, _mm_add_ps(_mm_xor_ps(y, _mm_setr_ps(0.0f, 0.0f, -0.0f, -0.0f)),
+                                      _mm_xor_ps(z, _mm_setr_ps(-0.0f, 0.0f, 0.0f, -0.0f))));
 }
 
 /* Whether a float's bits are those of a positive normal number, FLT_MIN to
@@ -1377,6 +1379,15 @@ static FK__ALWAYS_INLINE __m128 fk__quat_scale_to_unit_sse(__m128 q, __m128 norm
 }
 
 static FK__ALWAYS_INLINE __m128 fk__quat_normalize_sse(__m128 q) { return fk__quat_scale_to_unit_sse(q, fk__dot4_sse(q, q)); }
+
+/* fk__quat_renormalize() lane by lane, |q|^2 summed in the same pairs. */
+static FK__ALWAYS_INLINE __m128 fk__quat_renormalize_sse(__m128 q)
+{
+    __m128 norm2 = _mm_mul_ps(q, q);
+    norm2 = _mm_add_ps(norm2, _mm_shuffle_ps(norm2, norm2, _MM_SHUFFLE(1, 0, 3, 2)));
+    norm2 = _mm_add_ps(norm2, _mm_shuffle_ps(norm2, norm2, _MM_SHUFFLE(2, 3, 0, 1)));
+    return _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), q), _mm_sub_ps(_mm_set1_ps(3.0f), norm2));
+}
 
 /* fk_quat_rotate(): s = 2 u x v, then (v + w s) + u x s. */
 static FK__ALWAYS_INLINE __m128 fk__quat_rotate_sse(__m128 q, __m128 v)
@@ -1402,6 +1413,22 @@ static FK__ALWAYS_INLINE __m128 fk__quat_rotate_sse(__m128 q, __m128 v)
    Nothing here uses it. */
 
 static int fk__parent_index(const int *parents, int joint) { return parents[joint] < 0 ? -1 : parents[joint]; }
+
+/* The product of two unit quaternions is unit up to rounding, and rounding would
+   compound down a long chain, so each product is renormalized. Its |q|^2 is 1
+   within a few ulps, where one Newton step from 1, q (3 - |q|^2) / 2, is as good
+   as dividing by the square root: the error of the step is (3/8) (|q|^2 - 1)^2,
+   far below float's resolution. The step costs a third of the square root and
+   division on the path every child waits for (forward kinematics is a chain of
+   these from root to leaf). |q|^2 is summed in pairs, as the SIMD lanes do
+   (fk__quat_renormalize_sse(), which takes its place where there is SSE2). */
+#if !defined(FK__SIMD_SSE2)
+static fk_quat fk__quat_renormalize(fk_quat q)
+{
+    float norm2 = (q.x * q.x + q.z * q.z) + (q.y * q.y + q.w * q.w), step = 3.0f - norm2;
+    return fk_quat_make(0.5f * q.x * step, 0.5f * q.y * step, 0.5f * q.z * step, 0.5f * q.w * step);
+}
+#endif
 
 /* Checks each parent index on its own; reports whether parents precede children. */
 static fk_result fk__check_parents(int joint_count, const int *parents, int *parents_first)
@@ -1430,7 +1457,7 @@ static FK__ALWAYS_INLINE int fk__joint_transform_sse(const fk_rigid *parent, __m
         t = _mm_sub_ps(pivot, fk__quat_rotate_sse(q, x));
     } else {
         __m128 parent_q = _mm_loadu_ps(&parent->q.x);
-        q = fk__quat_normalize_sse(rest_frame ? fk__quat_mul_sse(q, parent_q) : fk__quat_mul_sse(parent_q, q));
+        q = fk__quat_renormalize_sse(rest_frame ? fk__quat_mul_sse(q, parent_q) : fk__quat_mul_sse(parent_q, q));
         t = _mm_sub_ps(_mm_add_ps(fk__load3_sse(&parent->t), fk__quat_rotate_sse(parent_q, pivot)),
                        fk__quat_rotate_sse(q, x));
     }
@@ -1459,8 +1486,7 @@ static fk_rigid fk__joint_transform(const fk_rigid *parent, fk_vec3 rest_joint, 
         r.t = fk_vec3_sub(pivot, fk_quat_rotate(q, rest_joint));
         return r;
     }
-    /* Renormalizing the product keeps rounding from compounding down a long chain. */
-    r.q = fk_quat_normalize(rest_frame ? fk_quat_mul(q, parent->q) : fk_quat_mul(parent->q, q));
+    r.q = fk__quat_renormalize(rest_frame ? fk_quat_mul(q, parent->q) : fk_quat_mul(parent->q, q));
     r.t = fk_vec3_sub(fk_vec3_add(parent->t, fk_quat_rotate(parent->q, pivot)), fk_quat_rotate(r.q, rest_joint));
     return r;
 #endif

@@ -45,7 +45,7 @@ mutant rest_frame_product_reversed \
 'rest_frame ? fk_quat_mul(parent->q, q)'
 
 mutant chain_not_renormalized \
-'r.q = fk_quat_normalize(rest_frame ? fk_quat_mul(q, parent->q) : fk_quat_mul(parent->q, q));' \
+'r.q = fk__quat_renormalize(rest_frame ? fk_quat_mul(q, parent->q) : fk_quat_mul(parent->q, q));' \
 'r.q = rest_frame ? fk_quat_mul(q, parent->q) : fk_quat_mul(parent->q, q);'
 
 mutant input_rotation_not_normalized \

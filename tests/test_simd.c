@@ -321,13 +321,22 @@ static void edge_cases_match_reference(void)
 
 /* ---- Forward kinematics ------------------------------------------------------------ */
 
+/* The renormalization fk_forward() applies to each product of unit quaternions,
+   as docs/mathematics.md states it: one Newton step from 1, q (3 - |q|^2) / 2,
+   with |q|^2 summed in pairs. */
+static fk_quat renormalize(fk_quat q)
+{
+    float norm2 = (q.x * q.x + q.z * q.z) + (q.y * q.y + q.w * q.w), step = 3.0f - norm2;
+    return fk_quat_make(0.5f * q.x * step, 0.5f * q.y * step, 0.5f * q.z * step, 0.5f * q.w * step);
+}
+
 /* What fk_forward() computes, spelled with the public scalar functions. */
 static fk_rigid compose(const fk_rigid *parent, fk_vec3 x, fk_quat rotation, fk_vec3 d)
 {
     fk_quat q = fk_quat_normalize(rotation);
     fk_vec3 pivot = fk_vec3_add(x, d);
     if (!parent) return fk_rigid_make(q, fk_vec3_sub(pivot, fk_quat_rotate(q, x)));
-    q = fk_quat_normalize(fk_quat_mul(parent->q, q));
+    q = renormalize(fk_quat_mul(parent->q, q));
     return fk_rigid_make(q, fk_vec3_sub(fk_vec3_add(parent->t, fk_quat_rotate(parent->q, pivot)), fk_quat_rotate(q, x)));
 }
 
