@@ -2534,6 +2534,7 @@ static fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *l
     int begin;
     if (loop_checks_joints) { /* one pass over the indices, not two */
         int done = 0;
+        if (d->vertex_count == 0) return FK_OK;
         if (d->transform_count >= 1) {
             fk__skin_run run = fk__skin_run_at(d, layout, palette, hemisphere, one_row, 0, d->vertex_count);
             done = loop(&run);
@@ -2559,7 +2560,7 @@ static fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *l
     static FK__SIMD_TARGET int name(const fk__skin_run *run) \
     { \
         int normals = run->normals != NULL; \
-        switch (run->influences * 2 + normals) { \
+        switch (run->influences <= 8 ? run->influences * 2 + normals : 0) { \
         case 2: return loop(run, 1, 0);  case 3: return loop(run, 1, 1); \
         case 4: return loop(run, 2, 0);  case 5: return loop(run, 2, 1); \
         case 8: return loop(run, 4, 0);  case 9: return loop(run, 4, 1); \

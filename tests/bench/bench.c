@@ -5,7 +5,8 @@
      - a plain hand-written loop (bones to 3x4 once, blend k matrices, apply),
      - fk_skin_lbs with k = 1, 2, 4, 8 influences, positions and positions + normals,
      - fk_skin_dqs likewise,
-   and fk_forward on a 60-joint skeleton over many poses and on a 10,000-joint tree.
+   and fk_forward on two 60-joint skeletons (a bushy tree, a humanoid with fingers)
+   over many poses and on a 10,000-joint tree.
    Each figure is the median of repeated samples, with the fastest and slowest.
    Then the same LBS split over two threads, and the peak resident memory.
 
@@ -294,7 +295,9 @@ static void print_row(const char *name, int n, size_t bytes, timing t, double me
 
 static const char *simd_in_use(void)
 {
-#if defined(FK__SIMD_AVX2)
+#if defined(FK__SIMD_AVX512)
+    return fk__has_avx512() ? "AVX-512 (LBS), AVX2+FMA (DQS)" : fk__has_avx2_fma() ? "AVX2+FMA" : "SSE2";
+#elif defined(FK__SIMD_AVX2)
     return fk__has_avx2_fma() ? "AVX2+FMA" : "SSE2";
 #elif defined(FK__SIMD_SSE2)
     return "SSE2";
@@ -415,7 +418,40 @@ static void run_forward(void *context)
     }
 }
 
-static void bench_forward_case(const char *name, int joint_count, int poses, int calls)
+/* A 60-joint humanoid, listed depth first as exporters do: a root on the floor,
+   hips, a spine of five; neck and head with a jaw and two eyes; per side a
+   clavicle, upper arm, forearm and hand with five three-joint fingers; a leg of
+   five per side. Mostly chains (a joint right after its parent), so one joint
+   after another waits for its parent's transform. */
+static int humanoid_parent(int joint)
+{
+    static int parents[60];
+    static int made = 0;
+    if (!made) {
+        int n = 0, side, finger, i, p, hand, head;
+        parents[n++] = -1;                                            /* root 0 */
+        parents[n++] = 0;                                             /* hips 1 */
+        for (i = 0; i < 5; ++i, ++n) parents[n] = n - 1;              /* spine 2-6 */
+        parents[n] = 6; ++n; parents[n] = n - 1; head = n++;          /* neck, head */
+        for (i = 0; i < 3; ++i, ++n) parents[n] = head;               /* jaw, eyes */
+        for (side = 0; side < 2; ++side) {
+            p = 6;                                                    /* clavicle on the chest */
+            for (i = 0; i < 4; ++i, ++n) { parents[n] = p; p = n; }   /* clavicle, arm, forearm, hand */
+            hand = p;
+            for (finger = 0; finger < 5; ++finger)
+                for (i = 0, p = hand; i < 3; ++i, ++n) { parents[n] = p; p = n; }
+        }
+        for (side = 0; side < 2; ++side)
+            for (i = 0, p = 1; i < 5; ++i, ++n) { parents[n] = p; p = n; } /* legs */
+        made = n == 60;
+        if (!made) { fprintf(stderr, "humanoid has %d joints\n", n); exit(1); }
+    }
+    return parents[joint];
+}
+
+/* shape: 0 a bushy tree, each parent one of the four joints before;
+   1 the humanoid above (60 joints). */
+static void bench_forward_case(const char *name, int joint_count, int poses, int calls, int shape)
 {
     fk_case f;
     size_t i;
@@ -426,9 +462,10 @@ static void bench_forward_case(const char *name, int joint_count, int poses, int
     f.rotations = (fk_quat *)malloc(sizeof(fk_quat) * (size_t)joint_count * (size_t)poses);
     f.out = (fk_rigid *)malloc(sizeof(fk_rigid) * (size_t)joint_count);
     if (!f.parents || !f.rest || !f.rotations || !f.out) { fprintf(stderr, "out of memory\n"); exit(1); }
-    for (i = 0; i < (size_t)joint_count; ++i) { /* parents before children, a bushy tree */
+    for (i = 0; i < (size_t)joint_count; ++i) { /* parents before children */
         f.parents[i] = i == 0 ? -1 : (int)(((random_unit() + 1.0f) * 0.5f) * (float)(i < 4 ? i : 4)) + (int)i - (i < 4 ? (int)i : 4);
         if (f.parents[i] >= (int)i) f.parents[i] = (int)i - 1;
+        if (shape == 1) f.parents[i] = humanoid_parent((int)i);
         f.rest[i] = fk_vec3_make(random_unit(), random_unit(), random_unit());
     }
     for (i = 0; i < (size_t)joint_count * (size_t)poses; ++i)
@@ -456,8 +493,9 @@ int main(void)
     bench_threads(100000);
     bench_threads(MAX_VERTICES);
     printf("\nfk_forward, parents before children, validation included (median, min-max):\n");
-    bench_forward_case("60 joints x 1000 poses", 60, 1000, 1);
-    bench_forward_case("10,000-joint tree", 10000, 1, 5);
+    bench_forward_case("60 joints x 1000 poses", 60, 1000, 1, 0);
+    bench_forward_case("60-joint humanoid x 1000 poses", 60, 1000, 1, 1);
+    bench_forward_case("10,000-joint tree", 10000, 1, 5, 0);
     getrusage(RUSAGE_SELF, &usage);
     printf("\npeak resident memory %.1f MB (vertex buffers for 1M vertices: %.1f MB allocated by this program;\n"
            "fk_lbs.h allocates nothing)\ntotal time %.1f s\n", (double)usage.ru_maxrss / 1024.0,
