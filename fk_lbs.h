@@ -54,8 +54,10 @@
                               fk_pose_from_matrices(): above float rounding, below
                               any scale an artist meant
      FK_LBS_NO_SIMD           skin with the plain C loops only (no intrinsics)
+     FK_LBS_NO_AVX512         on x86-64, use at most the AVX2 loops even where
+                              AVX-512 is available (to test or compare them)
      FK_LBS_NO_AVX2           on x86-64, use the SSE2 loops even where AVX2 and
-                              FMA are available (to test or compare them)
+                              FMA (or AVX-512) are available
 
    ERRORS
      Functions that can meet bad data return an fk_result; fk_result_description()
@@ -372,7 +374,8 @@ FK_LBS_DEF fk_result fk_validate_skeleton(int joint_count, const int *parents);
         Q_i = Q_p q_i,   t_i = t_p + Q_p (x_i + d_i) - Q_i x_i
     (roots: Q_r = q_r, t_r = x_r + d_r - Q_r x_r). A rest-pose point v on bone i
     then goes to Q_i v + t_i, and joint i's pivot lands where its parent's
-    transform sends it.
+    transform sends it. Each product Q_p q_i is renormalized by one Newton step,
+    Q (3 - |Q|^2) / 2, so that rounding does not build up down long chains.
 
     @param joint_count number of joints (>= 0).
     @param parents parent of each joint, negative for a root; any order.
@@ -2372,26 +2375,28 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
 }
 
 /* ---- Skinning: SIMD loops --------------------------------------------------------
-   LBS goes one vertex at a time, whole columns at a time: a bone's matrix is four
-   padded columns [c0 c1 c2 t], the blend sum_k w_k M_k is four multiply-adds of
-   four lanes per influence (two of eight with AVX2), and applying it is
-   c0 x + c1 y + c2 z + t, with no horizontal sums. DQS blends one vertex at a
-   time and, with AVX2, finishes eight at a time (fk__dqs8_avx2). Loads are
-   unaligned and stay inside the arrays (a 16-byte load of a 12-byte position only
-   where the next vertex's record follows it); every vertex is read before it is
-   written, and written as 8 + 4 bytes. So strides, alignment and in-place
-   skinning are as for the reference.
+   LBS goes whole columns at a time: a bone's matrix is four padded columns
+   [c0 c1 c2 t], the blend sum_k w_k M_k is four multiply-adds of four lanes per
+   influence (two of eight with AVX2, one of sixteen with AVX-512), and applying
+   it is c0 x + c1 y + c2 z + t (with AVX-512 one product and a sum of blocks, four
+   vertices at a time: fk__lbs_avx512_loop). DQS blends one vertex at a time and,
+   with AVX2, finishes eight at a time (fk__dqs8_avx2). Loads stay inside the
+   arrays (a 16-byte load of a 12-byte position only where the next vertex's
+   record follows it; masked loads and stores otherwise); every vertex is read
+   before it is written, and only its own 12 bytes are written. So strides,
+   alignment and in-place skinning are as for the reference.
 
-   The loops trust their joint indices: fk__skin_blocks() checks a block of
-   vertices' indices first (eight at a time with SSE2) and hands a block with a
-   bad index to the reference loop, which writes the vertices before the bad one
-   and returns the error, as documented.
+   The loops trust their joint indices, which are checked first: by
+   fk__skin_blocks(), a block of vertices at a time (eight indices at a time with
+   SSE2), or by the AVX-512 loop itself, four vertices at a time as it goes. A
+   bad index hands the rest to the reference loop, which writes the vertices
+   before the bad one and returns the error, as documented.
 
-   x86-64 with gcc or clang: the AVX2 + FMA loops are compiled for that target
-   alone (a function attribute) and chosen at run time by __builtin_cpu_supports,
-   so a plain -O2 build runs them on a machine that has them and the SSE2 loops
-   elsewhere. 64-bit Arm: a NEON loop for LBS, the reference loop for DQS.
-   Anything else, or FK_LBS_NO_SIMD: the reference loops. */
+   x86-64 with gcc or clang: the AVX-512 and the AVX2 + FMA loops are compiled for
+   their target alone (a function attribute) and chosen at run time by
+   __builtin_cpu_supports, so a plain -O2 build runs the widest the machine has
+   and the SSE2 loops elsewhere. 64-bit Arm: a NEON loop for LBS, the reference
+   loop for DQS. Anything else, or FK_LBS_NO_SIMD: the reference loops. */
 
 #if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
 
