@@ -2826,15 +2826,46 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_loop(const fk__skin_ru
     return run->count;
 }
 
+/* fk__heaviest_of() for four and eight weights without a branch or a table: the
+   maximum in every lane, then the first lane that equals it (the lowest set bit;
+   none, for NaN weights, reads as 0). For eight, the SSE version's
+   compare-and-select between two halves was compiled to a branch that
+   mispredicts on real weights: DQS with k = 8 took twice as long. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__heaviest_avx2(const float *w, const int influences)
+{
+    __m256 v, m;
+    if (influences == 4) {
+        __m128 v4 = _mm_loadu_ps(w), m4 = _mm_max_ps(v4, _mm_shuffle_ps(v4, v4, _MM_SHUFFLE(2, 3, 0, 1)));
+        m4 = _mm_max_ps(m4, _mm_shuffle_ps(m4, m4, _MM_SHUFFLE(1, 0, 3, 2)));
+        return __builtin_ctz((unsigned)_mm_movemask_ps(_mm_cmpeq_ps(v4, m4)) | 0x10u) & 3;
+    }
+    if (influences != 8) return fk__heaviest_of(w, influences);
+    v = _mm256_loadu_ps(w);
+    m = _mm256_max_ps(v, _mm256_permute2f128_ps(v, v, 1));
+    m = _mm256_max_ps(m, _mm256_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+    m = _mm256_max_ps(m, _mm256_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+    return __builtin_ctz((unsigned)_mm256_movemask_ps(_mm256_cmp_ps(v, m, _CMP_EQ_OQ)) | 0x100u) & 7;
+}
+
+/* The joint whose rotation picks the hemisphere of a vertex's influences: the
+   heaviest influence's, or bone 0's when one row of the table serves every
+   pivot (see fk__dqs_hemispheres()). */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_pivot_avx2(int one_row, const char *joint, const char *weight,
+                                                               const int influences)
+{
+    const uint16_t *joints = (const uint16_t *)(const void *)joint;
+    return one_row ? 0 : joints[fk__heaviest_avx2((const float *)(const void *)weight, influences)];
+}
+
 /* Real and dual part of a bone share one register: one fused multiply-add per
    influence. */
 static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__dqs_blend_avx2(const float *palette, const uint16_t *hemisphere,
-                                                                  int one_row, const char *joint, const char *weight,
+                                                                  int pivot_joint, const char *joint, const char *weight,
                                                                   const int influences)
 {
     const uint16_t *joints = (const uint16_t *)(const void *)joint;
     const float *weights = (const float *)(const void *)weight;
-    int pivot_joint = one_row ? 0 : joints[fk__heaviest_of(weights, influences)], e;
+    int e;
     __m256 blend = _mm256_setzero_ps();
     if (hemisphere) {
         const uint16_t *hemisphere_row = hemisphere + (size_t)pivot_joint * FK__DQS_TABLE_BONES;
@@ -2971,8 +3002,16 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_loop(const fk__skin_ru
     int i = 0, v;
     for (; i + 8 <= r.count; i += 8) {
         __m256 blend[8];
+        int pivot[8];
+        /* All eight pivots first: each is a chain of dependent loads and
+           compares, and the blends wait on it. Side by side the chains overlap;
+           one vertex after another, each blend stalls on its own. */
+        FK__UNROLL
         for (v = 0; v < 8; ++v)
-            blend[v] = fk__dqs_blend_avx2(r.palette, r.hemisphere, r.one_hemisphere_row, r.joints + (size_t)v * r.joint_stride,
+            pivot[v] = fk__dqs_pivot_avx2(r.one_hemisphere_row, r.joints + (size_t)v * r.joint_stride,
+                                          r.weights + (size_t)v * r.weight_stride, influences);
+        for (v = 0; v < 8; ++v)
+            blend[v] = fk__dqs_blend_avx2(r.palette, r.hemisphere, pivot[v], r.joints + (size_t)v * r.joint_stride,
                                           r.weights + (size_t)v * r.weight_stride, influences);
         if (!fk__dqs8_avx2(blend, r.positions, r.position_stride, normals ? r.normals : NULL, r.normal_stride,
                            r.out_positions, r.out_position_stride, r.out_normals, r.out_normal_stride))
@@ -2985,7 +3024,9 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_loop(const fk__skin_ru
         fk__skin_advance(&r, normals, 8);
     }
     for (; i < r.count; ++i) {
-        __m256 blend = fk__dqs_blend_avx2(r.palette, r.hemisphere, r.one_hemisphere_row, r.joints, r.weights, influences);
+        __m256 blend = fk__dqs_blend_avx2(r.palette, r.hemisphere,
+                                          fk__dqs_pivot_avx2(r.one_hemisphere_row, r.joints, r.weights, influences),
+                                          r.joints, r.weights, influences);
         fk__dqs_vertex_sse(_mm256_castps256_ps128(blend), _mm256_extractf128_ps(blend, 1), r.positions,
                            normals ? r.normals : NULL, r.out_positions, r.out_normals);
         fk__skin_advance(&r, normals, 1);
