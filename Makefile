@@ -213,7 +213,10 @@ FUZZ_SECONDS   ?= 60
 FUZZ_CC        ?= clang
 FUZZ_FLAGS     ?= -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 SANITIZE_CC    ?= clang
-SANITIZE_FLAGS ?= -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+# -O0: the header's specialized SIMD loops make each sanitized program take about
+# 18 s to compile at -O1 and 4 s at -O0; the checks are the same, the tests run a
+# little slower, and the whole step is about a minute shorter.
+SANITIZE_FLAGS ?= -O0 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 SANITIZE_ENV    = ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1
 VALGRIND        = valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
 VALGRIND_PROGRAMS ?= $(TEST_PROGRAMS)

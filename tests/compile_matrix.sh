@@ -9,10 +9,15 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 warnings="-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wdouble-promotion -Werror"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 cp "$root/tests/compile_only.c" "$work/compile_only.cpp"
-passed=0; failed=0
-attempt() { # name, command...
-    local name=$1; shift
-    if "$@" >"$work/log" 2>&1; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL $name:"; head -20 "$work/log"; fi
+passed=0; failed=0; count=0
+# Two compiles at a time (the machines this runs on have two cores): attempt N
+# writes its object as o<N>.o, its log as log<N> and "ok" or its name as result<N>.
+attempt() { # name, command... (an argument "$work/o.o" becomes this attempt's own object)
+    local name=$1 n=$count args=() a; shift
+    count=$((count + 1))
+    for a in "$@"; do args+=("${a/#$work\/o.o/$work/o$n.o}"); done
+    while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
+    ( if "${args[@]}" >"$work/log$n" 2>&1; then echo ok; else echo "$name"; fi >"$work/result$n" ) &
 }
 for compiler in gcc clang; do
     command -v $compiler >/dev/null || { echo "FAIL $compiler not installed"; failed=$((failed + 1)); continue; }
@@ -29,7 +34,12 @@ for compiler in gcc clang; do
     for optimization in "-O2" "-O3 -march=native"; do
         attempt "$cxx -std=c++11 $optimization" $cxx -std=c++11 $optimization $warnings -I"$root" -c "$work/compile_only.cpp" -o "$work/o.o"
     done
-    attempt "$compiler two translation units" sh -c "$compiler -std=c99 $warnings -I'$root' '$root/tests/link_a.c' '$root/tests/link_b.c' -lm -o '$work/link' && '$work/link'"
+    attempt "$compiler two translation units" sh -c "$compiler -std=c99 $warnings -I'$root' '$root/tests/link_a.c' '$root/tests/link_b.c' -lm -o '$work/link-$compiler' && '$work/link-$compiler'"
+done
+wait
+for ((n = 0; n < count; ++n)); do
+    if [ "$(cat "$work/result$n" 2>/dev/null)" = ok ]; then passed=$((passed + 1))
+    else failed=$((failed + 1)); echo "FAIL $(cat "$work/result$n" 2>/dev/null):"; head -20 "$work/log$n"; fi
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
