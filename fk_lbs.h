@@ -3185,18 +3185,24 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__joints4_in_range_avx512(const
 /* Asks for the input of the vertices FK__PREFETCH_VERTICES ahead: the loop is
    compute-bound and the hardware prefetchers alone let it wait on the five
    streams (about 10% at a million vertices here). Prefetches do not fault, so
-   asking past the end of an array is harmless. */
+   asking past the end of an array is harmless; the addresses are computed as
+   integers, because a pointer past the end of an array is undefined in C even
+   if nothing reads through it. */
 #define FK__PREFETCH_VERTICES 128
+
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__prefetch_avx512(const char *base, size_t stride, size_t extra)
+{
+    _mm_prefetch((const char *)((uintptr_t)base + FK__PREFETCH_VERTICES * stride + extra), _MM_HINT_T0);
+}
 
 static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__prefetch_ahead_avx512(const fk__skin_run *r, const int influences,
                                                                          const int normals)
 {
-    const char *weights = r->weights + FK__PREFETCH_VERTICES * r->weight_stride;
-    _mm_prefetch(r->positions + FK__PREFETCH_VERTICES * r->position_stride, _MM_HINT_T0);
-    _mm_prefetch(r->joints + FK__PREFETCH_VERTICES * r->joint_stride, _MM_HINT_T0);
-    _mm_prefetch(weights, _MM_HINT_T0);
-    if (influences > 4) _mm_prefetch(weights + 64, _MM_HINT_T0);
-    if (normals) _mm_prefetch(r->normals + FK__PREFETCH_VERTICES * r->normal_stride, _MM_HINT_T0);
+    fk__prefetch_avx512(r->positions, r->position_stride, 0);
+    fk__prefetch_avx512(r->joints, r->joint_stride, 0);
+    fk__prefetch_avx512(r->weights, r->weight_stride, 0);
+    if (influences > 4) fk__prefetch_avx512(r->weights, r->weight_stride, 64);
+    if (normals) fk__prefetch_avx512(r->normals, r->normal_stride, 0);
 }
 
 /* packed: every array tightly packed, so that the strides are constants. Checks
