@@ -2473,6 +2473,13 @@ static FK__ALWAYS_INLINE void fk__skin_advance(fk__skin_run *r, const int normal
 }
 
 
+/* The largest valid joint index: transform_count - 1 (0 when there are none,
+   which the callers check first), at most what 16 bits hold. */
+static unsigned fk__joint_limit(const fk_skin_desc *d)
+{
+    return d->transform_count < 1 ? 0u : d->transform_count > 65536 ? 65535u : (unsigned)d->transform_count - 1u;
+}
+
 static fk__skin_run fk__skin_run_at(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
                                     const uint16_t *hemisphere, int one_row, int begin, int end)
 {
@@ -2492,7 +2499,7 @@ static fk__skin_run fk__skin_run_at(const fk_skin_desc *d, const fk__skin_layout
     run.out_normal_stride = layout->out_normal_stride;
     run.count = end - begin;
     run.influences = d->influences;
-    run.joint_limit = d->transform_count < 1 ? 0u : d->transform_count > 65536 ? 65535u : (unsigned)d->transform_count - 1u;
+    run.joint_limit = fk__joint_limit(d);
     run.palette = palette;
     run.hemisphere = hemisphere;
     run.one_hemisphere_row = one_row;
@@ -2507,7 +2514,7 @@ static int fk__joints_in_range(const fk_skin_desc *d, const fk__skin_layout *lay
     unsigned limit;
     int over = 0;
     if (d->transform_count < 1) return 0;
-    limit = fk__skin_run_at(d, layout, NULL, NULL, 0, begin, end).joint_limit;
+    limit = fk__joint_limit(d);
     if (layout->joint_stride != k * sizeof(uint16_t)) { /* gaps between the lists */
         for (i = (size_t)begin; i < (size_t)end; ++i, first += layout->joint_stride) {
             const uint16_t *joints = (const uint16_t *)(const void *)first;
@@ -2826,19 +2833,14 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_loop(const fk__skin_ru
     return run->count;
 }
 
-/* fk__heaviest_of() for four and eight weights without a branch or a table: the
-   maximum in every lane, then the first lane that equals it (the lowest set bit;
-   none, for NaN weights, reads as 0). For eight, the SSE version's
-   compare-and-select between two halves was compiled to a branch that
-   mispredicts on real weights: DQS with k = 8 took twice as long. */
+/* fk__heaviest_of() for eight weights in one register: the maximum in every
+   lane, then the first lane that equals it (the lowest set bit; none, for NaN
+   weights, reads as 0). The SSE version's compare-and-select between two halves
+   was compiled to a branch that mispredicts on real weights: DQS with k = 8
+   took twice as long. */
 static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__heaviest_avx2(const float *w, const int influences)
 {
     __m256 v, m;
-    if (influences == 4) {
-        __m128 v4 = _mm_loadu_ps(w), m4 = _mm_max_ps(v4, _mm_shuffle_ps(v4, v4, _MM_SHUFFLE(2, 3, 0, 1)));
-        m4 = _mm_max_ps(m4, _mm_shuffle_ps(m4, m4, _MM_SHUFFLE(1, 0, 3, 2)));
-        return __builtin_ctz((unsigned)_mm_movemask_ps(_mm_cmpeq_ps(v4, m4)) | 0x10u) & 3;
-    }
     if (influences != 8) return fk__heaviest_of(w, influences);
     v = _mm256_loadu_ps(w);
     m = _mm256_max_ps(v, _mm256_permute2f128_ps(v, v, 1));
@@ -3161,21 +3163,23 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__normalize4_avx512(__m512 n
     }
 }
 
-/* Whether the joint indices of the four vertices from `joint` on are at most the
-   run's limit: with packed lists of up to eight, one masked load of 16-bit lanes
-   and a saturating subtraction that leaves nonzero lanes where an index is over. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__joints4_in_range_avx512(const fk__skin_run *r, const char *joint,
-                                                                          const int influences, const int packed)
+/* Whether the joint indices of the `count` (1 to 4) vertices from `joint` on are
+   at most the run's limit: with packed lists of up to eight, one masked load of
+   16-bit lanes and a saturating subtraction that leaves nonzero lanes where an
+   index is over. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__joints_in_range_avx512(const fk__skin_run *r, const char *joint,
+                                                                         int count, const int influences,
+                                                                         const int packed)
 {
     if (packed && influences <= 8) {
         __m512i excess = _mm512_subs_epu16(
-            _mm512_maskz_loadu_epi16((__mmask32)((1ull << (4 * influences)) - 1u), joint),
+            _mm512_maskz_loadu_epi16((__mmask32)((1ull << (count * influences)) - 1u), joint),
             _mm512_set1_epi16((short)(unsigned short)r->joint_limit));
         return _mm512_test_epi16_mask(excess, excess) == 0;
     } else {
         unsigned over = 0;
         int v, e;
-        for (v = 0; v < 4; ++v)
+        for (v = 0; v < count; ++v)
             for (e = 0; e < influences; ++e)
                 over |= ((const uint16_t *)(const void *)(joint + (size_t)v * r->joint_stride))[e] > r->joint_limit;
         return !over;
@@ -3213,7 +3217,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
     fk__skin_run r = *run; /* see fk__skin_advance() */
     const __m512 one = _mm512_set1_ps(1.0f), zero = _mm512_setzero_ps();
     const size_t point_bytes = 3 * sizeof(float);
-    int i = 0, v, e;
+    int i = 0, v;
     if (packed) {
         r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = point_bytes;
         r.joint_stride = (size_t)influences * sizeof(uint16_t);
@@ -3221,7 +3225,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
     }
     for (; i + 4 <= r.count; i += 4) {
         __m512 m[4], point[4], normal[4], moved;
-        if (!fk__joints4_in_range_avx512(&r, r.joints, influences, packed)) return i;
+        if (!fk__joints_in_range_avx512(&r, r.joints, 4, influences, packed)) return i;
         fk__prefetch_ahead_avx512(&r, influences, normals);
         FK__UNROLL
         for (v = 0; v < 4; ++v)
@@ -3241,10 +3245,8 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
         fk__store4x3_avx512(r.out_positions, r.out_position_stride, moved);
         fk__skin_advance(&r, normals, 4);
     }
-    r.count -= i; /* the last one to three vertices, checked one by one */
-    for (v = 0; v < r.count; ++v)
-        for (e = 0; e < influences; ++e)
-            if (((const uint16_t *)(const void *)(r.joints + (size_t)v * r.joint_stride))[e] > r.joint_limit) return i;
+    r.count -= i; /* the last zero to three vertices */
+    if (r.count > 0 && !fk__joints_in_range_avx512(&r, r.joints, r.count, influences, packed)) return i;
     fk__lbs_avx2_loop(&r, influences, normals);
     return run->count;
 }
