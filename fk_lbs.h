@@ -374,8 +374,9 @@ FK_LBS_DEF fk_result fk_validate_skeleton(int joint_count, const int *parents);
         Q_i = Q_p q_i,   t_i = t_p + Q_p (x_i + d_i) - Q_i x_i
     (roots: Q_r = q_r, t_r = x_r + d_r - Q_r x_r). A rest-pose point v on bone i
     then goes to Q_i v + t_i, and joint i's pivot lands where its parent's
-    transform sends it. Each product Q_p q_i is renormalized by one Newton step,
-    Q (3 - |Q|^2) / 2, so that rounding does not build up down long chains.
+    transform sends it. Each product Q_p q_i is scaled by one Newton step for the
+    parent's length, (3 - |Q_p|^2) / 2, so that rounding does not build up down
+    long chains: every Q_i is unit within a few ulps.
 
     @param joint_count number of joints (>= 0).
     @param parents parent of each joint, negative for a root; any order.
@@ -1383,13 +1384,13 @@ static FK__ALWAYS_INLINE __m128 fk__quat_scale_to_unit_sse(__m128 q, __m128 norm
 
 static FK__ALWAYS_INLINE __m128 fk__quat_normalize_sse(__m128 q) { return fk__quat_scale_to_unit_sse(q, fk__dot4_sse(q, q)); }
 
-/* fk__quat_renormalize() lane by lane, |q|^2 summed in the same pairs. */
-static FK__ALWAYS_INLINE __m128 fk__quat_renormalize_sse(__m128 q)
+/* fk__renormalization_factor() in every lane, |q|^2 summed in the same pairs. */
+static FK__ALWAYS_INLINE __m128 fk__renormalization_factor_sse(__m128 q)
 {
     __m128 norm2 = _mm_mul_ps(q, q);
     norm2 = _mm_add_ps(norm2, _mm_shuffle_ps(norm2, norm2, _MM_SHUFFLE(1, 0, 3, 2)));
     norm2 = _mm_add_ps(norm2, _mm_shuffle_ps(norm2, norm2, _MM_SHUFFLE(2, 3, 0, 1)));
-    return _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), q), _mm_sub_ps(_mm_set1_ps(3.0f), norm2));
+    return _mm_mul_ps(_mm_set1_ps(0.5f), _mm_sub_ps(_mm_set1_ps(3.0f), norm2));
 }
 
 /* fk_quat_rotate(): s = 2 u x v, then (v + w s) + u x s. */
@@ -1418,18 +1419,22 @@ static FK__ALWAYS_INLINE __m128 fk__quat_rotate_sse(__m128 q, __m128 v)
 static int fk__parent_index(const int *parents, int joint) { return parents[joint] < 0 ? -1 : parents[joint]; }
 
 /* The product of two unit quaternions is unit up to rounding, and rounding would
-   compound down a long chain, so each product is renormalized. Its |q|^2 is 1
-   within a few ulps, where one Newton step from 1, q (3 - |q|^2) / 2, is as good
-   as dividing by the square root: the error of the step is (3/8) (|q|^2 - 1)^2,
-   far below float's resolution. The step costs a third of the square root and
-   division on the path every child waits for (forward kinematics is a chain of
-   these from root to leaf). |q|^2 is summed in pairs, as the SIMD lanes do
-   (fk__quat_renormalize_sse(), which takes its place where there is SSE2). */
+   compound down a long chain, so the length error is taken out at every joint.
+   Near 1, one Newton step, (3 - |q|^2) / 2, is as good a factor as 1 / |q|: its
+   own error is (3/8) (|q|^2 - 1)^2, far below float's resolution.
+   The factor is the parent's, not the product's: Q_i = (Q_p q_i) (3 - |Q_p|^2) / 2
+   undoes the error Q_i inherits from Q_p, while the product's own rounding (an
+   ulp or two) stays in Q_i until Q_i's children take it out in turn, so errors
+   never compound. Taking the factor from the parent lets it run beside the
+   product instead of after it: forward kinematics is a chain of these from root
+   to leaf, each joint waiting for its parent's rotation, and this shortens every
+   link by a third. |q|^2 is summed in pairs, as the SIMD lanes do
+   (fk__renormalization_factor_sse(), which takes its place where there is SSE2). */
 #if !defined(FK__SIMD_SSE2)
-static fk_quat fk__quat_renormalize(fk_quat q)
+static float fk__renormalization_factor(fk_quat q)
 {
-    float norm2 = (q.x * q.x + q.z * q.z) + (q.y * q.y + q.w * q.w), step = 3.0f - norm2;
-    return fk_quat_make(0.5f * q.x * step, 0.5f * q.y * step, 0.5f * q.z * step, 0.5f * q.w * step);
+    float norm2 = (q.x * q.x + q.z * q.z) + (q.y * q.y + q.w * q.w);
+    return 0.5f * (3.0f - norm2);
 }
 #endif
 
@@ -1452,21 +1457,22 @@ static fk_result fk__check_parents(int joint_count, const int *parents, int *par
    q is the joint's rotation already normalized, x its rest position, pivot x
    plus its translation. Returns 0 when the translation overflowed float (finite
    inputs near FLT_MAX), which the general path then reports. */
-static FK__ALWAYS_INLINE int fk__joint_transform_sse(const fk_rigid *parent, __m128 q, __m128 x, __m128 pivot,
-                                                     int rest_frame, fk_rigid *out)
+static FK__ALWAYS_INLINE __m128 fk__joint_transform_sse(const fk_rigid *parent, __m128 q, __m128 x, __m128 pivot,
+                                                        int rest_frame, fk_rigid *out)
 {
     __m128 t;
     if (!parent) {
         t = _mm_sub_ps(pivot, fk__quat_rotate_sse(q, x));
     } else {
         __m128 parent_q = _mm_loadu_ps(&parent->q.x);
-        q = fk__quat_renormalize_sse(rest_frame ? fk__quat_mul_sse(q, parent_q) : fk__quat_mul_sse(parent_q, q));
+        q = _mm_mul_ps(rest_frame ? fk__quat_mul_sse(q, parent_q) : fk__quat_mul_sse(parent_q, q),
+                       fk__renormalization_factor_sse(parent_q));
         t = _mm_sub_ps(_mm_add_ps(fk__load3_sse(&parent->t), fk__quat_rotate_sse(parent_q, pivot)),
                        fk__quat_rotate_sse(q, x));
     }
     _mm_storeu_ps(&out->q.x, q);
     fk__store3_sse(&out->t, t);
-    return (_mm_movemask_ps(_mm_cmpneq_ps(_mm_sub_ps(t, t), _mm_setzero_ps())) & 7) == 0; /* t - t is NaN unless finite */
+    return t;
 }
 #endif
 
@@ -1489,7 +1495,8 @@ static fk_rigid fk__joint_transform(const fk_rigid *parent, fk_vec3 rest_joint, 
         r.t = fk_vec3_sub(pivot, fk_quat_rotate(q, rest_joint));
         return r;
     }
-    r.q = fk__quat_renormalize(rest_frame ? fk_quat_mul(q, parent->q) : fk_quat_mul(parent->q, q));
+    r.q = fk__quat_scale(rest_frame ? fk_quat_mul(q, parent->q) : fk_quat_mul(parent->q, q),
+                        fk__renormalization_factor(parent->q));
     r.t = fk_vec3_sub(fk_vec3_add(parent->t, fk_quat_rotate(parent->q, pivot)), fk_quat_rotate(r.q, rest_joint));
     return r;
 #endif
@@ -1557,12 +1564,15 @@ static fk_result fk__forward_any_order(int joint_count, const int *parents, cons
 }
 
 /* The common case in one pass: parents before children, every input valid,
-   checked joint by joint as it is computed. Returns 0 at the first joint that
-   is not so, and the general path below starts over, sorting out the order or
-   finding the error, so results and error codes are those of the general path
-   whichever way it goes. The checks accept exactly what the general path
-   accepts, computed without branches: a finite x has x - x == 0, and a float
-   between FLT_MIN and FLT_MAX has its bits between theirs. Every helper is
+   checked as it is computed. Returns 0 at the first joint whose parent or
+   rotation is not so, or after the pass if any position, translation or result
+   was not finite, and the general path below starts over, sorting out the order
+   or finding the error, so results and error codes are those of the general
+   path whichever way it goes. The checks accept exactly what the general path
+   accepts, computed without branches: a finite x has x - x == 0 (with SSE2 the
+   x - x of every joint are summed, which stays 0 unless one was not, and tested
+   once at the end), and a float between FLT_MIN and FLT_MAX has its bits
+   between theirs. Every helper is
    inlined (flatten) and the loop is compiled once per convention and with and
    without translations: calls and branches would cost more than the arithmetic,
    which is the same source as the general path's. */
@@ -1572,18 +1582,18 @@ static FK__ALWAYS_INLINE int fk__forward_pass(int joint_count, const int *parent
 {
     int i;
 #if defined(FK__SIMD_SSE2)
+    __m128 not_finite = _mm_setzero_ps(); /* sum of v - v over inputs and results: 0 unless one was not finite */
     for (i = 0; i < joint_count; ++i) {
         int parent = parents[i];
         __m128 rotation = _mm_loadu_ps(&rotations[i].x), norm2 = fk__dot4_sse(rotation, rotation);
-        __m128 x = fk__load3_sse(&rest_joints[i]), d = translated ? fk__load3_sse(&translations[i]) : x;
-        __m128 finite = _mm_add_ps(_mm_sub_ps(x, x), _mm_sub_ps(d, d)); /* NaN where not finite */
-        int rotation_ok = fk__is_positive_normal_sse(norm2);
-        int positions_ok = _mm_movemask_ps(_mm_cmpneq_ps(finite, _mm_setzero_ps())) == 0;
-        if ((parent >= i) | !rotation_ok | !positions_ok) return 0;
-        if (!fk__joint_transform_sse(parent < 0 ? NULL : &out[parent], fk__quat_scale_to_unit_sse(rotation, norm2), x,
-                                     translated ? _mm_add_ps(x, d) : x, rest_frame, &out[i]))
-            return 0;
+        __m128 x = fk__load3_sse(&rest_joints[i]), d = translated ? fk__load3_sse(&translations[i]) : x, t;
+        if ((parent >= i) | !fk__is_positive_normal_sse(norm2)) return 0;
+        t = fk__joint_transform_sse(parent < 0 ? NULL : &out[parent], fk__quat_scale_to_unit_sse(rotation, norm2), x,
+                                    translated ? _mm_add_ps(x, d) : x, rest_frame, &out[i]);
+        not_finite = _mm_add_ps(not_finite, _mm_add_ps(_mm_sub_ps(x, x), _mm_sub_ps(t, t)));
+        if (translated) not_finite = _mm_add_ps(not_finite, _mm_sub_ps(d, d));
     }
+    if (_mm_movemask_ps(_mm_cmpneq_ps(not_finite, _mm_setzero_ps())) & 7) return 0;
 #else
     for (i = 0; i < joint_count; ++i) {
         int parent = parents[i];

@@ -37,16 +37,16 @@ mutant literal_translation_formula \
                                        rest_joints[parent]);'
 
 mutant parent_frame_product_reversed \
-': fk_quat_mul(parent->q, q));' \
-': fk_quat_mul(q, parent->q));'
+': fk_quat_mul(parent->q, q),' \
+': fk_quat_mul(q, parent->q),'
 
 mutant rest_frame_product_reversed \
 'rest_frame ? fk_quat_mul(q, parent->q)' \
 'rest_frame ? fk_quat_mul(parent->q, q)'
 
 mutant chain_not_renormalized \
-'r.q = fk__quat_renormalize(rest_frame ? fk_quat_mul(q, parent->q) : fk_quat_mul(parent->q, q));' \
-'r.q = rest_frame ? fk_quat_mul(q, parent->q) : fk_quat_mul(parent->q, q);'
+'                        fk__renormalization_factor(parent->q));' \
+'                        1.0f);'
 
 mutant input_rotation_not_normalized \
 'fk_quat q = fk_quat_normalize(rotation);' \

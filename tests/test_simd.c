@@ -331,13 +331,13 @@ static void edge_cases_match_reference(void)
 
 /* ---- Forward kinematics ------------------------------------------------------------ */
 
-/* The renormalization fk_forward() applies to each product of unit quaternions,
-   as docs/mathematics.md states it: one Newton step from 1, q (3 - |q|^2) / 2,
-   with |q|^2 summed in pairs. */
-static fk_quat renormalize(fk_quat q)
+/* The factor fk_forward() scales each product Q_p q_i by, as fk_forward()'s
+   documentation states it: one Newton step for the parent's length,
+   (3 - |Q_p|^2) / 2, with |Q_p|^2 summed in pairs. */
+static float renormalization_factor(fk_quat parent)
 {
-    float norm2 = (q.x * q.x + q.z * q.z) + (q.y * q.y + q.w * q.w), step = 3.0f - norm2;
-    return fk_quat_make(0.5f * q.x * step, 0.5f * q.y * step, 0.5f * q.z * step, 0.5f * q.w * step);
+    float norm2 = (parent.x * parent.x + parent.z * parent.z) + (parent.y * parent.y + parent.w * parent.w);
+    return 0.5f * (3.0f - norm2);
 }
 
 /* What fk_forward() computes, spelled with the public scalar functions. */
@@ -345,8 +345,11 @@ static fk_rigid compose(const fk_rigid *parent, fk_vec3 x, fk_quat rotation, fk_
 {
     fk_quat q = fk_quat_normalize(rotation);
     fk_vec3 pivot = fk_vec3_add(x, d);
+    float s;
     if (!parent) return fk_rigid_make(q, fk_vec3_sub(pivot, fk_quat_rotate(q, x)));
-    q = renormalize(fk_quat_mul(parent->q, q));
+    q = fk_quat_mul(parent->q, q);
+    s = renormalization_factor(parent->q);
+    q = fk_quat_make(q.x * s, q.y * s, q.z * s, q.w * s);
     return fk_rigid_make(q, fk_vec3_sub(fk_vec3_add(parent->t, fk_quat_rotate(parent->q, pivot)), fk_quat_rotate(q, x)));
 }
 
