@@ -2459,7 +2459,8 @@ typedef struct fk__skin_run {
     unsigned joint_limit; /* the largest valid joint index */
     const float *palette;
     const uint16_t *hemisphere; /* DQS: fk__dqs_hemispheres() table, or NULL */
-    int one_hemisphere_row;     /* ...whose first row serves every pivot */
+    const float *signed_bones;  /* DQS, when one row of that table serves every pivot: each
+                                   bone as that row signs it, FK__DQS_BONE_FLOATS apart; else NULL */
 } fk__skin_run;
 
 /* A loop returns how many of the run's vertices it did: all of them, or, for a
@@ -2491,7 +2492,7 @@ static unsigned fk__joint_limit(const fk_skin_desc *d)
 }
 
 static fk__skin_run fk__skin_run_at(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                                    const uint16_t *hemisphere, int one_row, int begin, int end)
+                                    const uint16_t *hemisphere, const float *signed_bones, int begin, int end)
 {
     fk__skin_run run;
     size_t first = (size_t)begin;
@@ -2512,7 +2513,7 @@ static fk__skin_run fk__skin_run_at(const fk_skin_desc *d, const fk__skin_layout
     run.joint_limit = fk__joint_limit(d);
     run.palette = palette;
     run.hemisphere = hemisphere;
-    run.one_hemisphere_row = one_row;
+    run.signed_bones = signed_bones;
     return run;
 }
 
@@ -2549,7 +2550,8 @@ static int fk__joints_in_range(const fk_skin_desc *d, const fk__skin_layout *lay
 /* Runs a SIMD loop block by block over the vertices whose indices check out,
    and the reference loop over a block that has a bad index, which it reports. */
 static fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                                 const uint16_t *hemisphere, int one_row, fk__skin_loop loop, int loop_checks_joints,
+                                 const uint16_t *hemisphere, const float *signed_bones, fk__skin_loop loop,
+                                 int loop_checks_joints,
                                  fk_result (*reference)(const fk_skin_desc *, const fk__skin_layout *,
                                                         const float *, int, int))
 {
@@ -2558,7 +2560,7 @@ static fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *l
         int done = 0;
         if (d->vertex_count == 0) return FK_OK;
         if (d->transform_count >= 1) {
-            fk__skin_run run = fk__skin_run_at(d, layout, palette, hemisphere, one_row, 0, d->vertex_count);
+            fk__skin_run run = fk__skin_run_at(d, layout, palette, hemisphere, signed_bones, 0, d->vertex_count);
             done = loop(&run);
         }
         return done == d->vertex_count ? FK_OK : reference(d, layout, palette, done, d->vertex_count);
@@ -2566,7 +2568,7 @@ static fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *l
     for (begin = 0; begin < d->vertex_count; begin += FK__SKIN_BLOCK) {
         int end = d->vertex_count - begin > FK__SKIN_BLOCK ? begin + FK__SKIN_BLOCK : d->vertex_count;
         if (fk__joints_in_range(d, layout, begin, end)) {
-            fk__skin_run run = fk__skin_run_at(d, layout, palette, hemisphere, one_row, begin, end);
+            fk__skin_run run = fk__skin_run_at(d, layout, palette, hemisphere, signed_bones, begin, end);
             loop(&run);
         } else {
             fk_result result = reference(d, layout, palette, begin, end);
@@ -2736,13 +2738,14 @@ static FK__ALWAYS_INLINE int fk__dqs_sse_loop(const fk__skin_run *run, const int
     for (i = 0; i < r.count; ++i) {
         const uint16_t *joints = (const uint16_t *)(const void *)r.joints;
         const float *weights = (const float *)(const void *)r.weights;
-        int pivot_joint = r.one_hemisphere_row ? 0 : joints[fk__heaviest_of(weights, influences)];
+        int pivot_joint = r.signed_bones ? 0 : joints[fk__heaviest_of(weights, influences)];
         const uint16_t *hemisphere_row = r.hemisphere ? r.hemisphere + (size_t)pivot_joint * FK__DQS_TABLE_BONES : NULL;
         __m128 pivot = _mm_load_ps(r.palette + (size_t)pivot_joint * FK__DQS_PALETTE_STRIDE);
         __m128 real = _mm_setzero_ps(), dual = real;
         FK__UNROLL
         for (e = 0; e < influences; ++e) {
-            const float *b = fk__dqs_bone_at(r.palette, hemisphere_row, pivot, joints[e]);
+            const float *b = r.signed_bones ? r.signed_bones + (size_t)joints[e] * FK__DQS_BONE_FLOATS
+                                            : fk__dqs_bone_at(r.palette, hemisphere_row, pivot, joints[e]);
             __m128 w = _mm_set1_ps(weights[e]);
             real = _mm_add_ps(real, _mm_mul_ps(w, _mm_load_ps(b)));
             dual = _mm_add_ps(dual, _mm_mul_ps(w, _mm_load_ps(b + 4)));
@@ -2871,15 +2874,20 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_pivot_avx2(int one_row, con
 
 /* Real and dual part of a bone share one register: one fused multiply-add per
    influence. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__dqs_blend_avx2(const float *palette, const uint16_t *hemisphere,
-                                                                  int pivot_joint, const char *joint, const char *weight,
+static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__dqs_blend_avx2(const fk__skin_run *r, int pivot_joint,
+                                                                  const char *joint, const char *weight,
                                                                   const int influences)
 {
-    const uint16_t *joints = (const uint16_t *)(const void *)joint;
-    const float *weights = (const float *)(const void *)weight;
+    const uint16_t *joints = (const uint16_t *)(const void *)joint, *hemisphere = r->hemisphere;
+    const float *weights = (const float *)(const void *)weight, *palette = r->palette;
     int e;
     __m256 blend = _mm256_setzero_ps();
-    if (hemisphere) {
+    if (r->signed_bones) {
+        FK__UNROLL
+        for (e = 0; e < influences; ++e)
+            blend = _mm256_fmadd_ps(_mm256_broadcast_ss(&weights[e]),
+                                    _mm256_load_ps(r->signed_bones + (size_t)joints[e] * FK__DQS_BONE_FLOATS), blend);
+    } else if (hemisphere) {
         const uint16_t *hemisphere_row = hemisphere + (size_t)pivot_joint * FK__DQS_TABLE_BONES;
         FK__UNROLL
         for (e = 0; e < influences; ++e)
@@ -3020,10 +3028,10 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_loop(const fk__skin_ru
            one vertex after another, each blend stalls on its own. */
         FK__UNROLL
         for (v = 0; v < 8; ++v)
-            pivot[v] = fk__dqs_pivot_avx2(r.one_hemisphere_row, r.joints + (size_t)v * r.joint_stride,
+            pivot[v] = fk__dqs_pivot_avx2(r.signed_bones != NULL, r.joints + (size_t)v * r.joint_stride,
                                           r.weights + (size_t)v * r.weight_stride, influences);
         for (v = 0; v < 8; ++v)
-            blend[v] = fk__dqs_blend_avx2(r.palette, r.hemisphere, pivot[v], r.joints + (size_t)v * r.joint_stride,
+            blend[v] = fk__dqs_blend_avx2(&r, pivot[v], r.joints + (size_t)v * r.joint_stride,
                                           r.weights + (size_t)v * r.weight_stride, influences);
         if (!fk__dqs8_avx2(blend, r.positions, r.position_stride, normals ? r.normals : NULL, r.normal_stride,
                            r.out_positions, r.out_position_stride, r.out_normals, r.out_normal_stride))
@@ -3036,8 +3044,8 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_loop(const fk__skin_ru
         fk__skin_advance(&r, normals, 8);
     }
     for (; i < r.count; ++i) {
-        __m256 blend = fk__dqs_blend_avx2(r.palette, r.hemisphere,
-                                          fk__dqs_pivot_avx2(r.one_hemisphere_row, r.joints, r.weights, influences),
+        __m256 blend = fk__dqs_blend_avx2(&r,
+                                          fk__dqs_pivot_avx2(r.signed_bones != NULL, r.joints, r.weights, influences),
                                           r.joints, r.weights, influences);
         fk__dqs_vertex_sse(_mm256_castps256_ps128(blend), _mm256_extractf128_ps(blend, 1), r.positions,
                            normals ? r.normals : NULL, r.out_positions, r.out_normals);
@@ -3417,7 +3425,7 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
         {
             int checks_joints = 0;
             fk__skin_loop loop = fk__lbs_simd_loop(&checks_joints);
-            return fk__skin_blocks(desc, &layout, palette, NULL, 0, loop, checks_joints, fk__lbs_reference);
+            return fk__skin_blocks(desc, &layout, palette, NULL, NULL, loop, checks_joints, fk__lbs_reference);
         }
 #endif
     }
@@ -3429,6 +3437,7 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
     float storage[FK_LBS_PALETTE_CAPACITY * FK__DQS_PALETTE_STRIDE + 16];
 #if defined(FK__SIMD_SSE2)
     uint16_t hemisphere[FK__DQS_TABLE_BONES * FK__DQS_TABLE_BONES];
+    float signed_storage[FK__DQS_TABLE_BONES * FK__DQS_BONE_FLOATS + 16];
 #endif
     float *palette = NULL;
     fk__skin_layout layout;
@@ -3445,9 +3454,16 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
                influence: build it when it is the cheaper. */
             int table = desc->transform_count <= FK__DQS_TABLE_BONES &&
                         desc->transform_count * desc->transform_count <= 2 * (double)desc->vertex_count;
-            int one_row = table && fk__dqs_hemispheres(palette, desc->transform_count, hemisphere);
-            return fk__skin_blocks(desc, &layout, palette, table ? hemisphere : NULL, one_row, fk__dqs_simd_loop(), 0,
-                                   fk__dqs_reference);
+            float *signed_bones = NULL;
+            if (table && fk__dqs_hemispheres(palette, desc->transform_count, hemisphere)) {
+                /* one row serves: the bones signed as it says, read without the table */
+                signed_bones = fk__align64(signed_storage);
+                for (j = 0; j < desc->transform_count; ++j)
+                    memcpy(signed_bones + (size_t)j * FK__DQS_BONE_FLOATS, palette + hemisphere[j],
+                           FK__DQS_BONE_FLOATS * sizeof(float));
+            }
+            return fk__skin_blocks(desc, &layout, palette, table ? hemisphere : NULL, signed_bones,
+                                   fk__dqs_simd_loop(), 0, fk__dqs_reference);
         }
 #endif
     }
