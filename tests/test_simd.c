@@ -106,8 +106,10 @@ static void fill(const layout *l, buffers *b)
 {
     int i;
     size_t n = (size_t)test_mesh.count, k = (size_t)test_mesh.k;
-    b->vertices = (char *)calloc(n, l->vertex_bytes);
-    b->out = (char *)calloc(n, l->vertex_bytes);
+    /* the packed layout keeps the normals in a second array after the positions */
+    size_t bytes = n * l->vertex_bytes + (l->normal_offset >= l->vertex_bytes ? l->normal_offset : 0);
+    b->vertices = (char *)calloc(bytes, 1);
+    b->out = (char *)calloc(bytes, 1);
     b->joints = (char *)calloc(n, l->joint_bytes);
     b->weights = (char *)calloc(n, l->weight_bytes);
     if (!b->vertices || !b->out || !b->joints || !b->weights) { fprintf(stderr, "out of memory\n"); exit(1); }
@@ -192,13 +194,18 @@ static const layout layouts[] = {
     /* name, vertex bytes, position offset, normal offset, joint bytes, weight bytes (for k = 8) */
     {"separate", 0, 0, 0, 0, 0},       /* filled in: positions and normals in one 24-byte record, packed k */
     {"interleaved 36-byte records, padded index and weight lists", 36, 4, 20, 2 * MAX_K + 2, 4 * MAX_K + 4},
+    {"packed", 0, 0, 0, 0, 0}, /* filled in: positions and normals in arrays of their own, every list packed */
 };
+enum { LAYOUTS = sizeof layouts / sizeof layouts[0], PACKED = 2 };
 
 static layout layout_for(int which, int k)
 {
     layout l = layouts[which];
     if (which == 0) { /* positions then normals, tightly packed lists */
         l.vertex_bytes = 24; l.position_offset = 0; l.normal_offset = 12;
+        l.joint_bytes = 2 * (size_t)k; l.weight_bytes = 4 * (size_t)k;
+    } else if (which == PACKED) { /* the layout the fastest loops are written for */
+        l.vertex_bytes = 12; l.position_offset = 0; l.normal_offset = 12 * (size_t)test_mesh.count;
         l.joint_bytes = 2 * (size_t)k; l.weight_bytes = 4 * (size_t)k;
     }
     return l;
@@ -214,7 +221,7 @@ static void agree(skin_function skin, const char *method, int count)
     char what[160];
     for (k = 1; k <= MAX_K; ++k) {
         make_mesh(count, k);
-        for (which = 0; which < 2; ++which) {
+        for (which = 0; which < LAYOUTS; ++which) {
             layout l = layout_for(which, k);
             for (with_normals = 0; with_normals < 2; ++with_normals)
                 for (in_place = 0; in_place < 2; ++in_place) {
@@ -262,22 +269,26 @@ static void bad_index_stops_where_the_reference_stops(void)
        loop leaves to its tail (1001 vertices) */
     static const int bad_vertices[] = {600, 1000};
     enum { COUNT = 1001 };
-    int method, which;
+    int method, which, packed;
     make_bones(2.0f);
     make_mesh(COUNT, 4);
-    for (which = 0; which < 2; ++which) {
-        int bad = bad_vertices[which];
+    for (which = 0; which < 4; ++which) {
+        int bad = bad_vertices[which % 2];
         uint16_t kept = test_mesh.joints[bad][2];
+        packed = which >= 2;
         test_mesh.joints[bad][2] = BONES; /* one past the last bone of the SIMD rig */
         for (method = 0; method < 2; ++method) {
             skin_function skin = method ? fk_skin_dqs : fk_skin_lbs;
-            layout l = layout_for(0, 4);
+            layout l = layout_for(packed ? PACKED : 0, 4);
             buffers fast, reference;
             fk_skin_desc d;
-            int i, untouched = 1;
+            int i, c, untouched = 1;
             fill(&l, &fast); fill(&l, &reference);
-            memset(fast.out, 0x7F, (size_t)test_mesh.count * l.vertex_bytes);
-            memset(reference.out, 0x7F, (size_t)test_mesh.count * l.vertex_bytes);
+            for (i = 0; i < COUNT; ++i) /* every output float a NaN pattern the skinning never writes */
+                for (c = 0; c < 3; ++c) {
+                    memset(fast.out + (size_t)i * l.vertex_bytes + l.position_offset + 4 * (size_t)c, 0x7F, 4);
+                    memset(fast.out + (size_t)i * l.vertex_bytes + l.normal_offset + 4 * (size_t)c, 0x7F, 4);
+                }
             d = describe(&l, &fast, 1, 0, BONES);
             CHECK(skin(&d) == FK_ERROR_JOINT_OUT_OF_RANGE, "%s: SIMD path reports the index of vertex %d",
                   method ? "DQS" : "LBS", bad);
@@ -286,8 +297,11 @@ static void bad_index_stops_where_the_reference_stops(void)
             d = describe(&l, &reference, 1, 0, ALL_BONES);
             CHECK(skin(&d) == FK_OK, "reference");
             compare(&l, fast.out, reference.out, 1, method ? "DQS before the bad index" : "LBS before the bad index");
-            for (i = bad * (int)l.vertex_bytes; i < COUNT * (int)l.vertex_bytes; ++i)
-                untouched &= (unsigned char)fast.out[i] == 0x7F;
+            for (i = bad; i < COUNT; ++i)
+                for (c = 0; c < 12; ++c)
+                    untouched &= (unsigned char)fast.out[(size_t)i * l.vertex_bytes + l.position_offset + (size_t)c] ==
+                                     0x7F &&
+                                 (unsigned char)fast.out[(size_t)i * l.vertex_bytes + l.normal_offset + (size_t)c] == 0x7F;
             CHECK(untouched, "%s: nothing written from the bad vertex %d on", method ? "DQS" : "LBS", bad);
             test_mesh.count = COUNT;
             release(&fast); release(&reference);
@@ -301,29 +315,30 @@ static void bad_index_stops_where_the_reference_stops(void)
 static void edge_cases_match_reference(void)
 {
     static const float scales[] = {0.0f, 1e-21f, 1e-30f, 1e20f, 1.0f};
-    int s, method;
+    int s, method, packed;
     make_bones(1.0f);
     for (s = 0; s < 5; ++s)
-        for (method = 0; method < 2; ++method) {
-            skin_function skin = method ? fk_skin_dqs : fk_skin_lbs;
+        for (method = 0; method < 4; ++method) {
+            skin_function skin = method % 2 ? fk_skin_dqs : fk_skin_lbs;
             layout l;
             buffers fast, reference;
             fk_skin_desc d;
-            char what[80];
+            char what[100];
             int i, e;
             make_mesh(300, 3);
             for (i = 0; i < test_mesh.count; ++i) {
                 for (e = 0; e < 3; ++e) test_mesh.weights[i][e] *= scales[s];
                 if (s == 4 && i % 2) test_mesh.normals[i][0] = test_mesh.normals[i][1] = test_mesh.normals[i][2] = 0.0f;
             }
-            l = layout_for(0, 3);
+            packed = method >= 2;
+            l = layout_for(packed ? PACKED : 0, 3);
             fill(&l, &fast); fill(&l, &reference);
             d = describe(&l, &fast, 1, 0, BONES);
             CHECK(skin(&d) == FK_OK, "SIMD");
             d = describe(&l, &reference, 1, 0, ALL_BONES);
             CHECK(skin(&d) == FK_OK, "reference");
-            snprintf(what, sizeof what, "%s, weights scaled by %g%s", method ? "DQS" : "LBS", (double)scales[s],
-                     s == 4 ? ", zero normals" : "");
+            snprintf(what, sizeof what, "%s, weights scaled by %g%s%s", method % 2 ? "DQS" : "LBS", (double)scales[s],
+                     s == 4 ? ", zero normals" : "", packed ? ", packed" : "");
             compare(&l, fast.out, reference.out, 1, what);
             release(&fast); release(&reference);
         }
