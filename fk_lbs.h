@@ -892,11 +892,14 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
 
 /* The influence loops of the specialized SIMD loops run 1, 2, 4 or 8 times and
    should be unrolled; gcc does that at -O2 only when asked (clang unasked, and it
-   warns about a request it cannot meet in the general case). */
+   warns about a request it cannot meet in the general case). FK__UNROLL16 is for
+   the loops over the sixteen vertices of the AVX-512 DQS loop. */
 #if defined(__GNUC__) && __GNUC__ >= 8 && !defined(__clang__)
 #define FK__UNROLL _Pragma("GCC unroll 8")
+#define FK__UNROLL16 _Pragma("GCC unroll 16")
 #else
 #define FK__UNROLL
+#define FK__UNROLL16
 #endif
 
 /* Marks the common side of a branch, so that the compiler lays it out straight. */
@@ -2390,8 +2393,9 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
    [c0 c1 c2 t], the blend sum_k w_k M_k is four multiply-adds of four lanes per
    influence (two of eight with AVX2, one of sixteen with AVX-512), and applying
    it is c0 x + c1 y + c2 z + t (with AVX-512 one product and a sum of blocks, four
-   vertices at a time: fk__lbs_avx512_loop). DQS blends one vertex at a time and,
-   with AVX2, finishes eight at a time (fk__dqs8_avx2). Loads stay inside the
+   vertices at a time: fk__lbs_avx512_loop). DQS blends one vertex at a time and
+   finishes eight at a time with AVX2 (fk__dqs8_avx2), sixteen with AVX-512 when
+   the arrays are packed (fk__dqs16_avx512). Loads stay inside the
    arrays (a 16-byte load of a 12-byte position only where the next vertex's
    record follows it; masked loads and stores otherwise); every vertex is read
    before it is written, and only its own 12 bytes are written. So strides,
@@ -2399,7 +2403,7 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
 
    The loops trust their joint indices, which are checked first: by
    fk__skin_blocks(), a block of vertices at a time (eight indices at a time with
-   SSE2), or by the AVX-512 loop itself, four vertices at a time as it goes. A
+   SSE2), or by the AVX-512 LBS loop itself, four vertices at a time as it goes. A
    bad index hands the rest to the reference loop, which writes the vertices
    before the bad one and returns the error, as documented.
 
@@ -3302,6 +3306,174 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_any(const fk__skin
 }
 
 FK__SKIN_SPECIALIZE(fk__lbs_avx512, fk__lbs_avx512_any)
+
+/* DQS with AVX-512, sixteen vertices at a time, for tightly packed positions
+   and normals (the AVX2 loop takes every other layout, and the last up to 15
+   vertices). The blends are those of the AVX2 loop, one eight-lane register per
+   vertex; the finish is fk__dqs8_avx2()'s arithmetic, lane for lane, on sixteen
+   lanes, so the two loops give the same bits. What the wider registers save is
+   shuffling: the sixteen vertices' 192 bytes of positions are three 64-byte
+   loads picked apart by two permutes per coordinate, and the blends become
+   sixteen lanes of rx ... dw in 32 shuffles, where eight lanes took 28. */
+
+/* Sixteen blends, vertex v in blend[v], become eight registers of sixteen lanes,
+   lane v for vertex v: real x y z w, then dual x y z w. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__transpose_blends16_avx512(const __m256 blend[16], __m512 part[8])
+{
+    /* block 0 of pair[j] is blend j's real part, block 1 its dual part, blocks 2
+       and 3 those of blend j + 8 */
+    const __m512i real_blocks = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
+    const __m512i dual_blocks = _mm512_setr_epi32(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
+    __m512 pair[8], across[2][4];
+    int j, h;
+    FK__UNROLL
+    for (j = 0; j < 8; ++j) pair[j] = _mm512_insertf32x8(_mm512_castps256_ps512(blend[j]), blend[j + 8], 1);
+    FK__UNROLL
+    for (h = 0; h < 2; ++h) { /* h = 0: blends 0-3 and 8-11; h = 1: 4-7 and 12-15 */
+        __m512 low01 = _mm512_unpacklo_ps(pair[4 * h], pair[4 * h + 1]);
+        __m512 high01 = _mm512_unpackhi_ps(pair[4 * h], pair[4 * h + 1]);
+        __m512 low23 = _mm512_unpacklo_ps(pair[4 * h + 2], pair[4 * h + 3]);
+        __m512 high23 = _mm512_unpackhi_ps(pair[4 * h + 2], pair[4 * h + 3]);
+        /* across[h][c]: coordinate c of four blends in each block */
+        across[h][0] = _mm512_shuffle_ps(low01, low23, _MM_SHUFFLE(1, 0, 1, 0));
+        across[h][1] = _mm512_shuffle_ps(low01, low23, _MM_SHUFFLE(3, 2, 3, 2));
+        across[h][2] = _mm512_shuffle_ps(high01, high23, _MM_SHUFFLE(1, 0, 1, 0));
+        across[h][3] = _mm512_shuffle_ps(high01, high23, _MM_SHUFFLE(3, 2, 3, 2));
+    }
+    FK__UNROLL
+    for (j = 0; j < 4; ++j) {
+        part[j] = _mm512_permutex2var_ps(across[0][j], real_blocks, across[1][j]);
+        part[4 + j] = _mm512_permutex2var_ps(across[0][j], dual_blocks, across[1][j]);
+    }
+}
+
+/* Sixteen packed points x0 y0 z0 x1 ... z15 (192 bytes) as x, y and z across. A
+   coordinate's lanes lie in two of the three 64-byte loads: a two-source permute
+   takes those in the first two, a masked permute the rest (the same indices
+   serve both, as each reads only the low bits it needs). */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__load16x3_avx512(const char *p, __m512 xyz[3])
+{
+    const float *f = (const float *)(const void *)p;
+    __m512 a = _mm512_loadu_ps(f), b = _mm512_loadu_ps(f + 16), c = _mm512_loadu_ps(f + 32);
+    const __m512i lanes = _mm512_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45);
+    xyz[0] = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(a, lanes, b), 0xF800, lanes, c);
+    xyz[1] = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(a, _mm512_add_epi32(lanes, _mm512_set1_epi32(1)), b),
+                                        0xF800, _mm512_add_epi32(lanes, _mm512_set1_epi32(1)), c);
+    xyz[2] = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(a, _mm512_add_epi32(lanes, _mm512_set1_epi32(2)), b),
+                                        0xFC00, _mm512_add_epi32(lanes, _mm512_set1_epi32(2)), c);
+}
+
+/* The inverse of fk__load16x3_avx512(): each 64-byte store takes x and y lanes
+   by a two-source permute and z lanes by a masked one. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store16x3_avx512(char *p, const __m512 xyz[3])
+{
+    float *f = (float *)(void *)p;
+    const __m512i first = _mm512_setr_epi32(0, 16, 0, 1, 17, 1, 2, 18, 2, 3, 19, 3, 4, 20, 4, 5);
+    const __m512i second = _mm512_setr_epi32(21, 5, 6, 22, 6, 7, 23, 7, 8, 24, 8, 9, 25, 9, 10, 26);
+    const __m512i third = _mm512_setr_epi32(10, 11, 27, 11, 12, 28, 12, 13, 29, 13, 14, 30, 14, 15, 31, 15);
+    _mm512_storeu_ps(f, _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(xyz[0], first, xyz[1]), 0x4924, first, xyz[2]));
+    _mm512_storeu_ps(f + 16, _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(xyz[0], second, xyz[1]), 0x2492, second,
+                                                        xyz[2]));
+    _mm512_storeu_ps(f + 32,
+                     _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(xyz[0], third, xyz[1]), 0x9249, third, xyz[2]));
+}
+
+/* NaN or an infinity (v - v would be NaN): one class test per register. */
+#define FK__NOT_FINITE_CLASSES 0x99 /* quiet NaN, +inf, -inf, signalling NaN */
+
+/* fk__dqs8_avx2() for sixteen packed vertices. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs16_avx512(const __m256 blend[16], const char *position,
+                                                               const char *normal, char *out, char *out_normal)
+{
+    __m512 part[8], p[3], n[3], rx, ry, rz, rw, dx, dy, dz, dw, norm2, inverse, sx, sy, sz, tx, ty, tz;
+    const __m512 two = _mm512_set1_ps(2.0f);
+    __mmask16 not_finite;
+    fk__transpose_blends16_avx512(blend, part);
+    rx = part[0]; ry = part[1]; rz = part[2]; rw = part[3];
+    dx = part[4]; dy = part[5]; dz = part[6]; dw = part[7];
+    norm2 = _mm512_fmadd_ps(rw, rw, _mm512_fmadd_ps(rz, rz, _mm512_fmadd_ps(ry, ry, _mm512_mul_ps(rx, rx))));
+    if ((_mm512_cmp_ps_mask(norm2, _mm512_set1_ps(FLT_MIN), _CMP_GE_OQ) &
+         _mm512_cmp_ps_mask(norm2, _mm512_set1_ps(FLT_MAX), _CMP_LE_OQ)) != 0xFFFF)
+        return 0;
+    inverse = _mm512_div_ps(_mm512_set1_ps(1.0f), norm2);
+    /* translation t = w d - d_w u + u x d */
+    tx = _mm512_add_ps(_mm512_fmsub_ps(dx, rw, _mm512_mul_ps(rx, dw)), _mm512_fmsub_ps(ry, dz, _mm512_mul_ps(rz, dy)));
+    ty = _mm512_add_ps(_mm512_fmsub_ps(dy, rw, _mm512_mul_ps(ry, dw)), _mm512_fmsub_ps(rz, dx, _mm512_mul_ps(rx, dz)));
+    tz = _mm512_add_ps(_mm512_fmsub_ps(dz, rw, _mm512_mul_ps(rz, dw)), _mm512_fmsub_ps(rx, dy, _mm512_mul_ps(ry, dx)));
+    fk__load16x3_avx512(position, p);
+    /* s = 2 u x p; the point moves by (w s + u x s + 2 t) / N */
+    sx = _mm512_mul_ps(two, _mm512_fmsub_ps(ry, p[2], _mm512_mul_ps(rz, p[1])));
+    sy = _mm512_mul_ps(two, _mm512_fmsub_ps(rz, p[0], _mm512_mul_ps(rx, p[2])));
+    sz = _mm512_mul_ps(two, _mm512_fmsub_ps(rx, p[1], _mm512_mul_ps(ry, p[0])));
+    tx = _mm512_fmadd_ps(two, tx, _mm512_fmadd_ps(sx, rw, _mm512_fmsub_ps(ry, sz, _mm512_mul_ps(rz, sy))));
+    ty = _mm512_fmadd_ps(two, ty, _mm512_fmadd_ps(sy, rw, _mm512_fmsub_ps(rz, sx, _mm512_mul_ps(rx, sz))));
+    tz = _mm512_fmadd_ps(two, tz, _mm512_fmadd_ps(sz, rw, _mm512_fmsub_ps(rx, sy, _mm512_mul_ps(ry, sx))));
+    p[0] = _mm512_fmadd_ps(tx, inverse, p[0]);
+    p[1] = _mm512_fmadd_ps(ty, inverse, p[1]);
+    p[2] = _mm512_fmadd_ps(tz, inverse, p[2]);
+    not_finite = (__mmask16)(_mm512_fpclass_ps_mask(p[0], FK__NOT_FINITE_CLASSES) |
+                             _mm512_fpclass_ps_mask(p[1], FK__NOT_FINITE_CLASSES) |
+                             _mm512_fpclass_ps_mask(p[2], FK__NOT_FINITE_CLASSES));
+    if (normal) {
+        fk__load16x3_avx512(normal, n);
+        sx = _mm512_mul_ps(two, _mm512_fmsub_ps(ry, n[2], _mm512_mul_ps(rz, n[1])));
+        sy = _mm512_mul_ps(two, _mm512_fmsub_ps(rz, n[0], _mm512_mul_ps(rx, n[2])));
+        sz = _mm512_mul_ps(two, _mm512_fmsub_ps(rx, n[1], _mm512_mul_ps(ry, n[0])));
+        n[0] = _mm512_fmadd_ps(_mm512_fmadd_ps(sx, rw, _mm512_fmsub_ps(ry, sz, _mm512_mul_ps(rz, sy))), inverse, n[0]);
+        n[1] = _mm512_fmadd_ps(_mm512_fmadd_ps(sy, rw, _mm512_fmsub_ps(rz, sx, _mm512_mul_ps(rx, sz))), inverse, n[1]);
+        n[2] = _mm512_fmadd_ps(_mm512_fmadd_ps(sz, rw, _mm512_fmsub_ps(rx, sy, _mm512_mul_ps(ry, sx))), inverse, n[2]);
+        not_finite = (__mmask16)(not_finite | _mm512_fpclass_ps_mask(n[0], FK__NOT_FINITE_CLASSES) |
+                                 _mm512_fpclass_ps_mask(n[1], FK__NOT_FINITE_CLASSES) |
+                                 _mm512_fpclass_ps_mask(n[2], FK__NOT_FINITE_CLASSES));
+    }
+    if (not_finite) return 0; /* see fk__dqs8_avx2() */
+    if (normal) fk__store16x3_avx512(out_normal, n);
+    fk__store16x3_avx512(out, p);
+    return 1;
+}
+
+static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__skin_run *run, const int influences,
+                                                                    const int normals)
+{
+    fk__skin_run r = *run; /* see fk__skin_advance() */
+    const size_t point_bytes = 3 * sizeof(float);
+    int i = 0, v;
+    r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = point_bytes;
+    r.joint_stride = (size_t)influences * sizeof(uint16_t);
+    r.weight_stride = (size_t)influences * sizeof(float);
+    for (; i + 16 <= r.count; i += 16) {
+        __m256 blend[16];
+        int pivot[16];
+        FK__UNROLL16
+        for (v = 0; v < 16; ++v) /* all pivots first, as in fk__dqs_avx2_loop() */
+            pivot[v] = fk__dqs_pivot_avx2(r.signed_bones != NULL, r.joints + (size_t)v * r.joint_stride,
+                                          r.weights + (size_t)v * r.weight_stride, influences);
+        FK__UNROLL16
+        for (v = 0; v < 16; ++v)
+            blend[v] = fk__dqs_blend_avx2(&r, pivot[v], r.joints + (size_t)v * r.joint_stride,
+                                          r.weights + (size_t)v * r.weight_stride, influences);
+        if (!fk__dqs16_avx512(blend, r.positions, normals ? r.normals : NULL, r.out_positions,
+                              normals ? r.out_normals : NULL))
+            for (v = 0; v < 16; ++v)
+                fk__dqs_vertex_sse(_mm256_castps256_ps128(blend[v]), _mm256_extractf128_ps(blend[v], 1),
+                                   r.positions + (size_t)v * point_bytes, normals ? r.normals + (size_t)v * point_bytes : NULL,
+                                   r.out_positions + (size_t)v * point_bytes,
+                                   normals ? r.out_normals + (size_t)v * point_bytes : NULL);
+        fk__skin_advance(&r, normals, 16);
+    }
+    r.count -= i; /* the last zero to fifteen vertices */
+    if (r.count > 0) fk__dqs_avx2_loop(&r, influences, normals);
+    return run->count;
+}
+
+static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_any(const fk__skin_run *run, const int influences,
+                                                                   const int normals)
+{
+    return fk__skin_run_packed(run) ? fk__dqs_avx512_loop(run, influences, normals)
+                                    : fk__dqs_avx2_loop(run, influences, normals);
+}
+
+FK__SKIN_SPECIALIZE(fk__dqs_avx512, fk__dqs_avx512_any)
 #undef FK__SIMD_TARGET
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -3339,6 +3511,9 @@ static fk__skin_loop fk__lbs_simd_loop(int *checks_joints)
 
 static fk__skin_loop fk__dqs_simd_loop(void)
 {
+#if defined(FK__SIMD_AVX512)
+    if (fk__has_avx512()) return fk__dqs_avx512;
+#endif
 #if defined(FK__SIMD_AVX2)
     if (fk__has_avx2_fma()) return fk__dqs_avx2;
 #endif

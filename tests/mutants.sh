@@ -3,9 +3,11 @@
 # bug: a name, the exact text of fk_lbs.h to find (it must occur exactly once, so
 # an entry the header has outgrown fails loudly instead of testing nothing) and
 # its replacement. For each mutant a copy of the header is edited, the property
-# tests (and tests/test_core.c, if present) are rebuilt against the copy and run;
-# the mutant is killed when any of them fails or crashes. The real header is left
-# alone. Prints "mutants: K killed of N"; exits non-zero unless all are killed.
+# tests (and tests/test_core.c, if present) are rebuilt against the copy and run,
+# or, for a mutant in a SIMD loop, tests/test_simd.c; the mutant is killed when
+# any of them fails or crashes. The real header is left alone. Prints "mutants: K
+# killed of N" (and how many were skipped because this CPU does not run their
+# loop); exits non-zero unless all that ran were killed.
 #
 #   tests/mutants.sh [NAME...]      all mutants, or only those named
 #   MUTANT_SEED, MUTANT_CASES       the property tests' seed and cases per property
@@ -18,8 +20,13 @@ cases=${MUTANT_CASES:-1000}
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/include"
 
-names=(); finds=(); replacements=()
-mutant() { names+=("$1"); finds+=("$2"); replacements+=("$3"); }
+names=(); finds=(); replacements=(); needs=(); flags=()
+mutant() { names+=("$1"); finds+=("$2"); replacements+=("$3"); needs+=(""); flags+=(""); }
+# simd_mutant NAME NEEDS FLAGS FIND REPLACEMENT: a bug in a SIMD loop, which
+# tests/test_simd.c (built without FK_LBS_NO_SIMD, with FLAGS to pick the loop)
+# must catch. NEEDS is what the CPU must have for that loop to run: avx512, avx2
+# or x86-64; on a CPU without it the mutant is skipped and said to be.
+simd_mutant() { names+=("$1"); needs+=("$2"); flags+=("$3"); finds+=("$4"); replacements+=("$5"); }
 
 # ---- Forward kinematics -------------------------------------------------------
 
@@ -146,10 +153,72 @@ mutant joint_index_unchecked \
 'return (int)joints[k] < d->transform_count ? (int)joints[k] : -1;' \
 'return (int)joints[k];'
 
+# ---- Skinning: the SIMD loops (held to the reference by tests/test_simd.c) ----
+
+# The packed four-vertex load of the AVX-512 LBS loop reads vertex 1's z from
+# the lane of vertex 2's x.
+simd_mutant lbs_avx512_packed_lane avx512 "" \
+'_mm512_setr_epi32(3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 16, 16, 16, 16)' \
+'_mm512_setr_epi32(3, 3, 3, 3, 4, 4, 4, 4, 6, 6, 6, 6, 16, 16, 16, 16)'
+
+# The AVX-512 LBS loop checks its own joint indices; without the check a bad
+# index reads a bone that is not there and no error is returned.
+simd_mutant lbs_avx512_joints_unchecked avx512 "" \
+'        if (!fk__joints_in_range_avx512(&r, r.joints, 4, influences, packed)) return i;' \
+''
+
+# The sixteen-vertex AVX-512 DQS store puts vertex 14's z where vertex 15's goes.
+simd_mutant dqs_avx512_store_lane avx512 "" \
+'29, 13, 14, 30, 14, 15, 31, 15)' \
+'29, 13, 14, 30, 14, 15, 30, 15)'
+
+# Blends whose folded normalization overflows must go to the reference, on each path.
+simd_mutant dqs_avx512_overflow_kept avx512 "" \
+'    if (not_finite) return 0; /* see fk__dqs8_avx2() */' \
+''
+
+simd_mutant dqs_avx2_overflow_kept avx2 -DFK_LBS_NO_AVX512 \
+'    if (_mm256_movemask_ps(finite) != 0xFF) return 0;' \
+''
+
+simd_mutant dqs_sse2_overflow_kept x86-64 -DFK_LBS_NO_AVX2 \
+'if (FK__LIKELY((_mm_movemask_ps(_mm_cmpneq_ps(finite, _mm_setzero_ps())) & 7) == 0)) {' \
+'if (1) {'
+
+# When one row of the hemisphere table serves, the bones must be copied signed.
+simd_mutant dqs_signed_bones_unsigned x86-64 "" \
+'memcpy(signed_bones + (size_t)j * FK__DQS_BONE_FLOATS, palette + hemisphere[j],' \
+'memcpy(signed_bones + (size_t)j * FK__DQS_BONE_FLOATS, palette + (size_t)j * FK__DQS_PALETTE_STRIDE,'
+
 # ---- Running them ----------------------------------------------------------------
 
-programs=(test_properties)
-[ -f "$root/tests/test_core.c" ] && programs+=(test_core)
+scalar_programs=(test_properties)
+[ -f "$root/tests/test_core.c" ] && scalar_programs+=(test_core)
+programs=("${scalar_programs[@]}")
+build_flags=-DFK_LBS_NO_SIMD
+
+# Whether this CPU runs the loops a SIMD mutant needs.
+cpu_has() {
+    local flag
+    [ -z "$1" ] && return 0
+    [ "$(uname -m)" = x86_64 ] || return 1
+    case $1 in
+        x86-64) return 0 ;;
+        avx2) set -- avx2 fma ;;
+        avx512) set -- avx512f avx512vl avx512dq avx512bw avx2 fma ;;
+    esac
+    for flag in "$@"; do grep -qw "$flag" /proc/cpuinfo || return 1; done
+}
+
+# The programs and flags that judge mutant $1: the scalar tests with the SIMD
+# loops compiled out, or test_simd with the loop the mutant is in.
+choose_programs() {
+    if [ -z "${needs[$1]}" ]; then
+        programs=("${scalar_programs[@]}"); build_flags=-DFK_LBS_NO_SIMD
+    else
+        programs=(test_simd); build_flags=${flags[$1]}
+    fi
+}
 
 # Writes the header with mutant $1 applied (or none for -1) to $work/include.
 make_header() {
@@ -175,11 +244,11 @@ run_programs() {
     local program status output
     culprits=""
     # -O1 compiles in half the time of -O2; the programs build side by side.
-    # FK_LBS_NO_SIMD: the mutants edit the scalar code, the specification that
-    # tests/test_simd.c holds the SIMD code to.
+    # FK_LBS_NO_SIMD for the scalar mutants: they edit the scalar code, the
+    # specification that tests/test_simd.c holds the SIMD code to.
     local pids=() pid compiled=1
     for program in "${programs[@]}"; do
-        $cc -std=c99 -O1 -w -DFK_LBS_NO_SIMD -I"$work/include" "$root/tests/$program.c" -o "$work/$program" -lm 2>"$work/$program.log" &
+        $cc -std=c99 -O1 -w $build_flags -I"$work/include" "$root/tests/$program.c" -o "$work/$program" -lm 2>"$work/$program.log" &
         pids+=($!)
     done
     for pid in "${pids[@]}"; do wait "$pid" || compiled=0; done
@@ -207,14 +276,25 @@ if [ $status -ne 0 ]; then
     echo "the tests fail on the unmodified fk_lbs.h ($culprits); fix that first"
     exit 1
 fi
+programs=(test_simd); build_flags=""
+run_programs; status=$?
+if [ $status -ne 0 ]; then
+    echo "test_simd fails on the unmodified fk_lbs.h ($culprits); fix that first"
+    exit 1
+fi
 
-killed=0; total=0; broken=0
+killed=0; total=0; broken=0; skipped=0
 for index in "${!names[@]}"; do
     if [ $# -gt 0 ]; then
         wanted=0; for name in "$@"; do [ "$name" = "${names[$index]}" ] && wanted=1; done
         [ $wanted -eq 1 ] || continue
     fi
+    if ! cpu_has "${needs[$index]}"; then
+        printf 'SKIPPED  %-40s this CPU does not run the %s loops\n' "${names[$index]}" "${needs[$index]}"
+        skipped=$((skipped + 1)); continue
+    fi
     total=$((total + 1))
+    choose_programs "$index"
     make_header "$index" || { broken=$((broken + 1)); continue; }
     run_programs; status=$?
     if [ $status -eq 2 ]; then
@@ -225,5 +305,5 @@ for index in "${!names[@]}"; do
         printf 'SURVIVED %-40s no test noticed\n' "${names[$index]}"
     fi
 done
-echo "mutants: $killed killed of $total"
+if [ $skipped -gt 0 ]; then echo "mutants: $killed killed of $total ($skipped skipped)"; else echo "mutants: $killed killed of $total"; fi
 [ $killed -eq $total ] && [ $total -gt 0 ]

@@ -300,7 +300,7 @@ static void print_row(const char *name, int n, size_t bytes, timing t, double me
 static const char *simd_in_use(void)
 {
 #if defined(FK__SIMD_AVX512)
-    return fk__has_avx512() ? "AVX-512 (LBS), AVX2+FMA (DQS)" : fk__has_avx2_fma() ? "AVX2+FMA" : "SSE2";
+    return fk__has_avx512() ? "AVX-512" : fk__has_avx2_fma() ? "AVX2+FMA" : "SSE2";
 #elif defined(FK__SIMD_AVX2)
     return fk__has_avx2_fma() ? "AVX2+FMA" : "SSE2";
 #elif defined(FK__SIMD_SSE2)
