@@ -892,14 +892,11 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
 
 /* The influence loops of the specialized SIMD loops run 1, 2, 4 or 8 times and
    should be unrolled; gcc does that at -O2 only when asked (clang unasked, and it
-   warns about a request it cannot meet in the general case). FK__UNROLL16 is for
-   the loops over the sixteen vertices of the AVX-512 DQS loop. */
+   warns about a request it cannot meet in the general case). */
 #if defined(__GNUC__) && __GNUC__ >= 8 && !defined(__clang__)
 #define FK__UNROLL _Pragma("GCC unroll 8")
-#define FK__UNROLL16 _Pragma("GCC unroll 16")
 #else
 #define FK__UNROLL
-#define FK__UNROLL16
 #endif
 
 /* Marks the common side of a branch, so that the compiler lays it out straight. */
@@ -2877,22 +2874,36 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_pivot_avx2(int one_row, con
     return one_row ? 0 : joints[fk__heaviest_avx2((const float *)(const void *)weight, influences)];
 }
 
+/* Where the DQS loops read an influence's bone: the pre-signed bones, the
+   palette through the hemisphere table, or the palette with a dot product
+   against the pivot (see fk__skin_run). Given as a constant, the test per
+   vertex disappears; the AVX-512 loop is compiled that way for the pre-signed
+   bones, the common case. */
+#define FK__DQS_SIGNED 0
+#define FK__DQS_TABLE 1
+#define FK__DQS_DOT 2
+
+static int fk__dqs_source(const fk__skin_run *r)
+{
+    return r->signed_bones ? FK__DQS_SIGNED : r->hemisphere ? FK__DQS_TABLE : FK__DQS_DOT;
+}
+
 /* Real and dual part of a bone share one register: one fused multiply-add per
    influence. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__dqs_blend_avx2(const fk__skin_run *r, int pivot_joint,
-                                                                  const char *joint, const char *weight,
-                                                                  const int influences)
+static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__dqs_blend_avx2(const fk__skin_run *r, const int source,
+                                                                  int pivot_joint, const char *joint,
+                                                                  const char *weight, const int influences)
 {
     const uint16_t *joints = (const uint16_t *)(const void *)joint, *hemisphere = r->hemisphere;
     const float *weights = (const float *)(const void *)weight, *palette = r->palette;
     int e;
     __m256 blend = _mm256_setzero_ps();
-    if (r->signed_bones) {
+    if (source == FK__DQS_SIGNED) {
         FK__UNROLL
         for (e = 0; e < influences; ++e)
             blend = _mm256_fmadd_ps(_mm256_broadcast_ss(&weights[e]),
                                     _mm256_load_ps(r->signed_bones + (size_t)joints[e] * FK__DQS_BONE_FLOATS), blend);
-    } else if (hemisphere) {
+    } else if (source == FK__DQS_TABLE) {
         const uint16_t *hemisphere_row = hemisphere + (size_t)pivot_joint * FK__DQS_TABLE_BONES;
         FK__UNROLL
         for (e = 0; e < influences; ++e)
@@ -3024,6 +3035,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_loop(const fk__skin_ru
                                                                  const int normals)
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
+    const int source = fk__dqs_source(run);
     int i = 0, v;
     for (; i + 8 <= r.count; i += 8) {
         __m256 blend[8];
@@ -3036,7 +3048,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_loop(const fk__skin_ru
             pivot[v] = fk__dqs_pivot_avx2(r.signed_bones != NULL, r.joints + (size_t)v * r.joint_stride,
                                           r.weights + (size_t)v * r.weight_stride, influences);
         for (v = 0; v < 8; ++v)
-            blend[v] = fk__dqs_blend_avx2(&r, pivot[v], r.joints + (size_t)v * r.joint_stride,
+            blend[v] = fk__dqs_blend_avx2(&r, source, pivot[v], r.joints + (size_t)v * r.joint_stride,
                                           r.weights + (size_t)v * r.weight_stride, influences);
         if (!fk__dqs8_avx2(blend, r.positions, r.position_stride, normals ? r.normals : NULL, r.normal_stride,
                            r.out_positions, r.out_position_stride, r.out_normals, r.out_normal_stride))
@@ -3049,7 +3061,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_loop(const fk__skin_ru
         fk__skin_advance(&r, normals, 8);
     }
     for (; i < r.count; ++i) {
-        __m256 blend = fk__dqs_blend_avx2(&r,
+        __m256 blend = fk__dqs_blend_avx2(&r, source,
                                           fk__dqs_pivot_avx2(r.signed_bones != NULL, r.joints, r.weights, influences),
                                           r.joints, r.weights, influences);
         fk__dqs_vertex_sse(_mm256_castps256_ps128(blend), _mm256_extractf128_ps(blend, 1), r.positions,
@@ -3314,7 +3326,10 @@ FK__SKIN_SPECIALIZE(fk__lbs_avx512, fk__lbs_avx512_any)
    lanes, so the two loops give the same bits. What the wider registers save is
    shuffling: the sixteen vertices' 192 bytes of positions are three 64-byte
    loads picked apart by two permutes per coordinate, and the blends become
-   sixteen lanes of rx ... dw in 32 shuffles, where eight lanes took 28. */
+   sixteen lanes of rx ... dw in 32 shuffles, where eight lanes took 28. The
+   passes over the sixteen vertices are unrolled by eight, not sixteen: fully
+   unrolled, this function alone was 243 KB of code and the header took three
+   times as long to compile, for a few percent. */
 
 /* Sixteen blends, vertex v in blend[v], become eight registers of sixteen lanes,
    lane v for vertex v: real x y z w, then dual x y z w. */
@@ -3433,7 +3448,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs16_avx512(const __m256 ble
 }
 
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__skin_run *run, const int influences,
-                                                                    const int normals)
+                                                                    const int normals, const int source)
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
     const size_t point_bytes = 3 * sizeof(float);
@@ -3444,13 +3459,13 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
     for (; i + 16 <= r.count; i += 16) {
         __m256 blend[16];
         int pivot[16];
-        FK__UNROLL16
+        FK__UNROLL
         for (v = 0; v < 16; ++v) /* all pivots first, as in fk__dqs_avx2_loop() */
-            pivot[v] = fk__dqs_pivot_avx2(r.signed_bones != NULL, r.joints + (size_t)v * r.joint_stride,
+            pivot[v] = fk__dqs_pivot_avx2(source == FK__DQS_SIGNED, r.joints + (size_t)v * r.joint_stride,
                                           r.weights + (size_t)v * r.weight_stride, influences);
-        FK__UNROLL16
+        FK__UNROLL
         for (v = 0; v < 16; ++v)
-            blend[v] = fk__dqs_blend_avx2(&r, pivot[v], r.joints + (size_t)v * r.joint_stride,
+            blend[v] = fk__dqs_blend_avx2(&r, source, pivot[v], r.joints + (size_t)v * r.joint_stride,
                                           r.weights + (size_t)v * r.weight_stride, influences);
         if (!fk__dqs16_avx512(blend, r.positions, normals ? r.normals : NULL, r.out_positions,
                               normals ? r.out_normals : NULL))
@@ -3462,15 +3477,16 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
         fk__skin_advance(&r, normals, 16);
     }
     r.count -= i; /* the last zero to fifteen vertices */
-    if (r.count > 0) fk__dqs_avx2_loop(&r, influences, normals);
+    if (r.count > 0) fk__dqs_avx2(&r);
     return run->count;
 }
 
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_any(const fk__skin_run *run, const int influences,
                                                                    const int normals)
 {
-    return fk__skin_run_packed(run) ? fk__dqs_avx512_loop(run, influences, normals)
-                                    : fk__dqs_avx2_loop(run, influences, normals);
+    if (!fk__skin_run_packed(run)) return fk__dqs_avx2(run);
+    if (run->signed_bones) return fk__dqs_avx512_loop(run, influences, normals, FK__DQS_SIGNED);
+    return fk__dqs_avx512_loop(run, influences, normals, fk__dqs_source(run));
 }
 
 FK__SKIN_SPECIALIZE(fk__dqs_avx512, fk__dqs_avx512_any)
