@@ -3045,7 +3045,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_loop(const fk__skin_ru
            one vertex after another, each blend stalls on its own. */
         FK__UNROLL
         for (v = 0; v < 8; ++v)
-            pivot[v] = fk__dqs_pivot_avx2(r.signed_bones != NULL, r.joints + (size_t)v * r.joint_stride,
+            pivot[v] = fk__dqs_pivot_avx2(source == FK__DQS_SIGNED, r.joints + (size_t)v * r.joint_stride,
                                           r.weights + (size_t)v * r.weight_stride, influences);
         for (v = 0; v < 8; ++v)
             blend[v] = fk__dqs_blend_avx2(&r, source, pivot[v], r.joints + (size_t)v * r.joint_stride,
@@ -3062,7 +3062,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_loop(const fk__skin_ru
     }
     for (; i < r.count; ++i) {
         __m256 blend = fk__dqs_blend_avx2(&r, source,
-                                          fk__dqs_pivot_avx2(r.signed_bones != NULL, r.joints, r.weights, influences),
+                                          fk__dqs_pivot_avx2(source == FK__DQS_SIGNED, r.joints, r.weights, influences),
                                           r.joints, r.weights, influences);
         fk__dqs_vertex_sse(_mm256_castps256_ps128(blend), _mm256_extractf128_ps(blend, 1), r.positions,
                            normals ? r.normals : NULL, r.out_positions, r.out_normals);
@@ -3370,12 +3370,12 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__load16x3_avx512(const char *
 {
     const float *f = (const float *)(const void *)p;
     __m512 a = _mm512_loadu_ps(f), b = _mm512_loadu_ps(f + 16), c = _mm512_loadu_ps(f + 32);
-    const __m512i lanes = _mm512_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45);
-    xyz[0] = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(a, lanes, b), 0xF800, lanes, c);
-    xyz[1] = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(a, _mm512_add_epi32(lanes, _mm512_set1_epi32(1)), b),
-                                        0xF800, _mm512_add_epi32(lanes, _mm512_set1_epi32(1)), c);
-    xyz[2] = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(a, _mm512_add_epi32(lanes, _mm512_set1_epi32(2)), b),
-                                        0xFC00, _mm512_add_epi32(lanes, _mm512_set1_epi32(2)), c);
+    const __m512i x = _mm512_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45);
+    const __m512i y = _mm512_add_epi32(x, _mm512_set1_epi32(1)), z = _mm512_add_epi32(x, _mm512_set1_epi32(2));
+    /* lanes 11-15 of x and y, 10-15 of z, come from c */
+    xyz[0] = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(a, x, b), 0xF800, x, c);
+    xyz[1] = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(a, y, b), 0xF800, y, c);
+    xyz[2] = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(a, z, b), 0xFC00, z, c);
 }
 
 /* The inverse of fk__load16x3_avx512(): each 64-byte store takes x and y lanes
@@ -3484,9 +3484,10 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_any(const fk__skin_run *run, const int influences,
                                                                    const int normals)
 {
+    int source = fk__dqs_source(run);
     if (!fk__skin_run_packed(run)) return fk__dqs_avx2(run);
-    if (run->signed_bones) return fk__dqs_avx512_loop(run, influences, normals, FK__DQS_SIGNED);
-    return fk__dqs_avx512_loop(run, influences, normals, fk__dqs_source(run));
+    if (source == FK__DQS_SIGNED) return fk__dqs_avx512_loop(run, influences, normals, FK__DQS_SIGNED);
+    return fk__dqs_avx512_loop(run, influences, normals, source);
 }
 
 FK__SKIN_SPECIALIZE(fk__dqs_avx512, fk__dqs_avx512_any)
