@@ -2426,9 +2426,10 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
 
    The loops trust their joint indices, which are checked first: by
    fk__skin_blocks(), a block of vertices at a time (eight indices at a time with
-   SSE2), or by the AVX-512 LBS loop itself, four vertices at a time as it goes. A
-   bad index hands the rest to the reference loop, which writes the vertices
-   before the bad one and returns the error, as documented.
+   SSE2), or by the AVX-512 loops themselves as they go: LBS four vertices at a
+   time, DQS (packed arrays) sixteen. A separate pass cost DQS 8% at a million
+   vertices. A bad index hands the rest to the reference loop, which writes the
+   vertices before the bad one and returns the error, as documented.
 
    x86-64 with gcc or clang: the AVX-512 and the AVX2 + FMA loops are compiled for
    their target alone (a function attribute) and chosen at run time by
@@ -3473,6 +3474,24 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs16_avx512(const __m256 ble
     return 1;
 }
 
+/* Whether the `lanes` packed joint indices from `joint` on are at most `limit`:
+   32 indices per load (the last load masked, so nothing past them is read) and
+   the saturating subtraction of fk__joints_in_range_avx512(). */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__packed_joints_in_range_avx512(const char *joint, size_t lanes,
+                                                                                unsigned limit)
+{
+    const __m512i bound = _mm512_set1_epi16((short)(unsigned short)limit);
+    __m512i excess = _mm512_setzero_si512();
+    size_t done = 0;
+    for (; done + 32 <= lanes; done += 32)
+        excess = _mm512_or_si512(excess, _mm512_subs_epu16(_mm512_loadu_si512((const void *)(joint + 2 * done)), bound));
+    if (done < lanes)
+        excess = _mm512_or_si512(
+            excess, _mm512_subs_epu16(_mm512_maskz_loadu_epi16((__mmask32)((1ull << (lanes - done)) - 1u), joint + 2 * done),
+                                      bound));
+    return _mm512_test_epi16_mask(excess, excess) == 0;
+}
+
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__skin_run *run, const int influences,
                                                                     const int normals, const int source)
 {
@@ -3485,6 +3504,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
     for (; i + 16 <= r.count; i += 16) {
         __m256 blend[16];
         int pivot[16];
+        if (!fk__packed_joints_in_range_avx512(r.joints, 16 * (size_t)influences, r.joint_limit)) return i;
         FK__UNROLL
         for (v = 0; v < 16; ++v) /* all pivots first, as in fk__dqs_avx2_loop() */
             pivot[v] = fk__dqs_pivot_avx2(source == FK__DQS_SIGNED, r.joints + (size_t)v * r.joint_stride,
@@ -3503,7 +3523,10 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
         fk__skin_advance(&r, normals, 16);
     }
     r.count -= i; /* the last zero to fifteen vertices */
-    if (r.count > 0) fk__dqs_avx2(&r);
+    if (r.count > 0) {
+        if (!fk__packed_joints_in_range_avx512(r.joints, (size_t)r.count * (size_t)influences, r.joint_limit)) return i;
+        fk__dqs_avx2(&r);
+    }
     return run->count;
 }
 
@@ -3552,10 +3575,19 @@ static fk__skin_loop fk__lbs_simd_loop(int *checks_joints)
     return fk__lbs_sse2;
 }
 
-static fk__skin_loop fk__dqs_simd_loop(void)
+/* The fastest DQS loop this CPU runs for `run`; *checks_joints as for
+   fk__lbs_simd_loop(). The AVX-512 loop checks the indices of packed runs only:
+   it hands the others to the AVX2 loop, which trusts them. */
+static fk__skin_loop fk__dqs_simd_loop(const fk__skin_run *run, int *checks_joints)
 {
+    *checks_joints = 0;
 #if defined(FK__SIMD_AVX512)
-    if (fk__has_avx512()) return fk__dqs_avx512;
+    if (fk__has_avx512()) {
+        *checks_joints = fk__skin_run_packed(run);
+        return fk__dqs_avx512;
+    }
+#else
+    (void)run;
 #endif
 #if defined(FK__SIMD_AVX2)
     if (fk__has_avx2_fma()) return fk__dqs_avx2;
@@ -3674,6 +3706,9 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
             int table = desc->transform_count <= FK__DQS_TABLE_BONES &&
                         desc->transform_count * desc->transform_count <= 2 * (double)desc->vertex_count;
             float *signed_bones = NULL;
+            int checks_joints = 0;
+            fk__skin_run whole;
+            fk__skin_loop loop;
             if (table && fk__dqs_hemispheres(palette, desc->transform_count, hemisphere)) {
                 /* one row serves: the bones signed as it says, read without the table */
                 signed_bones = fk__align64(signed_storage);
@@ -3681,8 +3716,10 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
                     memcpy(signed_bones + (size_t)j * FK__DQS_BONE_FLOATS, palette + hemisphere[j],
                            FK__DQS_BONE_FLOATS * sizeof(float));
             }
-            return fk__skin_blocks(desc, &layout, palette, table ? hemisphere : NULL, signed_bones,
-                                   fk__dqs_simd_loop(), 0, fk__dqs_reference);
+            whole = fk__skin_run_at(desc, &layout, palette, NULL, NULL, 0, desc->vertex_count);
+            loop = fk__dqs_simd_loop(&whole, &checks_joints);
+            return fk__skin_blocks(desc, &layout, palette, table ? hemisphere : NULL, signed_bones, loop, checks_joints,
+                                   fk__dqs_reference);
         }
 #endif
     }

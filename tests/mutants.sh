@@ -167,6 +167,16 @@ simd_mutant lbs_avx512_joints_unchecked avx512 "" \
 '        if (!fk__joints_in_range_avx512(&r, r.joints, 4, influences, packed)) return i;' \
 ''
 
+# The AVX-512 DQS loop checks the indices of packed arrays itself, sixteen
+# vertices at a time and then its tail (test_simd puts a bad index in each).
+simd_mutant dqs_avx512_joints_unchecked avx512 "" \
+'        if (!fk__packed_joints_in_range_avx512(r.joints, 16 * (size_t)influences, r.joint_limit)) return i;' \
+''
+
+simd_mutant dqs_avx512_tail_unchecked avx512 "" \
+'        if (!fk__packed_joints_in_range_avx512(r.joints, (size_t)r.count * (size_t)influences, r.joint_limit)) return i;' \
+''
+
 # The sixteen-vertex AVX-512 DQS store puts vertex 14's z where vertex 15's goes.
 simd_mutant dqs_avx512_store_lane avx512 "" \
 '29, 13, 14, 30, 14, 15, 31, 15)' \
