@@ -1374,23 +1374,26 @@ static FK__ALWAYS_INLINE int fk__is_positive_normal_sse(__m128 x)
     return bits - 0x00800000u <= 0x7F7FFFFFu - 0x00800000u;
 }
 
-/* fk_quat_normalize() of a quaternion known to be normalizable, whose
-   fk_quat_dot() with itself is norm2. */
-static FK__ALWAYS_INLINE __m128 fk__quat_scale_to_unit_sse(__m128 q, __m128 norm2)
+/* Half of fk_quat_normalize() of a quaternion known to be normalizable, whose
+   fk_quat_dot() with itself is norm2: q / (2 |q|), the normalized bits halved
+   (0.5 / s is (1 / s) / 2 exactly, and so is each product unless it falls below
+   FLT_MIN). Forward kinematics multiplies the half rotation by twice the
+   renormalization factor, which takes the factor's halving off the chain from
+   parent to child. */
+static FK__ALWAYS_INLINE __m128 fk__quat_scale_to_half_unit_sse(__m128 q, __m128 norm2)
 {
-    __m128 inverse = _mm_div_ss(_mm_set_ss(1.0f), _mm_sqrt_ss(norm2));
+    __m128 inverse = _mm_div_ss(_mm_set_ss(0.5f), _mm_sqrt_ss(norm2));
     return _mm_mul_ps(q, _mm_shuffle_ps(inverse, inverse, 0));
 }
 
-static FK__ALWAYS_INLINE __m128 fk__quat_normalize_sse(__m128 q) { return fk__quat_scale_to_unit_sse(q, fk__dot4_sse(q, q)); }
-
-/* fk__renormalization_factor() in every lane, |q|^2 summed in the same pairs. */
-static FK__ALWAYS_INLINE __m128 fk__renormalization_factor_sse(__m128 q)
+/* Twice fk__renormalization_factor() in every lane, 3 - |q|^2, |q|^2 summed in
+   the same pairs. */
+static FK__ALWAYS_INLINE __m128 fk__doubled_renormalization_factor_sse(__m128 q)
 {
     __m128 norm2 = _mm_mul_ps(q, q);
     norm2 = _mm_add_ps(norm2, _mm_shuffle_ps(norm2, norm2, _MM_SHUFFLE(1, 0, 3, 2)));
     norm2 = _mm_add_ps(norm2, _mm_shuffle_ps(norm2, norm2, _MM_SHUFFLE(2, 3, 0, 1)));
-    return _mm_mul_ps(_mm_set1_ps(0.5f), _mm_sub_ps(_mm_set1_ps(3.0f), norm2));
+    return _mm_sub_ps(_mm_set1_ps(3.0f), norm2);
 }
 
 /* fk_quat_rotate(): s = 2 u x v, then (v + w s) + u x s. */
@@ -1429,7 +1432,9 @@ static int fk__parent_index(const int *parents, int joint) { return parents[join
    product instead of after it: forward kinematics is a chain of these from root
    to leaf, each joint waiting for its parent's rotation, and this shortens every
    link by a third. |q|^2 is summed in pairs, as the SIMD lanes do
-   (fk__renormalization_factor_sse(), which takes its place where there is SSE2). */
+   (fk__doubled_renormalization_factor_sse(), which takes its place where there
+   is SSE2: it leaves out the halving, and the joint's rotation comes in halved,
+   exactly, so the product is the same and one multiplication shorter). */
 #if !defined(FK__SIMD_SSE2)
 static float fk__renormalization_factor(fk_quat q)
 {
@@ -1454,20 +1459,22 @@ static fk_result fk__check_parents(int joint_count, const int *parents, int *par
 
 #if defined(FK__SIMD_SSE2)
 /* fk__joint_transform() below, four lanes at a time, in half the instructions:
-   q is the joint's rotation already normalized, x its rest position, pivot x
-   plus its translation. Returns the translation, which the one-pass path checks
+   half_q is the joint's rotation normalized and halved
+   (fk__quat_scale_to_half_unit_sse()), x its rest position, pivot x plus its
+   translation. Returns the translation, which the one-pass path checks
    for overflow (finite inputs near FLT_MAX make it infinite; the general path
    then reports it). */
-static FK__ALWAYS_INLINE __m128 fk__joint_transform_sse(const fk_rigid *parent, __m128 q, __m128 x, __m128 pivot,
-                                                        int rest_frame, fk_rigid *out)
+static FK__ALWAYS_INLINE __m128 fk__joint_transform_sse(const fk_rigid *parent, __m128 half_q, __m128 x,
+                                                        __m128 pivot, int rest_frame, fk_rigid *out)
 {
-    __m128 t;
+    __m128 q, t;
     if (!parent) {
+        q = _mm_add_ps(half_q, half_q);
         t = _mm_sub_ps(pivot, fk__quat_rotate_sse(q, x));
     } else {
         __m128 parent_q = _mm_loadu_ps(&parent->q.x);
-        q = _mm_mul_ps(rest_frame ? fk__quat_mul_sse(q, parent_q) : fk__quat_mul_sse(parent_q, q),
-                       fk__renormalization_factor_sse(parent_q));
+        q = _mm_mul_ps(rest_frame ? fk__quat_mul_sse(half_q, parent_q) : fk__quat_mul_sse(parent_q, half_q),
+                       fk__doubled_renormalization_factor_sse(parent_q));
         t = _mm_sub_ps(_mm_add_ps(fk__load3_sse(&parent->t), fk__quat_rotate_sse(parent_q, pivot)),
                        fk__quat_rotate_sse(q, x));
     }
@@ -1482,9 +1489,9 @@ static fk_rigid fk__joint_transform(const fk_rigid *parent, fk_vec3 rest_joint, 
                                     const fk_vec3 *translation, int rest_frame)
 {
 #if defined(FK__SIMD_SSE2)
-    __m128 x = fk__load3_sse(&rest_joint);
+    __m128 x = fk__load3_sse(&rest_joint), q = _mm_loadu_ps(&rotation.x);
     fk_rigid r;
-    fk__joint_transform_sse(parent, fk__quat_normalize_sse(_mm_loadu_ps(&rotation.x)), x,
+    fk__joint_transform_sse(parent, fk__quat_scale_to_half_unit_sse(q, fk__dot4_sse(q, q)), x,
                             translation ? _mm_add_ps(x, fk__load3_sse(translation)) : x, rest_frame, &r);
     return r;
 #else
@@ -1571,9 +1578,13 @@ static fk_result fk__forward_any_order(int joint_count, const int *parents, cons
    or finding the error, so results and error codes are those of the general
    path whichever way it goes. The checks accept exactly what the general path
    accepts, computed without branches: a finite x has x - x == 0 (with SSE2 the
-   x - x of every joint are summed, which stays 0 unless one was not, and tested
+   t - t of every joint are summed, which stays 0 unless one was not, and tested
    once at the end), and a float between FLT_MIN and FLT_MAX has its bits
-   between theirs. Every helper is
+   between theirs. With SSE2 only the translations t are tested: a coordinate of
+   x or of the pivot x + d that is infinite or NaN makes the same coordinate of
+   t so, since t is pivot - (x + r) for a root and (t_p + (pivot + r')) - (x + r)
+   below it (fk__quat_rotate_sse() adds its rotated part r to the point itself),
+   and inf - inf, inf + NaN and the like are never finite. Every helper is
    inlined (flatten) and the loop is compiled once per convention and with and
    without translations: calls and branches would cost more than the arithmetic,
    which is the same source as the general path's. */
@@ -1583,16 +1594,15 @@ static FK__ALWAYS_INLINE int fk__forward_pass(int joint_count, const int *parent
 {
     int i;
 #if defined(FK__SIMD_SSE2)
-    __m128 not_finite = _mm_setzero_ps(); /* sum of v - v over inputs and results: 0 unless one was not finite */
+    __m128 not_finite = _mm_setzero_ps(); /* sum of t - t: 0 unless a t was not finite */
     for (i = 0; i < joint_count; ++i) {
         int parent = parents[i];
         __m128 rotation = _mm_loadu_ps(&rotations[i].x), norm2 = fk__dot4_sse(rotation, rotation);
         __m128 x = fk__load3_sse(&rest_joints[i]), d = translated ? fk__load3_sse(&translations[i]) : x, t;
         if ((parent >= i) | !fk__is_positive_normal_sse(norm2)) return 0;
-        t = fk__joint_transform_sse(parent < 0 ? NULL : &out[parent], fk__quat_scale_to_unit_sse(rotation, norm2), x,
-                                    translated ? _mm_add_ps(x, d) : x, rest_frame, &out[i]);
-        not_finite = _mm_add_ps(not_finite, _mm_add_ps(_mm_sub_ps(x, x), _mm_sub_ps(t, t)));
-        if (translated) not_finite = _mm_add_ps(not_finite, _mm_sub_ps(d, d));
+        t = fk__joint_transform_sse(parent < 0 ? NULL : &out[parent], fk__quat_scale_to_half_unit_sse(rotation, norm2),
+                                    x, translated ? _mm_add_ps(x, d) : x, rest_frame, &out[i]);
+        not_finite = _mm_add_ps(not_finite, _mm_sub_ps(t, t)); /* x and d too: see above */
     }
     if (_mm_movemask_ps(_mm_cmpneq_ps(not_finite, _mm_setzero_ps())) & 7) return 0;
 #else

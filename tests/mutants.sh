@@ -7,7 +7,9 @@
 # or, for a mutant in a SIMD loop, tests/test_simd.c; the mutant is killed when
 # any of them fails or crashes. The real header is left alone. Prints "mutants: K
 # killed of N" (and how many were skipped because this CPU does not run their
-# loop); exits non-zero unless all that ran were killed.
+# loop); exits non-zero unless all that ran were killed. A few mutants in the
+# SSE2 forward kinematics are judged by the property and bad-input tests built
+# with SIMD.
 #
 #   tests/mutants.sh [NAME...]      all mutants, or only those named
 #   MUTANT_SEED, MUTANT_CASES       the property tests' seed and cases per property
@@ -20,15 +22,38 @@ cases=${MUTANT_CASES:-1000}
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/include"
 
-names=(); finds=(); replacements=(); needs=(); flags=()
-mutant() { names+=("$1"); finds+=("$2"); replacements+=("$3"); needs+=(""); flags+=(""); }
+names=(); finds=(); replacements=(); needs=(); flags=(); judges=()
+mutant() { names+=("$1"); finds+=("$2"); replacements+=("$3"); needs+=(""); flags+=(""); judges+=(""); }
 # simd_mutant NAME NEEDS FLAGS FIND REPLACEMENT: a bug in a SIMD loop, which
 # tests/test_simd.c (built without FK_LBS_NO_SIMD, with FLAGS to pick the loop)
 # must catch. NEEDS is what the CPU must have for that loop to run: avx512, avx2
 # or x86-64; on a CPU without it the mutant is skipped and said to be.
-simd_mutant() { names+=("$1"); needs+=("$2"); flags+=("$3"); finds+=("$4"); replacements+=("$5"); }
+simd_mutant() { names+=("$1"); needs+=("$2"); flags+=("$3"); finds+=("$4"); replacements+=("$5"); judges+=(test_simd); }
+# sse_fk_mutant NAME FIND REPLACEMENT: a bug in the SSE2 forward kinematics (the
+# parents-first pass on x86-64), which the property and bad-input tests, built
+# with SIMD, must catch.
+sse_fk_mutant() {
+    names+=("$1"); needs+=(x86-64); flags+=(""); finds+=("$2"); replacements+=("$3")
+    judges+=("test_properties test_bad_input")
+}
 
 # ---- Forward kinematics -------------------------------------------------------
+
+# The SSE2 pass tests only its results for finiteness (a bad rest position or
+# translation reaches the same coordinate of t); testing one lane misses y and z.
+sse_fk_mutant sse_fk_finite_x_only \
+'if (_mm_movemask_ps(_mm_cmpneq_ps(not_finite, _mm_setzero_ps())) & 7) return 0;' \
+'if (_mm_movemask_ps(_mm_cmpneq_ps(not_finite, _mm_setzero_ps())) & 1) return 0;'
+
+# The SSE2 joint transform takes its rotation halved: a root must double it, and
+# below a root the factor is 3 - |Q_p|^2, not its half.
+sse_fk_mutant sse_fk_root_rotation_halved \
+'        q = _mm_add_ps(half_q, half_q);' \
+'        q = half_q;'
+
+sse_fk_mutant sse_fk_factor_halved_again \
+'    return _mm_sub_ps(_mm_set1_ps(3.0f), norm2);' \
+'    return _mm_mul_ps(_mm_set1_ps(0.5f), _mm_sub_ps(_mm_set1_ps(3.0f), norm2));'
 
 # The formula often copied from derivations: right for children of a root only,
 # so grandchildren come loose (applied on the parents-first path).
@@ -226,7 +251,7 @@ choose_programs() {
     if [ -z "${needs[$1]}" ]; then
         programs=("${scalar_programs[@]}"); build_flags=-DFK_LBS_NO_SIMD
     else
-        programs=(test_simd); build_flags=${flags[$1]}
+        read -r -a programs <<<"${judges[$1]}"; build_flags=${flags[$1]}
     fi
 }
 
@@ -286,10 +311,10 @@ if [ $status -ne 0 ]; then
     echo "the tests fail on the unmodified fk_lbs.h ($culprits); fix that first"
     exit 1
 fi
-programs=(test_simd); build_flags=""
+programs=(test_simd test_properties test_bad_input); build_flags=""
 run_programs; status=$?
 if [ $status -ne 0 ]; then
-    echo "test_simd fails on the unmodified fk_lbs.h ($culprits); fix that first"
+    echo "the tests built with SIMD fail on the unmodified fk_lbs.h ($culprits); fix that first"
     exit 1
 fi
 

@@ -291,20 +291,44 @@ static void denormal_component_is_accepted(void)
     CHECK(forward_both(&r, 1, out) == FK_OK, "denormals");
 }
 
+static void set_axis(fk_vec3 *v, int axis, float value)
+{
+    if (axis == 0) v->x = value;
+    else if (axis == 1) v->y = value;
+    else v->z = value;
+}
+
+/* Every coordinate of every joint's rest position or translation, with the
+   rig's rotations and with identities (whose zero vector part meets the bad
+   coordinate in products of its own): the parents-first path tests only the
+   results for finiteness and must still catch each one. */
 static void non_finite_position_is_not_finite(void)
 {
     float bad[] = {NAN, INFINITY, -INFINITY};
     fk_rigid out[JOINTS];
     size_t i;
-    for (i = 0; i < 3; ++i) {
-        rig r = good_rig();
-        r.rest[1].z = bad[i];
-        CHECK(forward_both(&r, 1, out) == FK_ERROR_NOT_FINITE, "rest joint %g", (double)bad[i]);
-        r = good_rig();
-        r.translations[2].x = bad[i];
-        CHECK(forward_both(&r, 1, out) == FK_ERROR_NOT_FINITE, "translation %g", (double)bad[i]);
-        CHECK(forward_both(&r, 0, out) == FK_OK, "a bad translation is not read when translations are NULL");
-    }
+    int joint, axis, identities;
+    for (i = 0; i < 3; ++i)
+        for (identities = 0; identities < 2; ++identities)
+            for (joint = 0; joint < JOINTS; ++joint)
+                for (axis = 0; axis < 3; ++axis) {
+                    rig r = good_rig();
+                    int j;
+                    if (identities)
+                        for (j = 0; j < JOINTS; ++j) r.rotations[j] = fk_quat_identity();
+                    set_axis(&r.rest[joint], axis, bad[i]);
+                    CHECK(forward_both(&r, 1, out) == FK_ERROR_NOT_FINITE, "rest joint %d axis %d %g", joint, axis,
+                          (double)bad[i]);
+                    CHECK(forward_both(&r, 0, out) == FK_ERROR_NOT_FINITE, "rest joint %d axis %d %g, no translations",
+                          joint, axis, (double)bad[i]);
+                    r = good_rig();
+                    if (identities)
+                        for (j = 0; j < JOINTS; ++j) r.rotations[j] = fk_quat_identity();
+                    set_axis(&r.translations[joint], axis, bad[i]);
+                    CHECK(forward_both(&r, 1, out) == FK_ERROR_NOT_FINITE, "translation %d axis %d %g", joint, axis,
+                          (double)bad[i]);
+                    CHECK(forward_both(&r, 0, out) == FK_OK, "a bad translation is not read when translations are NULL");
+                }
 }
 
 static void pose_overflowing_float_is_not_finite(void)
