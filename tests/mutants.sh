@@ -55,6 +55,16 @@ sse_fk_mutant sse_fk_factor_halved_again \
 '    return _mm_sub_ps(_mm_set1_ps(3.0f), norm2);' \
 '    return _mm_mul_ps(_mm_set1_ps(0.5f), _mm_sub_ps(_mm_set1_ps(3.0f), norm2));'
 
+# The first 256 joints read their parents from aligned copies, the others from
+# out[] (the property tests' skeletons have up to 4096 joints).
+sse_fk_mutant sse_fk_near_copy_misread \
+'            parent_t = near_t[parent];' \
+'            parent_t = near_q[parent];'
+
+sse_fk_mutant sse_fk_far_parent_misread \
+'            parent_t = fk__load3_sse(&out[parent].t);' \
+'            parent_t = fk__load3_sse(&out[parent / 2].t);'
+
 # The formula often copied from derivations: right for children of a root only,
 # so grandchildren come loose (applied on the parents-first path).
 mutant literal_translation_formula \
