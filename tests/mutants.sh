@@ -212,6 +212,17 @@ simd_mutant dqs_avx512_tail_unchecked avx512 "" \
 '        if (!fk__packed_joints_in_range_avx512(r.joints, (size_t)r.count * (size_t)influences, r.joint_limit)) return i;' \
 ''
 
+# The AVX2 loops check packed indices themselves, eight vertices at a time; the
+# last index or so of a group short of sixteen lanes is checked one by one
+# (test_simd's bad index in vertex 1000 of 1001 is in such a group).
+simd_mutant avx2_joints_unchecked avx2 -DFK_LBS_NO_AVX512 \
+'        if (!fk__packed_joints_in_range_avx2(r.joints, (size_t)n * (size_t)influences, r.joint_limit)) return i;' \
+''
+
+simd_mutant avx2_joint_tail_unchecked avx2 -DFK_LBS_NO_AVX512 \
+'    for (; done < lanes; ++done) over |= ((const uint16_t *)(const void *)joint)[done] > limit;' \
+''
+
 # The sixteen-vertex AVX-512 DQS store puts vertex 14's z where vertex 15's goes.
 simd_mutant dqs_avx512_store_lane avx512 "" \
 '29, 13, 14, 30, 14, 15, 31, 15)' \
