@@ -3614,22 +3614,34 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
     const size_t point_bytes = 3 * sizeof(float);
-    int i = 0, v;
+    int i = 0, v, pivot[16] = {0}, next_pivot[16] = {0};
     r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = point_bytes;
     r.joint_stride = (size_t)influences * sizeof(uint16_t);
     r.weight_stride = (size_t)influences * sizeof(float);
+    /* The pivots (see fk__dqs_avx2_loop()) of each group are found one group
+       ahead, before the finish of the group before it: a pivot is a chain of
+       dependent loads and compares that the blends wait on, and in program
+       order after a finish it started too late for the window of the core to
+       overlap it (DQS with bones every way took 8% longer). The pre-signed
+       bones need no pivots. */
+    if (source != FK__DQS_SIGNED && r.count >= 16)
+        for (v = 0; v < 16; ++v)
+            pivot[v] = fk__dqs_pivot_avx2(0, r.joints + (size_t)v * r.joint_stride,
+                                          r.weights + (size_t)v * r.weight_stride, influences);
     for (; i + 16 <= r.count; i += 16) {
         __m256 blend[16];
-        int pivot[16];
         if (!fk__packed_joints_in_range_avx512(r.joints, 16 * (size_t)influences, r.joint_limit)) return i;
-        FK__UNROLL
-        for (v = 0; v < 16; ++v) /* all pivots first, as in fk__dqs_avx2_loop() */
-            pivot[v] = fk__dqs_pivot_avx2(source == FK__DQS_SIGNED, r.joints + (size_t)v * r.joint_stride,
-                                          r.weights + (size_t)v * r.weight_stride, influences);
         FK__UNROLL
         for (v = 0; v < 16; ++v)
             blend[v] = fk__dqs_blend_avx2(&r, source, pivot[v], r.joints + (size_t)v * r.joint_stride,
                                           r.weights + (size_t)v * r.weight_stride, influences);
+        if (source != FK__DQS_SIGNED && i + 32 <= r.count) { /* the next group's, read in bounds */
+            FK__UNROLL
+            for (v = 0; v < 16; ++v)
+                next_pivot[v] = fk__dqs_pivot_avx2(0, r.joints + (size_t)(16 + v) * r.joint_stride,
+                                                   r.weights + (size_t)(16 + v) * r.weight_stride, influences);
+            for (v = 0; v < 16; ++v) pivot[v] = next_pivot[v];
+        }
         if (!fk__dqs16_avx512(blend, r.positions, normals ? r.normals : NULL, r.out_positions,
                               normals ? r.out_normals : NULL))
             for (v = 0; v < 16; ++v)

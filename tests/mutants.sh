@@ -223,6 +223,15 @@ simd_mutant avx2_joint_tail_unchecked avx2 -DFK_LBS_NO_AVX512 \
 '    for (; done < lanes; ++done) over |= ((const uint16_t *)(const void *)joint)[done] > limit;' \
 ''
 
+# The AVX-512 DQS loop finds each group's pivots one group ahead: read from the
+# current group instead, every group after the first blends with another
+# vertex's hemisphere.
+simd_mutant dqs_avx512_pivots_of_wrong_group avx512 "" \
+'                next_pivot[v] = fk__dqs_pivot_avx2(0, r.joints + (size_t)(16 + v) * r.joint_stride,
+                                                   r.weights + (size_t)(16 + v) * r.weight_stride, influences);' \
+'                next_pivot[v] = fk__dqs_pivot_avx2(0, r.joints + (size_t)v * r.joint_stride,
+                                                   r.weights + (size_t)v * r.weight_stride, influences);'
+
 # The sixteen-vertex AVX-512 DQS store puts vertex 14's z where vertex 15's goes.
 simd_mutant dqs_avx512_store_lane avx512 "" \
 '29, 13, 14, 30, 14, 15, 31, 15)' \
