@@ -405,7 +405,7 @@ static void bench_threads(int n)
 /* What a call costs before its first vertex: checking the descriptor and the
    bones, and converting every bone (64 here) into its palette entry (DQS also
    builds its table of hemispheres). Timed on 16 vertices, whose own share is
-   about 40 ns. */
+   under 0.1 us (LBS 16 x 2.4 ns, DQS 16 x 5 ns at a million vertices). */
 static void bench_call_cost(void)
 {
     int dqs;
