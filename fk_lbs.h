@@ -2473,11 +2473,11 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
    The loops trust their joint indices, which are checked first: by
    fk__skin_blocks(), a block of vertices at a time (eight indices at a time with
    SSE2), or by the AVX-512 and AVX2 loops themselves as they go: AVX-512 LBS
-   four vertices at a time, AVX-512 DQS sixteen, AVX2 eight (those two for
-   packed arrays). A separate pass cost DQS 8% at a million vertices with
-   AVX-512, and LBS 13% with AVX2. A bad index hands the rest to the reference
-   loop, which writes the vertices before the bad one and returns the error, as
-   documented.
+   four vertices at a time, AVX-512 DQS sixteen (packed arrays; it hands other
+   layouts and its tail to the AVX2 loop), AVX2 eight. A separate pass cost
+   AVX-512 DQS 8% at a million vertices. A bad index hands the rest to the
+   reference loop, which writes the vertices before the bad one and returns the
+   error, as documented.
 
    x86-64 with gcc or clang: the AVX-512 and the AVX2 + FMA loops are compiled for
    their target alone (a function attribute) and chosen at run time by
@@ -2880,15 +2880,6 @@ FK__SKIN_SPECIALIZE(fk__dqs_sse2, fk__dqs_sse_loop)
 
 #define FK__SIMD_TARGET FK__AVX2_TARGET
 
-/* Whether a run's arrays are all tightly packed. */
-static int fk__skin_run_packed(const fk__skin_run *r)
-{
-    const size_t point_bytes = 3 * sizeof(float), k = (size_t)r->influences;
-    return r->position_stride == point_bytes && r->out_position_stride == point_bytes &&
-           r->joint_stride == k * sizeof(uint16_t) && r->weight_stride == k * sizeof(float) &&
-           (!r->normals || (r->normal_stride == point_bytes && r->out_normal_stride == point_bytes));
-}
-
 
 /* With eight lanes, columns c0 c1 share one register and c2 t the other: two
    fused multiply-adds per influence, and the weight is one broadcast load. */
@@ -3178,12 +3169,29 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__packed_joints_in_range_avx2(con
     return !over && _mm256_testz_si256(excess, excess);
 }
 
-/* The AVX2 loops for packed arrays, checking the joint indices themselves, eight
-   vertices at a time, as they go: the separate pass of fk__skin_blocks() cost
-   LBS 17% and DQS 5% at a million vertices (reading the indices ahead of the
-   loop, it waited on memory the loop would have waited on anyway). Returns how
-   many vertices were done, as the AVX-512 loops do; other layouts go to the
-   plain loops, whose indices fk__skin_blocks() checks. */
+/* Whether the joint indices of the run's next `count` vertices are at most its
+   limit: packed lists with fk__packed_joints_in_range_avx2(), others one by one. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__run_joints_in_range_avx2(const fk__skin_run *r, int count,
+                                                                          const int influences)
+{
+    unsigned over = 0;
+    int v, e;
+    if (r->joint_stride == (size_t)influences * sizeof(uint16_t))
+        return fk__packed_joints_in_range_avx2(r->joints, (size_t)count * (size_t)influences, r->joint_limit);
+    for (v = 0; v < count; ++v)
+        for (e = 0; e < influences; ++e)
+            over |= ((const uint16_t *)(const void *)(r->joints + (size_t)v * r->joint_stride))[e] > r->joint_limit;
+    return !over;
+}
+
+/* The AVX2 loops checking the joint indices themselves, eight vertices at a
+   time, as they go, in every layout (the AVX-512 DQS loop's other layouts and
+   tail come here too). Returns how many vertices were done, as the AVX-512
+   loops do. A version for packed arrays alone, with the strides as constants,
+   made LBS 13% faster than the separate pass of fk__skin_blocks(), but it
+   needed a second copy of each loop for the other layouts, 100 KB of code and
+   60% more time to compile the header; this one matches the pass for LBS and
+   is about 3% faster for DQS. */
 #define FK__CHECKED_VERTICES 8
 
 static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__avx2_checked(const fk__skin_run *run, const int influences,
@@ -3191,15 +3199,10 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__avx2_checked(const fk__skin_run
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
     int i = 0;
-    if (!fk__skin_run_packed(run))
-        return dqs ? fk__dqs_avx2_loop(run, influences, normals) : fk__lbs_avx2_loop(run, influences, normals);
-    r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = 3 * sizeof(float);
-    r.joint_stride = (size_t)influences * sizeof(uint16_t);
-    r.weight_stride = (size_t)influences * sizeof(float);
     while (i < r.count) {
         fk__skin_run chunk = r;
         int n = r.count - i < FK__CHECKED_VERTICES ? r.count - i : FK__CHECKED_VERTICES;
-        if (!fk__packed_joints_in_range_avx2(r.joints, (size_t)n * (size_t)influences, r.joint_limit)) return i;
+        if (!fk__run_joints_in_range_avx2(&r, n, influences)) return i;
         chunk.count = n;
         if (dqs) fk__dqs_avx2_loop(&chunk, influences, normals);
         else fk__lbs_avx2_loop(&chunk, influences, normals);
@@ -3221,9 +3224,6 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_checked(const fk__skin
     return fk__avx2_checked(run, influences, normals, 1);
 }
 
-#if defined(FK__SIMD_AVX512) /* the AVX-512 loop's way out for other layouts and its tail */
-FK__SKIN_SPECIALIZE(fk__dqs_avx2, fk__dqs_avx2_loop)
-#endif
 FK__SKIN_SPECIALIZE(fk__lbs_avx2c, fk__lbs_avx2_checked)
 FK__SKIN_SPECIALIZE(fk__dqs_avx2c, fk__dqs_avx2_checked)
 #undef FK__SIMD_TARGET
@@ -3454,6 +3454,15 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
     return run->count;
 }
 
+/* Whether a run's arrays are all tightly packed. */
+static int fk__skin_run_packed(const fk__skin_run *r)
+{
+    const size_t point_bytes = 3 * sizeof(float), k = (size_t)r->influences;
+    return r->position_stride == point_bytes && r->out_position_stride == point_bytes &&
+           r->joint_stride == k * sizeof(uint16_t) && r->weight_stride == k * sizeof(float) &&
+           (!r->normals || (r->normal_stride == point_bytes && r->out_normal_stride == point_bytes));
+}
+
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_any(const fk__skin_run *run, const int influences,
                                                                    const int normals)
 {
@@ -3651,19 +3660,15 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
                                    normals ? r.out_normals + (size_t)v * point_bytes : NULL);
         fk__skin_advance(&r, normals, 16);
     }
-    r.count -= i; /* the last zero to fifteen vertices */
-    if (r.count > 0) {
-        if (!fk__packed_joints_in_range_avx512(r.joints, (size_t)r.count * (size_t)influences, r.joint_limit)) return i;
-        fk__dqs_avx2(&r);
-    }
-    return run->count;
+    r.count -= i; /* the last zero to fifteen vertices, checked by the AVX2 loop */
+    return r.count > 0 ? i + fk__dqs_avx2c(&r) : run->count;
 }
 
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_any(const fk__skin_run *run, const int influences,
                                                                    const int normals)
 {
     int source = fk__dqs_source(run);
-    if (!fk__skin_run_packed(run)) return fk__dqs_avx2(run);
+    if (!fk__skin_run_packed(run)) return fk__dqs_avx2c(run);
     if (source == FK__DQS_SIGNED) return fk__dqs_avx512_loop(run, influences, normals, FK__DQS_SIGNED);
     return fk__dqs_avx512_loop(run, influences, normals, source);
 }
@@ -3700,36 +3705,32 @@ static fk__skin_loop fk__lbs_simd_loop(const fk__skin_run *run, int *checks_join
 #endif
 #if defined(FK__SIMD_AVX2)
     if (fk__has_avx2_fma()) {
-        *checks_joints = fk__skin_run_packed(run);
+        *checks_joints = 1;
         return fk__lbs_avx2c;
     }
-#else
-    (void)run;
 #endif
+    (void)run;
     return fk__lbs_sse2;
 }
 
 /* The fastest DQS loop this CPU runs for `run`; *checks_joints as for
-   fk__lbs_simd_loop(). The AVX-512 and the checked AVX2 loops check the indices
-   of packed runs only: they hand the others to the plain AVX2 loop, which
-   trusts them. */
+   fk__lbs_simd_loop(). */
 static fk__skin_loop fk__dqs_simd_loop(const fk__skin_run *run, int *checks_joints)
 {
     *checks_joints = 0;
 #if defined(FK__SIMD_AVX512)
     if (fk__has_avx512()) {
-        *checks_joints = fk__skin_run_packed(run);
+        *checks_joints = 1;
         return fk__dqs_avx512;
     }
 #endif
 #if defined(FK__SIMD_AVX2)
     if (fk__has_avx2_fma()) {
-        *checks_joints = fk__skin_run_packed(run);
+        *checks_joints = 1;
         return fk__dqs_avx2c;
     }
-#else
-    (void)run;
 #endif
+    (void)run;
     return fk__dqs_sse2;
 }
 

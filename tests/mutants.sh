@@ -205,20 +205,25 @@ simd_mutant lbs_avx512_joints_unchecked avx512 "" \
 ''
 
 # The AVX-512 DQS loop checks the indices of packed arrays itself, sixteen
-# vertices at a time and then its tail (test_simd puts a bad index in each).
+# vertices at a time, and hands its tail and other layouts to the AVX2 loop,
+# which checks its own (test_simd puts a bad index in a group and in the tail).
 simd_mutant dqs_avx512_joints_unchecked avx512 "" \
 '        if (!fk__packed_joints_in_range_avx512(r.joints, 16 * (size_t)influences, r.joint_limit)) return i;' \
 ''
 
 simd_mutant dqs_avx512_tail_unchecked avx512 "" \
-'        if (!fk__packed_joints_in_range_avx512(r.joints, (size_t)r.count * (size_t)influences, r.joint_limit)) return i;' \
+'        if (!fk__run_joints_in_range_avx2(&r, n, influences)) return i;' \
 ''
 
-# The AVX2 loops check packed indices themselves, eight vertices at a time; the
-# last index or so of a group short of sixteen lanes is checked one by one
-# (test_simd's bad index in vertex 1000 of 1001 is in such a group).
+# The AVX2 loops check their indices themselves, eight vertices at a time:
+# packed lists sixteen, eight, then one index at a time (test_simd's bad index
+# in vertex 1000 of 1001 is in a group of one), other layouts one by one.
 simd_mutant avx2_joints_unchecked avx2 -DFK_LBS_NO_AVX512 \
-'        if (!fk__packed_joints_in_range_avx2(r.joints, (size_t)n * (size_t)influences, r.joint_limit)) return i;' \
+'        if (!fk__run_joints_in_range_avx2(&r, n, influences)) return i;' \
+''
+
+simd_mutant avx2_strided_joints_unchecked avx2 -DFK_LBS_NO_AVX512 \
+'            over |= ((const uint16_t *)(const void *)(r->joints + (size_t)v * r->joint_stride))[e] > r->joint_limit;' \
 ''
 
 simd_mutant avx2_joint_tail_unchecked avx2 -DFK_LBS_NO_AVX512 \

@@ -269,17 +269,16 @@ static void bad_index_stops_where_the_reference_stops(void)
        loop leaves to its tail (1001 vertices) */
     static const int bad_vertices[] = {600, 1000};
     enum { COUNT = 1001 };
-    int method, which, packed;
+    int method, which;
     make_bones(2.0f);
     make_mesh(COUNT, 4);
-    for (which = 0; which < 4; ++which) {
+    for (which = 0; which < 2 * LAYOUTS; ++which) { /* each bad vertex in each layout */
         int bad = bad_vertices[which % 2];
         uint16_t kept = test_mesh.joints[bad][2];
-        packed = which >= 2;
         test_mesh.joints[bad][2] = BONES; /* one past the last bone of the SIMD rig */
         for (method = 0; method < 2; ++method) {
             skin_function skin = method ? fk_skin_dqs : fk_skin_lbs;
-            layout l = layout_for(packed ? PACKED : 0, 4);
+            layout l = layout_for(which / 2, 4);
             buffers fast, reference;
             fk_skin_desc d;
             int i, c, untouched = 1;
