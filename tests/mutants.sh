@@ -320,7 +320,10 @@ run_programs() {
     # specification that tests/test_simd.c holds the SIMD code to.
     local pids=() pid compiled=1
     for program in "${programs[@]}"; do
-        $cc -std=c99 -O1 -w $build_flags -I"$work/include" "$root/tests/$program.c" -o "$work/$program" -lm 2>"$work/$program.log" &
+        # test_simd at -O0: it runs in half a second either way, and compiles
+        # the header's loops in 2.3 s instead of 3.2.
+        opt=-O1; [ "$program" = test_simd ] && opt=-O0
+        $cc -std=c99 $opt -w $build_flags -I"$work/include" "$root/tests/$program.c" -o "$work/$program" -lm 2>"$work/$program.log" &
         pids+=($!)
     done
     for pid in "${pids[@]}"; do wait "$pid" || compiled=0; done
