@@ -1502,11 +1502,11 @@ static fk_rigid fk__joint_transform(const fk_rigid *parent, fk_vec3 rest_joint, 
                                     const fk_vec3 *translation, int rest_frame)
 {
 #if defined(FK__SIMD_SSE2)
-    __m128 x = fk__load3_sse(&rest_joint), q = _mm_loadu_ps(&rotation.x), t;
+    __m128 x = fk__load3_sse(&rest_joint), given = _mm_loadu_ps(&rotation.x), q, t;
     fk_rigid r;
-    t = fk__joint_transform_sse(!parent, parent ? _mm_loadu_ps(&parent->q.x) : x,
-                                parent ? fk__load3_sse(&parent->t) : x, fk__quat_scale_to_half_unit_sse(q, fk__dot4_sse(q, q)),
-                                x, translation ? _mm_add_ps(x, fk__load3_sse(translation)) : x, rest_frame, &q);
+    t = fk__joint_transform_sse(!parent, parent ? _mm_loadu_ps(&parent->q.x) : x, parent ? fk__load3_sse(&parent->t) : x,
+                                fk__quat_scale_to_half_unit_sse(given, fk__dot4_sse(given, given)), x,
+                                translation ? _mm_add_ps(x, fk__load3_sse(translation)) : x, rest_frame, &q);
     fk__store_rigid_sse(&r, q, t);
     return r;
 #else
@@ -2880,7 +2880,6 @@ FK__SKIN_SPECIALIZE(fk__dqs_sse2, fk__dqs_sse_loop)
 
 #define FK__SIMD_TARGET FK__AVX2_TARGET
 
-
 /* With eight lanes, columns c0 c1 share one register and c2 t the other: two
    fused multiply-adds per influence, and the weight is one broadcast load. */
 static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_loop(const fk__skin_run *run, const int influences,
@@ -3694,7 +3693,7 @@ static int fk__has_avx512(void)
 
 /* The fastest LBS loop this CPU runs; *checks_joints is set when that loop
    checks the joint indices itself. */
-static fk__skin_loop fk__lbs_simd_loop(const fk__skin_run *run, int *checks_joints)
+static fk__skin_loop fk__lbs_simd_loop(int *checks_joints)
 {
     *checks_joints = 0;
 #if defined(FK__SIMD_AVX512)
@@ -3709,13 +3708,11 @@ static fk__skin_loop fk__lbs_simd_loop(const fk__skin_run *run, int *checks_join
         return fk__lbs_avx2c;
     }
 #endif
-    (void)run;
     return fk__lbs_sse2;
 }
 
-/* The fastest DQS loop this CPU runs for `run`; *checks_joints as for
-   fk__lbs_simd_loop(). */
-static fk__skin_loop fk__dqs_simd_loop(const fk__skin_run *run, int *checks_joints)
+/* The fastest DQS loop this CPU runs; *checks_joints as for fk__lbs_simd_loop(). */
+static fk__skin_loop fk__dqs_simd_loop(int *checks_joints)
 {
     *checks_joints = 0;
 #if defined(FK__SIMD_AVX512)
@@ -3730,7 +3727,6 @@ static fk__skin_loop fk__dqs_simd_loop(const fk__skin_run *run, int *checks_join
         return fk__dqs_avx2c;
     }
 #endif
-    (void)run;
     return fk__dqs_sse2;
 }
 
@@ -3790,9 +3786,8 @@ static FK__ALWAYS_INLINE int fk__lbs_neon_loop(const fk__skin_run *run, const in
 FK__SKIN_SPECIALIZE(fk__lbs_neon, fk__lbs_neon_loop)
 #undef FK__SIMD_TARGET
 
-static fk__skin_loop fk__lbs_simd_loop(const fk__skin_run *run, int *checks_joints)
+static fk__skin_loop fk__lbs_simd_loop(int *checks_joints)
 {
-    (void)run;
     *checks_joints = 0;
     return fk__lbs_neon;
 }
@@ -3819,8 +3814,7 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
         if (!layout.dense && !desc->tangents)
         {
             int checks_joints = 0;
-            fk__skin_run whole = fk__skin_run_at(desc, &layout, palette, NULL, NULL, 0, desc->vertex_count);
-            fk__skin_loop loop = fk__lbs_simd_loop(&whole, &checks_joints);
+            fk__skin_loop loop = fk__lbs_simd_loop(&checks_joints);
             return fk__skin_blocks(desc, &layout, palette, NULL, NULL, loop, checks_joints, fk__lbs_reference);
         }
 #endif
@@ -3852,8 +3846,7 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
                         desc->transform_count * desc->transform_count <= 2 * (double)desc->vertex_count;
             float *signed_bones = NULL;
             int checks_joints = 0;
-            fk__skin_run whole;
-            fk__skin_loop loop;
+            fk__skin_loop loop = fk__dqs_simd_loop(&checks_joints);
             if (table && fk__dqs_hemispheres(palette, desc->transform_count, hemisphere)) {
                 /* one row serves: the bones signed as it says, read without the table */
                 signed_bones = fk__align64(signed_storage);
@@ -3861,8 +3854,6 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
                     memcpy(signed_bones + (size_t)j * FK__DQS_BONE_FLOATS, palette + hemisphere[j],
                            FK__DQS_BONE_FLOATS * sizeof(float));
             }
-            whole = fk__skin_run_at(desc, &layout, palette, NULL, NULL, 0, desc->vertex_count);
-            loop = fk__dqs_simd_loop(&whole, &checks_joints);
             return fk__skin_blocks(desc, &layout, palette, table ? hemisphere : NULL, signed_bones, loop, checks_joints,
                                    fk__dqs_reference);
         }
