@@ -2496,7 +2496,9 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
    pair of bones instead of once per influence: hemisphere[a * FK__DQS_TABLE_BONES
    + b] is where in the palette to read bone b when bone a is the heaviest, the
    bone itself or its negation. Same test, same order of operations as the
-   reference, so the same decisions.
+   reference, so the same decisions. The same table is also kept one bit per
+   pair, for the vector loop that signs sixteen vertices at once: bit b of
+   flipped[a] says whether bone b is read negated when bone a is the heaviest.
 
    Often one row serves every pivot: when the bones can be given signs s_b so
    that bone b is flipped against pivot a exactly when s_a != s_b, the blend
@@ -2507,9 +2509,10 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
 #define FK__DQS_TABLE_BONES 64
 
 #if defined(FK__SIMD_SSE2)
-static int fk__dqs_hemispheres(const float *palette, int bones, uint16_t *hemisphere)
+static int fk__dqs_hemispheres(const float *palette, int bones, uint16_t *hemisphere, uint64_t *flipped)
 {
     int a, b, one_row = 1;
+    for (a = 0; a < FK__DQS_TABLE_BONES; ++a) flipped[a] = 0; /* rows past the bones are read, never used */
     for (a = 0; a < bones; ++a) {
         const float *qa = palette + (size_t)a * FK__DQS_PALETTE_STRIDE;
         for (b = 0; b < bones; ++b) {
@@ -2517,6 +2520,7 @@ static int fk__dqs_hemispheres(const float *palette, int bones, uint16_t *hemisp
             float dot = fk_quat_dot(fk_quat_make(qa[0], qa[1], qa[2], qa[3]), fk_quat_make(qb[0], qb[1], qb[2], qb[3]));
             hemisphere[a * FK__DQS_TABLE_BONES + b] =
                 (uint16_t)(b * FK__DQS_PALETTE_STRIDE + (dot < 0.0f ? FK__DQS_BONE_FLOATS : 0));
+            flipped[a] |= (uint64_t)(dot < 0.0f) << b;
         }
     }
     for (a = 0; a < bones; ++a) /* flipped against a == (s_a != s_b), with s_b = flipped against bone 0 */
@@ -2536,6 +2540,7 @@ typedef struct fk__skin_run {
     unsigned joint_limit; /* the largest valid joint index */
     const float *palette;
     const uint16_t *hemisphere; /* DQS: fk__dqs_hemispheres() table, or NULL */
+    const uint64_t *flipped;    /* DQS: the same table, one bit per pair, or NULL */
     const float *signed_bones;  /* DQS, when one row of that table serves every pivot: each
                                    bone as that row signs it, FK__DQS_BONE_FLOATS apart; else NULL */
 } fk__skin_run;
@@ -2569,7 +2574,8 @@ static unsigned fk__joint_limit(const fk_skin_desc *d)
 }
 
 static fk__skin_run fk__skin_run_at(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                                    const uint16_t *hemisphere, const float *signed_bones, int begin, int end)
+                                    const uint16_t *hemisphere, const uint64_t *flipped, const float *signed_bones,
+                                    int begin, int end)
 {
     fk__skin_run run;
     size_t first = (size_t)begin;
@@ -2590,6 +2596,7 @@ static fk__skin_run fk__skin_run_at(const fk_skin_desc *d, const fk__skin_layout
     run.joint_limit = fk__joint_limit(d);
     run.palette = palette;
     run.hemisphere = hemisphere;
+    run.flipped = flipped;
     run.signed_bones = signed_bones;
     return run;
 }
@@ -2627,7 +2634,8 @@ static int fk__joints_in_range(const fk_skin_desc *d, const fk__skin_layout *lay
 /* Runs a SIMD loop block by block over the vertices whose indices check out,
    and the reference loop over a block that has a bad index, which it reports. */
 static fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                                 const uint16_t *hemisphere, const float *signed_bones, fk__skin_loop loop,
+                                 const uint16_t *hemisphere, const uint64_t *flipped, const float *signed_bones,
+                                 fk__skin_loop loop,
                                  int loop_checks_joints,
                                  fk_result (*reference)(const fk_skin_desc *, const fk__skin_layout *,
                                                         const float *, int, int))
@@ -2637,7 +2645,7 @@ static fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *l
         int done = 0;
         if (d->vertex_count == 0) return FK_OK;
         if (d->transform_count >= 1) {
-            fk__skin_run run = fk__skin_run_at(d, layout, palette, hemisphere, signed_bones, 0, d->vertex_count);
+            fk__skin_run run = fk__skin_run_at(d, layout, palette, hemisphere, flipped, signed_bones, 0, d->vertex_count);
             done = loop(&run);
         }
         return done == d->vertex_count ? FK_OK : reference(d, layout, palette, done, d->vertex_count);
@@ -2645,7 +2653,7 @@ static fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *l
     for (begin = 0; begin < d->vertex_count; begin += FK__SKIN_BLOCK) {
         int end = d->vertex_count - begin > FK__SKIN_BLOCK ? begin + FK__SKIN_BLOCK : d->vertex_count;
         if (fk__joints_in_range(d, layout, begin, end)) {
-            fk__skin_run run = fk__skin_run_at(d, layout, palette, hemisphere, signed_bones, begin, end);
+            fk__skin_run run = fk__skin_run_at(d, layout, palette, hemisphere, flipped, signed_bones, begin, end);
             loop(&run);
         } else {
             fk_result result = reference(d, layout, palette, begin, end);
@@ -3617,12 +3625,91 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__packed_joints_in_range_avx512
     return _mm512_test_epi16_mask(excess, excess) == 0;
 }
 
+/* Rows flipped[pivot] of the hemisphere table (see fk__dqs_hemispheres()) for
+   eight pivots: four lookups among sixteen rows each, by the low four bits of
+   the pivot, and bits 4 and 5 choose among them. No memory is read by a pivot,
+   so one from unchecked joint indices is harmless. (A gather instruction took
+   as long.) */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512i fk__dqs_rows_avx512(const uint64_t *flipped, __m512i pivot)
+{
+    __m512i rows[4];
+    __mmask8 bit4 = _mm512_test_epi64_mask(pivot, _mm512_set1_epi64(16));
+    __mmask8 bit5 = _mm512_test_epi64_mask(pivot, _mm512_set1_epi64(32));
+    int quarter;
+    FK__UNROLL
+    for (quarter = 0; quarter < 4; ++quarter)
+        rows[quarter] = _mm512_permutex2var_epi64(_mm512_loadu_si512((const void *)(flipped + 16 * quarter)), pivot,
+                                                  _mm512_loadu_si512((const void *)(flipped + 16 * quarter + 8)));
+    return _mm512_mask_blend_epi64(bit5, _mm512_mask_blend_epi64(bit4, rows[0], rows[1]),
+                                   _mm512_mask_blend_epi64(bit4, rows[2], rows[3]));
+}
+
+/* The offsets of fk__dqs_offsets4_avx512() for eight vertices, one 16-bit lane
+   per influence: joint * FK__DQS_PALETTE_STRIDE, plus FK__DQS_BONE_FLOATS where
+   bit `joint` of the vertex's row (one 64-bit lane per vertex) is set. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__dqs_offsets8_avx512(const char *joint, __m512i rows, __m512i *offsets)
+{
+    const __m512i vertex_word = _mm512_set_epi16(28, 28, 28, 28, 24, 24, 24, 24, 20, 20, 20, 20, 16, 16, 16, 16, 12, 12,
+                                                 12, 12, 8, 8, 8, 8, 4, 4, 4, 4, 0, 0, 0, 0);
+    __m512i joints = _mm512_loadu_si512((const void *)joint);
+    /* the 16 bits of the row that hold bit `joint`, and that bit */
+    __m512i word = _mm512_permutexvar_epi16(_mm512_add_epi16(vertex_word, _mm512_srli_epi16(joints, 4)), rows);
+    __mmask32 flip = _mm512_test_epi16_mask(_mm512_srlv_epi16(word, _mm512_and_si512(joints, _mm512_set1_epi16(15))),
+                                            _mm512_set1_epi16(1));
+    __m512i offset = _mm512_slli_epi16(joints, 4);
+    *offsets = _mm512_mask_add_epi16(offset, flip, offset, _mm512_set1_epi16(FK__DQS_BONE_FLOATS));
+}
+
+/* Where in the palette each influence of sixteen vertices with four influences
+   reads its bone: the bone, or its negation when the heaviest influence's row of
+   the table says so. The other loops find the heaviest influence and read the
+   table vertex by vertex, scalar loads and compares; here the sixteen vertices
+   go together in vector registers.
+
+   The heaviest is found as fk__heaviest4_sse() finds it, lane for lane: the
+   largest weight in the vertex's four, the first lane equal to it. A vertex with
+   a NaN weight may have no lane equal; its pivot is then joint 0, and its blend
+   is NaN whatever the signs. Unchecked joint indices give wrong offsets but read
+   nothing, so the offsets of the next group can be found before its indices are
+   checked. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__dqs_offsets4_avx512(const char *joint, const char *weight,
+                                                                       const uint64_t *flipped, __m512i offsets[2])
+{
+    uint64_t heaviest = 0, below;
+    __m512i pivot_low, pivot_high, row_low, row_high;
+    int m;
+    FK__UNROLL
+    for (m = 0; m < 4; ++m) { /* vertices 4m to 4m + 3, one per 128-bit lane */
+        __m512 w = _mm512_loadu_ps(weight + 64 * m);
+        __m512 top = _mm512_max_ps(w, _mm512_permute_ps(w, _MM_SHUFFLE(2, 3, 0, 1)));
+        top = _mm512_max_ps(top, _mm512_permute_ps(top, _MM_SHUFFLE(1, 0, 3, 2)));
+        heaviest |= (uint64_t)_mm512_cmp_ps_mask(w, top, _CMP_EQ_OQ) << (16 * m);
+    }
+    /* bit 4v + e: influence e of vertex v; keep the lowest set bit of each four */
+    below = (heaviest & 0x7777777777777777u) << 1 | (heaviest & 0x3333333333333333u) << 2 |
+            (heaviest & 0x1111111111111111u) << 3;
+    heaviest &= ~below;
+    /* the heaviest influence's joint, alone in its vertex's 64 bits, summed out */
+    pivot_low = _mm512_sad_epu8(_mm512_maskz_mov_epi16((__mmask32)heaviest, _mm512_loadu_si512((const void *)joint)),
+                                _mm512_setzero_si512());
+    pivot_high = _mm512_sad_epu8(
+        _mm512_maskz_mov_epi16((__mmask32)(heaviest >> 32), _mm512_loadu_si512((const void *)(joint + 64))),
+        _mm512_setzero_si512());
+    row_low = fk__dqs_rows_avx512(flipped, pivot_low);
+    row_high = fk__dqs_rows_avx512(flipped, pivot_high);
+    fk__dqs_offsets8_avx512(joint, row_low, offsets);
+    fk__dqs_offsets8_avx512(joint + 64, row_high, offsets + 1);
+}
+
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__skin_run *run, const int influences,
                                                                     const int normals, const int source)
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
     const size_t point_bytes = 3 * sizeof(float);
     int i = 0, v, pivot[16] = {0}, next_pivot[16] = {0};
+    /* four influences and the table: the signs by fk__dqs_offsets4_avx512() */
+    const int vector_signs = source == FK__DQS_TABLE && influences == 4;
+    __m512i offset_vectors[2], next_offset_vectors[2];
     r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = point_bytes;
     r.joint_stride = (size_t)influences * sizeof(uint16_t);
     r.weight_stride = (size_t)influences * sizeof(float);
@@ -3631,19 +3718,42 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
        dependent loads and compares that the blends wait on, and in program
        order after a finish it started too late for the window of the core to
        overlap it (DQS with bones every way took 8% longer). The pre-signed
-       bones need no pivots. */
-    if (source != FK__DQS_SIGNED && r.count >= 16)
+       bones need no pivots. The offsets of fk__dqs_offsets4_avx512() are
+       found one group ahead too, for the same reason (without that it was
+       slower than the pivots). */
+    if (vector_signs && r.count >= 16) fk__dqs_offsets4_avx512(r.joints, r.weights, r.flipped, offset_vectors);
+    if (source != FK__DQS_SIGNED && !vector_signs && r.count >= 16)
         for (v = 0; v < 16; ++v)
             pivot[v] = fk__dqs_pivot_avx2(0, r.joints + (size_t)v * r.joint_stride,
                                           r.weights + (size_t)v * r.weight_stride, influences);
     for (; i + 16 <= r.count; i += 16) {
         __m256 blend[16];
         if (!fk__packed_joints_in_range_avx512(r.joints, 16 * (size_t)influences, r.joint_limit)) return i;
-        FK__UNROLL
-        for (v = 0; v < 16; ++v)
-            blend[v] = fk__dqs_blend_avx2(&r, source, pivot[v], r.joints + (size_t)v * r.joint_stride,
-                                          r.weights + (size_t)v * r.weight_stride, influences);
-        if (source != FK__DQS_SIGNED && i + 32 <= r.count) { /* the next group's, read in bounds */
+        if (vector_signs) {
+            const uint16_t *offsets = (const uint16_t *)(const void *)offset_vectors;
+            FK__UNROLL
+            for (v = 0; v < 16; ++v) {
+                const float *weights = (const float *)(const void *)(r.weights + (size_t)v * r.weight_stride);
+                __m256 sum = _mm256_setzero_ps();
+                int e;
+                FK__UNROLL
+                for (e = 0; e < 4; ++e)
+                    sum = _mm256_fmadd_ps(_mm256_broadcast_ss(&weights[e]), _mm256_load_ps(r.palette + offsets[4 * v + e]),
+                                          sum);
+                blend[v] = sum;
+            }
+            if (i + 32 <= r.count) { /* the next group's, read in bounds */
+                fk__dqs_offsets4_avx512(r.joints + 16 * r.joint_stride, r.weights + 16 * r.weight_stride, r.flipped,
+                                        next_offset_vectors);
+                for (v = 0; v < 2; ++v) offset_vectors[v] = next_offset_vectors[v];
+            }
+        } else {
+            FK__UNROLL
+            for (v = 0; v < 16; ++v)
+                blend[v] = fk__dqs_blend_avx2(&r, source, pivot[v], r.joints + (size_t)v * r.joint_stride,
+                                              r.weights + (size_t)v * r.weight_stride, influences);
+        }
+        if (source != FK__DQS_SIGNED && !vector_signs && i + 32 <= r.count) { /* the next group's, read in bounds */
             FK__UNROLL
             for (v = 0; v < 16; ++v)
                 next_pivot[v] = fk__dqs_pivot_avx2(0, r.joints + (size_t)(16 + v) * r.joint_stride,
@@ -3815,7 +3925,7 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
         {
             int checks_joints = 0;
             fk__skin_loop loop = fk__lbs_simd_loop(&checks_joints);
-            return fk__skin_blocks(desc, &layout, palette, NULL, NULL, loop, checks_joints, fk__lbs_reference);
+            return fk__skin_blocks(desc, &layout, palette, NULL, NULL, NULL, loop, checks_joints, fk__lbs_reference);
         }
 #endif
     }
@@ -3827,6 +3937,7 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
     float storage[FK_LBS_PALETTE_CAPACITY * FK__DQS_PALETTE_STRIDE + 16];
 #if defined(FK__SIMD_SSE2)
     uint16_t hemisphere[FK__DQS_TABLE_BONES * FK__DQS_TABLE_BONES];
+    uint64_t flipped[FK__DQS_TABLE_BONES];
     float signed_storage[FK__DQS_TABLE_BONES * FK__DQS_BONE_FLOATS + 16];
 #endif
     float *palette = NULL;
@@ -3847,15 +3958,15 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
             float *signed_bones = NULL;
             int checks_joints = 0;
             fk__skin_loop loop = fk__dqs_simd_loop(&checks_joints);
-            if (table && fk__dqs_hemispheres(palette, desc->transform_count, hemisphere)) {
+            if (table && fk__dqs_hemispheres(palette, desc->transform_count, hemisphere, flipped)) {
                 /* one row serves: the bones signed as it says, read without the table */
                 signed_bones = fk__align64(signed_storage);
                 for (j = 0; j < desc->transform_count; ++j)
                     memcpy(signed_bones + (size_t)j * FK__DQS_BONE_FLOATS, palette + hemisphere[j],
                            FK__DQS_BONE_FLOATS * sizeof(float));
             }
-            return fk__skin_blocks(desc, &layout, palette, table ? hemisphere : NULL, signed_bones, loop, checks_joints,
-                                   fk__dqs_reference);
+            return fk__skin_blocks(desc, &layout, palette, table ? hemisphere : NULL, table ? flipped : NULL,
+                                   signed_bones, loop, checks_joints, fk__dqs_reference);
         }
 #endif
     }

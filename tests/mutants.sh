@@ -239,6 +239,28 @@ simd_mutant dqs_avx512_pivots_of_wrong_group avx512 "" \
 '                next_pivot[v] = fk__dqs_pivot_avx2(0, r.joints + (size_t)v * r.joint_stride,
                                                    r.weights + (size_t)v * r.weight_stride, influences);'
 
+# With four influences and the sign table, the AVX-512 DQS loop signs sixteen
+# vertices at once, one group ahead: the heaviest influence (the first of equal
+# weights), its row of the table (64 rows, looked up by quarters) and the bit of
+# each joint in it.
+simd_mutant dqs_avx512_signs_of_wrong_group avx512 "" \
+'                fk__dqs_offsets4_avx512(r.joints + 16 * r.joint_stride, r.weights + 16 * r.weight_stride, r.flipped,' \
+'                fk__dqs_offsets4_avx512(r.joints, r.weights, r.flipped,'
+
+simd_mutant dqs_avx512_heaviest_last_of_equals avx512 "" \
+'    below = (heaviest & 0x7777777777777777u) << 1 | (heaviest & 0x3333333333333333u) << 2 |
+            (heaviest & 0x1111111111111111u) << 3;' \
+'    below = (heaviest & 0xEEEEEEEEEEEEEEEEu) >> 1 | (heaviest & 0xCCCCCCCCCCCCCCCCu) >> 2 |
+            (heaviest & 0x8888888888888888u) >> 3;'
+
+simd_mutant dqs_avx512_rows_quarters_swapped avx512 "" \
+'                                   _mm512_mask_blend_epi64(bit4, rows[2], rows[3]));' \
+'                                   _mm512_mask_blend_epi64(bit4, rows[3], rows[2]));'
+
+simd_mutant dqs_avx512_flip_bit_misread avx512 "" \
+'_mm512_srlv_epi16(word, _mm512_and_si512(joints, _mm512_set1_epi16(15)))' \
+'_mm512_srlv_epi16(word, _mm512_and_si512(joints, _mm512_set1_epi16(7)))'
+
 # The sixteen-vertex AVX-512 DQS store puts vertex 14's z where vertex 15's goes.
 simd_mutant dqs_avx512_store_lane avx512 "" \
 '29, 13, 14, 30, 14, 15, 31, 15)' \

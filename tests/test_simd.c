@@ -45,6 +45,8 @@ typedef struct mesh {
 
 static mesh test_mesh;
 static fk_rigid bones[ALL_BONES];
+static int used_bones = BONES; /* bones the vertices use and the SIMD calls are given */
+static int tied_weights = 0;   /* weights drawn from three values, so that the heaviest often ties */
 
 static void make_bones(float translation_scale)
 {
@@ -82,8 +84,8 @@ static void make_mesh(int count, int k)
         test_mesh.positions[i][2] = rng_uniform(-2, 2);
         test_mesh.normals[i][0] = n.x; test_mesh.normals[i][1] = n.y; test_mesh.normals[i][2] = n.z;
         for (e = 0; e < k; ++e) {
-            test_mesh.joints[i][e] = (uint16_t)(rng_next() % BONES);
-            sum += test_mesh.weights[i][e] = rng_uniform(0.05f, 1.0f);
+            test_mesh.joints[i][e] = (uint16_t)(rng_next() % (uint32_t)used_bones);
+            sum += test_mesh.weights[i][e] = tied_weights ? (float)(1 + rng_next() % 3) : rng_uniform(0.05f, 1.0f);
         }
         for (e = 0; e < k; ++e) test_mesh.weights[i][e] /= sum;
     }
@@ -230,7 +232,7 @@ static void agree(skin_function skin, const char *method, int count)
                     fill(&l, &fast); fill(&l, &reference);
                     snprintf(what, sizeof what, "%s k=%d %s%s%s, %d vertices", method, k, l.name,
                              with_normals ? ", normals" : "", in_place ? ", in place" : "", count);
-                    d = describe(&l, &fast, with_normals, in_place, BONES);
+                    d = describe(&l, &fast, with_normals, in_place, used_bones);
                     CHECK(skin(&d) == FK_OK, "%s: SIMD call failed", what);
                     d = describe(&l, &reference, with_normals, in_place, ALL_BONES);
                     CHECK(skin(&d) == FK_OK, "%s: reference call failed", what);
@@ -251,6 +253,19 @@ static void dqs_simd_with_one_hemisphere_matches_reference(void)
 {
     make_bones_in_one_hemisphere();
     agree(fk_skin_dqs, "DQS, one hemisphere", 2000);
+}
+
+/* 64 bones, the most the DQS sign table takes (2100 vertices, so that it is
+   built), and weights that often tie for the heaviest: every loop takes the
+   first of equal weights as the pivot, as the reference does. */
+static void dqs_simd_with_64_bones_and_tied_weights_matches_reference(void)
+{
+    make_bones(3.0f);
+    used_bones = FK_LBS_PALETTE_CAPACITY;
+    tied_weights = 1;
+    agree(fk_skin_dqs, "DQS, 64 bones, tied weights", 2100);
+    used_bones = BONES;
+    tied_weights = 0;
 }
 
 /* A vertex count that ends mid-block, and one vertex alone. */
@@ -438,6 +453,7 @@ int main(void)
     RUN_TEST(dqs_simd_with_sign_table_matches_reference);
     RUN_TEST(dqs_simd_with_dot_products_matches_reference);
     RUN_TEST(dqs_simd_with_one_hemisphere_matches_reference);
+    RUN_TEST(dqs_simd_with_64_bones_and_tied_weights_matches_reference);
     RUN_TEST(odd_counts_match_reference);
     RUN_TEST(bad_index_stops_where_the_reference_stops);
     RUN_TEST(edge_cases_match_reference);
