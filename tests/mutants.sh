@@ -14,6 +14,8 @@
 #   tests/mutants.sh [NAME...]      all mutants, or only those named
 #   MUTANT_SEED, MUTANT_CASES       the property tests' seed and cases per property
 #   MUTANT_VERBOSE=1                also show which case caught each mutant
+#   MUTANT_SHARD=I/N                only every N-th mutant from the I-th (0 to N-1),
+#                                   so that N runs side by side share the work
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cc=${CC:-cc}
@@ -380,8 +382,10 @@ if [ $status -ne 0 ]; then
     exit 1
 fi
 
+shard=${MUTANT_SHARD:-0/1}; shard_index=${shard%/*}; shard_count=${shard#*/}
 killed=0; total=0; broken=0; skipped=0
 for index in "${!names[@]}"; do
+    [ $((index % shard_count)) -eq "$shard_index" ] || continue
     if [ $# -gt 0 ]; then
         wanted=0; for name in "$@"; do [ "$name" = "${names[$index]}" ] && wanted=1; done
         [ $wanted -eq 1 ] || continue
