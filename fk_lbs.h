@@ -3689,7 +3689,8 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__dqs_offsets4_avx512(const ch
     below = (heaviest & 0x7777777777777777u) << 1 | (heaviest & 0x3333333333333333u) << 2 |
             (heaviest & 0x1111111111111111u) << 3;
     heaviest &= ~below;
-    /* the heaviest influence's joint, alone in its vertex's 64 bits, summed out */
+    /* the heaviest influence's joint, alone in its vertex's 64 bits, summed out by bytes
+       (a checked joint is below 64, so its high byte is 0) */
     pivot_low = _mm512_sad_epu8(_mm512_maskz_mov_epi16((__mmask32)heaviest, _mm512_loadu_si512((const void *)joint)),
                                 _mm512_setzero_si512());
     pivot_high = _mm512_sad_epu8(
