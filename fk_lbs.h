@@ -3952,18 +3952,23 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
             fk__dqs_palette_bone(&desc->transforms[j], palette + (size_t)j * FK__DQS_PALETTE_STRIDE);
 #if defined(FK__SIMD_SSE2)
         if (!layout.dense && !desc->tangents) { /* tangents take the general path */
-            /* The table costs a dot product per pair of bones, the loop one per
+            /* With one influence a vertex's pivot is its own bone, which a dot
+               product with itself never flips: the bones are read as they are,
+               like pre-signed ones, with no table and no pivot. Otherwise the
+               table costs a dot product per pair of bones, the loop one per
                influence: build it when it is the cheaper. */
-            int table = desc->transform_count <= FK__DQS_TABLE_BONES &&
+            int one_influence = desc->influences == 1 && desc->transform_count <= FK__DQS_TABLE_BONES;
+            int table = !one_influence && desc->transform_count <= FK__DQS_TABLE_BONES &&
                         desc->transform_count * desc->transform_count <= 2 * (double)desc->vertex_count;
             float *signed_bones = NULL;
             int checks_joints = 0;
             fk__skin_loop loop = fk__dqs_simd_loop(&checks_joints);
-            if (table && fk__dqs_hemispheres(palette, desc->transform_count, hemisphere, flipped)) {
+            if (one_influence || (table && fk__dqs_hemispheres(palette, desc->transform_count, hemisphere, flipped))) {
                 /* one row serves: the bones signed as it says, read without the table */
                 signed_bones = fk__align64(signed_storage);
                 for (j = 0; j < desc->transform_count; ++j)
-                    memcpy(signed_bones + (size_t)j * FK__DQS_BONE_FLOATS, palette + hemisphere[j],
+                    memcpy(signed_bones + (size_t)j * FK__DQS_BONE_FLOATS,
+                           palette + (one_influence ? (size_t)j * FK__DQS_PALETTE_STRIDE : hemisphere[j]),
                            FK__DQS_BONE_FLOATS * sizeof(float));
             }
             return fk__skin_blocks(desc, &layout, palette, table ? hemisphere : NULL, table ? flipped : NULL,

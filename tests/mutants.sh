@@ -263,6 +263,12 @@ simd_mutant dqs_avx512_flip_bit_misread avx512 "" \
 '_mm512_srlv_epi16(word, _mm512_and_si512(joints, _mm512_set1_epi16(15)))' \
 '_mm512_srlv_epi16(word, _mm512_and_si512(joints, _mm512_set1_epi16(7)))'
 
+# With one influence DQS reads the bones unsigned (a bone is its own pivot);
+# with two, that is wrong whenever the two bones lie in opposite hemispheres.
+simd_mutant dqs_one_influence_rule_for_two x86-64 "" \
+'            int one_influence = desc->influences == 1 && desc->transform_count <= FK__DQS_TABLE_BONES;' \
+'            int one_influence = desc->influences <= 2 && desc->transform_count <= FK__DQS_TABLE_BONES;'
+
 # The sixteen-vertex AVX-512 DQS store puts vertex 14's z where vertex 15's goes.
 simd_mutant dqs_avx512_store_lane avx512 "" \
 '29, 13, 14, 30, 14, 15, 31, 15)' \
