@@ -2823,7 +2823,8 @@ static FK__ALWAYS_INLINE int fk__dqs_sse_loop(const fk__skin_run *run, const int
     for (i = 0; i < r.count; ++i) {
         const uint16_t *joints = (const uint16_t *)(const void *)r.joints;
         const float *weights = (const float *)(const void *)r.weights;
-        int pivot_joint = r.signed_bones ? 0 : joints[fk__heaviest_of(weights, influences)];
+        /* with two influences, the first (see fk__dqs_pivot_avx2()) */
+        int pivot_joint = r.signed_bones ? 0 : joints[influences <= 2 ? 0 : fk__heaviest_of(weights, influences)];
         const uint16_t *hemisphere_row = r.hemisphere ? r.hemisphere + (size_t)pivot_joint * FK__DQS_TABLE_BONES : NULL;
         __m128 pivot = _mm_load_ps(r.palette + (size_t)pivot_joint * FK__DQS_PALETTE_STRIDE);
         __m128 real = _mm_setzero_ps(), dual = real;
@@ -2949,11 +2950,16 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__heaviest_avx2(const float *w, c
 
 /* The joint whose rotation picks the hemisphere of a vertex's influences: the
    heaviest influence's, or bone 0's when one row of the table serves every
-   pivot (see fk__dqs_hemispheres()). */
+   pivot (see fk__dqs_hemispheres()). With two influences the first is taken,
+   whatever the weights: each influence is its own hemisphere's, and the other
+   is flipped against either exactly when their dot product (the same both
+   ways) is negative, so the blends with the two pivots are each other's
+   negation, bit for bit, which moves a vertex identically. */
 static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_pivot_avx2(int one_row, const char *joint, const char *weight,
                                                                const int influences)
 {
     const uint16_t *joints = (const uint16_t *)(const void *)joint;
+    if (influences <= 2) return one_row ? 0 : joints[0];
     return one_row ? 0 : joints[fk__heaviest_avx2((const float *)(const void *)weight, influences)];
 }
 

@@ -269,6 +269,16 @@ simd_mutant dqs_one_influence_rule_for_two x86-64 "" \
 '            int one_influence = desc->influences == 1 && desc->transform_count <= FK__DQS_TABLE_BONES;' \
 '            int one_influence = desc->influences <= 2 && desc->transform_count <= FK__DQS_TABLE_BONES;'
 
+# With two influences either may be the pivot (the blends differ only in sign);
+# with three, the pivot decides which influences are flipped.
+simd_mutant dqs_first_pivot_for_three avx2 "" \
+'    if (influences <= 2) return one_row ? 0 : joints[0];' \
+'    if (influences <= 3) return one_row ? 0 : joints[0];'
+
+simd_mutant dqs_sse2_first_pivot_for_three x86-64 -DFK_LBS_NO_AVX2 \
+'joints[influences <= 2 ? 0 : fk__heaviest_of(weights, influences)]' \
+'joints[influences <= 3 ? 0 : fk__heaviest_of(weights, influences)]'
+
 # The sixteen-vertex AVX-512 DQS store puts vertex 14's z where vertex 15's goes.
 simd_mutant dqs_avx512_store_lane avx512 "" \
 '29, 13, 14, 30, 14, 15, 31, 15)' \
