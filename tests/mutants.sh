@@ -299,8 +299,8 @@ simd_mutant dqs_sse2_overflow_kept x86-64 -DFK_LBS_NO_AVX2 \
 
 # When one row of the hemisphere table serves, the bones must be copied signed.
 simd_mutant dqs_signed_bones_unsigned x86-64 "" \
-'memcpy(signed_bones + (size_t)j * FK__DQS_BONE_FLOATS, palette + hemisphere[j],' \
-'memcpy(signed_bones + (size_t)j * FK__DQS_BONE_FLOATS, palette + (size_t)j * FK__DQS_PALETTE_STRIDE,'
+'palette + (one_influence ? (size_t)j * FK__DQS_PALETTE_STRIDE : hemisphere[j]),' \
+'palette + (size_t)j * FK__DQS_PALETTE_STRIDE,'
 
 # ---- Running them ----------------------------------------------------------------
 
