@@ -3650,10 +3650,11 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512i fk__dqs_rows_avx512(const uin
                                    _mm512_mask_blend_epi64(bit4, rows[2], rows[3]));
 }
 
-/* The offsets of fk__dqs_offsets4_avx512() for eight vertices, one 16-bit lane
+/* The offsets of fk__dqs_offsets16x4_avx512() for eight vertices, one 16-bit lane
    per influence: joint * FK__DQS_PALETTE_STRIDE, plus FK__DQS_BONE_FLOATS where
    bit `joint` of the vertex's row (one 64-bit lane per vertex) is set. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__dqs_offsets8_avx512(const char *joint, __m512i rows, __m512i *offsets)
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__dqs_offsets8x4_avx512(const char *joint, __m512i rows,
+                                                                         __m512i *offsets)
 {
     const __m512i vertex_word = _mm512_set_epi16(28, 28, 28, 28, 24, 24, 24, 24, 20, 20, 20, 20, 16, 16, 16, 16, 12, 12,
                                                  12, 12, 8, 8, 8, 8, 4, 4, 4, 4, 0, 0, 0, 0);
@@ -3678,7 +3679,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__dqs_offsets8_avx512(const ch
    is NaN whatever the signs. Unchecked joint indices give wrong offsets but read
    nothing, so the offsets of the next group can be found before its indices are
    checked. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__dqs_offsets4_avx512(const char *joint, const char *weight,
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__dqs_offsets16x4_avx512(const char *joint, const char *weight,
                                                                        const uint64_t *flipped, __m512i offsets[2])
 {
     uint64_t heaviest = 0, below;
@@ -3704,8 +3705,8 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__dqs_offsets4_avx512(const ch
         _mm512_setzero_si512());
     row_low = fk__dqs_rows_avx512(flipped, pivot_low);
     row_high = fk__dqs_rows_avx512(flipped, pivot_high);
-    fk__dqs_offsets8_avx512(joint, row_low, offsets);
-    fk__dqs_offsets8_avx512(joint + 64, row_high, offsets + 1);
+    fk__dqs_offsets8x4_avx512(joint, row_low, offsets);
+    fk__dqs_offsets8x4_avx512(joint + 64, row_high, offsets + 1);
 }
 
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__skin_run *run, const int influences,
@@ -3714,7 +3715,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
     fk__skin_run r = *run; /* see fk__skin_advance() */
     const size_t point_bytes = 3 * sizeof(float);
     int i = 0, v, pivot[16] = {0}, next_pivot[16] = {0};
-    /* four influences and the table: the signs by fk__dqs_offsets4_avx512() */
+    /* four influences and the table: the signs by fk__dqs_offsets16x4_avx512() */
     const int vector_signs = source == FK__DQS_TABLE && influences == 4;
     __m512i offset_vectors[2], next_offset_vectors[2];
     r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = point_bytes;
@@ -3725,10 +3726,10 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
        dependent loads and compares that the blends wait on, and in program
        order after a finish it started too late for the window of the core to
        overlap it (DQS with bones every way took 8% longer). The pre-signed
-       bones need no pivots. The offsets of fk__dqs_offsets4_avx512() are
+       bones need no pivots. The offsets of fk__dqs_offsets16x4_avx512() are
        found one group ahead too, for the same reason (without that it was
        slower than the pivots). */
-    if (vector_signs && r.count >= 16) fk__dqs_offsets4_avx512(r.joints, r.weights, r.flipped, offset_vectors);
+    if (vector_signs && r.count >= 16) fk__dqs_offsets16x4_avx512(r.joints, r.weights, r.flipped, offset_vectors);
     if (source != FK__DQS_SIGNED && !vector_signs && r.count >= 16)
         for (v = 0; v < 16; ++v)
             pivot[v] = fk__dqs_pivot_avx2(0, r.joints + (size_t)v * r.joint_stride,
@@ -3745,13 +3746,13 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
                 int e;
                 FK__UNROLL
                 for (e = 0; e < 4; ++e)
-                    sum = _mm256_fmadd_ps(_mm256_broadcast_ss(&weights[e]), _mm256_load_ps(r.palette + offsets[4 * v + e]),
-                                          sum);
+                    sum = _mm256_fmadd_ps(_mm256_broadcast_ss(&weights[e]),
+                                          _mm256_load_ps(r.palette + offsets[4 * v + e]), sum);
                 blend[v] = sum;
             }
             if (i + 32 <= r.count) { /* the next group's, read in bounds */
-                fk__dqs_offsets4_avx512(r.joints + 16 * r.joint_stride, r.weights + 16 * r.weight_stride, r.flipped,
-                                        next_offset_vectors);
+                fk__dqs_offsets16x4_avx512(r.joints + 16 * r.joint_stride, r.weights + 16 * r.weight_stride,
+                                           r.flipped, next_offset_vectors);
                 for (v = 0; v < 2; ++v) offset_vectors[v] = next_offset_vectors[v];
             }
         } else {

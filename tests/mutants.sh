@@ -246,8 +246,8 @@ simd_mutant dqs_avx512_pivots_of_wrong_group avx512 "" \
 # weights), its row of the table (64 rows, looked up by quarters) and the bit of
 # each joint in it.
 simd_mutant dqs_avx512_signs_of_wrong_group avx512 "" \
-'                fk__dqs_offsets4_avx512(r.joints + 16 * r.joint_stride, r.weights + 16 * r.weight_stride, r.flipped,' \
-'                fk__dqs_offsets4_avx512(r.joints, r.weights, r.flipped,'
+'                fk__dqs_offsets16x4_avx512(r.joints + 16 * r.joint_stride, r.weights + 16 * r.weight_stride,' \
+'                fk__dqs_offsets16x4_avx512(r.joints, r.weights,'
 
 simd_mutant dqs_avx512_heaviest_last_of_equals avx512 "" \
 '    below = (heaviest & 0x7777777777777777u) << 1 | (heaviest & 0x3333333333333333u) << 2 |
