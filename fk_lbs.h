@@ -2959,8 +2959,8 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_pivot_avx2(int one_row, con
                                                                const int influences)
 {
     const uint16_t *joints = (const uint16_t *)(const void *)joint;
-    if (influences <= 2) return one_row ? 0 : joints[0];
-    return one_row ? 0 : joints[fk__heaviest_avx2((const float *)(const void *)weight, influences)];
+    if (one_row) return 0;
+    return joints[influences <= 2 ? 0 : fk__heaviest_avx2((const float *)(const void *)weight, influences)];
 }
 
 /* Where the DQS loops read an influence's bone: the pre-signed bones, the

@@ -272,8 +272,8 @@ simd_mutant dqs_one_influence_rule_for_two x86-64 "" \
 # With two influences either may be the pivot (the blends differ only in sign);
 # with three, the pivot decides which influences are flipped.
 simd_mutant dqs_first_pivot_for_three avx2 "" \
-'    if (influences <= 2) return one_row ? 0 : joints[0];' \
-'    if (influences <= 3) return one_row ? 0 : joints[0];'
+'    return joints[influences <= 2 ? 0 : fk__heaviest_avx2((const float *)(const void *)weight, influences)];' \
+'    return joints[influences <= 3 ? 0 : fk__heaviest_avx2((const float *)(const void *)weight, influences)];'
 
 simd_mutant dqs_sse2_first_pivot_for_three x86-64 -DFK_LBS_NO_AVX2 \
 'joints[influences <= 2 ? 0 : fk__heaviest_of(weights, influences)]' \
