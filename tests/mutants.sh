@@ -302,6 +302,16 @@ simd_mutant dqs_signed_bones_unsigned x86-64 "" \
 'palette + (one_influence ? (size_t)j * FK__DQS_PALETTE_STRIDE : hemisphere[j]),' \
 'palette + (size_t)j * FK__DQS_PALETTE_STRIDE,'
 
+# Joint indices and palette offsets read four to a 64-bit load: the wrong
+# quarter of the word, or the second word of eight influences never read.
+simd_mutant u16_wrong_quarter x86-64 "" \
+'return (uint16_t)(*word >> (16 * (e % 4)));' \
+'return (uint16_t)(*word >> (16 * (e % 2)));'
+
+simd_mutant u16_second_word_unread x86-64 "" \
+'if (e % 4 == 0) memcpy(word, values + e, sizeof *word);' \
+'if (e == 0) memcpy(word, values + e, sizeof *word);'
+
 # ---- Running them ----------------------------------------------------------------
 
 scalar_programs=(test_properties)
