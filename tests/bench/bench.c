@@ -8,7 +8,9 @@
    and fk_forward on two 60-joint skeletons (a bushy tree, a humanoid with fingers)
    over many poses and on a 10,000-joint tree.
    Each figure is the median of repeated samples, with the fastest and slowest.
-   Then the same LBS split over two threads, and the peak resident memory.
+   DQS is timed right after LBS and after its own calls (time_paired).
+   Then the same LBS split over two threads, the cost of a call, the core's
+   clock right after LBS and DQS, and the peak resident memory.
 
    Build and run: make bench (the user's CFLAGS; `make bench CFLAGS='-O3 -march=native'`). */
 #define _POSIX_C_SOURCE 200809L
@@ -74,27 +76,40 @@ static timing time_calls(void (*run)(void *), void *context, int calls)
     return summarize(samples, SAMPLES);
 }
 
-/* The same, each sample of `run` right after one of `reference`, so that both
-   meet the same load on a shared machine; *ratio receives the median over the
-   pairs of reference time / run time, steadier than a ratio of medians. Only for
-   cases on the same buffers (DQS against LBS): with different buffers each
-   would evict the other's data, and memcpy would look slower than it is. */
+/* The same for two cases on the same buffers (DQS against LBS), interleaved so
+   that both meet the same load on a shared machine. Each sample times
+   `reference`, then `run` right after it, then `run` again after its own
+   calls. The returned timing and ratios->own are from the second (what a
+   caller who only calls `run` sees), ratios->after_reference from the first:
+   on this guest DQS measured up to 8% slower right after LBS than after its
+   own calls (see docs/performance.md and bench_clock()). Each ratio is the
+   median over the samples of reference time / run time, steadier than a ratio
+   of medians. With different buffers each case would evict the other's data,
+   and memcpy would look slower than it is. */
+typedef struct paired_ratios { double own, after_reference; } paired_ratios;
+
 static timing time_paired(void (*run)(void *), void *context, void (*reference)(void *), void *reference_context,
-                          int calls, double *ratio)
+                          int calls, paired_ratios *ratios)
 {
-    double samples[SAMPLES], ratios[SAMPLES];
+    double samples[SAMPLES], own[SAMPLES], after[SAMPLES];
     int s, c;
     run(context);
     reference(reference_context);
     for (s = 0; s < SAMPLES; ++s) {
-        double start = seconds_now(), middle;
+        double start = seconds_now(), middle, second, end, reference_time;
         for (c = 0; c < calls; ++c) reference(reference_context);
         middle = seconds_now();
         for (c = 0; c < calls; ++c) run(context);
-        samples[s] = (seconds_now() - middle) / calls;
-        ratios[s] = (middle - start) / calls / samples[s];
+        second = seconds_now();
+        for (c = 0; c < calls; ++c) run(context);
+        end = seconds_now();
+        reference_time = (middle - start) / calls;
+        samples[s] = (end - second) / calls;
+        own[s] = reference_time / samples[s];
+        after[s] = reference_time / ((second - middle) / calls);
     }
-    *ratio = summarize(ratios, SAMPLES).median;
+    ratios->own = summarize(own, SAMPLES).median;
+    ratios->after_reference = summarize(after, SAMPLES).median;
     return summarize(samples, SAMPLES);
 }
 
@@ -297,6 +312,13 @@ static void print_row(const char *name, int n, size_t bytes, timing t, double me
     printf("\n");
 }
 
+/* DQS's time over LBS's from time_paired(): DQS after its own calls, and right after LBS's. */
+static void print_dqs_ratios(paired_ratios ratios, const char *note)
+{
+    printf("%-26s DQS/LBS time %.2f (paired samples%s; %.2f right after LBS)\n", "", 1.0 / ratios.own, note,
+           1.0 / ratios.after_reference);
+}
+
 static const char *simd_in_use(void)
 {
 #if defined(FK__SIMD_AVX512)
@@ -361,24 +383,24 @@ static void bench_skinning(int n)
             int k = ks[i];
             job j = {0, 0, 0, 0, 0, 0, 0}, lbs;
             timing t;
-            double ratio;
+            paired_ratios ratios;
             j.end = n; j.k = k; j.with_normals = w; j.dqs = 1;
             lbs = j; lbs.dqs = 0;
-            t = time_paired(run_skin, &j, run_skin, &lbs, calls, &ratio);
+            t = time_paired(run_skin, &j, run_skin, &lbs, calls, &ratios);
             snprintf(name, sizeof name, "fk_skin_dqs k=%d%s", k, w ? " +normals" : "");
             print_row(name, n, bytes_per_vertex(k, w), t, memcpy_time[w][k] / t.median, plain_time[w][k]);
-            printf("%-26s DQS/LBS time %.2f (paired samples)\n", "", 1.0 / ratio);
+            print_dqs_ratios(ratios, "");
         }
     for (w = 0; w < 2; ++w) { /* rigs whose bones fit one hemisphere take a shorter path */
         job j = {0, 0, 4, 0, 1, 1, 0}, lbs;
         timing t;
-        double ratio;
+        paired_ratios ratios;
         j.end = n; j.with_normals = w;
         lbs = j; lbs.dqs = 0;
-        t = time_paired(run_skin, &j, run_skin, &lbs, calls, &ratio);
+        t = time_paired(run_skin, &j, run_skin, &lbs, calls, &ratios);
         snprintf(name, sizeof name, "fk_skin_dqs k=4%s 1 hemi", w ? " +normals" : "");
         print_row(name, n, bytes_per_vertex(4, w), t, memcpy_time[w][4] / t.median, plain_time[w][4]);
-        printf("%-26s DQS/LBS time %.2f (paired samples; bones within 60 degrees)\n", "", 1.0 / ratio);
+        print_dqs_ratios(ratios, "; bones within 60 degrees");
     }
 }
 
@@ -418,6 +440,43 @@ static void bench_call_cost(void)
         printf("  %-12s %7.2f us (%.2f-%.2f)\n", dqs ? "fk_skin_dqs" : "fk_skin_lbs", t.median * 1e6, t.min * 1e6,
                t.max * 1e6);
     }
+}
+
+/* The core's clock, read off a chain of dependent 64-bit multiplies (3 cycles
+   each on current x86 cores) timed right after a call: after 20 ms of scalar
+   work, after LBS and after DQS of a million vertices. Dense vector work can
+   lower a core's clock, and the clock takes a while to come back; this shows
+   how far, for the skinning loops, on the machine at hand. */
+static void bench_clock(void)
+{
+#ifdef BENCH_HAVE_TSC
+    enum { MULTIPLIES = 30000 };
+    static const char *const after[3] = {"20 ms of scalar work", "fk_skin_lbs, 1M vertices", "fk_skin_dqs, 1M vertices"};
+    job whole = {0, MAX_VERTICES, 4, 0, 0, 0, 0};
+    double samples[3][SAMPLES];
+    int s, c;
+    for (s = 0; s < SAMPLES; ++s)
+        for (c = 0; c < 3; ++c) {
+            unsigned long long chain = 3;
+            double start;
+            int m;
+            if (c == 0) {
+                double until = seconds_now() + 0.02;
+                while (seconds_now() < until) continue;
+            } else {
+                whole.dqs = c == 2;
+                run_skin(&whole);
+            }
+            start = seconds_now();
+            for (m = 0; m < MULTIPLIES; ++m) __asm__ volatile("imul %0, %0" : "+r"(chain));
+            samples[c][s] = 3.0 * MULTIPLIES / (seconds_now() - start) * 1e-9;
+        }
+    printf("\nCore clock right after (dependent multiplies, median GHz, min-max):\n");
+    for (c = 0; c < 3; ++c) {
+        timing t = summarize(samples[c], SAMPLES);
+        printf("  %-26s %5.2f (%.2f-%.2f)\n", after[c], t.median, t.min, t.max);
+    }
+#endif
 }
 
 /* ---- Forward kinematics ------------------------------------------------------------ */
@@ -515,6 +574,7 @@ int main(void)
     bench_threads(100000);
     bench_threads(MAX_VERTICES);
     bench_call_cost();
+    bench_clock();
     printf("\nfk_forward, parents before children, validation included (median, min-max):\n");
     bench_forward_case("60 joints x 1000 poses", 60, 1000, 1, 0);
     bench_forward_case("60-joint humanoid x 1000 poses", 60, 1000, 1, 1);
