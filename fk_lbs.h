@@ -2896,11 +2896,14 @@ FK__SKIN_SPECIALIZE(fk__dqs_sse2, fk__dqs_sse_loop)
    store buffer, which stalls the loop; a line asked for ahead arrives in time,
    exclusive when no other core holds it, so the store needs no further
    request (prefetchw, the prefetch for writing, measured the same). At a
-   million vertices in a harness, alternating runs: the input alone made the
-   AVX-512 LBS loop about 10% faster; the output as well took it from 2.64 to
-   2.40 ms (with normals 4.39 to 4.13) and AVX-512 DQS 2 to 4%; both took the
-   AVX2 loops (built with FK_LBS_NO_AVX512) from 3.29 to 3.04 ms (LBS), 5.95
-   to 5.11 (LBS with normals) and 6.43 to 5.90 (DQS, bones every way).
+   million vertices in a harness, alternating runs:
+   - AVX-512 LBS: the input, about 10%; then the output, 2.64 to 2.40 ms
+     (with normals 4.39 to 4.13).
+   - AVX-512 DQS: the output, 2 to 4%; then the input, 3.93 to 3.65 ms with
+     bones every way, 4.93 to 4.41 with normals, 3.26 to 2.89 in one
+     hemisphere.
+   - The AVX2 loops (built with FK_LBS_NO_AVX512), both: LBS 3.29 to 3.04 ms,
+     with normals 5.95 to 5.11; DQS with bones every way 6.43 to 5.90.
    Prefetches do not fault, so asking past the end of an array is harmless;
    the addresses are computed as integers, because a pointer past the end of
    an array is undefined in C even if nothing reads through it. */
@@ -3773,10 +3776,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
         __m256 blend[16];
         if (!fk__packed_joints_in_range_avx512(r.joints, 16 * (size_t)influences, r.joint_limit)) return i;
         FK__UNROLL
-        for (v = 0; v < 3; ++v) { /* the 192 bytes of sixteen packed outputs (see fk__prefetch()) */
-            fk__prefetch(r.out_positions, point_bytes, (size_t)v * 64);
-            if (normals) fk__prefetch(r.out_normals, point_bytes, (size_t)v * 64);
-        }
+        for (v = 0; v < 16; v += 4) fk__prefetch_ahead(&r, influences, normals, (size_t)v);
         if (vector_signs) {
             const uint16_t *offsets = (const uint16_t *)(const void *)offset_vectors;
             FK__UNROLL
