@@ -3752,10 +3752,10 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
     const size_t point_bytes = 3 * sizeof(float);
-    int i = 0, v, pivot[16] = {0}, next_pivot[16] = {0};
+    int i = 0, v, pivot[16] = {0};
     /* four influences and the table: the signs by fk__dqs_offsets16x4_avx512() */
     const int vector_signs = source == FK__DQS_TABLE && influences == 4;
-    __m512i offset_vectors[2], next_offset_vectors[2];
+    __m512i offset_vectors[2];
     r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = point_bytes;
     r.joint_stride = (size_t)influences * sizeof(uint16_t);
     r.weight_stride = (size_t)influences * sizeof(float);
@@ -3791,23 +3791,21 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
                                           _mm256_load_ps(r.palette + fk__u16_at(offsets + 4 * v, e, 4, &word)), sum);
                 blend[v] = sum;
             }
-            if (i + 32 <= r.count) { /* the next group's, read in bounds */
+            if (i + 32 <= r.count) /* the next group's (this group's are read), in bounds */
                 fk__dqs_offsets16x4_avx512(r.joints + 16 * r.joint_stride, r.weights + 16 * r.weight_stride,
-                                           r.flipped, next_offset_vectors);
-                for (v = 0; v < 2; ++v) offset_vectors[v] = next_offset_vectors[v];
-            }
+                                           r.flipped, offset_vectors);
         } else {
             FK__UNROLL
             for (v = 0; v < 16; ++v)
                 blend[v] = fk__dqs_blend_avx2(&r, source, pivot[v], r.joints + (size_t)v * r.joint_stride,
                                               r.weights + (size_t)v * r.weight_stride, influences);
         }
-        if (source != FK__DQS_SIGNED && !vector_signs && i + 32 <= r.count) { /* the next group's, read in bounds */
+        /* the next group's pivots (this group's are read), in bounds */
+        if (source != FK__DQS_SIGNED && !vector_signs && i + 32 <= r.count) {
             FK__UNROLL
             for (v = 0; v < 16; ++v)
-                next_pivot[v] = fk__dqs_pivot_avx2(0, r.joints + (size_t)(16 + v) * r.joint_stride,
-                                                   r.weights + (size_t)(16 + v) * r.weight_stride, influences);
-            for (v = 0; v < 16; ++v) pivot[v] = next_pivot[v];
+                pivot[v] = fk__dqs_pivot_avx2(0, r.joints + (size_t)(16 + v) * r.joint_stride,
+                                              r.weights + (size_t)(16 + v) * r.weight_stride, influences);
         }
         if (!fk__dqs16_avx512(blend, r.positions, normals ? r.normals : NULL, r.out_positions,
                               normals ? r.out_normals : NULL))

@@ -236,10 +236,10 @@ simd_mutant avx2_joint_tail_unchecked avx2 -DFK_LBS_NO_AVX512 \
 # current group instead, every group after the first blends with another
 # vertex's hemisphere.
 simd_mutant dqs_avx512_pivots_of_wrong_group avx512 "" \
-'                next_pivot[v] = fk__dqs_pivot_avx2(0, r.joints + (size_t)(16 + v) * r.joint_stride,
-                                                   r.weights + (size_t)(16 + v) * r.weight_stride, influences);' \
-'                next_pivot[v] = fk__dqs_pivot_avx2(0, r.joints + (size_t)v * r.joint_stride,
-                                                   r.weights + (size_t)v * r.weight_stride, influences);'
+'                pivot[v] = fk__dqs_pivot_avx2(0, r.joints + (size_t)(16 + v) * r.joint_stride,
+                                              r.weights + (size_t)(16 + v) * r.weight_stride, influences);' \
+'                pivot[v] = fk__dqs_pivot_avx2(0, r.joints + (size_t)v * r.joint_stride,
+                                              r.weights + (size_t)v * r.weight_stride, influences);'
 
 # With four influences and the sign table, the AVX-512 DQS loop signs sixteen
 # vertices at once, one group ahead: the heaviest influence (the first of equal
