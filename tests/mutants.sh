@@ -40,6 +40,13 @@ sse_fk_mutant() {
     names+=("$1"); needs+=(x86-64); flags+=(-DFK_LBS_NO_AVX2); finds+=("$2"); replacements+=("$3")
     judges+=("test_properties test_bad_input")
 }
+# avx2_fk_mutant NAME FIND REPLACEMENT: a bug in the AVX2 forward kinematics
+# (the parents-first pass where the CPU has AVX2), which the same tests must
+# catch.
+avx2_fk_mutant() {
+    names+=("$1"); needs+=(avx2); flags+=(""); finds+=("$2"); replacements+=("$3")
+    judges+=("test_properties test_bad_input")
+}
 
 # ---- Forward kinematics -------------------------------------------------------
 
@@ -68,6 +75,21 @@ sse_fk_mutant sse_fk_near_copy_misread \
 sse_fk_mutant sse_fk_far_parent_misread \
 '            parent_t = fk__load3_sse(&out[parent].t);' \
 '            parent_t = fk__load3_sse(&out[parent / 2].t);'
+
+# The AVX2 pass rotates the parent's pivot and the joint's rest position in the
+# two halves of one register: the rotations paired the wrong way round, a half
+# read twice, or a cross product turned.
+avx2_fk_mutant avx2_fk_rotations_swapped \
+'    __m256 rotated = fk__quat_rotate_avx2(_mm256_insertf128_ps(_mm256_castps128_ps256(parent_q), q, 1),' \
+'    __m256 rotated = fk__quat_rotate_avx2(_mm256_insertf128_ps(_mm256_castps128_ps256(q), parent_q, 1),'
+
+avx2_fk_mutant avx2_fk_low_half_read_twice \
+'_mm256_castps256_ps128(rotated)), _mm256_extractf128_ps(rotated, 1));' \
+'_mm256_castps256_ps128(rotated)), _mm256_castps256_ps128(rotated));'
+
+avx2_fk_mutant avx2_fk_cross_turned \
+'    __m256 c = _mm256_sub_ps(_mm256_mul_ps(a, b_yzx), _mm256_mul_ps(a_yzx, b));' \
+'    __m256 c = _mm256_sub_ps(_mm256_mul_ps(a_yzx, b), _mm256_mul_ps(a, b_yzx));'
 
 # The formula often copied from derivations: right for children of a root only,
 # so grandchildren come loose (applied on the parents-first path).

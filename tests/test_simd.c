@@ -373,14 +373,15 @@ static float renormalization_factor(fk_quat parent)
     return 0.5f * (3.0f - norm2);
 }
 
-/* What fk_forward() computes, spelled with the public scalar functions. */
-static fk_rigid compose(const fk_rigid *parent, fk_vec3 x, fk_quat rotation, fk_vec3 d)
+/* What fk_forward() (fk_forward_rest_frame() if rest_frame) computes, spelled
+   with the public scalar functions; d NULL for no translations. */
+static fk_rigid compose(const fk_rigid *parent, fk_vec3 x, fk_quat rotation, const fk_vec3 *d, int rest_frame)
 {
     fk_quat q = fk_quat_normalize(rotation);
-    fk_vec3 pivot = fk_vec3_add(x, d);
+    fk_vec3 pivot = d ? fk_vec3_add(x, *d) : x;
     float s;
     if (!parent) return fk_rigid_make(q, fk_vec3_sub(pivot, fk_quat_rotate(q, x)));
-    q = fk_quat_mul(parent->q, q);
+    q = rest_frame ? fk_quat_mul(q, parent->q) : fk_quat_mul(parent->q, q);
     s = renormalization_factor(parent->q);
     q = fk_quat_make(q.x * s, q.y * s, q.z * s, q.w * s);
     return fk_rigid_make(q, fk_vec3_sub(fk_vec3_add(parent->t, fk_quat_rotate(parent->q, pivot)), fk_quat_rotate(q, x)));
@@ -404,7 +405,8 @@ static int within_ulps(const fk_rigid *a, const fk_rigid *b, float ulps, float s
 
 /* The one-pass path for parents-first skeletons, the general path (the same
    skeleton listed children first) and the public functions give the same
-   bits. Where the compiler fuses multiplies and adds (-mfma in a mode that
+   bits, in both conventions, with and without translations (on x86-64 with
+   AVX2 the one-pass path is the AVX2 loop and the general path SSE2). Where the compiler fuses multiplies and adds (-mfma in a mode that
    allows contraction, such as gcc's GNU modes or clang), the scalar functions
    and the SIMD lanes may round differently at each joint, and the differences
    add up down the chain: at depth D (a root is 1) a translation sums D offsets
@@ -413,6 +415,7 @@ static void forward_paths_agree_bit_for_bit(void)
 {
     enum { JOINTS = 60 };
     int parents[JOINTS], reversed_parents[JOINTS], depth[JOINTS], i, trial, same_fast_general = 1, same_public = 1;
+    int rest_frame, translated;
     fk_vec3 rest[JOINTS], reversed_rest[JOINTS], moves[JOINTS], reversed_moves[JOINTS];
     fk_quat rotations[JOINTS], reversed_rotations[JOINTS];
     fk_rigid fast[JOINTS], general[JOINTS], public_[JOINTS];
@@ -429,19 +432,27 @@ static void forward_paths_agree_bit_for_bit(void)
             reversed_parents[j] = parents[i] < 0 ? -1 : JOINTS - 1 - parents[i];
             reversed_rest[j] = rest[i]; reversed_moves[j] = moves[i]; reversed_rotations[j] = rotations[i];
         }
-        CHECK(fk_forward(JOINTS, parents, rest, rotations, moves, fast) == FK_OK, "parents first");
-        CHECK(fk_forward(JOINTS, reversed_parents, reversed_rest, reversed_rotations, reversed_moves, general) == FK_OK,
-              "children first");
-        for (i = 0; i < JOINTS; ++i) {
-            public_[i] = compose(parents[i] < 0 ? NULL : &public_[parents[i]], rest[i], rotations[i], moves[i]);
-            same_fast_general &= same_bits(&fast[i], &general[JOINTS - 1 - i]);
+        for (rest_frame = 0; rest_frame < 2; ++rest_frame)
+            for (translated = 0; translated < 2; ++translated) {
+                fk_result (*forward)(int, const int *, const fk_vec3 *, const fk_quat *, const fk_vec3 *, fk_rigid *) =
+                    rest_frame ? fk_forward_rest_frame : fk_forward;
+                CHECK(forward(JOINTS, parents, rest, rotations, translated ? moves : NULL, fast) == FK_OK,
+                      "parents first");
+                CHECK(forward(JOINTS, reversed_parents, reversed_rest, reversed_rotations,
+                              translated ? reversed_moves : NULL, general) == FK_OK,
+                      "children first");
+                for (i = 0; i < JOINTS; ++i) {
+                    public_[i] = compose(parents[i] < 0 ? NULL : &public_[parents[i]], rest[i], rotations[i],
+                                         translated ? &moves[i] : NULL, rest_frame);
+                    same_fast_general &= same_bits(&fast[i], &general[JOINTS - 1 - i]);
 #if defined(__FMA__)
-            same_public &= within_ulps(&fast[i], &public_[i], 4.0f * (float)depth[i], 2.0f * (float)depth[i]);
+                    same_public &= within_ulps(&fast[i], &public_[i], 4.0f * (float)depth[i], 2.0f * (float)depth[i]);
 #else
-            same_public &= same_bits(&fast[i], &public_[i]);
-            (void)within_ulps; (void)depth;
+                    same_public &= same_bits(&fast[i], &public_[i]);
+                    (void)within_ulps; (void)depth;
 #endif
-        }
+                }
+            }
     }
     CHECK(same_fast_general, "the one-pass and the general path differ");
     CHECK(same_public, "fk_forward differs from the public functions composed");
