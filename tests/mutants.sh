@@ -42,9 +42,9 @@ sse_fk_mutant() {
 }
 # avx2_fk_mutant NAME FIND REPLACEMENT: a bug in the AVX2 forward kinematics
 # (the parents-first pass where the CPU has AVX2), which the same tests must
-# catch.
+# catch (FK_LBS_NO_AVX512 for the compile time, as above).
 avx2_fk_mutant() {
-    names+=("$1"); needs+=(avx2); flags+=(""); finds+=("$2"); replacements+=("$3")
+    names+=("$1"); needs+=(avx2); flags+=(-DFK_LBS_NO_AVX512); finds+=("$2"); replacements+=("$3")
     judges+=("test_properties test_bad_input")
 }
 
