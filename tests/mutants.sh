@@ -40,6 +40,10 @@ sse_fk_mutant() {
     names+=("$1"); needs+=(x86-64); flags+=(-DFK_LBS_NO_AVX2); finds+=("$2"); replacements+=("$3")
     judges+=("test_properties test_bad_input")
 }
+# neon_mutant NAME FIND REPLACEMENT: a bug in the NEON loop (64-bit Arm), which
+# tests/test_simd.c must catch: built with aarch64-linux-gnu-gcc and run under
+# qemu-aarch64 on an x86-64 host (what tests/arm64.sh uses), natively on Arm.
+neon_mutant() { names+=("$1"); needs+=(arm64); flags+=(""); finds+=("$2"); replacements+=("$3"); judges+=(test_simd); }
 # avx2_fk_mutant NAME FIND REPLACEMENT: a bug in the AVX2 forward kinematics
 # (the parents-first pass where the CPU has AVX2), which the same tests must
 # catch (FK_LBS_NO_AVX512 for the compile time, as above).
@@ -334,6 +338,21 @@ simd_mutant u16_second_word_unread x86-64 "" \
 'if (e % 4 == 0) memcpy(word, values + e, sizeof *word);' \
 'if (e == 0) memcpy(word, values + e, sizeof *word);'
 
+# The NEON LBS loop: a column read from the wrong row of the bone, the
+# normal left at the blended matrix's length, the third coordinate stored from
+# the wrong lane.
+neon_mutant neon_column_from_wrong_row \
+'            c1 = vfmaq_n_f32(c1, vld1q_f32(m + 4), weights[e]);' \
+'            c1 = vfmaq_n_f32(c1, vld1q_f32(m + 8), weights[e]);'
+
+neon_mutant neon_normal_not_renormalized \
+'            moved = fk_vec3_normalize(fk_vec3_make(vgetq_lane_f32(n, 0), vgetq_lane_f32(n, 1), vgetq_lane_f32(n, 2)));' \
+'            moved = fk_vec3_make(vgetq_lane_f32(n, 0), vgetq_lane_f32(n, 1), vgetq_lane_f32(n, 2));'
+
+neon_mutant neon_store_wrong_lane \
+'    vst1q_lane_f32((float *)p + 2, v, 2);' \
+'    vst1q_lane_f32((float *)p + 2, v, 1);'
+
 # ---- Running them ----------------------------------------------------------------
 
 scalar_programs=(test_properties)
@@ -341,10 +360,16 @@ scalar_programs=(test_properties)
 programs=("${scalar_programs[@]}")
 build_flags=-DFK_LBS_NO_SIMD
 
-# Whether this CPU runs the loops a SIMD mutant needs.
+# Whether this CPU runs the loops a SIMD mutant needs (arm64: natively, or
+# under qemu-aarch64 with the cross compiler, on x86-64).
 cpu_has() {
     local flag
     [ -z "$1" ] && return 0
+    if [ "$1" = arm64 ]; then
+        [ "$(uname -m)" = aarch64 ] && return 0
+        command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null
+        return
+    fi
     [ "$(uname -m)" = x86_64 ] || return 1
     case $1 in
         x86-64) return 0 ;;
@@ -357,10 +382,14 @@ cpu_has() {
 # The programs and flags that judge mutant $1: the scalar tests with the SIMD
 # loops compiled out, or test_simd with the loop the mutant is in.
 choose_programs() {
+    program_cc=$cc; program_runner=""
     if [ -z "${needs[$1]}" ]; then
         programs=("${scalar_programs[@]}"); build_flags=-DFK_LBS_NO_SIMD
     else
         read -r -a programs <<<"${judges[$1]}"; build_flags=${flags[$1]}
+        if [ "${needs[$1]}" = arm64 ] && [ "$(uname -m)" != aarch64 ]; then
+            program_cc=aarch64-linux-gnu-gcc; program_runner="qemu-aarch64 -L /usr/aarch64-linux-gnu"
+        fi
     fi
 }
 
@@ -394,17 +423,18 @@ run_programs() {
     for program in "${programs[@]}"; do
         # test_simd at -O0: it runs in half a second either way, and compiles
         # the header's loops in 2.3 s instead of 3.2.
-        opt=-O1; [ "$program" = test_simd ] && opt=-O0
-        $cc -std=c99 $opt -w $build_flags -I"$work/include" "$root/tests/$program.c" -o "$work/$program" -lm 2>"$work/$program.log" &
+        # (Under qemu test_simd runs at -O1: 7 s at -O0.)
+        opt=-O1; [ "$program" = test_simd ] && [ -z "$program_runner" ] && opt=-O0
+        $program_cc -std=c99 $opt -w $build_flags -I"$work/include" "$root/tests/$program.c" -o "$work/$program" -lm 2>"$work/$program.log" &
         pids+=($!)
     done
     for pid in "${pids[@]}"; do wait "$pid" || compiled=0; done
     if [ $compiled -eq 0 ]; then head -5 "$work"/*.log; return 2; fi
     for program in "${programs[@]}"; do
         if [ "$program" = test_properties ]; then
-            output=$(PROPS_SEED=$seed PROPS_N=$cases timeout 120 "$work/$program" --no-shrink --fail-fast 2>&1 </dev/null); status=$?
+            output=$(PROPS_SEED=$seed PROPS_N=$cases timeout 120 $program_runner "$work/$program" --no-shrink --fail-fast 2>&1 </dev/null); status=$?
         else
-            output=$(timeout 120 "$work/$program" 2>&1 </dev/null); status=$?
+            output=$(timeout 120 $program_runner "$work/$program" 2>&1 </dev/null); status=$?
         fi
         if [ "$status" -ne 0 ]; then
             local failed
@@ -418,6 +448,7 @@ run_programs() {
 }
 
 make_header -1
+program_cc=$cc; program_runner=""
 run_programs; status=$?
 if [ $status -ne 0 ]; then
     echo "the tests fail on the unmodified fk_lbs.h ($culprits); fix that first"
@@ -428,6 +459,14 @@ run_programs; status=$?
 if [ $status -ne 0 ]; then
     echo "the tests built with SIMD fail on the unmodified fk_lbs.h ($culprits); fix that first"
     exit 1
+fi
+if [ "$(uname -m)" != aarch64 ] && cpu_has arm64; then
+    programs=(test_simd); program_cc=aarch64-linux-gnu-gcc; program_runner="qemu-aarch64 -L /usr/aarch64-linux-gnu"
+    run_programs; status=$?
+    if [ $status -ne 0 ]; then
+        echo "tests/test_simd.c built for aarch64 fails on the unmodified fk_lbs.h ($culprits); fix that first"
+        exit 1
+    fi
 fi
 
 shard=${MUTANT_SHARD:-0/1}; shard_index=${shard%/*}; shard_count=${shard#*/}
