@@ -1507,7 +1507,9 @@ static FK__ALWAYS_INLINE void fk__store_rigid_sse(fk_rigid *out, __m128 q, __m12
 
 #if defined(FK__SIMD_AVX2)
 /* AVX2 without FMA: a fused multiply-add rounds once where the public functions
-   round twice, and forward kinematics gives their bits. */
+   round twice, and forward kinematics gives their bits. (A build that allows
+   FMA everywhere, -march=native say, lets the compiler fuse here as it may in
+   the SSE2 code and the public functions; tests/test_simd.c allows for that.) */
 #define FK__AVX2_NO_FMA_TARGET __attribute__((target("avx2")))
 
 /* FK__PERMUTE_SSE() in both halves of a 256-bit register. */
@@ -1751,6 +1753,18 @@ FK__FORWARD_SPECIALIZE(fk__forward_parents_first, , 0)
 FK__FORWARD_SPECIALIZE(fk__forward_parents_first_avx2, FK__AVX2_NO_FMA_TARGET, 1)
 #endif
 
+/* The one-pass loop the CPU runs best. */
+static int fk__forward_one_pass(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                const fk_quat *rotations, const fk_vec3 *translations, fk_rigid *out, int rest_frame)
+{
+#if defined(FK__SIMD_AVX2)
+    if (fk__has_avx2())
+        return fk__forward_parents_first_avx2(joint_count, parents, rest_joints, rotations, translations, out,
+                                              rest_frame);
+#endif
+    return fk__forward_parents_first(joint_count, parents, rest_joints, rotations, translations, out, rest_frame);
+}
+
 static fk_result fk__forward(int joint_count, const int *parents, const fk_vec3 *rest_joints,
                              const fk_quat *rotations, const fk_vec3 *translations, fk_rigid *out,
                              int rest_frame)
@@ -1760,14 +1774,7 @@ static fk_result fk__forward(int joint_count, const int *parents, const fk_vec3 
     if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
     if (joint_count == 0) return FK_OK;
     if (!parents || !rest_joints || !rotations || !out) return FK_ERROR_NULL_ARGUMENT;
-#if defined(FK__SIMD_AVX2)
-    if (fk__has_avx2() ? fk__forward_parents_first_avx2(joint_count, parents, rest_joints, rotations, translations, out,
-                                                        rest_frame)
-                       : fk__forward_parents_first(joint_count, parents, rest_joints, rotations, translations, out,
-                                                   rest_frame)) {
-#else
-    if (fk__forward_parents_first(joint_count, parents, rest_joints, rotations, translations, out, rest_frame)) {
-#endif
+    if (fk__forward_one_pass(joint_count, parents, rest_joints, rotations, translations, out, rest_frame)) {
         result = FK_OK;
     } else {
         result = fk__check_parents(joint_count, parents, &parents_first);
