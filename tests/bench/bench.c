@@ -334,6 +334,18 @@ static const char *simd_in_use(void)
 #endif
 }
 
+/* The one-pass forward kinematics loop fk_forward() runs here. */
+static const char *forward_simd_in_use(void)
+{
+#if defined(FK__SIMD_AVX2)
+    return fk__has_avx2() ? "AVX2" : "SSE2";
+#elif defined(FK__SIMD_SSE2)
+    return "SSE2";
+#else
+    return "none (scalar)";
+#endif
+}
+
 static void bench_skinning(int n)
 {
     static const int ks[] = {1, 2, 4, 8};
@@ -564,8 +576,8 @@ int main(void)
     double start = seconds_now();
     int s;
     calibrate_tsc();
-    printf("fk_lbs.h %s benchmark\ncompiler flags: %s\nskinning SIMD: %s\n", FK_LBS_VERSION,
-           BENCH_STRING(BENCH_FLAGS), simd_in_use());
+    printf("fk_lbs.h %s benchmark\ncompiler flags: %s\nskinning SIMD: %s\nforward kinematics SIMD: %s\n",
+           FK_LBS_VERSION, BENCH_STRING(BENCH_FLAGS), simd_in_use(), forward_simd_in_use());
     if (tsc_ghz > 0.0) printf("cyc/v: time-stamp-counter cycles per vertex (TSC at %.2f GHz)\n", tsc_ghz);
     printf("memcpy x: memcpy time of the same bytes / this time (1 = as fast as memcpy)\n"
            "plain x: plain loop time / this time (the plain loop does LBS, also for the DQS rows)\n");
