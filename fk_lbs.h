@@ -53,11 +53,13 @@
                               matrices count as rigid in fk_bind_from_matrices() and
                               fk_pose_from_matrices(): above float rounding, below
                               any scale an artist meant
-     FK_LBS_NO_SIMD           skin with the plain C loops only (no intrinsics)
+     FK_LBS_NO_SIMD           skin and pose with the plain C loops only (no
+                              intrinsics)
      FK_LBS_NO_AVX512         on x86-64, use at most the AVX2 loops even where
                               AVX-512 is available (to test or compare them)
-     FK_LBS_NO_AVX2           on x86-64, use the SSE2 loops even where AVX2 and
-                              FMA (or AVX-512) are available
+     FK_LBS_NO_AVX2           on x86-64, use the SSE2 loops (skinning and forward
+                              kinematics) even where AVX2 and FMA (or AVX-512)
+                              are available
 
    ERRORS
      Functions that can meet bad data return an fk_result; fk_result_description()
