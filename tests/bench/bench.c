@@ -5,6 +5,8 @@
      - a plain hand-written loop (bones to 3x4 once, blend k matrices, apply),
      - fk_skin_lbs with k = 1, 2, 4, 8 influences, positions and positions + normals,
      - fk_skin_dqs likewise,
+     - both with k = 4 and normals on interleaved records (48 bytes a vertex in,
+       24 out), the layout of many engines' vertex buffers,
    and fk_forward on two 60-joint skeletons (a bushy tree, a humanoid with fingers)
    over many poses and on a 10,000-joint tree.
    Each figure is the median of repeated samples, with the fastest and slowest.
@@ -143,6 +145,13 @@ typedef struct mesh {
 } mesh;
 
 static float *positions, *normals, *out_positions, *out_normals, *weights[MAX_K + 1];
+/* The k = 4 mesh once more as game engines often keep it: one record per vertex
+   in (position, normal, 4 joint indices, 4 weights: 48 bytes) and one out
+   (position, normal: 24 bytes), so that every array has a stride of its own. */
+typedef struct vertex_record { float position[3], normal[3]; uint16_t joints[4]; float weights[4]; } vertex_record;
+typedef struct skinned_record { float position[3], normal[3]; } skinned_record;
+static vertex_record *records;
+static skinned_record *out_records;
 static uint16_t *joints[MAX_K + 1];
 static fk_rigid bones[BONES];
 static fk_rigid near_bones[BONES]; /* rotations within 60 degrees of one another, random signs */
@@ -200,6 +209,14 @@ static void make_data(void)
         if (random_unit() < 0.0f) q = fk_quat_make(-q.x, -q.y, -q.z, -q.w);
         near_bones[e] = fk_rigid_make(q, bones[e].t);
     }
+    records = (vertex_record *)allocate(sizeof *records * n);
+    out_records = (skinned_record *)allocate(sizeof *out_records * n);
+    for (i = 0; i < n; ++i) {
+        memcpy(records[i].position, positions + 3 * i, sizeof records[i].position);
+        memcpy(records[i].normal, normals + 3 * i, sizeof records[i].normal);
+        memcpy(records[i].joints, joints[4] + 4 * i, sizeof records[i].joints);
+        memcpy(records[i].weights, weights[4] + 4 * i, sizeof records[i].weights);
+    }
     /* memcpy moves half of a case's bytes each way: at most (12 + 16 + 32 + 12 + 24) / 2 per vertex */
     copy_source = (unsigned char *)allocate(bytes_per_vertex(MAX_K, 1) / 2 * n);
     copy_target = (unsigned char *)allocate(bytes_per_vertex(MAX_K, 1) / 2 * n);
@@ -210,6 +227,7 @@ static void make_data(void)
 typedef struct job {
     int begin, end, k, with_normals, dqs, near; /* near: skin with near_bones */
     size_t copy_bytes; /* per vertex, for memcpy */
+    int interleaved;   /* k = 4 with normals, from records to out_records */
 } job;
 
 static void run_memcpy(void *context)
@@ -265,6 +283,13 @@ static fk_skin_desc job_desc(const job *j)
     d.transform_count = BONES;
     d.out_positions = out_positions + 3 * first;
     d.out_normals = j->with_normals ? out_normals + 3 * first : NULL;
+    if (j->interleaved) {
+        d.positions = records[first].position; d.normals = records[first].normal;
+        d.joints = records[first].joints;      d.weights = records[first].weights;
+        d.position_stride = d.normal_stride = d.joint_stride = d.weight_stride = sizeof *records;
+        d.out_positions = out_records[first].position; d.out_normals = out_records[first].normal;
+        d.out_position_stride = d.out_normal_stride = sizeof *out_records;
+    }
     return d;
 }
 
@@ -359,7 +384,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0, 0};
+            job j = {0, 0, 0, 0, 0, 0, 0, 0};
             timing t;
             j.end = n; j.k = k; j.with_normals = w;
             j.copy_bytes = bytes_per_vertex(k, w) / 2;
@@ -372,7 +397,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0, 0};
+            job j = {0, 0, 0, 0, 0, 0, 0, 0};
             timing t;
             j.end = n; j.k = k; j.with_normals = w;
             t = time_calls(run_plain, &j, calls);
@@ -383,7 +408,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0, 0};
+            job j = {0, 0, 0, 0, 0, 0, 0, 0};
             timing t;
             j.end = n; j.k = k; j.with_normals = w;
             t = time_calls(run_skin, &j, calls);
@@ -393,7 +418,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0, 0}, lbs;
+            job j = {0, 0, 0, 0, 0, 0, 0, 0}, lbs;
             timing t;
             paired_ratios ratios;
             j.end = n; j.k = k; j.with_normals = w; j.dqs = 1;
@@ -404,7 +429,7 @@ static void bench_skinning(int n)
             print_dqs_ratios(ratios, "");
         }
     for (w = 0; w < 2; ++w) { /* rigs whose bones fit one hemisphere take a shorter path */
-        job j = {0, 0, 4, 0, 1, 1, 0}, lbs;
+        job j = {0, 0, 4, 0, 1, 1, 0, 0}, lbs;
         timing t;
         paired_ratios ratios;
         j.end = n; j.with_normals = w;
@@ -413,6 +438,20 @@ static void bench_skinning(int n)
         snprintf(name, sizeof name, "fk_skin_dqs k=4%s 1 hemi", w ? " +normals" : "");
         print_row(name, n, bytes_per_vertex(4, w), t, memcpy_time[w][4] / t.median, plain_time[w][4]);
         print_dqs_ratios(ratios, "; bones within 60 degrees");
+    }
+    { /* interleaved records (the same 72 bytes per vertex as k = 4 with normals) */
+        job lbs = {0, 0, 4, 1, 0, 0, 0, 1}, dqs;
+        timing t;
+        paired_ratios ratios;
+        lbs.end = n;
+        dqs = lbs; dqs.dqs = 1;
+        t = time_calls(run_skin, &lbs, calls);
+        print_row("fk_skin_lbs k=4 +n records", n, bytes_per_vertex(4, 1), t, memcpy_time[1][4] / t.median,
+                  plain_time[1][4]);
+        t = time_paired(run_skin, &dqs, run_skin, &lbs, calls, &ratios);
+        print_row("fk_skin_dqs k=4 +n records", n, bytes_per_vertex(4, 1), t, memcpy_time[1][4] / t.median,
+                  plain_time[1][4]);
+        print_dqs_ratios(ratios, "; interleaved records");
     }
 }
 
@@ -423,7 +462,7 @@ static void bench_threads(int n)
     int calls = calls_for(n), c;
     printf("\n%d vertices, k=4, positions, split over 2 threads (median ms, min-max):\n", n);
     for (c = 0; c < 2; ++c) {
-        job whole = {0, 0, 4, 0, 0, 0, 0};
+        job whole = {0, 0, 4, 0, 0, 0, 0, 0};
         whole.end = n; whole.copy_bytes = bytes_per_vertex(4, 0) / 2;
         h.run = c ? run_skin : run_memcpy;
         h.half[0] = whole; h.half[0].end = n / 2;
@@ -445,7 +484,7 @@ static void bench_call_cost(void)
     int dqs;
     printf("\nCost of a call with %d bones, 16 vertices, k=4 (median, min-max):\n", BONES);
     for (dqs = 0; dqs < 2; ++dqs) {
-        job tiny = {0, 16, 4, 0, 0, 0, 0};
+        job tiny = {0, 16, 4, 0, 0, 0, 0, 0};
         timing t;
         tiny.dqs = dqs;
         t = time_calls(run_skin, &tiny, 10000);
@@ -464,7 +503,7 @@ static void bench_clock(void)
 #ifdef BENCH_HAVE_TSC
     enum { MULTIPLIES = 30000 };
     static const char *const after[3] = {"20 ms of scalar work", "fk_skin_lbs, 1M vertices", "fk_skin_dqs, 1M vertices"};
-    job whole = {0, MAX_VERTICES, 4, 0, 0, 0, 0};
+    job whole = {0, MAX_VERTICES, 4, 0, 0, 0, 0, 0};
     double samples[3][SAMPLES];
     int s, c;
     for (s = 0; s < SAMPLES; ++s)
