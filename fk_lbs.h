@@ -3004,24 +3004,55 @@ FK__SKIN_SPECIALIZE(fk__dqs_sse2, fk__dqs_sse_loop)
    an array is undefined in C even if nothing reads through it. */
 #define FK__PREFETCH_VERTICES 128
 
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__prefetch(const char *base, size_t stride, size_t extra)
+/* The lines of four vertices of one array from vertex `first` on,
+   FK__PREFETCH_VERTICES ahead: one line for packed positions, normals, indices
+   and up to four weights, two for eight weights, three for 48-byte records. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__prefetch(const char *base, size_t stride, size_t first)
 {
-    _mm_prefetch((const char *)((uintptr_t)base + FK__PREFETCH_VERTICES * stride + extra), _MM_HINT_T0);
+    uintptr_t at = (uintptr_t)base + (FK__PREFETCH_VERTICES + first) * stride;
+    _mm_prefetch((const char *)at, _MM_HINT_T0);
+    if (stride > 16) _mm_prefetch((const char *)(at + 64), _MM_HINT_T0);
+    if (stride > 32) _mm_prefetch((const char *)(at + 128), _MM_HINT_T0);
+    if (stride > 48) _mm_prefetch((const char *)(at + 192), _MM_HINT_T0);
+}
+
+/* Whether an array lies in the records of another (an interleaved vertex
+   buffer): its lines are then the other's, and asking for them again only
+   takes load slots. */
+static FK__ALWAYS_INLINE int fk__inside(const char *array, size_t stride, const char *records, size_t record_stride)
+{
+    return stride == record_stride && (uintptr_t)array - (uintptr_t)records < record_stride;
+}
+
+/* Which arrays besides the positions fk__prefetch_ahead() asks for: those not
+   inside another's records. Decided once per run; packed arrays take
+   FK__PREFETCH_ALL, a constant, so that the tests fold away. */
+enum { FK__PREFETCH_JOINTS = 1, FK__PREFETCH_WEIGHTS = 2, FK__PREFETCH_NORMALS = 4, FK__PREFETCH_OUT_NORMALS = 8,
+       FK__PREFETCH_ALL = 15 };
+
+static FK__ALWAYS_INLINE int fk__prefetch_plan(const fk__skin_run *r)
+{
+    int plan = 0;
+    if (!fk__inside(r->joints, r->joint_stride, r->positions, r->position_stride)) plan |= FK__PREFETCH_JOINTS;
+    if (!fk__inside(r->weights, r->weight_stride, r->positions, r->position_stride)) plan |= FK__PREFETCH_WEIGHTS;
+    if (r->normals && !fk__inside(r->normals, r->normal_stride, r->positions, r->position_stride))
+        plan |= FK__PREFETCH_NORMALS;
+    if (r->out_normals && !fk__inside(r->out_normals, r->out_normal_stride, r->out_positions, r->out_position_stride))
+        plan |= FK__PREFETCH_OUT_NORMALS;
+    return plan;
 }
 
 /* What the four vertices from `first` on, FK__PREFETCH_VERTICES ahead, read and
-   write (a 64-byte line holds four packed vertices' weights, indices and
-   positions, up to four influences). */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__prefetch_ahead(const fk__skin_run *r, const int influences,
+   write, each line once. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__prefetch_ahead(const fk__skin_run *r, const int plan,
                                                                  const int normals, size_t first)
 {
-    fk__prefetch(r->positions, r->position_stride, first * r->position_stride);
-    fk__prefetch(r->joints, r->joint_stride, first * r->joint_stride);
-    fk__prefetch(r->weights, r->weight_stride, first * r->weight_stride);
-    if (influences > 4) fk__prefetch(r->weights, r->weight_stride, first * r->weight_stride + 64);
-    if (normals) fk__prefetch(r->normals, r->normal_stride, first * r->normal_stride);
-    fk__prefetch(r->out_positions, r->out_position_stride, first * r->out_position_stride);
-    if (normals) fk__prefetch(r->out_normals, r->out_normal_stride, first * r->out_normal_stride);
+    fk__prefetch(r->positions, r->position_stride, first);
+    if (plan & FK__PREFETCH_JOINTS) fk__prefetch(r->joints, r->joint_stride, first);
+    if (plan & FK__PREFETCH_WEIGHTS) fk__prefetch(r->weights, r->weight_stride, first);
+    if (normals && (plan & FK__PREFETCH_NORMALS)) fk__prefetch(r->normals, r->normal_stride, first);
+    fk__prefetch(r->out_positions, r->out_position_stride, first);
+    if (normals && (plan & FK__PREFETCH_OUT_NORMALS)) fk__prefetch(r->out_normals, r->out_normal_stride, first);
 }
 
 /* With eight lanes, columns c0 c1 share one register and c2 t the other: two
@@ -3030,6 +3061,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_loop(const fk__skin_ru
                                                                  const int normals)
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
+    const int prefetch_plan = fk__prefetch_plan(&r);
     int i, e;
     for (i = 0; i < r.count; ++i) {
         const uint16_t *joints = (const uint16_t *)(const void *)r.joints;
@@ -3038,7 +3070,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_loop(const fk__skin_ru
         __m256 w = _mm256_broadcast_ss(&weights[0]);
         __m256 c01 = _mm256_mul_ps(w, _mm256_load_ps(m)), c2t = _mm256_mul_ps(w, _mm256_load_ps(m + 8));
         __m128 c0, c1, c2, p, n = _mm_setzero_ps();
-        if (i % 4 == 0) fk__prefetch_ahead(&r, influences, normals, 0);
+        if (i % 4 == 0) fk__prefetch_ahead(&r, prefetch_plan, normals, 0);
         FK__UNROLL
         for (e = 1; e < influences; ++e) {
             m = r.palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS;
@@ -3278,13 +3310,14 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_loop(const fk__skin_ru
                                                                  const int normals)
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
+    const int prefetch_plan = fk__prefetch_plan(&r);
     const int source = fk__dqs_source(run);
     int i = 0, v;
     for (; i + 8 <= r.count; i += 8) {
         __m256 blend[8];
         int pivot[8];
-        fk__prefetch_ahead(&r, influences, normals, 0);
-        fk__prefetch_ahead(&r, influences, normals, 4);
+        fk__prefetch_ahead(&r, prefetch_plan, normals, 0);
+        fk__prefetch_ahead(&r, prefetch_plan, normals, 4);
         /* All eight pivots first: each is a chain of dependent loads and
            compares, and the blends wait on it. Side by side the chains overlap;
            one vertex after another, each blend stalls on its own. */
@@ -3535,10 +3568,30 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__normalize4_avx512(__m512 n
     return fk__normalize4_exact_avx512(n);
 }
 
+/* fk__joints_in_range_avx512() for four lists of up to eight indices at any
+   stride: a masked load each (never past a list's end) and one test. Not
+   inlined by force: in the loop for packed arrays it is never called, and the
+   compiler then lays that loop out as before (with it forced inline there,
+   packed LBS measured 1 to 3% slower, from registers and places alone). */
+static FK__AVX512_TARGET int fk__four_lists_in_range_avx512(const fk__skin_run *r, const char *joint,
+                                                          const int influences)
+{
+    const __mmask8 lanes = (__mmask8)((1u << influences) - 1u);
+    const size_t stride = r->joint_stride;
+    __m512i all = _mm512_castsi128_si512(_mm_maskz_loadu_epi16(lanes, joint));
+    all = _mm512_inserti32x4(all, _mm_maskz_loadu_epi16(lanes, joint + stride), 1);
+    all = _mm512_inserti32x4(all, _mm_maskz_loadu_epi16(lanes, joint + 2 * stride), 2);
+    all = _mm512_inserti32x4(all, _mm_maskz_loadu_epi16(lanes, joint + 3 * stride), 3);
+    all = _mm512_subs_epu16(all, _mm512_set1_epi16((short)(unsigned short)r->joint_limit));
+    return _mm512_test_epi16_mask(all, all) == 0;
+}
+
 /* Whether the joint indices of the `count` (1 to 4) vertices from `joint` on are
    at most the run's limit: with packed lists of up to eight, one masked load of
    16-bit lanes and a saturating subtraction that leaves nonzero lanes where an
-   index is over. */
+   index is over; four lists of up to eight at any stride (interleaved
+   records), a masked load each and the same test (the loop over them took a
+   fifth of the time of LBS on 48-byte records in L2). */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__joints_in_range_avx512(const fk__skin_run *r, const char *joint,
                                                                          int count, const int influences,
                                                                          const int packed)
@@ -3548,6 +3601,8 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__joints_in_range_avx512(const 
             _mm512_maskz_loadu_epi16((__mmask32)((1ull << (count * influences)) - 1u), joint),
             _mm512_set1_epi16((short)(unsigned short)r->joint_limit));
         return _mm512_test_epi16_mask(excess, excess) == 0;
+    } else if (!packed && influences <= 8 && count == 4) {
+        return fk__four_lists_in_range_avx512(r, joint, influences);
     } else {
         unsigned over = 0;
         int v, e;
@@ -3564,6 +3619,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
                                                                     const int normals, const int packed)
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
+    const int prefetch_plan = packed ? FK__PREFETCH_ALL : fk__prefetch_plan(&r);
     const __m512 one = _mm512_set1_ps(1.0f), zero = _mm512_setzero_ps();
     const size_t point_bytes = 3 * sizeof(float);
     int i = 0, v;
@@ -3575,7 +3631,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
     for (; i + 4 <= r.count; i += 4) {
         __m512 m[4], point[4], normal[4], moved;
         if (!fk__joints_in_range_avx512(&r, r.joints, 4, influences, packed)) return i;
-        fk__prefetch_ahead(&r, influences, normals, 0);
+        fk__prefetch_ahead(&r, prefetch_plan, normals, 0);
         FK__UNROLL
         for (v = 0; v < 4; ++v)
             m[v] = fk__lbs_blend_avx512(r.palette, r.joints + (size_t)v * r.joint_stride,
@@ -3609,14 +3665,34 @@ static int fk__skin_run_packed(const fk__skin_run *r)
            (!r->normals || (r->normal_stride == point_bytes && r->out_normal_stride == point_bytes));
 }
 
-static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_any(const fk__skin_run *run, const int influences,
-                                                                   const int normals)
+static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_packed(const fk__skin_run *run, const int influences,
+                                                                      const int normals)
 {
-    return fk__skin_run_packed(run) ? fk__lbs_avx512_loop(run, influences, normals, 1)
-                                    : fk__lbs_avx512_loop(run, influences, normals, 0);
+    return fk__lbs_avx512_loop(run, influences, normals, 1);
 }
 
-FK__SKIN_SPECIALIZE(fk__lbs_avx512, fk__lbs_avx512_any)
+static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_strided(const fk__skin_run *run, const int influences,
+                                                                       const int normals)
+{
+    return fk__lbs_avx512_loop(run, influences, normals, 0);
+}
+
+/* Packed arrays and other layouts in functions of their own, so that a change
+   to one loop does not move the other's code: with both in one function, a
+   faster index check for interleaved records made packed LBS with normals 4 to
+   6% slower (a harness, alternating runs), with no change to its instructions
+   but their registers and places. */
+#undef FK__SIMD_TARGET
+#define FK__SIMD_TARGET FK__AVX512_TARGET __attribute__((noinline))
+FK__SKIN_SPECIALIZE(fk__lbs_avx512_packed_run, fk__lbs_avx512_packed)
+FK__SKIN_SPECIALIZE(fk__lbs_avx512_strided_run, fk__lbs_avx512_strided)
+#undef FK__SIMD_TARGET
+#define FK__SIMD_TARGET FK__AVX512_TARGET
+
+static FK__AVX512_TARGET int fk__lbs_avx512(const fk__skin_run *run)
+{
+    return fk__skin_run_packed(run) ? fk__lbs_avx512_packed_run(run) : fk__lbs_avx512_strided_run(run);
+}
 
 /* DQS with AVX-512, sixteen vertices at a time, for tightly packed positions
    and normals (the AVX2 loop takes every other layout, and the last up to 15
@@ -3846,6 +3922,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
                                                                     const int normals, const int source)
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
+    const int prefetch_plan = FK__PREFETCH_ALL; /* packed arrays only */
     const size_t point_bytes = 3 * sizeof(float);
     int i = 0, v, pivot[16] = {0};
     /* four influences and the table: the signs by fk__dqs_offsets16x4_avx512() */
@@ -3871,7 +3948,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
         __m256 blend[16];
         if (!fk__packed_joints_in_range_avx512(r.joints, 16 * (size_t)influences, r.joint_limit)) return i;
         FK__UNROLL
-        for (v = 0; v < 16; v += 4) fk__prefetch_ahead(&r, influences, normals, (size_t)v);
+        for (v = 0; v < 16; v += 4) fk__prefetch_ahead(&r, prefetch_plan, normals, (size_t)v);
         if (vector_signs) {
             const uint16_t *offsets = (const uint16_t *)(const void *)offset_vectors;
             FK__UNROLL

@@ -232,6 +232,17 @@ simd_mutant lbs_avx512_joints_unchecked avx512 "" \
 '        if (!fk__joints_in_range_avx512(&r, r.joints, 4, influences, packed)) return i;' \
 ''
 
+# Interleaved records and other strided layouts: four index lists, one masked
+# load each; the check left out, or the fourth list not read (test_simd puts a
+# bad index in the first and in the fourth vertex of a group).
+simd_mutant lbs_avx512_strided_joints_unchecked avx512 "" \
+'        return fk__four_lists_in_range_avx512(r, joint, influences);' \
+'        return 1;'
+
+simd_mutant lbs_avx512_fourth_list_unread avx512 "" \
+'    all = _mm512_inserti32x4(all, _mm_maskz_loadu_epi16(lanes, joint + 3 * stride), 3);' \
+''
+
 # The AVX-512 DQS loop checks the indices of packed arrays itself, sixteen
 # vertices at a time, and hands its tail and other layouts to the AVX2 loop,
 # which checks its own (test_simd puts a bad index in a group and in the tail).

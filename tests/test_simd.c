@@ -280,20 +280,21 @@ static void odd_counts_match_reference(void)
    reference writes them, the ones after it not at all, and both report it. */
 static void bad_index_stops_where_the_reference_stops(void)
 {
-    /* one in the middle, one in the last vertex, which the four-vertex AVX-512
-       loop leaves to its tail (1001 vertices) */
-    static const int bad_vertices[] = {600, 1000};
-    enum { COUNT = 1001 };
+    /* the first and the last of a group of four in the middle, and the last
+       vertex, which the four-vertex AVX-512 loop leaves to its tail (1001
+       vertices) */
+    static const int bad_vertices[] = {600, 603, 1000};
+    enum { COUNT = 1001, BAD = sizeof bad_vertices / sizeof bad_vertices[0] };
     int method, which;
     make_bones(2.0f);
     make_mesh(COUNT, 4);
-    for (which = 0; which < 2 * LAYOUTS; ++which) { /* each bad vertex in each layout */
-        int bad = bad_vertices[which % 2];
+    for (which = 0; which < BAD * LAYOUTS; ++which) { /* each bad vertex in each layout */
+        int bad = bad_vertices[which % BAD];
         uint16_t kept = test_mesh.joints[bad][2];
         test_mesh.joints[bad][2] = BONES; /* one past the last bone of the SIMD rig */
         for (method = 0; method < 2; ++method) {
             skin_function skin = method ? fk_skin_dqs : fk_skin_lbs;
-            layout l = layout_for(which / 2, 4);
+            layout l = layout_for(which / BAD, 4);
             buffers fast, reference;
             fk_skin_desc d;
             int i, c, untouched = 1;
