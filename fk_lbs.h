@@ -3922,7 +3922,6 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
                                                                     const int normals, const int source)
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
-    const int prefetch_plan = FK__PREFETCH_ALL; /* packed arrays only */
     const size_t point_bytes = 3 * sizeof(float);
     int i = 0, v, pivot[16] = {0};
     /* four influences and the table: the signs by fk__dqs_offsets16x4_avx512() */
@@ -3948,7 +3947,8 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
         __m256 blend[16];
         if (!fk__packed_joints_in_range_avx512(r.joints, 16 * (size_t)influences, r.joint_limit)) return i;
         FK__UNROLL
-        for (v = 0; v < 16; v += 4) fk__prefetch_ahead(&r, prefetch_plan, normals, (size_t)v);
+        for (v = 0; v < 16; v += 4) /* packed arrays only */
+            fk__prefetch_ahead(&r, FK__PREFETCH_ALL, normals, (size_t)v);
         if (vector_signs) {
             const uint16_t *offsets = (const uint16_t *)(const void *)offset_vectors;
             FK__UNROLL
