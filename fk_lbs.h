@@ -3694,10 +3694,11 @@ static FK__AVX512_TARGET int fk__lbs_avx512(const fk__skin_run *run)
     return fk__skin_run_packed(run) ? fk__lbs_avx512_packed_run(run) : fk__lbs_avx512_strided_run(run);
 }
 
-/* DQS with AVX-512, sixteen vertices at a time, for tightly packed positions
-   and normals (the AVX2 loop takes every other layout, and the last up to 15
-   vertices). The blends are those of the AVX2 loop, one eight-lane register per
-   vertex; the finish is fk__dqs8_avx2()'s arithmetic, lane for lane, on sixteen
+/* DQS with AVX-512, sixteen vertices at a time: any number of influences on
+   tightly packed arrays, four on any other layout (interleaved records: each
+   point then a masked load and store, transposed in registers); the AVX2 loop
+   takes the rest, and the last up to 15 vertices. The blends are those of the
+   AVX2 loop, one eight-lane register per vertex; the finish is fk__dqs8_avx2()'s arithmetic, lane for lane, on sixteen
    lanes, so the two loops give the same bits. What the wider registers save is
    shuffling: the sixteen vertices' 192 bytes of positions are three 64-byte
    loads picked apart by two permutes per coordinate, and the blends become
@@ -3768,12 +3769,58 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store16x3_avx512(char *p, co
                      _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(xyz[0], third, xyz[1]), 0x9249, third, xyz[2]));
 }
 
+/* fk__load16x3_avx512() for points at any stride (interleaved records): each
+   point is one masked 12-byte load (nothing past it is read) into a 128-bit
+   block, points j, j + 4, j + 8, j + 12 in block[j], and a 4 x 4 transpose
+   within each 128-bit lane puts lane v of x, y and z at point v. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__load16x3_strided_avx512(const char *p, size_t stride, __m512 xyz[3])
+{
+    __m512 block[4], low01, low23, high01, high23;
+    int j;
+    FK__UNROLL
+    for (j = 0; j < 4; ++j) {
+        block[j] = _mm512_castps128_ps512(_mm_maskz_loadu_ps(7, p + (size_t)j * stride));
+        block[j] = _mm512_insertf32x4(block[j], _mm_maskz_loadu_ps(7, p + (size_t)(j + 4) * stride), 1);
+        block[j] = _mm512_insertf32x4(block[j], _mm_maskz_loadu_ps(7, p + (size_t)(j + 8) * stride), 2);
+        block[j] = _mm512_insertf32x4(block[j], _mm_maskz_loadu_ps(7, p + (size_t)(j + 12) * stride), 3);
+    }
+    low01 = _mm512_unpacklo_ps(block[0], block[1]);  /* x_a x_b y_a y_b, a = 4 L, b = 4 L + 1 */
+    low23 = _mm512_unpacklo_ps(block[2], block[3]);  /* the same for 4 L + 2 and 4 L + 3 */
+    high01 = _mm512_unpackhi_ps(block[0], block[1]); /* z_a z_b, then the unread lanes */
+    high23 = _mm512_unpackhi_ps(block[2], block[3]);
+    xyz[0] = _mm512_shuffle_ps(low01, low23, _MM_SHUFFLE(1, 0, 1, 0));
+    xyz[1] = _mm512_shuffle_ps(low01, low23, _MM_SHUFFLE(3, 2, 3, 2));
+    xyz[2] = _mm512_shuffle_ps(high01, high23, _MM_SHUFFLE(1, 0, 1, 0));
+}
+
+/* The inverse of fk__load16x3_strided_avx512(): the transpose back, then one
+   masked 12-byte store per point (nothing between records is written). */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store16x3_strided_avx512(char *p, size_t stride, const __m512 xyz[3])
+{
+    const __m512 xy_low = _mm512_unpacklo_ps(xyz[0], xyz[1]), xy_high = _mm512_unpackhi_ps(xyz[0], xyz[1]);
+    const __m512 zz_low = _mm512_unpacklo_ps(xyz[2], xyz[2]), zz_high = _mm512_unpackhi_ps(xyz[2], xyz[2]);
+    __m512 block[4]; /* block[j]: x y z z of point 4 L + j in 128-bit lane L */
+    int j;
+    block[0] = _mm512_shuffle_ps(xy_low, zz_low, _MM_SHUFFLE(1, 0, 1, 0));
+    block[1] = _mm512_shuffle_ps(xy_low, zz_low, _MM_SHUFFLE(3, 2, 3, 2));
+    block[2] = _mm512_shuffle_ps(xy_high, zz_high, _MM_SHUFFLE(1, 0, 1, 0));
+    block[3] = _mm512_shuffle_ps(xy_high, zz_high, _MM_SHUFFLE(3, 2, 3, 2));
+    FK__UNROLL
+    for (j = 0; j < 4; ++j) {
+        _mm_mask_storeu_ps((float *)(void *)(p + (size_t)j * stride), 7, _mm512_castps512_ps128(block[j]));
+        _mm_mask_storeu_ps((float *)(void *)(p + (size_t)(j + 4) * stride), 7, _mm512_extractf32x4_ps(block[j], 1));
+        _mm_mask_storeu_ps((float *)(void *)(p + (size_t)(j + 8) * stride), 7, _mm512_extractf32x4_ps(block[j], 2));
+        _mm_mask_storeu_ps((float *)(void *)(p + (size_t)(j + 12) * stride), 7, _mm512_extractf32x4_ps(block[j], 3));
+    }
+}
+
 /* NaN or an infinity (v - v would be NaN): one class test per register. */
 #define FK__NOT_FINITE_CLASSES 0x99 /* quiet NaN, +inf, -inf, signalling NaN */
 
-/* fk__dqs8_avx2() for sixteen packed vertices. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs16_avx512(const __m256 blend[16], const char *position,
-                                                               const char *normal, char *out, char *out_normal)
+/* fk__dqs8_avx2() for the run's first sixteen vertices; packed: its arrays are
+   tightly packed. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs16_avx512(const __m256 blend[16], const fk__skin_run *r,
+                                                               const int normals, const int packed)
 {
     __m512 part[8], p[3], n[3], rx, ry, rz, rw, dx, dy, dz, dw, norm2, inverse, sx, sy, sz, tx, ty, tz;
     const __m512 two = _mm512_set1_ps(2.0f);
@@ -3790,7 +3837,8 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs16_avx512(const __m256 ble
     tx = _mm512_add_ps(_mm512_fmsub_ps(dx, rw, _mm512_mul_ps(rx, dw)), _mm512_fmsub_ps(ry, dz, _mm512_mul_ps(rz, dy)));
     ty = _mm512_add_ps(_mm512_fmsub_ps(dy, rw, _mm512_mul_ps(ry, dw)), _mm512_fmsub_ps(rz, dx, _mm512_mul_ps(rx, dz)));
     tz = _mm512_add_ps(_mm512_fmsub_ps(dz, rw, _mm512_mul_ps(rz, dw)), _mm512_fmsub_ps(rx, dy, _mm512_mul_ps(ry, dx)));
-    fk__load16x3_avx512(position, p);
+    if (packed) fk__load16x3_avx512(r->positions, p);
+    else fk__load16x3_strided_avx512(r->positions, r->position_stride, p);
     /* s = 2 u x p; the point moves by (w s + u x s + 2 t) / N */
     sx = _mm512_mul_ps(two, _mm512_fmsub_ps(ry, p[2], _mm512_mul_ps(rz, p[1])));
     sy = _mm512_mul_ps(two, _mm512_fmsub_ps(rz, p[0], _mm512_mul_ps(rx, p[2])));
@@ -3804,8 +3852,9 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs16_avx512(const __m256 ble
     not_finite = (__mmask16)(_mm512_fpclass_ps_mask(p[0], FK__NOT_FINITE_CLASSES) |
                              _mm512_fpclass_ps_mask(p[1], FK__NOT_FINITE_CLASSES) |
                              _mm512_fpclass_ps_mask(p[2], FK__NOT_FINITE_CLASSES));
-    if (normal) {
-        fk__load16x3_avx512(normal, n);
+    if (normals) {
+        if (packed) fk__load16x3_avx512(r->normals, n);
+        else fk__load16x3_strided_avx512(r->normals, r->normal_stride, n);
         sx = _mm512_mul_ps(two, _mm512_fmsub_ps(ry, n[2], _mm512_mul_ps(rz, n[1])));
         sy = _mm512_mul_ps(two, _mm512_fmsub_ps(rz, n[0], _mm512_mul_ps(rx, n[2])));
         sz = _mm512_mul_ps(two, _mm512_fmsub_ps(rx, n[1], _mm512_mul_ps(ry, n[0])));
@@ -3817,8 +3866,13 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs16_avx512(const __m256 ble
                                  _mm512_fpclass_ps_mask(n[2], FK__NOT_FINITE_CLASSES));
     }
     if (not_finite) return 0; /* see fk__dqs8_avx2() */
-    if (normal) fk__store16x3_avx512(out_normal, n);
-    fk__store16x3_avx512(out, p);
+    if (packed) {
+        if (normals) fk__store16x3_avx512(r->out_normals, n);
+        fk__store16x3_avx512(r->out_positions, p);
+    } else {
+        if (normals) fk__store16x3_strided_avx512(r->out_normals, r->out_normal_stride, n);
+        fk__store16x3_strided_avx512(r->out_positions, r->out_position_stride, p);
+    }
     return 1;
 }
 
@@ -3862,18 +3916,46 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512i fk__dqs_rows_avx512(const uin
 /* The offsets of fk__dqs_offsets16x4_avx512() for eight vertices, one 16-bit lane
    per influence: joint * FK__DQS_PALETTE_STRIDE, plus FK__DQS_BONE_FLOATS where
    bit `joint` of the vertex's row (one 64-bit lane per vertex) is set. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__dqs_offsets8x4_avx512(const char *joint, __m512i rows,
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__dqs_offsets8x4_avx512(__m512i joints, __m512i rows,
                                                                          __m512i *offsets)
 {
     const __m512i vertex_word = _mm512_set_epi16(28, 28, 28, 28, 24, 24, 24, 24, 20, 20, 20, 20, 16, 16, 16, 16, 12, 12,
                                                  12, 12, 8, 8, 8, 8, 4, 4, 4, 4, 0, 0, 0, 0);
-    __m512i joints = _mm512_loadu_si512((const void *)joint);
     /* the 16 bits of the row that hold bit `joint`, and that bit */
     __m512i word = _mm512_permutexvar_epi16(_mm512_add_epi16(vertex_word, _mm512_srli_epi16(joints, 4)), rows);
     __mmask32 flip = _mm512_test_epi16_mask(_mm512_srlv_epi16(word, _mm512_and_si512(joints, _mm512_set1_epi16(15))),
                                             _mm512_set1_epi16(1));
     __m512i offset = _mm512_slli_epi16(joints, 4);
     *offsets = _mm512_mask_add_epi16(offset, flip, offset, _mm512_set1_epi16(FK__DQS_BONE_FLOATS));
+}
+
+/* The four joint indices of eight vertices, a vertex's in a 64-bit lane: one
+   load of packed lists, else one 8-byte load per vertex. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512i fk__joints8x4_avx512(const char *joint, size_t stride,
+                                                                      const int packed)
+{
+    __m128i pair[4];
+    int j;
+    if (packed) return _mm512_loadu_si512((const void *)joint);
+    FK__UNROLL
+    for (j = 0; j < 4; ++j)
+        pair[j] = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(joint + (size_t)(2 * j) * stride)),
+                                     _mm_loadl_epi64((const __m128i *)(const void *)(joint + (size_t)(2 * j + 1) * stride)));
+    return _mm512_inserti64x4(
+        _mm512_castsi256_si512(_mm256_inserti128_si256(_mm256_castsi128_si256(pair[0]), pair[1], 1)),
+        _mm256_inserti128_si256(_mm256_castsi128_si256(pair[2]), pair[3], 1), 1);
+}
+
+/* The four weights of four vertices, a vertex's in a 128-bit lane. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__weights4x4_avx512(const char *weight, size_t stride,
+                                                                      const int packed)
+{
+    __m512 w;
+    if (packed) return _mm512_loadu_ps(weight);
+    w = _mm512_castps128_ps512(_mm_loadu_ps((const float *)(const void *)weight));
+    w = _mm512_insertf32x4(w, _mm_loadu_ps((const float *)(const void *)(weight + stride)), 1);
+    w = _mm512_insertf32x4(w, _mm_loadu_ps((const float *)(const void *)(weight + 2 * stride)), 2);
+    return _mm512_insertf32x4(w, _mm_loadu_ps((const float *)(const void *)(weight + 3 * stride)), 3);
 }
 
 /* Where in the palette each influence of sixteen vertices with four influences
@@ -3888,15 +3970,18 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__dqs_offsets8x4_avx512(const 
    is NaN whatever the signs. Unchecked joint indices give wrong offsets but read
    nothing, so the offsets of the next group can be found before its indices are
    checked. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__dqs_offsets16x4_avx512(const char *joint, const char *weight,
-                                                                       const uint64_t *flipped, __m512i offsets[2])
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__dqs_offsets16x4_avx512(const fk__skin_run *r, size_t first,
+                                                                       const int packed, __m512i offsets[2])
 {
+    const char *joint = r->joints + first * r->joint_stride, *weight = r->weights + first * r->weight_stride;
+    const __m512i joints_low = fk__joints8x4_avx512(joint, r->joint_stride, packed);
+    const __m512i joints_high = fk__joints8x4_avx512(joint + 8 * r->joint_stride, r->joint_stride, packed);
     uint64_t heaviest = 0, below;
     __m512i pivot_low, pivot_high, row_low, row_high;
     int m;
     FK__UNROLL
     for (m = 0; m < 4; ++m) { /* vertices 4m to 4m + 3, one per 128-bit lane */
-        __m512 w = _mm512_loadu_ps(weight + 64 * m);
+        __m512 w = fk__weights4x4_avx512(weight + (size_t)(4 * m) * r->weight_stride, r->weight_stride, packed);
         __m512 top = _mm512_max_ps(w, _mm512_permute_ps(w, _MM_SHUFFLE(2, 3, 0, 1)));
         top = _mm512_max_ps(top, _mm512_permute_ps(top, _MM_SHUFFLE(1, 0, 3, 2)));
         heaviest |= (uint64_t)_mm512_cmp_ps_mask(w, top, _CMP_EQ_OQ) << (16 * m);
@@ -3907,29 +3992,51 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__dqs_offsets16x4_avx512(const
     heaviest &= ~below;
     /* the heaviest influence's joint, alone in its vertex's 64 bits, summed out by bytes
        (a checked joint is below 64, so its high byte is 0) */
-    pivot_low = _mm512_sad_epu8(_mm512_maskz_mov_epi16((__mmask32)heaviest, _mm512_loadu_si512((const void *)joint)),
-                                _mm512_setzero_si512());
-    pivot_high = _mm512_sad_epu8(
-        _mm512_maskz_mov_epi16((__mmask32)(heaviest >> 32), _mm512_loadu_si512((const void *)(joint + 64))),
-        _mm512_setzero_si512());
-    row_low = fk__dqs_rows_avx512(flipped, pivot_low);
-    row_high = fk__dqs_rows_avx512(flipped, pivot_high);
-    fk__dqs_offsets8x4_avx512(joint, row_low, offsets);
-    fk__dqs_offsets8x4_avx512(joint + 64, row_high, offsets + 1);
+    pivot_low = _mm512_sad_epu8(_mm512_maskz_mov_epi16((__mmask32)heaviest, joints_low), _mm512_setzero_si512());
+    pivot_high = _mm512_sad_epu8(_mm512_maskz_mov_epi16((__mmask32)(heaviest >> 32), joints_high), _mm512_setzero_si512());
+    row_low = fk__dqs_rows_avx512(r->flipped, pivot_low);
+    row_high = fk__dqs_rows_avx512(r->flipped, pivot_high);
+    fk__dqs_offsets8x4_avx512(joints_low, row_low, offsets);
+    fk__dqs_offsets8x4_avx512(joints_high, row_high, offsets + 1);
 }
 
+/* Whether the joint indices of the run's sixteen vertices from `first` on are at
+   most its limit: packed lists with fk__packed_joints_in_range_avx512(), up to
+   eight at any stride with fk__four_lists_in_range_avx512() four times, longer
+   lists one by one. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__joints16_in_range_avx512(const fk__skin_run *r, const int influences,
+                                                                           const int packed)
+{
+    unsigned over = 0;
+    int v, e;
+    if (packed) return fk__packed_joints_in_range_avx512(r->joints, 16 * (size_t)influences, r->joint_limit);
+    if (influences <= 8)
+        return fk__four_lists_in_range_avx512(r, r->joints, influences) &
+               fk__four_lists_in_range_avx512(r, r->joints + 4 * r->joint_stride, influences) &
+               fk__four_lists_in_range_avx512(r, r->joints + 8 * r->joint_stride, influences) &
+               fk__four_lists_in_range_avx512(r, r->joints + 12 * r->joint_stride, influences);
+    for (v = 0; v < 16; ++v)
+        for (e = 0; e < influences; ++e)
+            over |= ((const uint16_t *)(const void *)(r->joints + (size_t)v * r->joint_stride))[e] > r->joint_limit;
+    return !over;
+}
+
+/* packed: every array tightly packed, so that the strides are constants. */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__skin_run *run, const int influences,
-                                                                    const int normals, const int source)
+                                                                    const int normals, const int source,
+                                                                    const int packed)
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
-    const size_t point_bytes = 3 * sizeof(float);
+    const int prefetch_plan = packed ? FK__PREFETCH_ALL : fk__prefetch_plan(&r);
     int i = 0, v, pivot[16] = {0};
     /* four influences and the table: the signs by fk__dqs_offsets16x4_avx512() */
     const int vector_signs = source == FK__DQS_TABLE && influences == 4;
     __m512i offset_vectors[2];
-    r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = point_bytes;
-    r.joint_stride = (size_t)influences * sizeof(uint16_t);
-    r.weight_stride = (size_t)influences * sizeof(float);
+    if (packed) {
+        r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = 3 * sizeof(float);
+        r.joint_stride = (size_t)influences * sizeof(uint16_t);
+        r.weight_stride = (size_t)influences * sizeof(float);
+    }
     /* The pivots (see fk__dqs_avx2_loop()) of each group are found one group
        ahead, before the finish of the group before it: a pivot is a chain of
        dependent loads and compares that the blends wait on, and in program
@@ -3938,17 +4045,16 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
        bones need no pivots. The offsets of fk__dqs_offsets16x4_avx512() are
        found one group ahead too, for the same reason (without that it was
        slower than the pivots). */
-    if (vector_signs && r.count >= 16) fk__dqs_offsets16x4_avx512(r.joints, r.weights, r.flipped, offset_vectors);
+    if (vector_signs && r.count >= 16) fk__dqs_offsets16x4_avx512(&r, 0, packed, offset_vectors);
     if (source != FK__DQS_SIGNED && !vector_signs && r.count >= 16)
         for (v = 0; v < 16; ++v)
             pivot[v] = fk__dqs_pivot_avx2(0, r.joints + (size_t)v * r.joint_stride,
                                           r.weights + (size_t)v * r.weight_stride, influences);
     for (; i + 16 <= r.count; i += 16) {
         __m256 blend[16];
-        if (!fk__packed_joints_in_range_avx512(r.joints, 16 * (size_t)influences, r.joint_limit)) return i;
+        if (!fk__joints16_in_range_avx512(&r, influences, packed)) return i;
         FK__UNROLL
-        for (v = 0; v < 16; v += 4) /* packed arrays only */
-            fk__prefetch_ahead(&r, FK__PREFETCH_ALL, normals, (size_t)v);
+        for (v = 0; v < 16; v += 4) fk__prefetch_ahead(&r, prefetch_plan, normals, (size_t)v);
         if (vector_signs) {
             const uint16_t *offsets = (const uint16_t *)(const void *)offset_vectors;
             FK__UNROLL
@@ -3964,8 +4070,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
                 blend[v] = sum;
             }
             if (i + 32 <= r.count) /* the next group's (this group's are read), in bounds */
-                fk__dqs_offsets16x4_avx512(r.joints + 16 * r.joint_stride, r.weights + 16 * r.weight_stride,
-                                           r.flipped, offset_vectors);
+                fk__dqs_offsets16x4_avx512(&r, 16, packed, offset_vectors);
         } else {
             FK__UNROLL
             for (v = 0; v < 16; ++v)
@@ -3979,13 +4084,13 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
                 pivot[v] = fk__dqs_pivot_avx2(0, r.joints + (size_t)(16 + v) * r.joint_stride,
                                               r.weights + (size_t)(16 + v) * r.weight_stride, influences);
         }
-        if (!fk__dqs16_avx512(blend, r.positions, normals ? r.normals : NULL, r.out_positions,
-                              normals ? r.out_normals : NULL))
+        if (!fk__dqs16_avx512(blend, &r, normals, packed))
             for (v = 0; v < 16; ++v)
                 fk__dqs_vertex_sse(_mm256_castps256_ps128(blend[v]), _mm256_extractf128_ps(blend[v], 1),
-                                   r.positions + (size_t)v * point_bytes, normals ? r.normals + (size_t)v * point_bytes : NULL,
-                                   r.out_positions + (size_t)v * point_bytes,
-                                   normals ? r.out_normals + (size_t)v * point_bytes : NULL);
+                                   r.positions + (size_t)v * r.position_stride,
+                                   normals ? r.normals + (size_t)v * r.normal_stride : NULL,
+                                   r.out_positions + (size_t)v * r.out_position_stride,
+                                   normals ? r.out_normals + (size_t)v * r.out_normal_stride : NULL);
         fk__skin_advance(&r, normals, 16);
     }
     r.count -= i; /* the last zero to fifteen vertices, checked by the AVX2 loop */
@@ -3993,15 +4098,45 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
 }
 
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_any(const fk__skin_run *run, const int influences,
-                                                                   const int normals)
+                                                                   const int normals, const int packed)
 {
     int source = fk__dqs_source(run);
-    if (!fk__skin_run_packed(run)) return fk__dqs_avx2c(run);
-    if (source == FK__DQS_SIGNED) return fk__dqs_avx512_loop(run, influences, normals, FK__DQS_SIGNED);
-    return fk__dqs_avx512_loop(run, influences, normals, source);
+    if (source == FK__DQS_SIGNED) return fk__dqs_avx512_loop(run, influences, normals, FK__DQS_SIGNED, packed);
+    return fk__dqs_avx512_loop(run, influences, normals, source, packed);
 }
 
-FK__SKIN_SPECIALIZE(fk__dqs_avx512, fk__dqs_avx512_any)
+static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_packed(const fk__skin_run *run, const int influences,
+                                                                      const int normals)
+{
+    return fk__dqs_avx512_any(run, influences, normals, 1);
+}
+
+static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_strided(const fk__skin_run *run, const int influences,
+                                                                       const int normals)
+{
+    return fk__dqs_avx512_any(run, influences, normals, 0);
+}
+
+/* In functions of their own, as for LBS. Other layouts take this loop with
+   four influences, the usual vertex record's, and the AVX2 loop otherwise:
+   compiled for every count like packed arrays, the strided loop made the
+   header's code 40% larger and its compilation 25% longer. */
+#undef FK__SIMD_TARGET
+#define FK__SIMD_TARGET FK__AVX512_TARGET __attribute__((noinline))
+FK__SKIN_SPECIALIZE(fk__dqs_avx512_packed_run, fk__dqs_avx512_packed)
+#undef FK__SIMD_TARGET
+#define FK__SIMD_TARGET FK__AVX512_TARGET
+
+static FK__AVX512_TARGET __attribute__((noinline)) int fk__dqs_avx512_strided_run(const fk__skin_run *run)
+{
+    if (run->influences != 4) return fk__dqs_avx2c(run);
+    return run->normals ? fk__dqs_avx512_strided(run, 4, 1) : fk__dqs_avx512_strided(run, 4, 0);
+}
+
+static FK__AVX512_TARGET int fk__dqs_avx512(const fk__skin_run *run)
+{
+    return fk__skin_run_packed(run) ? fk__dqs_avx512_packed_run(run) : fk__dqs_avx512_strided_run(run);
+}
 #undef FK__SIMD_TARGET
 
 #if defined(__GNUC__) && !defined(__clang__)

@@ -243,12 +243,17 @@ simd_mutant lbs_avx512_fourth_list_unread avx512 "" \
 '    all = _mm512_inserti32x4(all, _mm_maskz_loadu_epi16(lanes, joint + 3 * stride), 3);' \
 ''
 
-# The AVX-512 DQS loop checks the indices of packed arrays itself, sixteen
-# vertices at a time, and hands its tail and other layouts to the AVX2 loop,
-# which checks its own (test_simd puts a bad index in a group and in the tail).
+# The AVX-512 DQS loop checks the indices itself, sixteen vertices at a time
+# (packed lists in one pass, up to eight at any stride four vertices a load),
+# and hands its tail to the AVX2 loop, which checks its own (test_simd puts a
+# bad index in the first, fourth and last vertex of a group, and in the tail).
 simd_mutant dqs_avx512_joints_unchecked avx512 "" \
-'        if (!fk__packed_joints_in_range_avx512(r.joints, 16 * (size_t)influences, r.joint_limit)) return i;' \
-''
+'    if (packed) return fk__packed_joints_in_range_avx512(r->joints, 16 * (size_t)influences, r->joint_limit);' \
+'    if (packed) return 1;'
+
+simd_mutant dqs_avx512_strided_last_four_unchecked avx512 "" \
+'               fk__four_lists_in_range_avx512(r, r->joints + 12 * r->joint_stride, influences);' \
+'               1;'
 
 simd_mutant dqs_avx512_tail_unchecked avx512 "" \
 '        if (!fk__run_joints_in_range_avx2(&r, n, influences)) return i;' \
@@ -283,8 +288,8 @@ simd_mutant dqs_avx512_pivots_of_wrong_group avx512 "" \
 # weights), its row of the table (64 rows, looked up by quarters) and the bit of
 # each joint in it.
 simd_mutant dqs_avx512_signs_of_wrong_group avx512 "" \
-'                fk__dqs_offsets16x4_avx512(r.joints + 16 * r.joint_stride, r.weights + 16 * r.weight_stride,' \
-'                fk__dqs_offsets16x4_avx512(r.joints, r.weights,'
+'                fk__dqs_offsets16x4_avx512(&r, 16, packed, offset_vectors);' \
+'                fk__dqs_offsets16x4_avx512(&r, 0, packed, offset_vectors);'
 
 simd_mutant dqs_avx512_heaviest_last_of_equals avx512 "" \
 '    below = (heaviest & 0x7777777777777777u) << 1 | (heaviest & 0x3333333333333333u) << 2 |
@@ -320,6 +325,27 @@ simd_mutant dqs_sse2_first_pivot_for_three x86-64 -DFK_LBS_NO_AVX2 \
 simd_mutant dqs_avx512_store_lane avx512 "" \
 '29, 13, 14, 30, 14, 15, 31, 15)' \
 '29, 13, 14, 30, 14, 15, 30, 15)'
+
+# For other layouts (interleaved records) it loads and stores a point at a time
+# and transposes, and gathers each vertex's joint indices and weights into the
+# lanes the packed loads fill.
+simd_mutant dqs_avx512_strided_load_z_from_y avx512 "" \
+'    xyz[2] = _mm512_shuffle_ps(high01, high23, _MM_SHUFFLE(1, 0, 1, 0));' \
+'    xyz[2] = _mm512_shuffle_ps(low01, low23, _MM_SHUFFLE(3, 2, 3, 2));'
+
+simd_mutant dqs_avx512_strided_store_blocks_swapped avx512 "" \
+'    block[2] = _mm512_shuffle_ps(xy_high, zz_high, _MM_SHUFFLE(1, 0, 1, 0));
+    block[3] = _mm512_shuffle_ps(xy_high, zz_high, _MM_SHUFFLE(3, 2, 3, 2));' \
+'    block[3] = _mm512_shuffle_ps(xy_high, zz_high, _MM_SHUFFLE(1, 0, 1, 0));
+    block[2] = _mm512_shuffle_ps(xy_high, zz_high, _MM_SHUFFLE(3, 2, 3, 2));'
+
+simd_mutant dqs_avx512_strided_joints_of_wrong_vertex avx512 "" \
+'_mm_loadl_epi64((const __m128i *)(const void *)(joint + (size_t)(2 * j + 1) * stride)));' \
+'_mm_loadl_epi64((const __m128i *)(const void *)(joint + (size_t)(2 * j) * stride)));'
+
+simd_mutant dqs_avx512_strided_weights_of_wrong_vertex avx512 "" \
+'    return _mm512_insertf32x4(w, _mm_loadu_ps((const float *)(const void *)(weight + 3 * stride)), 3);' \
+'    return _mm512_insertf32x4(w, _mm_loadu_ps((const float *)(const void *)(weight + 2 * stride)), 3);'
 
 # Blends whose folded normalization overflows must go to the reference, on each path.
 simd_mutant dqs_avx512_overflow_kept avx512 "" \
