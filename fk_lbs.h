@@ -3548,6 +3548,13 @@ static FK__AVX512_TARGET __attribute__((noinline, cold)) __m512 fk__normalize4_e
     return _mm512_loadu_ps(lanes);
 }
 
+/* Every class a float can be in but a positive normal number (FLT_MIN to
+   FLT_MAX): NaN, zero, infinity, subnormal, negative. One class test tells
+   whether a sum of squares lies in the range the fast normalizations take, with
+   no constants to compare against (two compares and their bounds measured
+   slower). */
+#define FK__NOT_POSITIVE_NORMAL_CLASSES 0xFF
+
 /* Each block's x y z divided by its length: AVX-512's 14-bit estimate of
    1/sqrt and the Newton step of fk__normalize_sse(). Lane 3 of each block is ignored
    (it holds the sums of the padding) and comes out as anything. Blocks whose
@@ -3558,8 +3565,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__normalize4_avx512(__m512 n
     __m512 square = _mm512_maskz_mul_ps(0x7777, n, n), length2, y;
     length2 = _mm512_add_ps(square, _mm512_permute_ps(square, _MM_SHUFFLE(1, 0, 3, 2)));
     length2 = _mm512_add_ps(length2, _mm512_permute_ps(length2, _MM_SHUFFLE(2, 3, 0, 1)));
-    if (FK__LIKELY((_mm512_cmp_ps_mask(length2, _mm512_set1_ps(FLT_MIN), _CMP_GE_OQ) &
-                    _mm512_cmp_ps_mask(length2, _mm512_set1_ps(FLT_MAX), _CMP_LE_OQ)) == 0xFFFF)) {
+    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0)) {
         y = _mm512_rsqrt14_ps(length2);
         y = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), y),
                           _mm512_fnmadd_ps(_mm512_mul_ps(y, y), length2, _mm512_set1_ps(3.0f)));
@@ -3829,9 +3835,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs16_avx512(const __m256 ble
     rx = part[0]; ry = part[1]; rz = part[2]; rw = part[3];
     dx = part[4]; dy = part[5]; dz = part[6]; dw = part[7];
     norm2 = _mm512_fmadd_ps(rw, rw, _mm512_fmadd_ps(rz, rz, _mm512_fmadd_ps(ry, ry, _mm512_mul_ps(rx, rx))));
-    if ((_mm512_cmp_ps_mask(norm2, _mm512_set1_ps(FLT_MIN), _CMP_GE_OQ) &
-         _mm512_cmp_ps_mask(norm2, _mm512_set1_ps(FLT_MAX), _CMP_LE_OQ)) != 0xFFFF)
-        return 0;
+    if (_mm512_fpclass_ps_mask(norm2, FK__NOT_POSITIVE_NORMAL_CLASSES)) return 0;
     inverse = _mm512_div_ps(_mm512_set1_ps(1.0f), norm2);
     /* translation t = w d - d_w u + u x d */
     tx = _mm512_add_ps(_mm512_fmsub_ps(dx, rw, _mm512_mul_ps(rx, dw)), _mm512_fmsub_ps(ry, dz, _mm512_mul_ps(rz, dy)));
