@@ -47,7 +47,8 @@
      FK_LBS_DEF               linkage of the public functions (default: extern)
      FK_LBS_ASSERT(x)         assertion for programmer errors (default: assert)
      FK_LBS_PALETTE_CAPACITY  bones whose matrices are precomputed on the stack per
-                              skinning call (default 256); larger rigs still work,
+                              skinning call (default 256: 16 KB, twice that for
+                              AVX-512 LBS on packed arrays); larger rigs still work,
                               converting each bone as it is used
      FK_LBS_RIGID_TOLERANCE   relative tolerance (default 1e-4) within which engine
                               matrices count as rigid in fk_bind_from_matrices() and
@@ -3454,21 +3455,30 @@ static int fk__has_avx2_fma(void)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
-/* LBS with AVX-512, four vertices at a time. A bone's four padded columns fill
-   one 16-lane register, so the blend is one fused multiply-add per influence.
-   Applying the blended matrix M = [c0 c1 c2 t] to (x, y, z, 1) is then one
-   product with [x x x x y y y y z z z z 1 1 1 1] followed by the sum of the four
-   blocks of four lanes; that sum is done for four vertices together (two rounds
-   of 128-bit block shuffles), which leaves vertex v's result in block v. Tightly
-   packed positions and normals (12-byte stride) are read and written 48 bytes
-   per four vertices, as a 32-byte and a 16-byte access: one masked 64-byte
-   access was 5% slower, and skinning in place it made each load of the next
-   four vertices wait for the masked store before it (the store's 64 bytes
-   overlap them, though it writes only 48): 3.5 ms instead of 2.2 at a million
-   vertices. Any other stride takes one masked 12-byte access per vertex, which
-   never touches the masked-off bytes. Nothing is read or written outside the
-   arrays, and all four vertices are read before any is written, so in-place
-   skinning works as for the reference. */
+/* LBS with AVX-512, four vertices at a time. A bone's 3x4 matrix, padded to
+   4x4, fills one 16-lane register, so the blend is one fused multiply-add per
+   influence. Two ways to apply the blend to (x, y, z, 1):
+   - By rows, for tightly packed arrays: the bones are transposed once per call
+     (block i = row i), the point is one 16-byte broadcast load into every
+     block, and the product's sums within each block, for four vertices
+     together, take only in-lane shuffles (unpacks and shuffles within 128-bit
+     lanes), leaving x' of vertex v in lane v of block 0, y' in block 1, z' in
+     block 2; one permute packs the four vertices for a 32-byte and a 16-byte
+     store. On AMD Zen 4 a permute across 128-bit lanes measured as costly as
+     a multiply-add beside multiply-adds, an in-lane shuffle free: by columns,
+     11 such permutes per four vertices; by rows, one. The 16-byte load reads the next vertex's x, so the run's
+     last vertex goes to the tail loop.
+   - By columns, [c0 c1 c2 t], for other layouts: one product with
+     [x x x x y y y y z z z z 1 1 1 1] and the sum of the four blocks, done for
+     four vertices together (two rounds of 128-bit block shuffles), which
+     leaves vertex v's result in block v. A point is one masked 12-byte access
+     per vertex (or 48 bytes for four packed ones: a 32-byte and a 16-byte
+     access; one masked 64-byte access was 5% slower, and skinning in place it
+     made each load of the next four vertices wait for the masked store before
+     it, 3.5 ms instead of 2.2 at a million vertices).
+   Nothing is read or written outside the arrays, and all four vertices are
+   read before any is written, so in-place skinning works as for the
+   reference. */
 
 static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__lbs_blend_avx512(const float *palette, const char *joint,
                                                                       const char *weight, const int influences)
@@ -3574,6 +3584,74 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__normalize4_avx512(__m512 n
     return fk__normalize4_exact_avx512(n);
 }
 
+/* The run's bones as rows: bone j's [c0 c1 c2 t] (block i = column i) becomes
+   [r0 r1 r2 0] (block i = row i), one permute each. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__lbs_rows_avx512(const float *palette, int bones, float *rows)
+{
+    const __m512i transpose = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    int j;
+    for (j = 0; j < bones; ++j)
+        _mm512_store_ps(rows + (size_t)j * FK__LBS_BONE_FLOATS,
+                        _mm512_permutexvar_ps(transpose, _mm512_load_ps(palette + (size_t)j * FK__LBS_BONE_FLOATS)));
+}
+
+/* A point (x, y, z, fill) in every block: one 16-byte broadcast load, the
+   fill merged in by its mask. The fourth float read is the next vertex's x:
+   the loop leaves the run's last vertex to its tail. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__point_rows_avx512(const char *p, __m512 fill)
+{
+    return _mm512_mask_broadcast_f32x4(fill, 0x7777, _mm_loadu_ps((const float *)(const void *)p));
+}
+
+/* The four products' sums within each block, by in-lane shuffles only: for
+   vertex v's rows times its point, x' of the four vertices in block 0, y' in
+   block 1, z' in block 2, lane v. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__sum_lanes4_avx512(__m512 p0, __m512 p1, __m512 p2, __m512 p3)
+{
+    __m512 a = _mm512_add_ps(_mm512_unpacklo_ps(p0, p1), _mm512_unpackhi_ps(p0, p1));
+    __m512 b = _mm512_add_ps(_mm512_unpacklo_ps(p2, p3), _mm512_unpackhi_ps(p2, p3));
+    return _mm512_add_ps(_mm512_shuffle_ps(a, b, _MM_SHUFFLE(1, 0, 1, 0)), _mm512_shuffle_ps(a, b, _MM_SHUFFLE(3, 2, 3, 2)));
+}
+
+/* Writes x y z of lane v (blocks 0, 1, 2) to packed vertex v: one permute, a
+   32-byte and a 16-byte store. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store4x3_lanes_avx512(char *p, __m512 across)
+{
+    __m512 packed = _mm512_permutexvar_ps(_mm512_setr_epi32(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, 0, 0, 0, 0), across);
+    _mm256_storeu_ps((float *)(void *)p, _mm512_castps512_ps256(packed));
+    _mm_storeu_ps((float *)(void *)(p + 32), _mm512_extractf32x4_ps(packed, 2));
+}
+
+/* The rare vertices of fk__normalize4_lanes_avx512(), out of line. */
+static FK__AVX512_TARGET __attribute__((noinline, cold)) __m512 fk__normalize4_lanes_exact_avx512(__m512 n)
+{
+    float lanes[16], v3[4];
+    int v;
+    _mm512_storeu_ps(lanes, n);
+    for (v = 0; v < 4; ++v) {
+        _mm_storeu_ps(v3, fk__normalize_sse(_mm_setr_ps(lanes[v], lanes[4 + v], lanes[8 + v], 0.0f)));
+        lanes[v] = v3[0]; lanes[4 + v] = v3[1]; lanes[8 + v] = v3[2];
+    }
+    return _mm512_loadu_ps(lanes);
+}
+
+/* fk__normalize4_avx512() for normals laid out as fk__sum_lanes4_avx512()
+   leaves them: the squares of blocks 0 to 2 summed by two block swaps, in the
+   same order for every lane of a vertex. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__normalize4_lanes_avx512(__m512 n)
+{
+    __m512 square = _mm512_maskz_mul_ps(0x0FFF, n, n), length2, y;
+    length2 = _mm512_add_ps(square, _mm512_shuffle_f32x4(square, square, _MM_SHUFFLE(2, 3, 0, 1)));
+    length2 = _mm512_add_ps(length2, _mm512_shuffle_f32x4(length2, length2, _MM_SHUFFLE(1, 0, 3, 2)));
+    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0)) {
+        y = _mm512_rsqrt14_ps(length2);
+        y = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), y),
+                          _mm512_fnmadd_ps(_mm512_mul_ps(y, y), length2, _mm512_set1_ps(3.0f)));
+        return _mm512_mul_ps(n, y);
+    }
+    return fk__normalize4_lanes_exact_avx512(n);
+}
+
 /* fk__joints_in_range_avx512() for four lists of up to eight indices at any
    stride: a masked load each (never past a list's end) and one test. Not
    inlined by force: in the loop for packed arrays it is never called, and the
@@ -3628,35 +3706,58 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
     const int prefetch_plan = packed ? FK__PREFETCH_ALL : fk__prefetch_plan(&r);
     const __m512 one = _mm512_set1_ps(1.0f), zero = _mm512_setzero_ps();
     const size_t point_bytes = 3 * sizeof(float);
+    float row_storage[FK_LBS_PALETTE_CAPACITY * FK__LBS_BONE_FLOATS + 16];
+    float *rows = fk__align64(row_storage);
     int i = 0, v;
+    if (packed) fk__lbs_rows_avx512(r.palette, (int)r.joint_limit + 1, rows);
     if (packed) {
         r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = point_bytes;
         r.joint_stride = (size_t)influences * sizeof(uint16_t);
         r.weight_stride = (size_t)influences * sizeof(float);
     }
-    for (; i + 4 <= r.count; i += 4) {
+    /* packed: the last vertex of the run is left to the tail, so that every
+       16-byte point load stays inside the arrays */
+    for (; packed ? i + 4 < r.count : i + 4 <= r.count; i += 4) {
         __m512 m[4], point[4], normal[4], moved;
         if (!fk__joints_in_range_avx512(&r, r.joints, 4, influences, packed)) return i;
         fk__prefetch_ahead(&r, prefetch_plan, normals, 0);
         FK__UNROLL
         for (v = 0; v < 4; ++v)
-            m[v] = fk__lbs_blend_avx512(r.palette, r.joints + (size_t)v * r.joint_stride,
+            m[v] = fk__lbs_blend_avx512(packed ? rows : r.palette, r.joints + (size_t)v * r.joint_stride,
                                         r.weights + (size_t)v * r.weight_stride, influences);
-        fk__spread4_avx512(r.positions, r.position_stride, one, point);
-        if (normals) fk__spread4_avx512(r.normals, r.normal_stride, zero, normal);
-        moved = fk__sum_blocks4_avx512(_mm512_mul_ps(m[0], point[0]), _mm512_mul_ps(m[1], point[1]),
-                                       _mm512_mul_ps(m[2], point[2]), _mm512_mul_ps(m[3], point[3]));
-        if (normals) {
-            /* the translation block is left out, not multiplied by 0: inf * 0 is NaN */
-            __m512 turned = fk__sum_blocks4_avx512(
-                _mm512_maskz_mul_ps(0x0FFF, m[0], normal[0]), _mm512_maskz_mul_ps(0x0FFF, m[1], normal[1]),
-                _mm512_maskz_mul_ps(0x0FFF, m[2], normal[2]), _mm512_maskz_mul_ps(0x0FFF, m[3], normal[3]));
-            fk__store4x3_avx512(r.out_normals, r.out_normal_stride, fk__normalize4_avx512(turned));
+        if (packed) { /* rows: the point in every block, and sums within blocks */
+            FK__UNROLL
+            for (v = 0; v < 4; ++v) {
+                point[v] = fk__point_rows_avx512(r.positions + (size_t)v * point_bytes, one);
+                if (normals) normal[v] = fk__point_rows_avx512(r.normals + (size_t)v * point_bytes, zero);
+            }
+            moved = fk__sum_lanes4_avx512(_mm512_mul_ps(m[0], point[0]), _mm512_mul_ps(m[1], point[1]),
+                                          _mm512_mul_ps(m[2], point[2]), _mm512_mul_ps(m[3], point[3]));
+            if (normals) {
+                /* the translation lanes are left out, not multiplied by 0: inf * 0 is NaN */
+                __m512 turned = fk__sum_lanes4_avx512(
+                    _mm512_maskz_mul_ps(0x7777, m[0], normal[0]), _mm512_maskz_mul_ps(0x7777, m[1], normal[1]),
+                    _mm512_maskz_mul_ps(0x7777, m[2], normal[2]), _mm512_maskz_mul_ps(0x7777, m[3], normal[3]));
+                fk__store4x3_lanes_avx512(r.out_normals, fk__normalize4_lanes_avx512(turned));
+            }
+            fk__store4x3_lanes_avx512(r.out_positions, moved);
+        } else { /* columns: the point spread over the blocks, and sums of blocks */
+            fk__spread4_avx512(r.positions, r.position_stride, one, point);
+            if (normals) fk__spread4_avx512(r.normals, r.normal_stride, zero, normal);
+            moved = fk__sum_blocks4_avx512(_mm512_mul_ps(m[0], point[0]), _mm512_mul_ps(m[1], point[1]),
+                                           _mm512_mul_ps(m[2], point[2]), _mm512_mul_ps(m[3], point[3]));
+            if (normals) {
+                /* the translation block is left out, not multiplied by 0: inf * 0 is NaN */
+                __m512 turned = fk__sum_blocks4_avx512(
+                    _mm512_maskz_mul_ps(0x0FFF, m[0], normal[0]), _mm512_maskz_mul_ps(0x0FFF, m[1], normal[1]),
+                    _mm512_maskz_mul_ps(0x0FFF, m[2], normal[2]), _mm512_maskz_mul_ps(0x0FFF, m[3], normal[3]));
+                fk__store4x3_avx512(r.out_normals, r.out_normal_stride, fk__normalize4_avx512(turned));
+            }
+            fk__store4x3_avx512(r.out_positions, r.out_position_stride, moved);
         }
-        fk__store4x3_avx512(r.out_positions, r.out_position_stride, moved);
         fk__skin_advance(&r, normals, 4);
     }
-    r.count -= i; /* the last zero to three vertices */
+    r.count -= i; /* the last zero to four vertices */
     if (r.count > 0 && !fk__joints_in_range_avx512(&r, r.joints, r.count, influences, packed)) return i;
     fk__lbs_avx2_loop(&r, influences, normals);
     return run->count;

@@ -354,8 +354,44 @@ simd_mutant dqs_avx512_strided_weights_of_wrong_vertex avx512 "" \
 # NaN, and the loop's later check of the results sends the group to the
 # reference, so the tests see nothing wrong.)
 simd_mutant lbs_avx512_normalize_range_unchecked avx512 "" \
-'    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0)) {' \
-'    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, 0x01) == 0)) {'
+'    length2 = _mm512_add_ps(length2, _mm512_permute_ps(length2, _MM_SHUFFLE(2, 3, 0, 1)));
+    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0)) {' \
+'    length2 = _mm512_add_ps(length2, _mm512_permute_ps(length2, _MM_SHUFFLE(2, 3, 0, 1)));
+    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, 0x01) == 0)) {'
+
+simd_mutant lbs_avx512_rows_normalize_range_unchecked avx512 "" \
+'    length2 = _mm512_add_ps(length2, _mm512_shuffle_f32x4(length2, length2, _MM_SHUFFLE(1, 0, 3, 2)));
+    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0)) {' \
+'    length2 = _mm512_add_ps(length2, _mm512_shuffle_f32x4(length2, length2, _MM_SHUFFLE(1, 0, 3, 2)));
+    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, 0x01) == 0)) {'
+
+# With packed arrays the AVX-512 LBS loop works on the bones' rows: transposed
+# once per call, the point broadcast to every row, the products summed within
+# 128-bit lanes, a normal's length from two block swaps, one permute to store.
+simd_mutant lbs_avx512_rows_transposed_wrong avx512 "" \
+'_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);' \
+'_mm512_setr_epi32(0, 8, 4, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);'
+
+simd_mutant lbs_avx512_rows_sum_half_missing avx512 "" \
+'    __m512 b = _mm512_add_ps(_mm512_unpacklo_ps(p2, p3), _mm512_unpackhi_ps(p2, p3));' \
+'    __m512 b = _mm512_add_ps(_mm512_unpacklo_ps(p2, p3), _mm512_unpacklo_ps(p2, p3));'
+
+simd_mutant lbs_avx512_rows_normal_length_of_two avx512 "" \
+'    length2 = _mm512_add_ps(length2, _mm512_shuffle_f32x4(length2, length2, _MM_SHUFFLE(1, 0, 3, 2)));
+    if' \
+'    if'
+
+simd_mutant lbs_avx512_rows_store_lane avx512 "" \
+'_mm512_setr_epi32(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, 0, 0, 0, 0)' \
+'_mm512_setr_epi32(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 11, 7, 0, 0, 0, 0)'
+
+# It reads a point as 16 bytes, so it leaves the run's last vertex to the tail.
+# gcc at -O2 folds the read into a broadcast load whose mask keeps the fourth
+# float from faulting, so this mutant is judged at -O0, where the 16 bytes are
+# read as such: the read past the array crashes the guard-page test.
+simd_mutant lbs_avx512_last_point_overread avx512 -O0 \
+'    for (; packed ? i + 4 < r.count : i + 4 <= r.count; i += 4) {' \
+'    for (; i + 4 <= r.count; i += 4) {'
 
 # Blends whose folded normalization overflows must go to the reference, on each path.
 simd_mutant dqs_avx512_overflow_kept avx512 "" \

@@ -7,9 +7,11 @@
    that no vertex uses), and the two results must agree to a few ulps of the
    numbers involved: for k = 1..8 influences, with and without normals, packed,
    interleaved and padded layouts, in place, at block boundaries, with a bad
-   joint index, and at the edges where the fast normalizations hand over.
+   joint index, with every packed array ending at an unreadable page, and at
+   the edges where the fast normalizations hand over.
    Built with -DFK_LBS_NO_SIMD both sides run the reference loops and must
    still agree, which they do trivially; the test then checks the plumbing. */
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS under -std=c99 */
 #define FK_LBS_PALETTE_CAPACITY 64
 #define FK_LBS_IMPLEMENTATION
 #include "fk_lbs.h"
@@ -21,6 +23,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#include <unistd.h>
+#define HAVE_GUARD_PAGES 1
+#endif
 
 enum { BONES = 40, ALL_BONES = 80, MAX_K = 8, MAX_VERTICES = 3000 };
 
@@ -197,8 +204,9 @@ static const layout layouts[] = {
     {"separate", 0, 0, 0, 0, 0},       /* filled in: positions and normals in one 24-byte record, packed k */
     {"interleaved 36-byte records, padded index and weight lists", 36, 4, 20, 2 * MAX_K + 2, 4 * MAX_K + 4},
     {"packed", 0, 0, 0, 0, 0}, /* filled in: positions and normals in arrays of their own, every list packed */
+    {"packed points, padded lists", 0, 0, 0, 0, 0}, /* filled in: as packed, index and weight lists padded */
 };
-enum { LAYOUTS = sizeof layouts / sizeof layouts[0], PACKED = 2 };
+enum { LAYOUTS = sizeof layouts / sizeof layouts[0], PACKED = 2, PACKED_POINTS = 3 };
 
 static layout layout_for(int which, int k)
 {
@@ -206,9 +214,10 @@ static layout layout_for(int which, int k)
     if (which == 0) { /* positions then normals, tightly packed lists */
         l.vertex_bytes = 24; l.position_offset = 0; l.normal_offset = 12;
         l.joint_bytes = 2 * (size_t)k; l.weight_bytes = 4 * (size_t)k;
-    } else if (which == PACKED) { /* the layout the fastest loops are written for */
+    } else if (which == PACKED || which == PACKED_POINTS) { /* the layout the fastest loops are written for */
         l.vertex_bytes = 12; l.position_offset = 0; l.normal_offset = 12 * (size_t)test_mesh.count;
-        l.joint_bytes = 2 * (size_t)k; l.weight_bytes = 4 * (size_t)k;
+        l.joint_bytes = 2 * (size_t)k + (which == PACKED_POINTS ? 2 : 0);
+        l.weight_bytes = 4 * (size_t)k + (which == PACKED_POINTS ? 4 : 0);
     }
     return l;
 }
@@ -324,6 +333,90 @@ static void bad_index_stops_where_the_reference_stops(void)
         }
         test_mesh.joints[bad][2] = kept;
     }
+}
+
+#if defined(HAVE_GUARD_PAGES)
+/* `bytes` of memory that end where an unreadable page begins. */
+static char *guarded(size_t bytes, char **mapping, size_t *mapped)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), span = (bytes + page - 1) / page * page + page;
+    char *base = (char *)mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == (char *)MAP_FAILED || mprotect(base + span - page, page, PROT_NONE) != 0) {
+        fprintf(stderr, "mmap failed\n");
+        exit(1);
+    }
+    *mapping = base;
+    *mapped = span;
+    return base + span - page - bytes;
+}
+#endif
+
+/* Every packed array ends where readable memory ends, for 1 to 13 vertices (each
+   length of the loops' tails): the loops that read 16 bytes for a 12-byte point
+   must leave the last vertex to a loop that does not. A read past an array's
+   end crashes the test. */
+static void packed_arrays_end_where_memory_ends(void)
+{
+#if defined(HAVE_GUARD_PAGES)
+    int count, method, with_normals;
+    make_bones(1.0f);
+    for (count = 1; count <= 13; ++count) {
+        make_mesh(count, 4);
+        for (method = 0; method < 2; ++method)
+            for (with_normals = 0; with_normals < 2; ++with_normals) {
+                size_t point_bytes = 12 * (size_t)count, sizes[6], mapped[6];
+                char *mapping[6], *array[6];
+                layout l = layout_for(PACKED, 4);
+                buffers reference;
+                fk_skin_desc d;
+                int a, i, same = 1;
+                sizes[0] = sizes[1] = sizes[2] = sizes[3] = point_bytes; /* positions, normals, and out */
+                sizes[4] = 8 * (size_t)count;                           /* joints */
+                sizes[5] = 16 * (size_t)count;                          /* weights */
+                for (a = 0; a < 6; ++a) array[a] = guarded(sizes[a], &mapping[a], &mapped[a]);
+                for (i = 0; i < count; ++i) {
+                    memcpy(array[0] + 12 * (size_t)i, test_mesh.positions[i], 12);
+                    memcpy(array[1] + 12 * (size_t)i, test_mesh.normals[i], 12);
+                    memcpy(array[4] + 8 * (size_t)i, test_mesh.joints[i], 8);
+                    memcpy(array[5] + 16 * (size_t)i, test_mesh.weights[i], 16);
+                }
+                memset(&d, 0, sizeof d);
+                d.vertex_count = count;
+                d.influences = 4;
+                d.positions = (const float *)(const void *)array[0];
+                d.normals = with_normals ? (const float *)(const void *)array[1] : NULL;
+                d.out_positions = (float *)(void *)array[2];
+                d.out_normals = with_normals ? (float *)(void *)array[3] : NULL;
+                d.joints = (const uint16_t *)(const void *)array[4];
+                d.weights = (const float *)(const void *)array[5];
+                d.transforms = bones;
+                d.transform_count = BONES;
+                CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "%s, %d vertices: call failed",
+                      method ? "DQS" : "LBS", count);
+                /* and the same answers as the reference */
+                fill(&l, &reference);
+                d = describe(&l, &reference, with_normals, 0, ALL_BONES);
+                CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "reference call failed");
+                for (i = 0; i < count; ++i) {
+                    int c;
+                    float unit = FLT_EPSILON * (magnitude(i) > 1.0f ? magnitude(i) : 1.0f);
+                    for (c = 0; c < 3; ++c) {
+                        float p = ((const float *)(const void *)array[2])[3 * i + c];
+                        float q = ((const float *)(const void *)(reference.out + l.position_offset))[3 * i + c];
+                        float n = ((const float *)(const void *)array[3])[3 * i + c];
+                        float o = ((const float *)(const void *)(reference.out + l.normal_offset))[3 * i + c];
+                        same &= fabsf(p - q) <= ULPS * unit && (!with_normals || fabsf(n - o) <= ULPS * FLT_EPSILON);
+                    }
+                }
+                CHECK(same, "%s, %d vertices%s: differs from the reference", method ? "DQS" : "LBS", count,
+                      with_normals ? ", normals" : "");
+                release(&reference);
+                for (a = 0; a < 6; ++a) munmap(mapping[a], mapped[a]);
+            }
+    }
+#else
+    CHECK(1, "no guard pages on this system");
+#endif
 }
 
 /* Weights that make the fast normalizations hand over to the exact ones: a zero
@@ -468,6 +561,7 @@ int main(void)
     RUN_TEST(dqs_simd_with_one_hemisphere_matches_reference);
     RUN_TEST(dqs_simd_with_64_bones_and_tied_weights_matches_reference);
     RUN_TEST(odd_counts_match_reference);
+    RUN_TEST(packed_arrays_end_where_memory_ends);
     RUN_TEST(bad_index_stops_where_the_reference_stops);
     RUN_TEST(edge_cases_match_reference);
     RUN_TEST(forward_paths_agree_bit_for_bit);
