@@ -387,9 +387,9 @@ simd_mutant lbs_avx512_rows_store_lane avx512 "" \
 
 # It reads a point as 16 bytes, so it leaves the run's last vertex to the tail.
 # gcc at -O2 folds the read into a broadcast load whose mask keeps the fourth
-# float from faulting, so this mutant is judged at -O0, where the 16 bytes are
-# read as such: the read past the array crashes the guard-page test.
-simd_mutant lbs_avx512_last_point_overread avx512 -O0 \
+# float from faulting; test_simd is built at -O0 here, where the 16 bytes are
+# read as such, and the read past the array crashes the guard-page test.
+simd_mutant lbs_avx512_last_point_overread avx512 "" \
 '    for (; packed ? i + 4 < r.count : i + 4 <= r.count; i += 4) {' \
 '    for (; i + 4 <= r.count; i += 4) {'
 
