@@ -4105,25 +4105,18 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__dqs_offsets16x4_avx512(const
     fk__dqs_offsets8x4_avx512(joints_high, row_high, offsets + 1);
 }
 
-/* Whether the joint indices of the run's sixteen vertices from `first` on are at
-   most its limit: packed lists with fk__packed_joints_in_range_avx512(), up to
-   eight at any stride with fk__four_lists_in_range_avx512() four times, longer
-   lists one by one. */
+/* Whether the joint indices of the run's sixteen vertices are at most its
+   limit: packed lists with fk__packed_joints_in_range_avx512(); in other
+   layouts, which take this loop with four influences only, with
+   fk__four_lists_in_range_avx512() four times. */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__joints16_in_range_avx512(const fk__skin_run *r, const int influences,
                                                                            const int packed)
 {
-    unsigned over = 0;
-    int v, e;
     if (packed) return fk__packed_joints_in_range_avx512(r->joints, 16 * (size_t)influences, r->joint_limit);
-    if (influences <= 8)
-        return fk__four_lists_in_range_avx512(r, r->joints, influences) &
-               fk__four_lists_in_range_avx512(r, r->joints + 4 * r->joint_stride, influences) &
-               fk__four_lists_in_range_avx512(r, r->joints + 8 * r->joint_stride, influences) &
-               fk__four_lists_in_range_avx512(r, r->joints + 12 * r->joint_stride, influences);
-    for (v = 0; v < 16; ++v)
-        for (e = 0; e < influences; ++e)
-            over |= ((const uint16_t *)(const void *)(r->joints + (size_t)v * r->joint_stride))[e] > r->joint_limit;
-    return !over;
+    return fk__four_lists_in_range_avx512(r, r->joints, influences) &
+           fk__four_lists_in_range_avx512(r, r->joints + 4 * r->joint_stride, influences) &
+           fk__four_lists_in_range_avx512(r, r->joints + 8 * r->joint_stride, influences) &
+           fk__four_lists_in_range_avx512(r, r->joints + 12 * r->joint_stride, influences);
 }
 
 /* packed: every array tightly packed, so that the strides are constants. */

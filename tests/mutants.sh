@@ -244,7 +244,7 @@ simd_mutant lbs_avx512_fourth_list_unread avx512 "" \
 ''
 
 # The AVX-512 DQS loop checks the indices itself, sixteen vertices at a time
-# (packed lists in one pass, up to eight at any stride four vertices a load),
+# (packed lists in one pass, four at any stride four vertices a load),
 # and hands its tail to the AVX2 loop, which checks its own (test_simd puts a
 # bad index in the first, fourth and last vertex of a group, and in the tail).
 simd_mutant dqs_avx512_joints_unchecked avx512 "" \
@@ -252,8 +252,8 @@ simd_mutant dqs_avx512_joints_unchecked avx512 "" \
 '    if (packed) return 1;'
 
 simd_mutant dqs_avx512_strided_last_four_unchecked avx512 "" \
-'               fk__four_lists_in_range_avx512(r, r->joints + 12 * r->joint_stride, influences);' \
-'               1;'
+'           fk__four_lists_in_range_avx512(r, r->joints + 12 * r->joint_stride, influences);' \
+'           1;'
 
 simd_mutant dqs_avx512_tail_unchecked avx512 "" \
 '        if (!fk__run_joints_in_range_avx2(&r, n, influences)) return i;' \
