@@ -3474,8 +3474,8 @@ static int fk__has_avx2_fma(void)
      block 2; one permute packs the four vertices for a 32-byte and a 16-byte
      store. On AMD Zen 4 a permute across 128-bit lanes measured as costly as
      a multiply-add beside multiply-adds, an in-lane shuffle free: by columns,
-     11 such permutes per four vertices; by rows, one. The 16-byte load reads the next vertex's x, so the run's
-     last vertex goes to the tail loop.
+     11 such permutes per four vertices; by rows, one. The 16-byte load reads
+     the next vertex's x, so the run's last vertex goes to the tail loop.
    - By columns, [c0 c1 c2 t], for other layouts: one product with
      [x x x x y y y y z z z z 1 1 1 1] and the sum of the four blocks, done for
      four vertices together (two rounds of 128-bit block shuffles), which
@@ -3573,6 +3573,16 @@ static FK__AVX512_TARGET __attribute__((noinline, cold)) __m512 fk__normalize4_e
    slower). */
 #define FK__NOT_POSITIVE_NORMAL_CLASSES 0xFF
 
+/* 1/sqrt of each lane: AVX-512's 14-bit estimate and the Newton step of
+   fk__normalize_sse(), for lanes in the range FK__NOT_POSITIVE_NORMAL_CLASSES
+   leaves out. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__inverse_length_avx512(__m512 length2)
+{
+    __m512 y = _mm512_rsqrt14_ps(length2);
+    return _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), y),
+                         _mm512_fnmadd_ps(_mm512_mul_ps(y, y), length2, _mm512_set1_ps(3.0f)));
+}
+
 /* Each block's x y z divided by its length: AVX-512's 14-bit estimate of
    1/sqrt and the Newton step of fk__normalize_sse(). Lane 3 of each block is ignored
    (it holds the sums of the padding) and comes out as anything. Blocks whose
@@ -3580,15 +3590,11 @@ static FK__AVX512_TARGET __attribute__((noinline, cold)) __m512 fk__normalize4_e
    hands them to the reference. */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__normalize4_avx512(__m512 n)
 {
-    __m512 square = _mm512_maskz_mul_ps(0x7777, n, n), length2, y;
+    __m512 square = _mm512_maskz_mul_ps(0x7777, n, n), length2;
     length2 = _mm512_add_ps(square, _mm512_permute_ps(square, _MM_SHUFFLE(1, 0, 3, 2)));
     length2 = _mm512_add_ps(length2, _mm512_permute_ps(length2, _MM_SHUFFLE(2, 3, 0, 1)));
-    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0)) {
-        y = _mm512_rsqrt14_ps(length2);
-        y = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), y),
-                          _mm512_fnmadd_ps(_mm512_mul_ps(y, y), length2, _mm512_set1_ps(3.0f)));
-        return _mm512_mul_ps(n, y);
-    }
+    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0))
+        return _mm512_mul_ps(n, fk__inverse_length_avx512(length2));
     return fk__normalize4_exact_avx512(n);
 }
 
@@ -3648,15 +3654,11 @@ static FK__AVX512_TARGET __attribute__((noinline, cold)) __m512 fk__normalize4_l
    same order for every lane of a vertex. */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__normalize4_lanes_avx512(__m512 n)
 {
-    __m512 square = _mm512_maskz_mul_ps(0x0FFF, n, n), length2, y;
+    __m512 square = _mm512_maskz_mul_ps(0x0FFF, n, n), length2;
     length2 = _mm512_add_ps(square, _mm512_shuffle_f32x4(square, square, _MM_SHUFFLE(2, 3, 0, 1)));
     length2 = _mm512_add_ps(length2, _mm512_shuffle_f32x4(length2, length2, _MM_SHUFFLE(1, 0, 3, 2)));
-    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0)) {
-        y = _mm512_rsqrt14_ps(length2);
-        y = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), y),
-                          _mm512_fnmadd_ps(_mm512_mul_ps(y, y), length2, _mm512_set1_ps(3.0f)));
-        return _mm512_mul_ps(n, y);
-    }
+    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0))
+        return _mm512_mul_ps(n, fk__inverse_length_avx512(length2));
     return fk__normalize4_lanes_exact_avx512(n);
 }
 
@@ -3717,8 +3719,8 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
     float row_storage[FK_LBS_PALETTE_CAPACITY * FK__LBS_BONE_FLOATS + 16];
     float *rows = fk__align64(row_storage);
     int i = 0, v;
-    if (packed) fk__lbs_rows_avx512(r.palette, (int)r.joint_limit + 1, rows);
     if (packed) {
+        fk__lbs_rows_avx512(r.palette, (int)r.joint_limit + 1, rows);
         r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = point_bytes;
         r.joint_stride = (size_t)influences * sizeof(uint16_t);
         r.weight_stride = (size_t)influences * sizeof(float);
@@ -3813,8 +3815,9 @@ static FK__AVX512_TARGET int fk__lbs_avx512(const fk__skin_run *run)
    tightly packed arrays, four on any other layout (interleaved records: each
    point then a masked load and store, transposed in registers); the AVX2 loop
    takes the rest, and the last up to 15 vertices. The blends are those of the
-   AVX2 loop, one eight-lane register per vertex; the finish is fk__dqs8_avx2()'s arithmetic, lane for lane, on sixteen
-   lanes, so the two loops give the same bits. What the wider registers save is
+   AVX2 loop, one eight-lane register per vertex; the finish is
+   fk__dqs8_avx2()'s arithmetic, lane for lane, on sixteen lanes, so the two
+   loops give the same bits. What the wider registers save is
    shuffling: the sixteen vertices' 192 bytes of positions are three 64-byte
    loads picked apart by two permutes per coordinate, and the blends become
    sixteen lanes of rx ... dw in 32 shuffles, where eight lanes took 28. The
