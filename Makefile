@@ -249,7 +249,7 @@ CHECKED_PROGRAMS = $(filter-out $(SKIP_PROGRAMS:%=$(BUILD)/%),$(TEST_PROGRAMS))
 test-programs: $$(CHECKED_PROGRAMS)
 	tests/run_tests.sh $(CHECKED_PROGRAMS)
 
-# `make sanitize SANITIZE_SKIP='test_examples'` leaves programs out (CI does, for time).
+# `make sanitize SANITIZE_SKIP='test_examples'` leaves programs out (a quicker run).
 SANITIZE_SKIP ?=
 sanitize:
 	$(SANITIZE_ENV) $(MAKE) --no-print-directory BUILD=$(BUILD)/sanitize CC=$(SANITIZE_CC) \
