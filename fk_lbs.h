@@ -1386,16 +1386,31 @@ static FK__ALWAYS_INLINE int fk__is_positive_normal_sse(__m128 x)
     return bits - 0x00800000u <= 0x7F7FFFFFu - 0x00800000u;
 }
 
-/* Half of fk_quat_normalize() of a quaternion known to be normalizable, whose
-   fk_quat_dot() with itself is norm2: q / (2 |q|), the normalized bits halved
-   (0.5 / s is (1 / s) / 2 exactly, and so is each product unless it falls below
-   FLT_MIN). Forward kinematics multiplies the half rotation by twice the
-   renormalization factor, which takes the factor's halving off the chain from
-   parent to child. */
-static FK__ALWAYS_INLINE __m128 fk__quat_scale_to_half_unit_sse(__m128 q, __m128 norm2)
+/* Half of fk_quat_normalize()'s factor for four quaternions, one per lane:
+   0.5 / |q| for q = a, b, c, d, with |q|^2 summed as fk_quat_dot() sums it (the
+   four are transposed so that each lane holds one). Forward kinematics scales
+   each joint's rotation by it, q / (2 |q|): the normalized bits halved (0.5 / s
+   is (1 / s) / 2 exactly, and so is each product unless it falls below
+   FLT_MIN), and multiplies the half rotation by twice the renormalization
+   factor, which takes the factor's halving off the chain from parent to child.
+   Lanes whose |q|^2 is not a positive normal float (a rotation that cannot be
+   normalized) are set in *not_normal. The one-pass path computes the factors
+   of many joints ahead of the chain, four at a time; the general path calls
+   this with one rotation in all four lanes, so both round alike even where the
+   compiler fuses the multiplies and adds. */
+static FK__ALWAYS_INLINE __m128 fk__half_unit_factors_sse(__m128 a, __m128 b, __m128 c, __m128 d,
+                                                          __m128i *not_normal)
 {
-    __m128 inverse = _mm_div_ss(_mm_set_ss(0.5f), _mm_sqrt_ss(norm2));
-    return _mm_mul_ps(q, FK__PERMUTE_SSE(inverse, 0));
+    __m128 ab_low = _mm_unpacklo_ps(a, b), cd_low = _mm_unpacklo_ps(c, d);
+    __m128 ab_high = _mm_unpackhi_ps(a, b), cd_high = _mm_unpackhi_ps(c, d);
+    __m128 qx = _mm_movelh_ps(ab_low, cd_low), qy = _mm_movehl_ps(cd_low, ab_low);
+    __m128 qz = _mm_movelh_ps(ab_high, cd_high), qw = _mm_movehl_ps(cd_high, ab_high);
+    __m128 norm2 = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(qx, qx), _mm_mul_ps(qy, qy)), _mm_mul_ps(qz, qz)),
+                              _mm_mul_ps(qw, qw));
+    __m128i bits = _mm_castps_si128(norm2); /* positive normal: 0x00800000 to 0x7F7FFFFF as signed integers */
+    *not_normal = _mm_or_si128(_mm_cmplt_epi32(bits, _mm_set1_epi32(0x00800000)),
+                               _mm_cmpgt_epi32(bits, _mm_set1_epi32(0x7F7FFFFF)));
+    return _mm_div_ps(_mm_set1_ps(0.5f), _mm_sqrt_ps(norm2));
 }
 
 /* Twice fk__renormalization_factor() in every lane, 3 - |q|^2, |q|^2 summed in
@@ -1481,7 +1496,7 @@ static FK__ALWAYS_INLINE __m128 fk__child_rotation_sse(__m128 parent_q, __m128 h
 
 /* fk__joint_transform() below, four lanes at a time, in half the instructions:
    half_q is the joint's rotation normalized and halved
-   (fk__quat_scale_to_half_unit_sse()), x its rest position, pivot x plus its
+   (times fk__half_unit_factors_sse()), x its rest position, pivot x plus its
    translation; the parent's rotation and translation come in registers (a
    root has neither). Returns the translation, which the one-pass path checks
    for overflow (finite inputs near FLT_MAX make it infinite; the general path
@@ -1565,9 +1580,11 @@ static fk_rigid fk__joint_transform(const fk_rigid *parent, fk_vec3 rest_joint, 
 {
 #if defined(FK__SIMD_SSE2)
     __m128 x = fk__load3_sse(&rest_joint), given = _mm_loadu_ps(&rotation.x), q, t;
+    __m128i not_normal; /* the caller has checked */
+    __m128 factor = fk__half_unit_factors_sse(given, given, given, given, &not_normal);
     fk_rigid r;
     t = fk__joint_transform_sse(!parent, parent ? _mm_loadu_ps(&parent->q.x) : x, parent ? fk__load3_sse(&parent->t) : x,
-                                fk__quat_scale_to_half_unit_sse(given, fk__dot4_sse(given, given)), x,
+                                _mm_mul_ps(given, factor), x,
                                 translation ? _mm_add_ps(x, fk__load3_sse(translation)) : x, rest_frame, &q);
     fk__store_rigid_sse(&r, q, t);
     return r;
@@ -1650,8 +1667,9 @@ static fk_result fk__forward_any_order(int joint_count, const int *parents, cons
 
 /* The common case in one pass: parents before children, every input valid,
    checked as it is computed. Returns 0 at the first joint whose parent or
-   rotation is not so, or after the pass if any position, translation or result
-   was not finite, and the general path below starts over, sorting out the order
+   rotation is not so (with SSE2, at the first batch of joints with a rotation
+   that cannot be normalized), or after the pass if any position, translation
+   or result was not finite, and the general path below starts over, sorting out the order
    or finding the error, so results and error codes are those of the general
    path whichever way it goes. The checks accept exactly what the general path
    accepts, computed without branches: a finite x has x - x == 0 (with SSE2 the
@@ -1671,8 +1689,44 @@ static fk_result fk__forward_any_order(int joint_count, const int *parents, cons
    translation in aligned arrays on the stack, from which their children read
    them: whole, aligned 16-byte loads of what was just stored, where out[], 28
    bytes a joint, has the translation in 8 + 4 bytes and some rotations across
-   cache lines (3% faster on both 60-joint skeletons). */
+   cache lines (3% faster on both 60-joint skeletons). A joint whose parent
+   is the joint just before it (most of a skeleton listed depth first) takes
+   the parent's transform from the registers instead, without waiting for the
+   store to reach the load. And the square root and division that normalize
+   each rotation, which take longer than the rest of a joint's chain, run
+   ahead of it: FK__FORWARD_BATCH joints' factors at a time, four per
+   instruction (fk__half_unit_factors_of()), the loop then multiplying each
+   rotation by its own. On an AMD Zen 4, whose scheduler held too few joints
+   to hide that latency, the two took a depth-first humanoid from 89 to 142
+   million joints per second (docs/performance.md). */
 #define FK__FORWARD_NEAR_JOINTS 256
+#define FK__FORWARD_BATCH 64
+
+#if defined(FK__SIMD_SSE2)
+/* fk__half_unit_factors_sse() of count rotations (1 to FK__FORWARD_BATCH) into
+   factors, four at a time (the last four repeat the last rotation where count
+   is not a multiple of four, and fill lanes beyond it). Returns 0 if one
+   cannot be normalized. */
+static FK__ALWAYS_INLINE int fk__half_unit_factors_of(const fk_quat *rotations, int count, float *factors)
+{
+    __m128i not_normal = _mm_setzero_si128(), lanes_not_normal;
+    int i, last = count - 1;
+    for (i = 0; i + 4 <= count; i += 4) {
+        _mm_storeu_ps(factors + i, fk__half_unit_factors_sse(_mm_loadu_ps(&rotations[i].x),
+                                                             _mm_loadu_ps(&rotations[i + 1].x),
+                                                             _mm_loadu_ps(&rotations[i + 2].x),
+                                                             _mm_loadu_ps(&rotations[i + 3].x), &lanes_not_normal));
+        not_normal = _mm_or_si128(not_normal, lanes_not_normal);
+    }
+    if (i < count) {
+        __m128 a = _mm_loadu_ps(&rotations[i].x), b = _mm_loadu_ps(&rotations[i + 1 < last ? i + 1 : last].x);
+        __m128 c = _mm_loadu_ps(&rotations[i + 2 < last ? i + 2 : last].x);
+        _mm_storeu_ps(factors + i, fk__half_unit_factors_sse(a, b, c, c, &lanes_not_normal));
+        not_normal = _mm_or_si128(not_normal, lanes_not_normal);
+    }
+    return _mm_movemask_epi8(not_normal) == 0;
+}
+#endif
 
 static FK__ALWAYS_INLINE int fk__forward_pass(int joint_count, const int *parents, const fk_vec3 *rest_joints,
                                               const fk_quat *rotations, const fk_vec3 *translations,
@@ -1684,34 +1738,44 @@ static FK__ALWAYS_INLINE int fk__forward_pass(int joint_count, const int *parent
 #if defined(FK__SIMD_SSE2)
     __m128 not_finite = _mm_setzero_ps(); /* sum of t - t: 0 unless a t was not finite */
     __m128 near_q[FK__FORWARD_NEAR_JOINTS], near_t[FK__FORWARD_NEAR_JOINTS]; /* see above */
-    for (i = 0; i < joint_count; ++i) {
-        int parent = parents[i];
-        __m128 rotation = _mm_loadu_ps(&rotations[i].x), norm2 = fk__dot4_sse(rotation, rotation);
-        __m128 x = fk__load3_sse(&rest_joints[i]), d = translated ? fk__load3_sse(&translations[i]) : x, t, q;
-        __m128 parent_q = x, parent_t = x, half_q, pivot;
-        if ((parent >= i) | !fk__is_positive_normal_sse(norm2)) return 0;
-        if (parent >= 0 && parent < FK__FORWARD_NEAR_JOINTS) {
-            parent_q = near_q[parent];
-            parent_t = near_t[parent];
-        } else if (parent >= 0) {
-            parent_q = _mm_loadu_ps(&out[parent].q.x);
-            parent_t = fk__load3_sse(&out[parent].t);
-        }
-        half_q = fk__quat_scale_to_half_unit_sse(rotation, norm2);
-        pivot = translated ? _mm_add_ps(x, d) : x;
+    float half_unit_factors[FK__FORWARD_BATCH];                             /* see above */
+    __m128 q = _mm_setzero_ps(), t = q;
+    int batch;
+    for (batch = 0; batch < joint_count; batch += FK__FORWARD_BATCH) {
+        int end = joint_count - batch < FK__FORWARD_BATCH ? joint_count : batch + FK__FORWARD_BATCH;
+        if (!fk__half_unit_factors_of(rotations + batch, end - batch, half_unit_factors)) return 0;
+        for (i = batch; i < end; ++i) {
+            int parent = parents[i];
+            __m128 rotation = _mm_loadu_ps(&rotations[i].x);
+            __m128 x = fk__load3_sse(&rest_joints[i]), d = translated ? fk__load3_sse(&translations[i]) : x;
+            __m128 parent_q = x, parent_t = x, half_q, pivot;
+            if (parent >= i) return 0;
+            if (parent == i - 1) { /* the joint just computed (or, for the first, a root: unused) */
+                parent_q = q;
+                parent_t = t;
+            } else if (parent >= 0 && parent < FK__FORWARD_NEAR_JOINTS) {
+                parent_q = near_q[parent];
+                parent_t = near_t[parent];
+            } else if (parent >= 0) {
+                parent_q = _mm_loadu_ps(&out[parent].q.x);
+                parent_t = fk__load3_sse(&out[parent].t);
+            }
+            half_q = _mm_mul_ps(rotation, _mm_set1_ps(half_unit_factors[i - batch]));
+            pivot = translated ? _mm_add_ps(x, d) : x;
 #if defined(FK__SIMD_AVX2)
-        if (wide && parent >= 0) {
-            q = fk__child_rotation_sse(parent_q, half_q, rest_frame);
-            t = fk__child_translation_avx2(parent_q, parent_t, q, pivot, x);
-        } else
+            if (wide && parent >= 0) {
+                q = fk__child_rotation_sse(parent_q, half_q, rest_frame);
+                t = fk__child_translation_avx2(parent_q, parent_t, q, pivot, x);
+            } else
 #endif
-        t = fk__joint_transform_sse(parent < 0, parent_q, parent_t, half_q, x, pivot, rest_frame, &q);
-        if (i < FK__FORWARD_NEAR_JOINTS) {
-            near_q[i] = q;
-            near_t[i] = t;
+            t = fk__joint_transform_sse(parent < 0, parent_q, parent_t, half_q, x, pivot, rest_frame, &q);
+            if (i < FK__FORWARD_NEAR_JOINTS) {
+                near_q[i] = q;
+                near_t[i] = t;
+            }
+            fk__store_rigid_sse(&out[i], q, t);
+            not_finite = _mm_add_ps(not_finite, _mm_sub_ps(t, t)); /* x and d too: see above */
         }
-        fk__store_rigid_sse(&out[i], q, t);
-        not_finite = _mm_add_ps(not_finite, _mm_sub_ps(t, t)); /* x and d too: see above */
     }
     if (_mm_movemask_ps(_mm_cmpneq_ps(not_finite, _mm_setzero_ps())) & 7) return 0;
 #else

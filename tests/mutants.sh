@@ -73,12 +73,37 @@ sse_fk_mutant sse_fk_factor_halved_again \
 # The first 256 joints read their parents from aligned copies, the others from
 # out[] (the property tests' skeletons have up to 4096 joints).
 sse_fk_mutant sse_fk_near_copy_misread \
-'            parent_t = near_t[parent];' \
-'            parent_t = near_q[parent];'
+'                parent_t = near_t[parent];' \
+'                parent_t = near_q[parent];'
 
 sse_fk_mutant sse_fk_far_parent_misread \
-'            parent_t = fk__load3_sse(&out[parent].t);' \
-'            parent_t = fk__load3_sse(&out[parent / 2].t);'
+'                parent_t = fk__load3_sse(&out[parent].t);' \
+'                parent_t = fk__load3_sse(&out[parent / 2].t);'
+
+# A joint right after its parent takes the parent's transform from registers.
+sse_fk_mutant sse_fk_previous_joint_misread \
+'                parent_t = t;' \
+'                parent_t = q;'
+
+# The rotations' normalization factors are computed ahead, four at a time: a
+# joint reading another's factor, the last group's lanes shifted, or a rotation
+# that cannot be normalized let through (a |q|^2 below FLT_MIN or infinite,
+# which the general path reports as FK_ERROR_INVALID_ROTATION).
+sse_fk_mutant sse_fk_factor_of_neighbour \
+'_mm_set1_ps(half_unit_factors[i - batch])' \
+'_mm_set1_ps(half_unit_factors[(i - batch) ^ 1])'
+
+sse_fk_mutant sse_fk_last_factors_shifted \
+'fk__half_unit_factors_sse(a, b, c, c, &lanes_not_normal)' \
+'fk__half_unit_factors_sse(a, a, b, c, &lanes_not_normal)'
+
+sse_fk_mutant sse_fk_subnormal_norm_accepted \
+'_mm_cmplt_epi32(bits, _mm_set1_epi32(0x00800000))' \
+'_mm_cmplt_epi32(bits, _mm_set1_epi32(0))'
+
+sse_fk_mutant sse_fk_infinite_norm_accepted \
+'_mm_cmpgt_epi32(bits, _mm_set1_epi32(0x7F7FFFFF))' \
+'_mm_cmpgt_epi32(bits, _mm_set1_epi32(0x7F800000))'
 
 # The AVX2 pass rotates the parent's pivot and the joint's rest position in the
 # two halves of one register: the rotations paired the wrong way round, a half

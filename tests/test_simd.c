@@ -505,41 +505,47 @@ static int within_ulps(const fk_rigid *a, const fk_rigid *b, float ulps, float s
    allows contraction, such as gcc's GNU modes or clang), the scalar functions
    and the SIMD lanes may round differently at each joint, and the differences
    add up down the chain: at depth D (a root is 1) a translation sums D offsets
-   of length up to 2, and the public functions are then held to 4 D ulps of 2 D. */
+   of length up to 2, and the public functions are then held to 4 D ulps of 2 D.
+   The skeletons have 60 joints, or as many as it takes to reach the one-pass
+   path's tails and limits: each count of the last batch of four rotations
+   normalized together, more than one batch of 64, and joints past the 256
+   kept near. */
 static void forward_paths_agree_bit_for_bit(void)
 {
-    enum { JOINTS = 60 };
+    enum { JOINTS = 300 };
+    static const int joint_counts[] = {60, 1, 2, 3, 5, 6, 7, 63, 64, 65, 130, 257, 300};
     int parents[JOINTS], reversed_parents[JOINTS], depth[JOINTS], i, trial, same_fast_general = 1, same_public = 1;
     int rest_frame, translated;
     fk_vec3 rest[JOINTS], reversed_rest[JOINTS], moves[JOINTS], reversed_moves[JOINTS];
     fk_quat rotations[JOINTS], reversed_rotations[JOINTS];
     fk_rigid fast[JOINTS], general[JOINTS], public_[JOINTS];
     for (trial = 0; trial < 50; ++trial) {
-        for (i = 0; i < JOINTS; ++i) {
+        int n = joint_counts[trial % (int)(sizeof joint_counts / sizeof joint_counts[0])];
+        for (i = 0; i < n; ++i) {
             parents[i] = i == 0 || rng_next() % 8 == 0 ? -1 : (int)(rng_next() % (uint32_t)i);
             depth[i] = parents[i] < 0 ? 1 : depth[parents[i]] + 1;
             rest[i] = fk_vec3_make(rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(-1, 1));
             moves[i] = fk_vec3_make(rng_uniform(-0.1f, 0.1f), rng_uniform(-0.1f, 0.1f), rng_uniform(-0.1f, 0.1f));
             rotations[i] = fk_quat_make(rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(0.2f, 1));
         }
-        for (i = 0; i < JOINTS; ++i) { /* joint i becomes joint JOINTS-1-i: children before parents */
-            int j = JOINTS - 1 - i;
-            reversed_parents[j] = parents[i] < 0 ? -1 : JOINTS - 1 - parents[i];
+        for (i = 0; i < n; ++i) { /* joint i becomes joint n-1-i: children before parents */
+            int j = n - 1 - i;
+            reversed_parents[j] = parents[i] < 0 ? -1 : n - 1 - parents[i];
             reversed_rest[j] = rest[i]; reversed_moves[j] = moves[i]; reversed_rotations[j] = rotations[i];
         }
         for (rest_frame = 0; rest_frame < 2; ++rest_frame)
             for (translated = 0; translated < 2; ++translated) {
                 fk_result (*forward)(int, const int *, const fk_vec3 *, const fk_quat *, const fk_vec3 *, fk_rigid *) =
                     rest_frame ? fk_forward_rest_frame : fk_forward;
-                CHECK(forward(JOINTS, parents, rest, rotations, translated ? moves : NULL, fast) == FK_OK,
+                CHECK(forward(n, parents, rest, rotations, translated ? moves : NULL, fast) == FK_OK,
                       "parents first");
-                CHECK(forward(JOINTS, reversed_parents, reversed_rest, reversed_rotations,
+                CHECK(forward(n, reversed_parents, reversed_rest, reversed_rotations,
                               translated ? reversed_moves : NULL, general) == FK_OK,
                       "children first");
-                for (i = 0; i < JOINTS; ++i) {
+                for (i = 0; i < n; ++i) {
                     public_[i] = compose(parents[i] < 0 ? NULL : &public_[parents[i]], rest[i], rotations[i],
                                          translated ? &moves[i] : NULL, rest_frame);
-                    same_fast_general &= same_bits(&fast[i], &general[JOINTS - 1 - i]);
+                    same_fast_general &= same_bits(&fast[i], &general[n - 1 - i]);
 #if defined(__FMA__)
                     same_public &= within_ulps(&fast[i], &public_[i], 4.0f * (float)depth[i], 2.0f * (float)depth[i]);
 #else
