@@ -1696,9 +1696,8 @@ static fk_result fk__forward_any_order(int joint_count, const int *parents, cons
    each rotation, which take longer than the rest of a joint's chain, run
    ahead of it: FK__FORWARD_BATCH joints' factors at a time, four per
    instruction (fk__half_unit_factors_of()), the loop then multiplying each
-   rotation by its own. On an AMD Zen 4, whose scheduler held too few joints
-   to hide that latency, the two took a depth-first humanoid from 89 to 142
-   million joints per second (docs/performance.md). */
+   rotation by its own. On an AMD Zen 4 the two took a depth-first humanoid
+   from 89 to 142 million joints per second (docs/performance.md). */
 #define FK__FORWARD_NEAR_JOINTS 256
 #define FK__FORWARD_BATCH 64
 
