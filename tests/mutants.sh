@@ -257,6 +257,13 @@ simd_mutant lbs_avx512_joints_unchecked avx512 "" \
 '        if (!fk__joints_in_range_avx512(&r, r.joints, 4, influences, packed)) return i;' \
 ''
 
+# With packed lists of up to four indices the four vertices' sixteen or fewer
+# are checked in one half-width load; the mask one index short leaves the last
+# vertex's last influence unchecked (test_simd's bad index in vertex 603).
+simd_mutant lbs_avx512_packed_last_index_unchecked avx512 "" \
+'_mm256_maskz_loadu_epi16((__mmask16)((1u << (count * influences)) - 1u), joint),' \
+'_mm256_maskz_loadu_epi16((__mmask16)((1u << (count * influences - 1)) - 1u), joint),'
+
 # Interleaved records and other strided layouts: four index lists, one masked
 # load each; the check left out, or the fourth list not read (test_simd puts a
 # bad index in the first and in the fourth vertex of a group).

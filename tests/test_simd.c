@@ -292,16 +292,17 @@ static void bad_index_stops_where_the_reference_stops(void)
     /* the first and the last of a group of four in the middle, the last of a
        group of sixteen (the AVX-512 DQS loop checks four vertices a load), and
        the last vertex, which the four-vertex AVX-512 loop leaves to its tail
-       (1001 vertices) */
-    static const int bad_vertices[] = {600, 603, 607, 1000};
+       (1001 vertices); each in its third influence, and the last of the group
+       of four in its fourth as well, the last index such a group checks */
+    static const int bad_vertices[] = {600, 603, 607, 1000, 603}, bad_slots[] = {2, 2, 2, 2, 3};
     enum { COUNT = 1001, BAD = sizeof bad_vertices / sizeof bad_vertices[0] };
     int method, which;
     make_bones(2.0f);
     make_mesh(COUNT, 4);
     for (which = 0; which < BAD * LAYOUTS; ++which) { /* each bad vertex in each layout */
-        int bad = bad_vertices[which % BAD];
-        uint16_t kept = test_mesh.joints[bad][2];
-        test_mesh.joints[bad][2] = BONES; /* one past the last bone of the SIMD rig */
+        int bad = bad_vertices[which % BAD], slot = bad_slots[which % BAD];
+        uint16_t kept = test_mesh.joints[bad][slot];
+        test_mesh.joints[bad][slot] = BONES; /* one past the last bone of the SIMD rig */
         for (method = 0; method < 2; ++method) {
             skin_function skin = method ? fk_skin_dqs : fk_skin_lbs;
             layout l = layout_for(which / BAD, 4);
@@ -331,7 +332,7 @@ static void bad_index_stops_where_the_reference_stops(void)
             test_mesh.count = COUNT;
             release(&fast); release(&reference);
         }
-        test_mesh.joints[bad][2] = kept;
+        test_mesh.joints[bad][slot] = kept;
     }
 }
 
