@@ -1739,9 +1739,9 @@ static FK__ALWAYS_INLINE int fk__forward_pass(int joint_count, const int *parent
     __m128 near_q[FK__FORWARD_NEAR_JOINTS], near_t[FK__FORWARD_NEAR_JOINTS]; /* see above */
     float half_unit_factors[FK__FORWARD_BATCH];                             /* see above */
     __m128 q = _mm_setzero_ps(), t = q;
-    int batch;
-    for (batch = 0; batch < joint_count; batch += FK__FORWARD_BATCH) {
-        int end = joint_count - batch < FK__FORWARD_BATCH ? joint_count : batch + FK__FORWARD_BATCH;
+    int batch, end;
+    for (batch = 0; batch < joint_count; batch = end) { /* end, not batch + 64: no overflow near INT_MAX */
+        end = joint_count - batch < FK__FORWARD_BATCH ? joint_count : batch + FK__FORWARD_BATCH;
         if (!fk__half_unit_factors_of(rotations + batch, end - batch, half_unit_factors)) return 0;
         for (i = batch; i < end; ++i) {
             int parent = parents[i];
