@@ -264,6 +264,16 @@ simd_mutant lbs_avx512_packed_last_index_unchecked avx512 "" \
 '_mm256_maskz_loadu_epi16((__mmask16)((1u << (count * influences)) - 1u), joint),' \
 '_mm256_maskz_loadu_epi16((__mmask16)((1u << (count * influences - 1)) - 1u), joint),'
 
+# Packed weights are read four to a 16-byte load and picked out by shuffles:
+# the second weight picked as the third, or the second four of eight never read.
+simd_mutant lbs_avx512_weight_shuffle_wrong avx512 "" \
+'    case 1: return _mm512_permute_ps(*four, _MM_SHUFFLE(1, 1, 1, 1));' \
+'    case 1: return _mm512_permute_ps(*four, _MM_SHUFFLE(2, 2, 2, 2));'
+
+simd_mutant lbs_avx512_second_four_weights_unread avx512 "" \
+'    if (e % 4 == 0) *four = _mm512_broadcast_f32x4(_mm_loadu_ps(weights + e));' \
+'    if (e == 0) *four = _mm512_broadcast_f32x4(_mm_loadu_ps(weights + e));'
+
 # Interleaved records and other strided layouts: four index lists, one masked
 # load each; the check left out, or the fourth list not read (test_simd puts a
 # bad index in the first and in the fourth vertex of a group).
