@@ -267,8 +267,17 @@ simd_mutant lbs_avx512_packed_last_index_unchecked avx512 "" \
 # Packed weights are read four to a 16-byte load and picked out by shuffles:
 # the second weight picked as the third, or the second four of eight never read.
 simd_mutant lbs_avx512_weight_shuffle_wrong avx512 "" \
-'    case 1: return _mm512_permute_ps(*four, _MM_SHUFFLE(1, 1, 1, 1));' \
-'    case 1: return _mm512_permute_ps(*four, _MM_SHUFFLE(2, 2, 2, 2));'
+'         : e % 4 == 1 ? _mm512_permute_ps(*four, _MM_SHUFFLE(1, 1, 1, 1))' \
+'         : e % 4 == 1 ? _mm512_permute_ps(*four, _MM_SHUFFLE(2, 2, 2, 2))'
+
+# The AVX2 LBS loop does the same with any layout when k is a multiple of four.
+simd_mutant lbs_avx2_weight_shuffle_wrong avx2 -DFK_LBS_NO_AVX512 \
+'         : e % 4 == 2 ? _mm256_permute_ps(*four, _MM_SHUFFLE(2, 2, 2, 2))' \
+'         : e % 4 == 2 ? _mm256_permute_ps(*four, _MM_SHUFFLE(1, 1, 1, 1))'
+
+simd_mutant lbs_avx2_second_four_weights_unread avx2 -DFK_LBS_NO_AVX512 \
+'    if (e % 4 == 0 && e > 0) *four = _mm256_broadcast_ps((const __m128 *)(const void *)(weights + e));' \
+'    if (e % 4 == 0 && e > 4) *four = _mm256_broadcast_ps((const __m128 *)(const void *)(weights + e));'
 
 simd_mutant lbs_avx512_second_four_weights_unread avx512 "" \
 '    if (e % 4 == 0) *four = _mm512_broadcast_f32x4(_mm_loadu_ps(weights + e));' \
