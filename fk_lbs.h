@@ -3244,9 +3244,9 @@ static int fk__dqs_source(const fk__skin_run *r)
    index, the weight, the bone, per influence), and this made DQS with four
    influences 5 to 9% faster at 1M vertices, with the pre-signed bones and
    through the table (a harness, alternating runs). `word` keeps the last four
-   between calls, for e going up from 0. The AVX2 LBS loop measured the same
-   either way; the AVX-512 one, 2% faster on an AMD Zen 4 (with 100,000
-   vertices in cache). */
+   between calls, for e going up from 0. The LBS loops measured the same
+   either way with gcc (the AVX-512 one 1% faster on an AMD Zen 4), and with
+   clang the AVX-512 one took 46% longer: they read one index at a time. */
 static FK__ALWAYS_INLINE size_t fk__u16_at(const uint16_t *values, int e, const int count, uint64_t *word)
 {
     if (count % 4 != 0) return values[e];
@@ -3599,15 +3599,14 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__lbs_blend_avx512(const flo
     const uint16_t *joints = (const uint16_t *)(const void *)joint;
     const float *weights = (const float *)(const void *)weight;
     const int four_at_a_time = packed && influences % 4 == 0;
-    uint64_t word = 0;
     __m512 four = _mm512_setzero_ps();
     __m512 m = _mm512_mul_ps(fk__weight_avx512(weights, 0, four_at_a_time, &four),
-                             _mm512_load_ps(palette + fk__u16_at(joints, 0, influences, &word) * FK__LBS_BONE_FLOATS));
+                             _mm512_load_ps(palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS));
     int e;
     FK__UNROLL
     for (e = 1; e < influences; ++e)
         m = _mm512_fmadd_ps(fk__weight_avx512(weights, e, four_at_a_time, &four),
-                            _mm512_load_ps(palette + fk__u16_at(joints, e, influences, &word) * FK__LBS_BONE_FLOATS), m);
+                            _mm512_load_ps(palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS), m);
     return m;
 }
 
