@@ -1398,19 +1398,25 @@ static FK__ALWAYS_INLINE int fk__is_positive_normal_sse(__m128 x)
    of many joints ahead of the chain, four at a time; the general path calls
    this with one rotation in all four lanes, so both round alike even where the
    compiler fuses the multiplies and adds. */
-static FK__ALWAYS_INLINE __m128 fk__half_unit_factors_sse(__m128 a, __m128 b, __m128 c, __m128 d,
-                                                          __m128i *not_normal)
+static FK__ALWAYS_INLINE __m128 fk__half_unit_factors_of_lanes_sse(__m128 qx, __m128 qy, __m128 qz, __m128 qw,
+                                                                   __m128i *not_normal)
 {
-    __m128 ab_low = _mm_unpacklo_ps(a, b), cd_low = _mm_unpacklo_ps(c, d);
-    __m128 ab_high = _mm_unpackhi_ps(a, b), cd_high = _mm_unpackhi_ps(c, d);
-    __m128 qx = _mm_movelh_ps(ab_low, cd_low), qy = _mm_movehl_ps(cd_low, ab_low);
-    __m128 qz = _mm_movelh_ps(ab_high, cd_high), qw = _mm_movehl_ps(cd_high, ab_high);
     __m128 norm2 = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(qx, qx), _mm_mul_ps(qy, qy)), _mm_mul_ps(qz, qz)),
                               _mm_mul_ps(qw, qw));
     __m128i bits = _mm_castps_si128(norm2); /* positive normal: 0x00800000 to 0x7F7FFFFF as signed integers */
     *not_normal = _mm_or_si128(_mm_cmplt_epi32(bits, _mm_set1_epi32(0x00800000)),
                                _mm_cmpgt_epi32(bits, _mm_set1_epi32(0x7F7FFFFF)));
     return _mm_div_ps(_mm_set1_ps(0.5f), _mm_sqrt_ps(norm2));
+}
+
+static FK__ALWAYS_INLINE __m128 fk__half_unit_factors_sse(__m128 a, __m128 b, __m128 c, __m128 d,
+                                                          __m128i *not_normal)
+{
+    __m128 ab_low = _mm_unpacklo_ps(a, b), cd_low = _mm_unpacklo_ps(c, d);
+    __m128 ab_high = _mm_unpackhi_ps(a, b), cd_high = _mm_unpackhi_ps(c, d);
+    return fk__half_unit_factors_of_lanes_sse(_mm_movelh_ps(ab_low, cd_low), _mm_movehl_ps(cd_low, ab_low),
+                                              _mm_movelh_ps(ab_high, cd_high), _mm_movehl_ps(cd_high, ab_high),
+                                              not_normal);
 }
 
 /* Twice fk__renormalization_factor() in every lane, 3 - |q|^2, |q|^2 summed in
@@ -1581,7 +1587,9 @@ static fk_rigid fk__joint_transform(const fk_rigid *parent, fk_vec3 rest_joint, 
 #if defined(FK__SIMD_SSE2)
     __m128 x = fk__load3_sse(&rest_joint), given = _mm_loadu_ps(&rotation.x), q, t;
     __m128i not_normal; /* the caller has checked */
-    __m128 factor = fk__half_unit_factors_sse(given, given, given, given, &not_normal);
+    __m128 factor = fk__half_unit_factors_of_lanes_sse(FK__PERMUTE_SSE(given, 0x00), FK__PERMUTE_SSE(given, 0x55),
+                                                       FK__PERMUTE_SSE(given, 0xAA), FK__PERMUTE_SSE(given, 0xFF),
+                                                       &not_normal);
     fk_rigid r;
     t = fk__joint_transform_sse(!parent, parent ? _mm_loadu_ps(&parent->q.x) : x, parent ? fk__load3_sse(&parent->t) : x,
                                 _mm_mul_ps(given, factor), x,
