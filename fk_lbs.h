@@ -1387,17 +1387,19 @@ static FK__ALWAYS_INLINE int fk__is_positive_normal_sse(__m128 x)
 }
 
 /* Half of fk_quat_normalize()'s factor for four quaternions, one per lane:
-   0.5 / |q| for q = a, b, c, d, with |q|^2 summed as fk_quat_dot() sums it (the
-   four are transposed so that each lane holds one). Forward kinematics scales
+   0.5 / |q|, with |q|^2 summed as fk_quat_dot() sums it, for the quaternions
+   whose x, y, z, w are the lanes of qx, qy, qz, qw. Forward kinematics scales
    each joint's rotation by it, q / (2 |q|): the normalized bits halved (0.5 / s
    is (1 / s) / 2 exactly, and so is each product unless it falls below
    FLT_MIN), and multiplies the half rotation by twice the renormalization
    factor, which takes the factor's halving off the chain from parent to child.
    Lanes whose |q|^2 is not a positive normal float (a rotation that cannot be
    normalized) are set in *not_normal. The one-pass path computes the factors
-   of many joints ahead of the chain, four at a time; the general path calls
-   this with one rotation in all four lanes, so both round alike even where the
-   compiler fuses the multiplies and adds. */
+   of many joints ahead of the chain, four at a time
+   (fk__half_unit_factors_sse()); the general path gives this function one
+   rotation's x, y, z, w in all four lanes, so both evaluate the same
+   expression and round alike even where the compiler fuses the multiplies
+   and adds. */
 static FK__ALWAYS_INLINE __m128 fk__half_unit_factors_of_lanes_sse(__m128 qx, __m128 qy, __m128 qz, __m128 qw,
                                                                    __m128i *not_normal)
 {
@@ -1409,6 +1411,8 @@ static FK__ALWAYS_INLINE __m128 fk__half_unit_factors_of_lanes_sse(__m128 qx, __
     return _mm_div_ps(_mm_set1_ps(0.5f), _mm_sqrt_ps(norm2));
 }
 
+/* fk__half_unit_factors_of_lanes_sse() of the quaternions a, b, c, d,
+   transposed so that each lane holds one. */
 static FK__ALWAYS_INLINE __m128 fk__half_unit_factors_sse(__m128 a, __m128 b, __m128 c, __m128 d,
                                                           __m128i *not_normal)
 {
