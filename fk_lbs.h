@@ -3802,8 +3802,8 @@ static FK__AVX512_TARGET int fk__four_lists_in_range_avx512(const fk__skin_run *
 
 /* Whether the joint indices of the `count` (1 to 4) vertices from `joint` on are
    at most the run's limit: with packed lists of up to eight, one masked load of
-   16-bit lanes and a saturating subtraction that leaves nonzero lanes where an
-   index is over; four lists of up to eight at any stride (interleaved
+   16-bit lanes (256 bits for up to four influences, 512 for up to eight) and a
+   saturating subtraction that leaves nonzero lanes where an index is over; four lists of up to eight at any stride (interleaved
    records), a masked load each and the same test (the loop over them took a
    fifth of the time of LBS on 48-byte records in L2). */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__joints_in_range_avx512(const fk__skin_run *r, const char *joint,
