@@ -251,6 +251,37 @@ simd_mutant lbs_avx512_packed_lane avx512 "" \
 '_mm512_setr_epi32(3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 16, 16, 16, 16)' \
 '_mm512_setr_epi32(3, 3, 3, 3, 4, 4, 4, 4, 6, 6, 6, 6, 16, 16, 16, 16)'
 
+# Four packed vertices' results leave in one store of twelve lanes under a mask:
+# all sixteen written, the last group of a run writes past the output (test_simd
+# ends its arrays at a guard page).
+simd_mutant lbs_avx512_store_past_vertices avx512 "" \
+'    _mm512_mask_storeu_ps((float *)(void *)p, 0x0FFF, packed);' \
+'    _mm512_mask_storeu_ps((float *)(void *)p, 0xFFFF, packed);'
+
+# Packed LBS, sixteen vertices an iteration: the indices checked up front (the
+# group's, and those of the vertices done first so that streamed lines start on
+# a 64-byte boundary), the vertices done first, a line of the output picked
+# wrong, and the boundary missed (a streaming store faults off one).
+simd_mutant lbs_avx512_sixteen_unchecked avx512 "" \
+'        if (!fk__packed_joints_in_range_avx512(r->joints, 16 * (size_t)influences, r->joint_limit)) {' \
+'        if (0) {'
+
+simd_mutant lbs_avx512_stream_head_unchecked avx512 "" \
+'        if (!fk__packed_joints_in_range_avx512(r->joints, (size_t)head * (size_t)influences, r->joint_limit)) return -1;' \
+''
+
+simd_mutant lbs_avx512_stream_head_skipped avx512 "" \
+'        fk__lbs_avx2_loop(&first, influences, normals);' \
+''
+
+simd_mutant lbs_avx512_sixteen_line_wrong avx512 "" \
+'_mm512_setr_epi32(5, 9, 2, 6, 10, 3, 7, 11, 16, 20, 24, 17, 21, 25, 18, 22)' \
+'_mm512_setr_epi32(5, 9, 2, 6, 10, 3, 7, 11, 16, 20, 24, 17, 21, 25, 18, 26)'
+
+simd_mutant lbs_avx512_stream_misaligned avx512 "" \
+'    while ((out + 12u * (unsigned)head) % 64u != 0) ++head;' \
+'    while ((out + 12u * (unsigned)head) % 16u != 0) ++head;'
+
 # The AVX-512 LBS loop checks its own joint indices; without the check a bad
 # index reads a bone that is not there and no error is returned.
 simd_mutant lbs_avx512_joints_unchecked avx512 "" \

@@ -13,6 +13,9 @@
    still agree, which they do trivially; the test then checks the plumbing. */
 #define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS under -std=c99 */
 #define FK_LBS_PALETTE_CAPACITY 64
+/* 1000 vertices' positions and more are streamed by the loops that stream
+   (fewer are stored as usual): both ways are tested */
+#define FK_LBS_STREAM_MIN_BYTES 12000
 #define FK_LBS_IMPLEMENTATION
 #include "fk_lbs.h"
 #include "check.h"
@@ -277,11 +280,14 @@ static void dqs_simd_with_64_bones_and_tied_weights_matches_reference(void)
     tied_weights = 0;
 }
 
-/* A vertex count that ends mid-block, and one vertex alone. */
+/* A vertex count that ends mid-block, and one vertex alone; and 1024, whose
+   normals (in the packed layout 12 * 1024 bytes after the positions) are
+   streamed along with the positions (with 1000, only the positions). */
 static void odd_counts_match_reference(void)
 {
     make_bones(1.0f);
     agree(fk_skin_lbs, "LBS", 257);
+    agree(fk_skin_lbs, "LBS", 1024);
     agree(fk_skin_dqs, "DQS", 1);
 }
 
@@ -293,8 +299,11 @@ static void bad_index_stops_where_the_reference_stops(void)
        group of sixteen (the AVX-512 DQS loop checks four vertices a load), and
        the last vertex, which the four-vertex AVX-512 loop leaves to its tail
        (1001 vertices); each in its third influence, and the last of the group
-       of four in its fourth as well, the last index such a group checks */
-    static const int bad_vertices[] = {600, 603, 607, 1000, 603}, bad_slots[] = {2, 2, 2, 2, 3};
+       of four in its fourth as well, the last index such a group checks; and
+       the first vertex, which the streaming AVX-512 LBS loop leaves to the
+       loops before it until its output reaches a 64-byte line (here four
+       vertices: the output buffer ends at a page) */
+    static const int bad_vertices[] = {600, 603, 607, 1000, 603, 0}, bad_slots[] = {2, 2, 2, 2, 3, 2};
     enum { COUNT = 1001, BAD = sizeof bad_vertices / sizeof bad_vertices[0] };
     int method, which;
     make_bones(2.0f);
