@@ -290,7 +290,8 @@ simd_mutant lbs_avx512_joints_unchecked avx512 "" \
 
 # With packed lists of up to four indices the four vertices' sixteen or fewer
 # are checked in one half-width load; the mask one index short leaves the last
-# vertex's last influence unchecked (test_simd's bad index in vertex 603).
+# vertex's last influence unchecked (test_simd's bad index in vertex 999, in the
+# last group of four after the sixteen-vertex loop).
 simd_mutant lbs_avx512_packed_last_index_unchecked avx512 "" \
 '_mm256_maskz_loadu_epi16((__mmask16)((1u << (count * influences)) - 1u), joint),' \
 '_mm256_maskz_loadu_epi16((__mmask16)((1u << (count * influences - 1)) - 1u), joint),'

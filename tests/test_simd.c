@@ -299,11 +299,13 @@ static void bad_index_stops_where_the_reference_stops(void)
        group of sixteen (the AVX-512 DQS loop checks four vertices a load), and
        the last vertex, which the four-vertex AVX-512 loop leaves to its tail
        (1001 vertices); each in its third influence, and the last of the group
-       of four in its fourth as well, the last index such a group checks; and
-       the first vertex, which the streaming AVX-512 LBS loop leaves to the
-       loops before it until its output reaches a 64-byte line (here four
-       vertices: the output buffer ends at a page) */
-    static const int bad_vertices[] = {600, 603, 607, 1000, 603, 0}, bad_slots[] = {2, 2, 2, 2, 3, 2};
+       of four in its fourth as well, the last index such a group checks (603
+       for loops that go four at a time, 999 for the packed AVX-512 LBS loop,
+       which goes sixteen at a time from vertex 4 and four at a time after
+       vertex 995); and the first vertex, which that loop leaves to the loops
+       before it until its output reaches a 64-byte line (here four vertices:
+       the output buffer ends at a page) */
+    static const int bad_vertices[] = {600, 603, 607, 1000, 603, 999, 0}, bad_slots[] = {2, 2, 2, 2, 3, 3, 2};
     enum { COUNT = 1001, BAD = sizeof bad_vertices / sizeof bad_vertices[0] };
     int method, which;
     make_bones(2.0f);
