@@ -3673,7 +3673,9 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store4x3_avx512(char *p, siz
 {
     if (stride == 3 * sizeof(float)) {
         __m512i pack = _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0, 0, 0, 0);
-        _mm512_mask_storeu_ps((float *)(void *)p, 0x0FFF, _mm512_permutexvar_ps(pack, blocks)); /* as fk__store4x3_lanes_avx512() */
+        __m512 packed = _mm512_permutexvar_ps(pack, blocks);
+        _mm256_storeu_ps((float *)(void *)p, _mm512_castps512_ps256(packed));
+        _mm_storeu_ps((float *)(void *)(p + 32), _mm512_extractf32x4_ps(packed, 2));
     } else {
         _mm_mask_storeu_ps((float *)(void *)p, 7, _mm512_castps512_ps128(blocks));
         _mm_mask_storeu_ps((float *)(void *)(p + stride), 7, _mm512_extractf32x4_ps(blocks, 1));
@@ -3754,14 +3756,14 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__sum_lanes4_avx512(__m512 p
     return _mm512_add_ps(_mm512_shuffle_ps(a, b, _MM_SHUFFLE(1, 0, 1, 0)), _mm512_shuffle_ps(a, b, _MM_SHUFFLE(3, 2, 3, 2)));
 }
 
-/* Writes x y z of lane v (blocks 0, 1, 2) to packed vertex v: one permute and
-   one store of 12 lanes under a mask (on an AMD Zen 4, 2% less time than a
-   32-byte and a 16-byte store, 4% with normals: the extraction of the upper
-   16 bytes took a shuffle). */
+/* Writes x y z of lane v (blocks 0, 1, 2) to packed vertex v: one permute, a
+   32-byte and a 16-byte store (not one masked 64-byte store: in place, the next
+   four vertices' loads overlap its 64 bytes and wait for it; performance.md). */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store4x3_lanes_avx512(char *p, __m512 across)
 {
     __m512 packed = _mm512_permutexvar_ps(_mm512_setr_epi32(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, 0, 0, 0, 0), across);
-    _mm512_mask_storeu_ps((float *)(void *)p, 0x0FFF, packed);
+    _mm256_storeu_ps((float *)(void *)p, _mm512_castps512_ps256(packed));
+    _mm_storeu_ps((float *)(void *)(p + 32), _mm512_extractf32x4_ps(packed, 2));
 }
 
 /* The rare vertices of fk__normalize4_lanes_avx512(), out of line. */
@@ -3977,8 +3979,10 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
         r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = point_bytes;
         r.joint_stride = (size_t)influences * sizeof(uint16_t);
         r.weight_stride = (size_t)influences * sizeof(float);
-        i = fk__lbs16_avx512(&r, rows, influences, normals);
-        if (i < 0) return -1 - i;
+        if (influences == 1 || influences == 2 || influences == 4) { /* k = 8: 3% slower; 3, 5: 20% */
+            i = fk__lbs16_avx512(&r, rows, influences, normals);
+            if (i < 0) return -1 - i;
+        }
     }
     /* packed: the last vertex of the run is left to the tail, so that every
        16-byte point load stays inside the arrays */

@@ -251,13 +251,6 @@ simd_mutant lbs_avx512_packed_lane avx512 "" \
 '_mm512_setr_epi32(3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 16, 16, 16, 16)' \
 '_mm512_setr_epi32(3, 3, 3, 3, 4, 4, 4, 4, 6, 6, 6, 6, 16, 16, 16, 16)'
 
-# Four packed vertices' results leave in one store of twelve lanes under a mask:
-# all sixteen written, the last group of a run writes past the output (test_simd
-# ends its arrays at a guard page).
-simd_mutant lbs_avx512_store_past_vertices avx512 "" \
-'    _mm512_mask_storeu_ps((float *)(void *)p, 0x0FFF, packed);' \
-'    _mm512_mask_storeu_ps((float *)(void *)p, 0xFFFF, packed);'
-
 # Packed LBS, sixteen vertices an iteration: the indices checked up front (the
 # group's, and those of the vertices done first so that streamed lines start on
 # a 64-byte boundary), the vertices done first, a line of the output picked
