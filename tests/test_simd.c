@@ -280,9 +280,9 @@ static void dqs_simd_with_64_bones_and_tied_weights_matches_reference(void)
     tied_weights = 0;
 }
 
-/* A vertex count that ends mid-block, and one vertex alone; and 1024, whose
-   normals (in the packed layout 12 * 1024 bytes after the positions) are
-   streamed along with the positions (with 1000, only the positions). */
+/* A vertex count that ends mid-block, and one vertex alone; and 1024, another
+   count whose output positions are streamed (as 1000's are), a whole number
+   of 64-byte lines. */
 static void odd_counts_match_reference(void)
 {
     make_bones(1.0f);
