@@ -3901,6 +3901,36 @@ static int fk__stream_head(const fk__skin_run *r)
     return head;
 }
 
+/* The rows step of LBS on packed arrays for the four vertices from vertex `at`
+   of the run on: each vertex's blended rows, its point in every block, and the
+   sums within blocks, which leave x', y', z' of the four in blocks 0, 1, 2
+   (fk__sum_lanes4_avx512()). With normals, *turned gets theirs, renormalized. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__lbs_rows4_avx512(const fk__skin_run *r, const float *rows, size_t at,
+                                                                      const int influences, const int normals,
+                                                                      __m512 *turned)
+{
+    const __m512 one = _mm512_set1_ps(1.0f), zero = _mm512_setzero_ps();
+    const size_t point_bytes = 3 * sizeof(float);
+    __m512 m[4], point[4], normal[4], moved;
+    int v;
+    FK__UNROLL
+    for (v = 0; v < 4; ++v)
+        m[v] = fk__lbs_blend_avx512(rows, r->joints + (at + (size_t)v) * r->joint_stride,
+                                    r->weights + (at + (size_t)v) * r->weight_stride, influences, 1);
+    FK__UNROLL
+    for (v = 0; v < 4; ++v) {
+        point[v] = fk__point_rows_avx512(r->positions + (at + (size_t)v) * point_bytes, one);
+        if (normals) normal[v] = fk__point_rows_avx512(r->normals + (at + (size_t)v) * point_bytes, zero);
+    }
+    moved = fk__sum_lanes4_avx512(_mm512_mul_ps(m[0], point[0]), _mm512_mul_ps(m[1], point[1]),
+                                  _mm512_mul_ps(m[2], point[2]), _mm512_mul_ps(m[3], point[3]));
+    if (normals) /* the translation lanes are left out, not multiplied by 0: inf * 0 is NaN */
+        *turned = fk__normalize4_lanes_avx512(fk__sum_lanes4_avx512(
+            _mm512_maskz_mul_ps(0x7777, m[0], normal[0]), _mm512_maskz_mul_ps(0x7777, m[1], normal[1]),
+            _mm512_maskz_mul_ps(0x7777, m[2], normal[2]), _mm512_maskz_mul_ps(0x7777, m[3], normal[3])));
+    return moved;
+}
+
 /* LBS on packed arrays, sixteen vertices an iteration: the four-vertex step of
    fk__lbs_avx512_loop() four times, with the sixteen vertices' indices checked
    up front and their results written as whole 64-byte lines. Above
@@ -3916,10 +3946,8 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_avx512(fk__skin_run *ru
                                                                const int normals)
 {
     fk__skin_run r_ = *run, *r = &r_; /* a copy, as in fk__lbs_avx512_loop() */
-    const __m512 one = _mm512_set1_ps(1.0f), zero = _mm512_setzero_ps();
-    const size_t point_bytes = 3 * sizeof(float);
     const int head = fk__stream_head(r), stream = head >= 0;
-    int i = 0, g, v;
+    int i = 0, g;
     if (head > 0 && head + 16 < r->count) {
         fk__skin_run first = *r;
         first.count = head;
@@ -3936,22 +3964,8 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_avx512(fk__skin_run *ru
         }
         FK__UNROLL
         for (g = 0; g < 4; ++g) {
-            const size_t at = 4 * (size_t)g;
-            __m512 m[4], point[4], normal[4];
-            fk__prefetch_ahead(r, FK__PREFETCH_ALL, normals, at);
-            FK__UNROLL
-            for (v = 0; v < 4; ++v) {
-                m[v] = fk__lbs_blend_avx512(rows, r->joints + (at + (size_t)v) * r->joint_stride,
-                                            r->weights + (at + (size_t)v) * r->weight_stride, influences, 1);
-                point[v] = fk__point_rows_avx512(r->positions + (at + (size_t)v) * point_bytes, one);
-                if (normals) normal[v] = fk__point_rows_avx512(r->normals + (at + (size_t)v) * point_bytes, zero);
-            }
-            moved[g] = fk__sum_lanes4_avx512(_mm512_mul_ps(m[0], point[0]), _mm512_mul_ps(m[1], point[1]),
-                                             _mm512_mul_ps(m[2], point[2]), _mm512_mul_ps(m[3], point[3]));
-            if (normals) /* as in fk__lbs_avx512_loop() */
-                turned[g] = fk__normalize4_lanes_avx512(fk__sum_lanes4_avx512(
-                    _mm512_maskz_mul_ps(0x7777, m[0], normal[0]), _mm512_maskz_mul_ps(0x7777, m[1], normal[1]),
-                    _mm512_maskz_mul_ps(0x7777, m[2], normal[2]), _mm512_maskz_mul_ps(0x7777, m[3], normal[3])));
+            fk__prefetch_ahead(r, FK__PREFETCH_ALL, normals, 4 * (size_t)g);
+            moved[g] = fk__lbs_rows4_avx512(r, rows, 4 * (size_t)g, influences, normals, &turned[g]);
         }
         fk__store16x3_lanes_avx512(r->out_positions, moved, stream);
         if (normals) fk__store16x3_lanes_avx512(r->out_normals, turned, 0); /* streamed: 13% slower, on a Zen 4 */
@@ -3987,37 +4001,25 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
     /* packed: the last vertex of the run is left to the tail, so that every
        16-byte point load stays inside the arrays */
     for (; packed ? i + 4 < r.count : i + 4 <= r.count; i += 4) {
-        __m512 m[4], point[4], normal[4], moved;
+        __m512 m[4], point[4], normal[4], moved, turned;
         if (!fk__joints_in_range_avx512(&r, r.joints, 4, influences, packed)) return i;
         fk__prefetch_ahead(&r, prefetch_plan, normals, 0);
-        FK__UNROLL
-        for (v = 0; v < 4; ++v)
-            m[v] = fk__lbs_blend_avx512(packed ? rows : r.palette, r.joints + (size_t)v * r.joint_stride,
-                                        r.weights + (size_t)v * r.weight_stride, influences, packed);
         if (packed) { /* rows: the point in every block, and sums within blocks */
-            FK__UNROLL
-            for (v = 0; v < 4; ++v) {
-                point[v] = fk__point_rows_avx512(r.positions + (size_t)v * point_bytes, one);
-                if (normals) normal[v] = fk__point_rows_avx512(r.normals + (size_t)v * point_bytes, zero);
-            }
-            moved = fk__sum_lanes4_avx512(_mm512_mul_ps(m[0], point[0]), _mm512_mul_ps(m[1], point[1]),
-                                          _mm512_mul_ps(m[2], point[2]), _mm512_mul_ps(m[3], point[3]));
-            if (normals) {
-                /* the translation lanes are left out, not multiplied by 0: inf * 0 is NaN */
-                __m512 turned = fk__sum_lanes4_avx512(
-                    _mm512_maskz_mul_ps(0x7777, m[0], normal[0]), _mm512_maskz_mul_ps(0x7777, m[1], normal[1]),
-                    _mm512_maskz_mul_ps(0x7777, m[2], normal[2]), _mm512_maskz_mul_ps(0x7777, m[3], normal[3]));
-                fk__store4x3_lanes_avx512(r.out_normals, fk__normalize4_lanes_avx512(turned));
-            }
+            moved = fk__lbs_rows4_avx512(&r, rows, 0, influences, normals, &turned);
+            if (normals) fk__store4x3_lanes_avx512(r.out_normals, turned);
             fk__store4x3_lanes_avx512(r.out_positions, moved);
         } else { /* columns: the point spread over the blocks, and sums of blocks */
+            FK__UNROLL
+            for (v = 0; v < 4; ++v)
+                m[v] = fk__lbs_blend_avx512(r.palette, r.joints + (size_t)v * r.joint_stride,
+                                            r.weights + (size_t)v * r.weight_stride, influences, 0);
             fk__spread4_avx512(r.positions, r.position_stride, one, point);
             if (normals) fk__spread4_avx512(r.normals, r.normal_stride, zero, normal);
             moved = fk__sum_blocks4_avx512(_mm512_mul_ps(m[0], point[0]), _mm512_mul_ps(m[1], point[1]),
                                            _mm512_mul_ps(m[2], point[2]), _mm512_mul_ps(m[3], point[3]));
             if (normals) {
                 /* the translation block is left out, not multiplied by 0: inf * 0 is NaN */
-                __m512 turned = fk__sum_blocks4_avx512(
+                turned = fk__sum_blocks4_avx512(
                     _mm512_maskz_mul_ps(0x0FFF, m[0], normal[0]), _mm512_maskz_mul_ps(0x0FFF, m[1], normal[1]),
                     _mm512_maskz_mul_ps(0x0FFF, m[2], normal[2]), _mm512_maskz_mul_ps(0x0FFF, m[3], normal[3]));
                 fk__store4x3_avx512(r.out_normals, r.out_normal_stride, fk__normalize4_avx512(turned));
