@@ -3571,36 +3571,40 @@ static int fk__has_avx2_fma(void)
 
 /* LBS with AVX-512, four vertices at a time. A bone's 3x4 matrix, padded to
    4x4, fills one 16-lane register, so the blend is one fused multiply-add per
-   influence. Two ways to apply the blend to (x, y, z, 1):
-   - By rows, for tightly packed arrays: the bones are transposed once per call
-     (block i = row i), the point is one 16-byte broadcast load into every
-     block, and the product's sums within each block, for four vertices
-     together, take only in-lane shuffles (unpacks and shuffles within 128-bit
-     lanes), leaving x' of vertex v in lane v of block 0, y' in block 1, z' in
-     block 2; one permute packs the four vertices for a 32-byte and a 16-byte
-     store. On AMD Zen 4 a permute across 128-bit lanes measured as costly as
-     a multiply-add beside multiply-adds, an in-lane shuffle free: by columns,
-     11 such permutes per four vertices; by rows, one. The 16-byte load reads
-     the next vertex's x, so the run's last vertex goes to the tail loop.
-   - By columns, [c0 c1 c2 t], for other layouts: one product with
-     [x x x x y y y y z z z z 1 1 1 1] and the sum of the four blocks, done for
-     four vertices together (two rounds of 128-bit block shuffles), which
-     leaves vertex v's result in block v. A point is one masked 12-byte access
-     per vertex (or 48 bytes for four packed ones: a 32-byte and a 16-byte
-     access; one masked 64-byte access was 5% slower, and skinning in place it
-     made each load of the next four vertices wait for the masked store before
-     it, 3.5 ms instead of 2.2 at a million vertices).
+   influence. The blend is applied to (x, y, z, 1) by rows: the bones are
+   transposed once per call (block i = row i), the point is one 16-byte
+   broadcast load into every block, and the product's sums within each block,
+   for four vertices together, take only in-lane shuffles (unpacks and
+   shuffles within 128-bit lanes), leaving x' of vertex v in lane v of block 0,
+   y' in block 1, z' in block 2. On AMD Zen 4 a permute across 128-bit lanes
+   measured as costly as a multiply-add beside multiply-adds, an in-lane
+   shuffle free: applied by columns ([c0 c1 c2 t] times
+   [x x x x y y y y z z z z 1 1 1 1], then the sum of the blocks) four vertices
+   took 11 such permutes, by rows one. The 16-byte load reads the 4 bytes after
+   the point (the next vertex's x, or the rest of a record), so the run's last
+   vertex goes to the tail loop. Results are written:
+   - packed: one permute for a 32-byte and a 16-byte store (not one masked
+     64-byte store: skinning in place, it made each load of the next four
+     vertices wait for it, 3.5 ms instead of 2.2 at a million vertices);
+   - other layouts: one permute and a masked 12-byte store per vertex; or, when
+     each output normal follows its position (x y z nx ny nz), a masked
+     24-byte store per vertex; or, when those pairs are also packed (24-byte
+     records), the four vertices' 96 bytes in a 64-byte and a 32-byte store.
+   Interleaved records (every input array at one stride and both outputs at
+   another, as one vertex buffer in and one out) get a copy of the loop of
+   their own, whose strides are then two numbers instead of six: on 48-byte
+   records in, 24 out, with normals, it took 2.5% less time than the loop for
+   any strides, which runs out of registers.
    Nothing is read or written outside the arrays, and all four vertices are
    read before any is written, so in-place skinning works as for the
    reference. */
 
-/* Weight e of a vertex in every lane. With four_at_a_time (packed weights, a
-   count that is a multiple of four), one 16-byte load into every block serves
+/* Weight e of a vertex in every lane. With four_at_a_time (a count that is a
+   multiple of four), one 16-byte load into every block serves
    four influences, each picked out by a shuffle within the blocks: on an AMD
    Zen 4, where the loop is bound by its loads and such a shuffle runs beside
    the multiply-adds, 2% faster at 100,000 vertices and 6% at a million than a
-   broadcast load per influence; on interleaved records, 2.5% slower, so they
-   keep the broadcasts. `four` keeps the last four between calls, for e going
+   broadcast load per influence, and 5% faster on interleaved records. `four` keeps the last four between calls, for e going
    up from 0. */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__weight_avx512(const float *weights, int e, const int four_at_a_time,
                                                                   __m512 *four)
@@ -3614,12 +3618,11 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__weight_avx512(const float 
 }
 
 static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__lbs_blend_avx512(const float *palette, const char *joint,
-                                                                      const char *weight, const int influences,
-                                                                      const int packed)
+                                                                      const char *weight, const int influences)
 {
     const uint16_t *joints = (const uint16_t *)(const void *)joint;
     const float *weights = (const float *)(const void *)weight;
-    const int four_at_a_time = packed && influences % 4 == 0;
+    const int four_at_a_time = influences % 4 == 0;
     __m512 four = _mm512_setzero_ps();
     __m512 m = _mm512_mul_ps(fk__weight_avx512(weights, 0, four_at_a_time, &four),
                              _mm512_load_ps(palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS));
@@ -3629,70 +3632,6 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__lbs_blend_avx512(const flo
         m = _mm512_fmadd_ps(fk__weight_avx512(weights, e, four_at_a_time, &four),
                             _mm512_load_ps(palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS), m);
     return m;
-}
-
-/* Block v of the result is the sum of the four 4-lane blocks of the v-th argument. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__sum_blocks4_avx512(__m512 a, __m512 b, __m512 c, __m512 d)
-{
-    __m512 ab = _mm512_add_ps(_mm512_shuffle_f32x4(a, b, _MM_SHUFFLE(1, 0, 1, 0)),
-                              _mm512_shuffle_f32x4(a, b, _MM_SHUFFLE(3, 2, 3, 2)));
-    __m512 cd = _mm512_add_ps(_mm512_shuffle_f32x4(c, d, _MM_SHUFFLE(1, 0, 1, 0)),
-                              _mm512_shuffle_f32x4(c, d, _MM_SHUFFLE(3, 2, 3, 2)));
-    return _mm512_add_ps(_mm512_shuffle_f32x4(ab, cd, _MM_SHUFFLE(2, 0, 2, 0)),
-                         _mm512_shuffle_f32x4(ab, cd, _MM_SHUFFLE(3, 1, 3, 1)));
-}
-
-/* The four vertices' [x x x x y y y y z z z z f f f f], f = fill (1 for a point,
-   whose translation counts; 0 for a normal). */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__spread4_avx512(const char *p, size_t stride, __m512 fill,
-                                                                  __m512 spread[4])
-{
-    if (stride == 3 * sizeof(float)) { /* x0 y0 z0 x1 ... z3 in lanes 0-11, then picked apart; lane 16 is the fill */
-        const float *f = (const float *)(const void *)p;
-        __m512 packed = _mm512_insertf32x4(_mm512_castps256_ps512(_mm256_loadu_ps(f)), _mm_loadu_ps(f + 8), 2);
-        spread[0] = _mm512_permutex2var_ps(packed, _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 16, 16, 16, 16),
-                                           fill);
-        spread[1] = _mm512_permutex2var_ps(packed, _mm512_setr_epi32(3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 16, 16, 16, 16),
-                                           fill);
-        spread[2] = _mm512_permutex2var_ps(packed, _mm512_setr_epi32(6, 6, 6, 6, 7, 7, 7, 7, 8, 8, 8, 8, 16, 16, 16, 16),
-                                           fill);
-        spread[3] = _mm512_permutex2var_ps(
-            packed, _mm512_setr_epi32(9, 9, 9, 9, 10, 10, 10, 10, 11, 11, 11, 11, 16, 16, 16, 16), fill);
-    } else { /* lane 16 is the first of the second source, the fill */
-        __m512i pick = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 16, 16, 16, 16);
-        int v;
-        FK__UNROLL
-        for (v = 0; v < 4; ++v)
-            spread[v] = _mm512_permutex2var_ps(_mm512_castps128_ps512(_mm_maskz_loadu_ps(7, p + (size_t)v * stride)), pick,
-                                               fill);
-    }
-}
-
-/* Writes x y z of block v to vertex v's record. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store4x3_avx512(char *p, size_t stride, __m512 blocks)
-{
-    if (stride == 3 * sizeof(float)) {
-        __m512i pack = _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0, 0, 0, 0);
-        __m512 packed = _mm512_permutexvar_ps(pack, blocks);
-        _mm256_storeu_ps((float *)(void *)p, _mm512_castps512_ps256(packed));
-        _mm_storeu_ps((float *)(void *)(p + 32), _mm512_extractf32x4_ps(packed, 2));
-    } else {
-        _mm_mask_storeu_ps((float *)(void *)p, 7, _mm512_castps512_ps128(blocks));
-        _mm_mask_storeu_ps((float *)(void *)(p + stride), 7, _mm512_extractf32x4_ps(blocks, 1));
-        _mm_mask_storeu_ps((float *)(void *)(p + 2 * stride), 7, _mm512_extractf32x4_ps(blocks, 2));
-        _mm_mask_storeu_ps((float *)(void *)(p + 3 * stride), 7, _mm512_extractf32x4_ps(blocks, 3));
-    }
-}
-
-/* The rare blocks of fk__normalize4_avx512(), out of line: inlined, this path
-   cost the common one about 3% at a million vertices with normals. */
-static FK__AVX512_TARGET __attribute__((noinline, cold)) __m512 fk__normalize4_exact_avx512(__m512 n)
-{
-    float lanes[16];
-    int v;
-    _mm512_storeu_ps(lanes, _mm512_maskz_mov_ps(0x7777, n));
-    for (v = 0; v < 4; ++v) _mm_storeu_ps(lanes + 4 * v, fk__normalize_sse(_mm_loadu_ps(lanes + 4 * v)));
-    return _mm512_loadu_ps(lanes);
 }
 
 /* Every class a float can be in but a positive normal number (FLT_MIN to
@@ -3712,21 +3651,6 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__inverse_length_avx512(__m5
                          _mm512_fnmadd_ps(_mm512_mul_ps(y, y), length2, _mm512_set1_ps(3.0f)));
 }
 
-/* Each block's x y z divided by its length: AVX-512's 14-bit estimate of
-   1/sqrt and the Newton step of fk__normalize_sse(). Lane 3 of each block is ignored
-   (it holds the sums of the padding) and comes out as anything. Blocks whose
-   length the estimate cannot take go one by one to fk__normalize_sse(), which
-   hands them to the reference. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__normalize4_avx512(__m512 n)
-{
-    __m512 square = _mm512_maskz_mul_ps(0x7777, n, n), length2;
-    length2 = _mm512_add_ps(square, _mm512_permute_ps(square, _MM_SHUFFLE(1, 0, 3, 2)));
-    length2 = _mm512_add_ps(length2, _mm512_permute_ps(length2, _MM_SHUFFLE(2, 3, 0, 1)));
-    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0))
-        return _mm512_mul_ps(n, fk__inverse_length_avx512(length2));
-    return fk__normalize4_exact_avx512(n);
-}
-
 /* The run's bones as rows: bone j's [c0 c1 c2 t] (block i = column i) becomes
    [r0 r1 r2 0] (block i = row i), one permute each. */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__lbs_rows_avx512(const float *palette, int bones, float *rows)
@@ -3739,8 +3663,9 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__lbs_rows_avx512(const float 
 }
 
 /* A point (x, y, z, fill) in every block: one 16-byte broadcast load, the
-   fill merged in by its mask. The fourth float read is the next vertex's x:
-   the loop leaves the run's last vertex to its tail. */
+   fill merged in by its mask. The fourth float read is the next vertex's x,
+   or lies in the point's record (a stride is at least 12 bytes): the loop
+   leaves the run's last vertex to its tail. */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__point_rows_avx512(const char *p, __m512 fill)
 {
     return _mm512_mask_broadcast_f32x4(fill, 0x7777, _mm_loadu_ps((const float *)(const void *)p));
@@ -3766,7 +3691,61 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store4x3_lanes_avx512(char *
     _mm_storeu_ps((float *)(void *)(p + 32), _mm512_extractf32x4_ps(packed, 2));
 }
 
-/* The rare vertices of fk__normalize4_lanes_avx512(), out of line. */
+/* fk__store4x3_lanes_avx512() at any stride: the lanes of each vertex brought
+   together by one permute, then a masked 12-byte store each. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store4x3_strided_avx512(char *p, size_t stride, __m512 across)
+{
+    __m512 blocks = _mm512_permutexvar_ps(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), across);
+    _mm_mask_storeu_ps((float *)(void *)p, 7, _mm512_castps512_ps128(blocks));
+    _mm_mask_storeu_ps((float *)(void *)(p + stride), 7, _mm512_extractf32x4_ps(blocks, 1));
+    _mm_mask_storeu_ps((float *)(void *)(p + 2 * stride), 7, _mm512_extractf32x4_ps(blocks, 2));
+    _mm_mask_storeu_ps((float *)(void *)(p + 3 * stride), 7, _mm512_extractf32x4_ps(blocks, 3));
+}
+
+/* Where fk__lbs_avx512_loop() writes four vertices' positions and normals at
+   strides other than packed: each array apart; or each normal right after its
+   position (x y z nx ny nz), both at one stride; or such pairs packed, 24
+   bytes a vertex. Decided once per run. */
+enum { FK__OUT_APART, FK__OUT_PAIRS, FK__OUT_PACKED_PAIRS };
+
+static int fk__out_shape(const fk__skin_run *r, const int normals)
+{
+    const size_t point_bytes = 3 * sizeof(float);
+    if (!normals || r->out_normals != r->out_positions + point_bytes || r->out_normal_stride != r->out_position_stride)
+        return FK__OUT_APART;
+    return r->out_position_stride == 2 * point_bytes ? FK__OUT_PACKED_PAIRS : FK__OUT_PAIRS;
+}
+
+/* Writes four vertices' positions and normals, as fk__sum_lanes4_avx512()
+   leaves them, as pairs: with packed pairs, two permutes pick the 96 bytes
+   for a 64-byte and a 32-byte store; otherwise two permutes put vertex v's
+   pair in half v % 2 of a register, for a masked 24-byte store each (half the
+   stores of the arrays apart, where four of them measured 6% of the loop's
+   time on 48-byte records with normals). */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store4x6_pairs_avx512(char *p, size_t stride, __m512 moved,
+                                                                         __m512 turned, const int packed_pairs)
+{
+    float *out = (float *)(void *)p;
+    if (packed_pairs) { /* lanes 16 and up are the normals */
+        _mm512_storeu_ps(out, _mm512_permutex2var_ps(
+                                  moved, _mm512_setr_epi32(0, 4, 8, 16, 20, 24, 1, 5, 9, 17, 21, 25, 2, 6, 10, 18), turned));
+        _mm256_storeu_ps(out + 16, _mm512_castps512_ps256(_mm512_permutex2var_ps(
+                                       moved, _mm512_setr_epi32(22, 26, 3, 7, 11, 19, 23, 27, 0, 0, 0, 0, 0, 0, 0, 0),
+                                       turned)));
+    } else {
+        __m512 pairs01 = _mm512_permutex2var_ps(
+            moved, _mm512_setr_epi32(0, 4, 8, 16, 20, 24, 0, 0, 1, 5, 9, 17, 21, 25, 0, 0), turned);
+        __m512 pairs23 = _mm512_permutex2var_ps(
+            moved, _mm512_setr_epi32(2, 6, 10, 18, 22, 26, 0, 0, 3, 7, 11, 19, 23, 27, 0, 0), turned);
+        _mm256_mask_storeu_ps(out, 0x3F, _mm512_castps512_ps256(pairs01));
+        _mm256_mask_storeu_ps((float *)(void *)(p + stride), 0x3F, _mm512_extractf32x8_ps(pairs01, 1));
+        _mm256_mask_storeu_ps((float *)(void *)(p + 2 * stride), 0x3F, _mm512_castps512_ps256(pairs23));
+        _mm256_mask_storeu_ps((float *)(void *)(p + 3 * stride), 0x3F, _mm512_extractf32x8_ps(pairs23, 1));
+    }
+}
+
+/* The rare vertices of fk__normalize4_lanes_avx512(), out of line: inlined,
+   this path cost the common one about 3% at a million vertices with normals. */
 static FK__AVX512_TARGET __attribute__((noinline, cold)) __m512 fk__normalize4_lanes_exact_avx512(__m512 n)
 {
     float lanes[16], v3[4];
@@ -3779,9 +3758,12 @@ static FK__AVX512_TARGET __attribute__((noinline, cold)) __m512 fk__normalize4_l
     return _mm512_loadu_ps(lanes);
 }
 
-/* fk__normalize4_avx512() for normals laid out as fk__sum_lanes4_avx512()
-   leaves them: the squares of blocks 0 to 2 summed by two block swaps, in the
-   same order for every lane of a vertex. */
+/* Normals laid out as fk__sum_lanes4_avx512() leaves them, each divided by its
+   length: AVX-512's 14-bit estimate of 1/sqrt and the Newton step of
+   fk__normalize_sse(), on the squares of blocks 0 to 2 summed by two block
+   swaps, in the same order for every lane of a vertex. Block 3 comes out as
+   anything. Vertices whose length the estimate cannot take go one by one to
+   fk__normalize_sse(), which hands them to the reference. */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__normalize4_lanes_avx512(__m512 n)
 {
     __m512 square = _mm512_maskz_mul_ps(0x0FFF, n, n), length2;
@@ -3793,7 +3775,9 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__normalize4_lanes_avx512(__
 }
 
 /* fk__joints_in_range_avx512() for four lists of up to eight indices at any
-   stride: a masked load each (never past a list's end) and one test. Not
+   stride: a masked load each (never past a list's end) and one test; lists of
+   four, an 8-byte load each into 256 bits (with the 512-bit form, LBS on
+   48-byte records with normals took 4% more time). Not
    inlined by force: in the loop for packed arrays it is never called, and the
    compiler then lays that loop out as before (with it forced inline there,
    packed LBS measured 1 to 3% slower, from registers and places alone). */
@@ -3802,7 +3786,17 @@ static FK__AVX512_TARGET int fk__four_lists_in_range_avx512(const fk__skin_run *
 {
     const __mmask8 lanes = (__mmask8)((1u << influences) - 1u);
     const size_t stride = r->joint_stride;
-    __m512i all = _mm512_castsi128_si512(_mm_maskz_loadu_epi16(lanes, joint));
+    __m512i all;
+    if (influences == 4) {
+        __m128i low = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)joint),
+                                         _mm_loadl_epi64((const __m128i *)(const void *)(joint + stride)));
+        __m128i high = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(joint + 2 * stride)),
+                                          _mm_loadl_epi64((const __m128i *)(const void *)(joint + 3 * stride)));
+        __m256i excess = _mm256_subs_epu16(_mm256_inserti128_si256(_mm256_castsi128_si256(low), high, 1),
+                                           _mm256_set1_epi16((short)(unsigned short)r->joint_limit));
+        return _mm256_testz_si256(excess, excess);
+    }
+    all = _mm512_castsi128_si512(_mm_maskz_loadu_epi16(lanes, joint));
     all = _mm512_inserti32x4(all, _mm_maskz_loadu_epi16(lanes, joint + stride), 1);
     all = _mm512_inserti32x4(all, _mm_maskz_loadu_epi16(lanes, joint + 2 * stride), 2);
     all = _mm512_inserti32x4(all, _mm_maskz_loadu_epi16(lanes, joint + 3 * stride), 3);
@@ -3901,8 +3895,7 @@ static int fk__stream_head(const fk__skin_run *r)
     return head;
 }
 
-/* The rows step of LBS on packed arrays for the four vertices from vertex `at`
-   of the run on: each vertex's blended rows, its point in every block, and the
+/* The rows step of LBS for the four vertices from vertex `at` of the run on: each vertex's blended rows, its point in every block, and the
    sums within blocks, which leave x', y', z' of the four in blocks 0, 1, 2
    (fk__sum_lanes4_avx512()). With normals, *turned gets theirs, renormalized. */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__lbs_rows4_avx512(const fk__skin_run *r, const float *rows, size_t at,
@@ -3910,17 +3903,16 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__lbs_rows4_avx512(const fk_
                                                                       __m512 *turned)
 {
     const __m512 one = _mm512_set1_ps(1.0f), zero = _mm512_setzero_ps();
-    const size_t point_bytes = 3 * sizeof(float);
     __m512 m[4], point[4], normal[4], moved;
     int v;
     FK__UNROLL
     for (v = 0; v < 4; ++v)
         m[v] = fk__lbs_blend_avx512(rows, r->joints + (at + (size_t)v) * r->joint_stride,
-                                    r->weights + (at + (size_t)v) * r->weight_stride, influences, 1);
+                                    r->weights + (at + (size_t)v) * r->weight_stride, influences);
     FK__UNROLL
     for (v = 0; v < 4; ++v) {
-        point[v] = fk__point_rows_avx512(r->positions + (at + (size_t)v) * point_bytes, one);
-        if (normals) normal[v] = fk__point_rows_avx512(r->normals + (at + (size_t)v) * point_bytes, zero);
+        point[v] = fk__point_rows_avx512(r->positions + (at + (size_t)v) * r->position_stride, one);
+        if (normals) normal[v] = fk__point_rows_avx512(r->normals + (at + (size_t)v) * r->normal_stride, zero);
     }
     moved = fk__sum_lanes4_avx512(_mm512_mul_ps(m[0], point[0]), _mm512_mul_ps(m[1], point[1]),
                                   _mm512_mul_ps(m[2], point[2]), _mm512_mul_ps(m[3], point[3]));
@@ -3976,20 +3968,24 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_avx512(fk__skin_run *ru
     return i;
 }
 
-/* packed: every array tightly packed, so that the strides are constants. Checks
-   the joint indices as it goes (see fk__skin_loop). */
+/* The layouts fk__lbs_avx512_loop() is compiled for: any strides; every array
+   tightly packed, so that the strides are constants; interleaved records,
+   every input array at one stride and both outputs at another, so that the
+   strides are two numbers held in registers. */
+enum { FK__LAYOUT_STRIDED, FK__LAYOUT_PACKED, FK__LAYOUT_RECORDS };
+
+/* Checks the joint indices as it goes (see fk__skin_loop). */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__skin_run *run, const int influences,
-                                                                    const int normals, const int packed)
+                                                                    const int normals, const int layout)
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
-    const int prefetch_plan = packed ? FK__PREFETCH_ALL : fk__prefetch_plan(&r);
-    const __m512 one = _mm512_set1_ps(1.0f), zero = _mm512_setzero_ps();
+    const int packed = layout == FK__LAYOUT_PACKED;
     const size_t point_bytes = 3 * sizeof(float);
     float row_storage[FK_LBS_PALETTE_CAPACITY * FK__LBS_BONE_FLOATS + 16];
     float *rows = fk__align64(row_storage);
-    int i = 0, v;
+    int i = 0, prefetch_plan, out_shape;
+    fk__lbs_rows_avx512(r.palette, (int)r.joint_limit + 1, rows);
     if (packed) {
-        fk__lbs_rows_avx512(r.palette, (int)r.joint_limit + 1, rows);
         r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = point_bytes;
         r.joint_stride = (size_t)influences * sizeof(uint16_t);
         r.weight_stride = (size_t)influences * sizeof(float);
@@ -3997,38 +3993,32 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
             i = fk__lbs16_avx512(&r, rows, influences, normals);
             if (i < 0) return -1 - i;
         }
+    } else if (layout == FK__LAYOUT_RECORDS) {
+        r.normal_stride = r.joint_stride = r.weight_stride = r.position_stride;
+        r.out_normal_stride = r.out_position_stride;
     }
-    /* packed: the last vertex of the run is left to the tail, so that every
-       16-byte point load stays inside the arrays */
-    for (; packed ? i + 4 < r.count : i + 4 <= r.count; i += 4) {
-        __m512 m[4], point[4], normal[4], moved, turned;
+    prefetch_plan = packed ? FK__PREFETCH_ALL : fk__prefetch_plan(&r);
+    out_shape = packed ? FK__OUT_APART : fk__out_shape(&r, normals);
+    /* the last vertex of the run is left to the tail, so that every 16-byte
+       point load stays inside the arrays */
+    for (; i + 4 < r.count; i += 4) {
+        __m512 moved, turned;
         if (!fk__joints_in_range_avx512(&r, r.joints, 4, influences, packed)) return i;
         fk__prefetch_ahead(&r, prefetch_plan, normals, 0);
-        if (packed) { /* rows: the point in every block, and sums within blocks */
-            moved = fk__lbs_rows4_avx512(&r, rows, 0, influences, normals, &turned);
+        moved = fk__lbs_rows4_avx512(&r, rows, 0, influences, normals, &turned);
+        if (packed) {
             if (normals) fk__store4x3_lanes_avx512(r.out_normals, turned);
             fk__store4x3_lanes_avx512(r.out_positions, moved);
-        } else { /* columns: the point spread over the blocks, and sums of blocks */
-            FK__UNROLL
-            for (v = 0; v < 4; ++v)
-                m[v] = fk__lbs_blend_avx512(r.palette, r.joints + (size_t)v * r.joint_stride,
-                                            r.weights + (size_t)v * r.weight_stride, influences, 0);
-            fk__spread4_avx512(r.positions, r.position_stride, one, point);
-            if (normals) fk__spread4_avx512(r.normals, r.normal_stride, zero, normal);
-            moved = fk__sum_blocks4_avx512(_mm512_mul_ps(m[0], point[0]), _mm512_mul_ps(m[1], point[1]),
-                                           _mm512_mul_ps(m[2], point[2]), _mm512_mul_ps(m[3], point[3]));
-            if (normals) {
-                /* the translation block is left out, not multiplied by 0: inf * 0 is NaN */
-                turned = fk__sum_blocks4_avx512(
-                    _mm512_maskz_mul_ps(0x0FFF, m[0], normal[0]), _mm512_maskz_mul_ps(0x0FFF, m[1], normal[1]),
-                    _mm512_maskz_mul_ps(0x0FFF, m[2], normal[2]), _mm512_maskz_mul_ps(0x0FFF, m[3], normal[3]));
-                fk__store4x3_avx512(r.out_normals, r.out_normal_stride, fk__normalize4_avx512(turned));
-            }
-            fk__store4x3_avx512(r.out_positions, r.out_position_stride, moved);
+        } else if (out_shape != FK__OUT_APART) {
+            fk__store4x6_pairs_avx512(r.out_positions, r.out_position_stride, moved, turned,
+                                      out_shape == FK__OUT_PACKED_PAIRS);
+        } else {
+            if (normals) fk__store4x3_strided_avx512(r.out_normals, r.out_normal_stride, turned);
+            fk__store4x3_strided_avx512(r.out_positions, r.out_position_stride, moved);
         }
         fk__skin_advance(&r, normals, 4);
     }
-    r.count -= i; /* the last zero to four vertices */
+    r.count -= i; /* the last one to four vertices */
     if (r.count > 0 && !fk__joints_in_range_avx512(&r, r.joints, r.count, influences, packed)) return i;
     fk__lbs_avx2_loop(&r, influences, normals);
     return run->count;
@@ -4043,16 +4033,31 @@ static int fk__skin_run_packed(const fk__skin_run *r)
            (!r->normals || (r->normal_stride == point_bytes && r->out_normal_stride == point_bytes));
 }
 
+/* Whether a run's input arrays lie at one stride and its outputs at another,
+   as in interleaved records. */
+static int fk__skin_run_records(const fk__skin_run *r)
+{
+    const size_t in = r->position_stride, out = r->out_position_stride;
+    return r->joint_stride == in && r->weight_stride == in &&
+           (!r->normals || (r->normal_stride == in && r->out_normal_stride == out));
+}
+
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_packed(const fk__skin_run *run, const int influences,
                                                                       const int normals)
 {
-    return fk__lbs_avx512_loop(run, influences, normals, 1);
+    return fk__lbs_avx512_loop(run, influences, normals, FK__LAYOUT_PACKED);
+}
+
+static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_records(const fk__skin_run *run, const int influences,
+                                                                       const int normals)
+{
+    return fk__lbs_avx512_loop(run, influences, normals, FK__LAYOUT_RECORDS);
 }
 
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_strided(const fk__skin_run *run, const int influences,
                                                                        const int normals)
 {
-    return fk__lbs_avx512_loop(run, influences, normals, 0);
+    return fk__lbs_avx512_loop(run, influences, normals, FK__LAYOUT_STRIDED);
 }
 
 /* Packed arrays and other layouts in functions of their own, so that a change
@@ -4063,13 +4068,21 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_strided(const fk__
 #undef FK__SIMD_TARGET
 #define FK__SIMD_TARGET FK__AVX512_TARGET __attribute__((noinline))
 FK__SKIN_SPECIALIZE(fk__lbs_avx512_packed_run, fk__lbs_avx512_packed)
+/* Interleaved records: four influences only (what vertex buffers hold), as a
+   copy for every count took the header a fifth longer to compile. */
+static FK__SIMD_TARGET int fk__lbs_avx512_records_run(const fk__skin_run *run)
+{
+    return run->normals ? fk__lbs_avx512_records(run, 4, 1) : fk__lbs_avx512_records(run, 4, 0);
+}
 FK__SKIN_SPECIALIZE(fk__lbs_avx512_strided_run, fk__lbs_avx512_strided)
 #undef FK__SIMD_TARGET
 #define FK__SIMD_TARGET FK__AVX512_TARGET
 
 static FK__AVX512_TARGET int fk__lbs_avx512(const fk__skin_run *run)
 {
-    return fk__skin_run_packed(run) ? fk__lbs_avx512_packed_run(run) : fk__lbs_avx512_strided_run(run);
+    if (fk__skin_run_packed(run)) return fk__lbs_avx512_packed_run(run);
+    return run->influences == 4 && fk__skin_run_records(run) ? fk__lbs_avx512_records_run(run)
+                                                              : fk__lbs_avx512_strided_run(run);
 }
 
 /* DQS with AVX-512, sixteen vertices at a time: any number of influences on

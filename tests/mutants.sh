@@ -245,12 +245,6 @@ mutant joint_index_unchecked \
 
 # ---- Skinning: the SIMD loops (held to the reference by tests/test_simd.c) ----
 
-# The packed four-vertex load of the AVX-512 LBS loop reads vertex 1's z from
-# the lane of vertex 2's x.
-simd_mutant lbs_avx512_packed_lane avx512 "" \
-'_mm512_setr_epi32(3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 16, 16, 16, 16)' \
-'_mm512_setr_epi32(3, 3, 3, 3, 4, 4, 4, 4, 6, 6, 6, 6, 16, 16, 16, 16)'
-
 # Packed LBS, sixteen vertices an iteration: the indices checked up front (the
 # group's, and those of the vertices done first so that streamed lines start on
 # a 64-byte boundary), the vertices done first, a line of the output picked
@@ -308,16 +302,50 @@ simd_mutant lbs_avx512_second_four_weights_unread avx512 "" \
 '    if (e % 4 == 0) *four = _mm512_broadcast_f32x4(_mm_loadu_ps(weights + e));' \
 '    if (e == 0) *four = _mm512_broadcast_f32x4(_mm_loadu_ps(weights + e));'
 
-# Interleaved records and other strided layouts: four index lists, one masked
-# load each; the check left out, or the fourth list not read (test_simd puts a
-# bad index in the first and in the fourth vertex of a group).
+# Interleaved records and other strided layouts: four index lists, an 8-byte
+# load each for four influences, a masked load each otherwise; the check left
+# out, or the fourth list not read (test_simd puts a bad index in the first and
+# in the fourth vertex of a group, with k = 4 and with k = 3).
 simd_mutant lbs_avx512_strided_joints_unchecked avx512 "" \
 '        return fk__four_lists_in_range_avx512(r, joint, influences);' \
 '        return 1;'
 
+simd_mutant lbs_avx512_fourth_list_of_four_unread avx512 "" \
+'        __m128i high = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(joint + 2 * stride)),
+                                          _mm_loadl_epi64((const __m128i *)(const void *)(joint + 3 * stride)));' \
+'        __m128i high = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(joint + 2 * stride)),
+                                          _mm_loadl_epi64((const __m128i *)(const void *)(joint + 2 * stride)));'
+
 simd_mutant lbs_avx512_fourth_list_unread avx512 "" \
 '    all = _mm512_inserti32x4(all, _mm_maskz_loadu_epi16(lanes, joint + 3 * stride), 3);' \
 ''
+
+# Interleaved records get a loop of their own, for every input array at the
+# position's stride: taken for other layouts too, the index and weight lists
+# are read at the wrong stride.
+simd_mutant lbs_avx512_records_any_strides avx512 "" \
+'    return r->joint_stride == in && r->weight_stride == in &&' \
+'    return 1 ||'
+
+# Output pairs (each normal right after its position): a lane of the packed
+# pairs' second store picked wrong; the other pairs' mask one float too wide
+# (a write beside the outputs, into the 72-byte records' index lists); pairs
+# assumed where the normal does not follow the position.
+simd_mutant lbs_avx512_packed_pairs_lane avx512 "" \
+'_mm512_setr_epi32(22, 26, 3, 7, 11, 19, 23, 27, 0, 0, 0, 0, 0, 0, 0, 0)' \
+'_mm512_setr_epi32(22, 26, 3, 7, 11, 19, 27, 23, 0, 0, 0, 0, 0, 0, 0, 0)'
+
+simd_mutant lbs_avx512_pairs_mask_too_wide avx512 "" \
+'        _mm256_mask_storeu_ps((float *)(void *)(p + 3 * stride), 0x3F, _mm512_extractf32x8_ps(pairs23, 1));' \
+'        _mm256_mask_storeu_ps((float *)(void *)(p + 3 * stride), 0x7F, _mm512_extractf32x8_ps(pairs23, 1));'
+
+simd_mutant lbs_avx512_pairs_not_adjacent avx512 "" \
+'    if (!normals || r->out_normals != r->out_positions + point_bytes || r->out_normal_stride != r->out_position_stride)' \
+'    if (!normals || r->out_normal_stride != r->out_position_stride)'
+
+simd_mutant lbs_avx512_strided_store_lane avx512 "" \
+'    _mm_mask_storeu_ps((float *)(void *)(p + 2 * stride), 7, _mm512_extractf32x4_ps(blocks, 2));' \
+'    _mm_mask_storeu_ps((float *)(void *)(p + 2 * stride), 7, _mm512_extractf32x4_ps(blocks, 1));'
 
 # The AVX-512 DQS loop checks the indices itself, sixteen vertices at a time
 # (packed lists in one pass, four at any stride four vertices a load),
@@ -441,7 +469,7 @@ simd_mutant lbs_avx512_rows_normalize_range_unchecked avx512 "" \
 '    length2 = _mm512_add_ps(length2, _mm512_shuffle_f32x4(length2, length2, _MM_SHUFFLE(1, 0, 3, 2)));
     if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, 0x01) == 0))'
 
-# With packed arrays the AVX-512 LBS loop works on the bones' rows: transposed
+# The AVX-512 LBS loop works on the bones' rows: transposed
 # once per call, the point broadcast to every row, the products summed within
 # 128-bit lanes, a normal's length from two block swaps, one permute to store.
 simd_mutant lbs_avx512_rows_transposed_wrong avx512 "" \
@@ -464,10 +492,13 @@ simd_mutant lbs_avx512_rows_store_lane avx512 "" \
 # It reads a point as 16 bytes, so it leaves the run's last vertex to the tail.
 # gcc at -O2 folds the read into a broadcast load whose mask keeps the fourth
 # float from faulting; test_simd is built at -O0 here, where the 16 bytes are
-# read as such, and the read past the array crashes the guard-page test.
+# read as such, and the read past the array (packed, or records whose point
+# is their last field) crashes a guard-page test.
 simd_mutant lbs_avx512_last_point_overread avx512 "" \
-'    for (; packed ? i + 4 < r.count : i + 4 <= r.count; i += 4) {' \
-'    for (; i + 4 <= r.count; i += 4) {'
+'    for (; i + 4 < r.count; i += 4) {
+        __m512 moved, turned;' \
+'    for (; i + 4 <= r.count; i += 4) {
+        __m512 moved, turned;'
 
 # Blends whose folded normalization overflows must go to the reference, on each path.
 simd_mutant dqs_avx512_overflow_kept avx512 "" \

@@ -101,10 +101,13 @@ static void make_mesh(int count, int k)
     }
 }
 
-/* Bytes per vertex record in the interleaved layouts; every field 4-byte aligned. */
+/* Bytes per vertex record in the interleaved layouts; every field 4-byte aligned.
+   The index and weight lists are arrays of their own (joint_bytes and
+   weight_bytes apart), or, with lists_offset nonzero, lie in the vertex records
+   from there on (indices, then weights at lists_offset + 2 * MAX_K). */
 typedef struct layout {
     const char *name;
-    size_t vertex_bytes, position_offset, normal_offset, joint_bytes, weight_bytes;
+    size_t vertex_bytes, position_offset, normal_offset, joint_bytes, weight_bytes, lists_offset;
 } layout;
 
 /* Everything the skinning reads and writes, laid out as `l` says. */
@@ -112,6 +115,7 @@ typedef struct buffers {
     char *vertices;          /* positions and normals, interleaved or not */
     char *out;               /* skinned positions and normals, same layout */
     char *joints, *weights;
+    size_t bytes;            /* of vertices and of out */
 } buffers;
 
 static void fill(const layout *l, buffers *b)
@@ -120,16 +124,23 @@ static void fill(const layout *l, buffers *b)
     size_t n = (size_t)test_mesh.count, k = (size_t)test_mesh.k;
     /* the packed layout keeps the normals in a second array after the positions */
     size_t bytes = n * l->vertex_bytes + (l->normal_offset >= l->vertex_bytes ? l->normal_offset : 0);
+    b->bytes = bytes;
     b->vertices = (char *)calloc(bytes, 1);
     b->out = (char *)calloc(bytes, 1);
     b->joints = (char *)calloc(n, l->joint_bytes);
     b->weights = (char *)calloc(n, l->weight_bytes);
     if (!b->vertices || !b->out || !b->joints || !b->weights) { fprintf(stderr, "out of memory\n"); exit(1); }
     for (i = 0; i < test_mesh.count; ++i) {
-        memcpy(b->vertices + (size_t)i * l->vertex_bytes + l->position_offset, test_mesh.positions[i], 12);
-        memcpy(b->vertices + (size_t)i * l->vertex_bytes + l->normal_offset, test_mesh.normals[i], 12);
-        memcpy(b->joints + (size_t)i * l->joint_bytes, test_mesh.joints[i], 2 * k);
-        memcpy(b->weights + (size_t)i * l->weight_bytes, test_mesh.weights[i], 4 * k);
+        char *record = b->vertices + (size_t)i * l->vertex_bytes;
+        memcpy(record + l->position_offset, test_mesh.positions[i], 12);
+        memcpy(record + l->normal_offset, test_mesh.normals[i], 12);
+        if (l->lists_offset) {
+            memcpy(record + l->lists_offset, test_mesh.joints[i], 2 * k);
+            memcpy(record + l->lists_offset + 2 * MAX_K, test_mesh.weights[i], 4 * k);
+        } else {
+            memcpy(b->joints + (size_t)i * l->joint_bytes, test_mesh.joints[i], 2 * k);
+            memcpy(b->weights + (size_t)i * l->weight_bytes, test_mesh.weights[i], 4 * k);
+        }
     }
 }
 
@@ -148,6 +159,11 @@ static fk_skin_desc describe(const layout *l, const buffers *b, int with_normals
     d.joint_stride = l->joint_bytes;
     d.weights = (const float *)(const void *)b->weights;
     d.weight_stride = l->weight_bytes;
+    if (l->lists_offset) { /* one record per vertex (see fill()) */
+        d.joints = (const uint16_t *)(const void *)(b->vertices + l->lists_offset);
+        d.weights = (const float *)(const void *)(b->vertices + l->lists_offset + 2 * MAX_K);
+        d.joint_stride = d.weight_stride = l->vertex_bytes;
+    }
     d.transforms = bones;
     d.transform_count = bone_count;
     d.out_positions = (float *)(void *)(out + l->position_offset);
@@ -203,11 +219,14 @@ static float compare(const layout *l, const char *a, const char *b, int with_nor
 }
 
 static const layout layouts[] = {
-    /* name, vertex bytes, position offset, normal offset, joint bytes, weight bytes (for k = 8) */
-    {"separate", 0, 0, 0, 0, 0},       /* filled in: positions and normals in one 24-byte record, packed k */
-    {"interleaved 36-byte records, padded index and weight lists", 36, 4, 20, 2 * MAX_K + 2, 4 * MAX_K + 4},
-    {"packed", 0, 0, 0, 0, 0}, /* filled in: positions and normals in arrays of their own, every list packed */
-    {"packed points, padded lists", 0, 0, 0, 0, 0}, /* filled in: as packed, index and weight lists padded */
+    /* name, vertex bytes, position offset, normal offset, joint bytes, weight bytes (for k = 8), lists offset */
+    {"separate", 0, 0, 0, 0, 0, 0}, /* filled in: positions and normals in one 24-byte record, packed k */
+    {"interleaved 36-byte records, padded index and weight lists", 36, 4, 20, 2 * MAX_K + 2, 4 * MAX_K + 4, 0},
+    {"packed", 0, 0, 0, 0, 0, 0}, /* filled in: positions and normals in arrays of their own, every list packed */
+    {"packed points, padded lists", 0, 0, 0, 0, 0, 0}, /* filled in: as packed, index and weight lists padded */
+    /* one vertex buffer in and one out: the position, the normal right after
+       it, then the index and weight lists, every array at one stride */
+    {"one 72-byte record per vertex", 72, 0, 12, 0, 0, 24},
 };
 enum { LAYOUTS = sizeof layouts / sizeof layouts[0], PACKED = 2, PACKED_POINTS = 3 };
 
@@ -227,6 +246,24 @@ static layout layout_for(int which, int k)
 
 typedef fk_result (*skin_function)(const fk_skin_desc *);
 
+/* Whether the bytes of `after` that hold no output position (nor normal, with
+   normals) are those of `before`: the loops' wide and masked stores write the
+   outputs and nothing beside them. */
+static int only_outputs_written(const layout *l, const char *before, const char *after, size_t bytes, int with_normals)
+{
+    char *output = (char *)calloc(bytes, 1);
+    size_t at;
+    int i, same = 1;
+    if (!output) { fprintf(stderr, "out of memory\n"); exit(1); }
+    for (i = 0; i < test_mesh.count; ++i) {
+        memset(output + (size_t)i * l->vertex_bytes + l->position_offset, 1, 12);
+        if (with_normals) memset(output + (size_t)i * l->vertex_bytes + l->normal_offset, 1, 12);
+    }
+    for (at = 0; at < bytes; ++at) same &= output[at] || before[at] == after[at];
+    free(output);
+    return same;
+}
+
 /* Skins the mesh through the SIMD loops and through the reference loops and
    compares; also in place. */
 static void agree(skin_function skin, const char *method, int count)
@@ -241,11 +278,19 @@ static void agree(skin_function skin, const char *method, int count)
                 for (in_place = 0; in_place < 2; ++in_place) {
                     buffers fast, reference;
                     fk_skin_desc d;
+                    char *written, *before;
                     fill(&l, &fast); fill(&l, &reference);
                     snprintf(what, sizeof what, "%s k=%d %s%s%s, %d vertices", method, k, l.name,
                              with_normals ? ", normals" : "", in_place ? ", in place" : "", count);
                     d = describe(&l, &fast, with_normals, in_place, used_bones);
+                    written = in_place ? fast.vertices : fast.out;
+                    before = (char *)malloc(fast.bytes);
+                    if (!before) { fprintf(stderr, "out of memory\n"); exit(1); }
+                    memcpy(before, written, fast.bytes);
                     CHECK(skin(&d) == FK_OK, "%s: SIMD call failed", what);
+                    CHECK(only_outputs_written(&l, before, written, fast.bytes, with_normals),
+                          "%s: SIMD call wrote beside its outputs", what);
+                    free(before);
                     d = describe(&l, &reference, with_normals, in_place, ALL_BONES);
                     CHECK(skin(&d) == FK_OK, "%s: reference call failed", what);
                     compare(&l, in_place ? fast.vertices : fast.out, in_place ? reference.vertices : reference.out,
@@ -304,19 +349,22 @@ static void bad_index_stops_where_the_reference_stops(void)
        which goes sixteen at a time from vertex 4 and four at a time after
        vertex 995); and the first vertex, which that loop leaves to the loops
        before it until its output reaches a 64-byte line (here four vertices:
-       the output buffer ends at a page) */
+       the output buffer ends at a page). With four influences, and with three
+       (the last slot then 2), which the AVX-512 loops check at other strides
+       with other loads. */
     static const int bad_vertices[] = {600, 603, 607, 1000, 603, 999, 0}, bad_slots[] = {2, 2, 2, 2, 3, 3, 2};
     enum { COUNT = 1001, BAD = sizeof bad_vertices / sizeof bad_vertices[0] };
     int method, which;
     make_bones(2.0f);
-    make_mesh(COUNT, 4);
-    for (which = 0; which < BAD * LAYOUTS; ++which) { /* each bad vertex in each layout */
-        int bad = bad_vertices[which % BAD], slot = bad_slots[which % BAD];
+    for (which = 0; which < 2 * BAD * LAYOUTS; ++which) { /* each bad vertex in each layout, k = 4 then 3 */
+        int k = which < BAD * LAYOUTS ? 4 : 3, bad = bad_vertices[which % BAD];
+        int slot = bad_slots[which % BAD] < k ? bad_slots[which % BAD] : k - 1;
+        if (which % (BAD * LAYOUTS) == 0) make_mesh(COUNT, k);
         uint16_t kept = test_mesh.joints[bad][slot];
         test_mesh.joints[bad][slot] = BONES; /* one past the last bone of the SIMD rig */
         for (method = 0; method < 2; ++method) {
             skin_function skin = method ? fk_skin_dqs : fk_skin_lbs;
-            layout l = layout_for(which / BAD, 4);
+            layout l = layout_for(which / BAD % LAYOUTS, k);
             buffers fast, reference;
             fk_skin_desc d;
             int i, c, untouched = 1;
@@ -327,8 +375,8 @@ static void bad_index_stops_where_the_reference_stops(void)
                     memset(fast.out + (size_t)i * l.vertex_bytes + l.normal_offset + 4 * (size_t)c, 0x7F, 4);
                 }
             d = describe(&l, &fast, 1, 0, BONES);
-            CHECK(skin(&d) == FK_ERROR_JOINT_OUT_OF_RANGE, "%s: SIMD path reports the index of vertex %d",
-                  method ? "DQS" : "LBS", bad);
+            CHECK(skin(&d) == FK_ERROR_JOINT_OUT_OF_RANGE, "%s k=%d, %s: SIMD path reports the index of vertex %d",
+                  method ? "DQS" : "LBS", k, l.name, bad);
             /* The reference rig has that bone, so give it the mesh's vertices up to the bad one. */
             test_mesh.count = bad;
             d = describe(&l, &reference, 1, 0, ALL_BONES);
@@ -339,7 +387,8 @@ static void bad_index_stops_where_the_reference_stops(void)
                     untouched &= (unsigned char)fast.out[(size_t)i * l.vertex_bytes + l.position_offset + (size_t)c] ==
                                      0x7F &&
                                  (unsigned char)fast.out[(size_t)i * l.vertex_bytes + l.normal_offset + (size_t)c] == 0x7F;
-            CHECK(untouched, "%s: nothing written from the bad vertex %d on", method ? "DQS" : "LBS", bad);
+            CHECK(untouched, "%s k=%d, %s: nothing written from the bad vertex %d on", method ? "DQS" : "LBS", k, l.name,
+                  bad);
             test_mesh.count = COUNT;
             release(&fast); release(&reference);
         }
@@ -424,6 +473,72 @@ static void packed_arrays_end_where_memory_ends(void)
                       with_normals ? ", normals" : "");
                 release(&reference);
                 for (a = 0; a < 6; ++a) munmap(mapping[a], mapped[a]);
+            }
+    }
+#else
+    CHECK(1, "no guard pages on this system");
+#endif
+}
+
+/* The same for interleaved records whose point is their last field: 48 bytes
+   in (indices, weights, normal, position) and 24 out (normal, position), each
+   buffer ending where readable memory ends. The loops that read 16 bytes for a
+   point must leave the last vertex to one that does not. */
+static void records_end_where_memory_ends(void)
+{
+#if defined(HAVE_GUARD_PAGES)
+    int count, method, with_normals;
+    make_bones(1.0f);
+    for (count = 1; count <= 13; ++count) {
+        make_mesh(count, 4);
+        for (method = 0; method < 2; ++method)
+            for (with_normals = 0; with_normals < 2; ++with_normals) {
+                size_t mapped[2];
+                char *mapping[2], *in = guarded(48 * (size_t)count, &mapping[0], &mapped[0]);
+                char *out = guarded(24 * (size_t)count, &mapping[1], &mapped[1]);
+                layout l = layout_for(0, 4);
+                buffers reference;
+                fk_skin_desc d;
+                int i, c, same = 1;
+                for (i = 0; i < count; ++i) {
+                    memcpy(in + 48 * (size_t)i, test_mesh.joints[i], 8);
+                    memcpy(in + 48 * (size_t)i + 8, test_mesh.weights[i], 16);
+                    memcpy(in + 48 * (size_t)i + 24, test_mesh.normals[i], 12);
+                    memcpy(in + 48 * (size_t)i + 36, test_mesh.positions[i], 12);
+                }
+                memset(&d, 0, sizeof d);
+                d.vertex_count = count;
+                d.influences = 4;
+                d.joints = (const uint16_t *)(const void *)in;
+                d.weights = (const float *)(const void *)(in + 8);
+                d.normals = with_normals ? (const float *)(const void *)(in + 24) : NULL;
+                d.positions = (const float *)(const void *)(in + 36);
+                d.out_normals = with_normals ? (float *)(void *)out : NULL;
+                d.out_positions = (float *)(void *)(out + 12);
+                d.joint_stride = d.weight_stride = d.normal_stride = d.position_stride = 48;
+                d.out_normal_stride = d.out_position_stride = 24;
+                d.transforms = bones;
+                d.transform_count = BONES;
+                CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "%s, %d vertices: call failed",
+                      method ? "DQS" : "LBS", count);
+                fill(&l, &reference);
+                d = describe(&l, &reference, with_normals, 0, ALL_BONES);
+                CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "reference call failed");
+                for (i = 0; i < count; ++i) {
+                    float unit = FLT_EPSILON * (magnitude(i) > 1.0f ? magnitude(i) : 1.0f);
+                    for (c = 0; c < 3; ++c) {
+                        float p = ((const float *)(const void *)(out + 12))[6 * i + c];
+                        float q = ((const float *)(const void *)(reference.out + l.position_offset))[6 * i + c];
+                        float n = ((const float *)(const void *)out)[6 * i + c];
+                        float o = ((const float *)(const void *)(reference.out + l.normal_offset))[6 * i + c];
+                        same &= fabsf(p - q) <= ULPS * unit && (!with_normals || fabsf(n - o) <= ULPS * FLT_EPSILON);
+                    }
+                }
+                CHECK(same, "%s, %d records%s: differs from the reference", method ? "DQS" : "LBS", count,
+                      with_normals ? ", normals" : "");
+                release(&reference);
+                munmap(mapping[0], mapped[0]);
+                munmap(mapping[1], mapped[1]);
             }
     }
 #else
@@ -580,6 +695,7 @@ int main(void)
     RUN_TEST(dqs_simd_with_64_bones_and_tied_weights_matches_reference);
     RUN_TEST(odd_counts_match_reference);
     RUN_TEST(packed_arrays_end_where_memory_ends);
+    RUN_TEST(records_end_where_memory_ends);
     RUN_TEST(bad_index_stops_where_the_reference_stops);
     RUN_TEST(edge_cases_match_reference);
     RUN_TEST(forward_paths_agree_bit_for_bit);
