@@ -2641,13 +2641,13 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
    LBS goes whole columns at a time: a bone's matrix is four padded columns
    [c0 c1 c2 t], the blend sum_k w_k M_k is four multiply-adds of four lanes per
    influence (two of eight with AVX2, one of sixteen with AVX-512), and applying
-   it is c0 x + c1 y + c2 z + t (with AVX-512 one product and a sum of blocks, four
+   it is c0 x + c1 y + c2 z + t (with AVX-512 the bones' rows instead, four
    vertices at a time: fk__lbs_avx512_loop). DQS blends one vertex at a time and
    finishes eight at a time with AVX2 (fk__dqs8_avx2), sixteen with AVX-512 when
    the arrays are packed (fk__dqs16_avx512). Loads stay inside the
-   arrays (a 16-byte load of a 12-byte position only where the next vertex's
+   arrays (a 16-byte load of a 12-byte position only where another vertex's
    record follows it; masked loads and stores otherwise); every vertex is read
-   before it is written, and only its own 12 bytes are written. So strides,
+   before it is written, and only its own outputs are written. So strides,
    alignment and in-place skinning are as for the reference.
 
    The loops trust their joint indices, which are checked first: by

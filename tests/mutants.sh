@@ -457,12 +457,6 @@ simd_mutant dqs_avx512_strided_weights_of_wrong_vertex avx512 "" \
 # listed: with the edge cases' tiny weights the results come out infinite or
 # NaN, and the loop's later check of the results sends the group to the
 # reference, so the tests see nothing wrong.)
-simd_mutant lbs_avx512_normalize_range_unchecked avx512 "" \
-'    length2 = _mm512_add_ps(length2, _mm512_permute_ps(length2, _MM_SHUFFLE(2, 3, 0, 1)));
-    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0))' \
-'    length2 = _mm512_add_ps(length2, _mm512_permute_ps(length2, _MM_SHUFFLE(2, 3, 0, 1)));
-    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, 0x01) == 0))'
-
 simd_mutant lbs_avx512_rows_normalize_range_unchecked avx512 "" \
 '    length2 = _mm512_add_ps(length2, _mm512_shuffle_f32x4(length2, length2, _MM_SHUFFLE(1, 0, 3, 2)));
     if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0))' \
