@@ -3854,6 +3854,37 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__packed_joints_in_range_avx512
     return _mm512_test_epi16_mask(excess, excess) == 0;
 }
 
+/* Sixteen packed points x0 y0 z0 x1 ... z15 (192 bytes) as x, y and z across. A
+   coordinate's lanes lie in two of the three 64-byte loads: a two-source permute
+   takes those in the first two, a masked permute the rest (the same indices
+   serve both, as each reads only the low bits it needs). */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__load16x3_avx512(const char *p, __m512 xyz[3])
+{
+    const float *f = (const float *)(const void *)p;
+    __m512 a = _mm512_loadu_ps(f), b = _mm512_loadu_ps(f + 16), c = _mm512_loadu_ps(f + 32);
+    const __m512i x = _mm512_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45);
+    const __m512i y = _mm512_add_epi32(x, _mm512_set1_epi32(1)), z = _mm512_add_epi32(x, _mm512_set1_epi32(2));
+    /* lanes 11-15 of x and y, 10-15 of z, come from c */
+    xyz[0] = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(a, x, b), 0xF800, x, c);
+    xyz[1] = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(a, y, b), 0xF800, y, c);
+    xyz[2] = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(a, z, b), 0xFC00, z, c);
+}
+
+/* The inverse of fk__load16x3_avx512(): each 64-byte store takes x and y lanes
+   by a two-source permute and z lanes by a masked one. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store16x3_avx512(char *p, const __m512 xyz[3])
+{
+    float *f = (float *)(void *)p;
+    const __m512i first = _mm512_setr_epi32(0, 16, 0, 1, 17, 1, 2, 18, 2, 3, 19, 3, 4, 20, 4, 5);
+    const __m512i second = _mm512_setr_epi32(21, 5, 6, 22, 6, 7, 23, 7, 8, 24, 8, 9, 25, 9, 10, 26);
+    const __m512i third = _mm512_setr_epi32(10, 11, 27, 11, 12, 28, 12, 13, 29, 13, 14, 30, 14, 15, 31, 15);
+    _mm512_storeu_ps(f, _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(xyz[0], first, xyz[1]), 0x4924, first, xyz[2]));
+    _mm512_storeu_ps(f + 16, _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(xyz[0], second, xyz[1]), 0x2492, second,
+                                                        xyz[2]));
+    _mm512_storeu_ps(f + 32,
+                     _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(xyz[0], third, xyz[1]), 0x9249, third, xyz[2]));
+}
+
 /* Writes sixteen packed vertices' x y z, as fk__sum_lanes4_avx512() left them
    for four vertices each, in three 64-byte stores: each line is picked from two
    of the four by one permute (three permutes for sixteen vertices, where
@@ -3880,6 +3911,39 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store16x3_lanes_avx512(char 
     }
 }
 
+/* Sixteen normals, four vertices a register as fk__sum_lanes4_avx512() leaves
+   them, divided by their lengths and written packed: gathered into x, y and z
+   across (seven block shuffles), all sixteen lengths from one estimate and
+   Newton step, and fk__store16x3_avx512(). Four at a time in the lanes they
+   came in (fk__normalize4_lanes_avx512(), two block shuffles each, and a
+   class test and an estimate for every four) took LBS with normals 12% longer
+   at 100k vertices, k = 4, and 21% with k = 1, on an AMD Zen 4. The sum of
+   squares is (x^2 + y^2) + z^2, as there. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__normalize_store16_avx512(char *p, __m512 turned[4])
+{
+    const __m512 xy01 = _mm512_shuffle_f32x4(turned[0], turned[1], _MM_SHUFFLE(1, 0, 1, 0));
+    const __m512 xy23 = _mm512_shuffle_f32x4(turned[2], turned[3], _MM_SHUFFLE(1, 0, 1, 0));
+    const __m512 z01 = _mm512_shuffle_f32x4(turned[0], turned[1], _MM_SHUFFLE(2, 2, 2, 2));
+    const __m512 z23 = _mm512_shuffle_f32x4(turned[2], turned[3], _MM_SHUFFLE(2, 2, 2, 2));
+    __m512 xyz[3], length2;
+    int g;
+    xyz[0] = _mm512_shuffle_f32x4(xy01, xy23, _MM_SHUFFLE(2, 0, 2, 0));
+    xyz[1] = _mm512_shuffle_f32x4(xy01, xy23, _MM_SHUFFLE(3, 1, 3, 1));
+    xyz[2] = _mm512_shuffle_f32x4(z01, z23, _MM_SHUFFLE(2, 0, 2, 0));
+    length2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(xyz[0], xyz[0]), _mm512_mul_ps(xyz[1], xyz[1])),
+                            _mm512_mul_ps(xyz[2], xyz[2]));
+    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0)) {
+        const __m512 inverse = fk__inverse_length_avx512(length2);
+        FK__UNROLL
+        for (g = 0; g < 3; ++g) xyz[g] = _mm512_mul_ps(xyz[g], inverse);
+        fk__store16x3_avx512(p, xyz);
+    } else {
+        FK__UNROLL
+        for (g = 0; g < 4; ++g) turned[g] = fk__normalize4_lanes_avx512(turned[g]);
+        fk__store16x3_lanes_avx512(p, turned, 0);
+    }
+}
+
 /* How many vertices fk__lbs16_avx512() leaves to other loops before its first
    streamed line (the output positions then sit on a 64-byte boundary), or -1
    when the run's output positions take less than FK_LBS_STREAM_MIN_BYTES (or
@@ -3897,10 +3961,11 @@ static int fk__stream_head(const fk__skin_run *r)
 
 /* The rows step of LBS for the four vertices from vertex `at` of the run on: each vertex's blended rows, its point in every block, and the
    sums within blocks, which leave x', y', z' of the four in blocks 0, 1, 2
-   (fk__sum_lanes4_avx512()). With normals, *turned gets theirs, renormalized. */
+   (fk__sum_lanes4_avx512()). With normals, *turned gets theirs, renormalized
+   if `normalize`. */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__lbs_rows4_avx512(const fk__skin_run *r, const float *rows, size_t at,
                                                                       const int influences, const int normals,
-                                                                      __m512 *turned)
+                                                                      __m512 *turned, const int normalize)
 {
     const __m512 one = _mm512_set1_ps(1.0f), zero = _mm512_setzero_ps();
     __m512 m[4], point[4], normal[4], moved;
@@ -3916,10 +3981,12 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__lbs_rows4_avx512(const fk_
     }
     moved = fk__sum_lanes4_avx512(_mm512_mul_ps(m[0], point[0]), _mm512_mul_ps(m[1], point[1]),
                                   _mm512_mul_ps(m[2], point[2]), _mm512_mul_ps(m[3], point[3]));
-    if (normals) /* the translation lanes are left out, not multiplied by 0: inf * 0 is NaN */
-        *turned = fk__normalize4_lanes_avx512(fk__sum_lanes4_avx512(
+    if (normals) { /* the translation lanes are left out, not multiplied by 0: inf * 0 is NaN */
+        *turned = fk__sum_lanes4_avx512(
             _mm512_maskz_mul_ps(0x7777, m[0], normal[0]), _mm512_maskz_mul_ps(0x7777, m[1], normal[1]),
-            _mm512_maskz_mul_ps(0x7777, m[2], normal[2]), _mm512_maskz_mul_ps(0x7777, m[3], normal[3])));
+            _mm512_maskz_mul_ps(0x7777, m[2], normal[2]), _mm512_maskz_mul_ps(0x7777, m[3], normal[3]));
+        if (normalize) *turned = fk__normalize4_lanes_avx512(*turned);
+    }
     return moved;
 }
 
@@ -3957,10 +4024,10 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_avx512(fk__skin_run *ru
         FK__UNROLL
         for (g = 0; g < 4; ++g) {
             fk__prefetch_ahead(r, FK__PREFETCH_ALL, normals, 4 * (size_t)g);
-            moved[g] = fk__lbs_rows4_avx512(r, rows, 4 * (size_t)g, influences, normals, &turned[g]);
+            moved[g] = fk__lbs_rows4_avx512(r, rows, 4 * (size_t)g, influences, normals, &turned[g], 0);
         }
         fk__store16x3_lanes_avx512(r->out_positions, moved, stream);
-        if (normals) fk__store16x3_lanes_avx512(r->out_normals, turned, 0); /* streamed: 13% slower, on a Zen 4 */
+        if (normals) fk__normalize_store16_avx512(r->out_normals, turned); /* streamed: 13% slower, on a Zen 4 */
         fk__skin_advance(r, normals, 16);
     }
     if (stream) _mm_sfence(); /* streamed lines are ordered as usual from here on */
@@ -3989,7 +4056,8 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
         r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = point_bytes;
         r.joint_stride = (size_t)influences * sizeof(uint16_t);
         r.weight_stride = (size_t)influences * sizeof(float);
-        if (influences == 1 || influences == 2 || influences == 4) { /* k = 8: 3% slower; 3, 5: 20% */
+        /* k = 8 without normals: 0 to 4% slower at 1M (with them 10% faster); 3, 5: 20% */
+        if (influences == 1 || influences == 2 || influences == 4 || (influences == 8 && normals)) {
             i = fk__lbs16_avx512(&r, rows, influences, normals);
             if (i < 0) return -1 - i;
         }
@@ -4005,7 +4073,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
         __m512 moved, turned;
         if (!fk__joints_in_range_avx512(&r, r.joints, 4, influences, packed)) return i;
         fk__prefetch_ahead(&r, prefetch_plan, normals, 0);
-        moved = fk__lbs_rows4_avx512(&r, rows, 0, influences, normals, &turned);
+        moved = fk__lbs_rows4_avx512(&r, rows, 0, influences, normals, &turned, 1);
         if (packed) {
             if (normals) fk__store4x3_lanes_avx512(r.out_normals, turned);
             fk__store4x3_lanes_avx512(r.out_positions, moved);
@@ -4128,37 +4196,6 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__transpose_blends16_avx512(co
         part[j] = _mm512_permutex2var_ps(across[0][j], real_blocks, across[1][j]);
         part[4 + j] = _mm512_permutex2var_ps(across[0][j], dual_blocks, across[1][j]);
     }
-}
-
-/* Sixteen packed points x0 y0 z0 x1 ... z15 (192 bytes) as x, y and z across. A
-   coordinate's lanes lie in two of the three 64-byte loads: a two-source permute
-   takes those in the first two, a masked permute the rest (the same indices
-   serve both, as each reads only the low bits it needs). */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__load16x3_avx512(const char *p, __m512 xyz[3])
-{
-    const float *f = (const float *)(const void *)p;
-    __m512 a = _mm512_loadu_ps(f), b = _mm512_loadu_ps(f + 16), c = _mm512_loadu_ps(f + 32);
-    const __m512i x = _mm512_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45);
-    const __m512i y = _mm512_add_epi32(x, _mm512_set1_epi32(1)), z = _mm512_add_epi32(x, _mm512_set1_epi32(2));
-    /* lanes 11-15 of x and y, 10-15 of z, come from c */
-    xyz[0] = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(a, x, b), 0xF800, x, c);
-    xyz[1] = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(a, y, b), 0xF800, y, c);
-    xyz[2] = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(a, z, b), 0xFC00, z, c);
-}
-
-/* The inverse of fk__load16x3_avx512(): each 64-byte store takes x and y lanes
-   by a two-source permute and z lanes by a masked one. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store16x3_avx512(char *p, const __m512 xyz[3])
-{
-    float *f = (float *)(void *)p;
-    const __m512i first = _mm512_setr_epi32(0, 16, 0, 1, 17, 1, 2, 18, 2, 3, 19, 3, 4, 20, 4, 5);
-    const __m512i second = _mm512_setr_epi32(21, 5, 6, 22, 6, 7, 23, 7, 8, 24, 8, 9, 25, 9, 10, 26);
-    const __m512i third = _mm512_setr_epi32(10, 11, 27, 11, 12, 28, 12, 13, 29, 13, 14, 30, 14, 15, 31, 15);
-    _mm512_storeu_ps(f, _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(xyz[0], first, xyz[1]), 0x4924, first, xyz[2]));
-    _mm512_storeu_ps(f + 16, _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(xyz[0], second, xyz[1]), 0x2492, second,
-                                                        xyz[2]));
-    _mm512_storeu_ps(f + 32,
-                     _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(xyz[0], third, xyz[1]), 0x9249, third, xyz[2]));
 }
 
 /* fk__load16x3_avx512() for points at any stride (interleaved records): each

@@ -463,6 +463,19 @@ simd_mutant lbs_avx512_rows_normalize_range_unchecked avx512 "" \
 '    length2 = _mm512_add_ps(length2, _mm512_shuffle_f32x4(length2, length2, _MM_SHUFFLE(1, 0, 3, 2)));
     if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, 0x01) == 0))'
 
+# Going sixteen vertices at a time, the packed AVX-512 LBS loop normalizes
+# sixteen normals together, gathered into x, y and z across: a length out of
+# the estimate's range taken all the same, or y gathered from the x blocks.
+simd_mutant lbs_avx512_sixteen_normalize_range_unchecked avx512 "" \
+'    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0)) {
+        const __m512 inverse = fk__inverse_length_avx512(length2);' \
+'    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, 0x01) == 0)) {
+        const __m512 inverse = fk__inverse_length_avx512(length2);'
+
+simd_mutant lbs_avx512_sixteen_normal_y_from_x avx512 "" \
+'    xyz[1] = _mm512_shuffle_f32x4(xy01, xy23, _MM_SHUFFLE(3, 1, 3, 1));' \
+'    xyz[1] = _mm512_shuffle_f32x4(xy01, xy23, _MM_SHUFFLE(2, 0, 2, 0));'
+
 # The AVX-512 LBS loop works on the bones' rows: transposed
 # once per call, the point broadcast to every row, the products summed within
 # 128-bit lanes, a normal's length from two block swaps, one permute to store.

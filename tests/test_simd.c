@@ -549,12 +549,15 @@ static void records_end_where_memory_ends(void)
 /* Weights that make the fast normalizations hand over to the exact ones: a zero
    normal, a subnormal and an overflowing blend, all-zero weights; and large
    weights on large positions, where DQS's folded normalization overflows (its
-   intermediates reach |blend|^2 |p|) though the reference's unit rotation does not. */
+   intermediates reach |blend|^2 |p|) though the reference's unit rotation does
+   not. With three influences and with four (the packed AVX-512 LBS loop then
+   goes sixteen vertices at a time and normalizes sixteen normals together). */
 static void edge_cases_match_reference(void)
 {
     static const float scales[] = {0.0f, 1e-21f, 1e-30f, 1e20f, 1.0f, 1e10f};
-    int s, method, packed;
+    int s, method, packed, k;
     make_bones(1.0f);
+    for (k = 3; k <= 4; ++k)
     for (s = 0; s < 6; ++s)
         for (method = 0; method < 4; ++method) {
             skin_function skin = method % 2 ? fk_skin_dqs : fk_skin_lbs;
@@ -563,21 +566,21 @@ static void edge_cases_match_reference(void)
             fk_skin_desc d;
             char what[100];
             int i, e;
-            make_mesh(300, 3);
+            make_mesh(300, k);
             for (i = 0; i < test_mesh.count; ++i) {
-                for (e = 0; e < 3; ++e) test_mesh.weights[i][e] *= scales[s];
+                for (e = 0; e < k; ++e) test_mesh.weights[i][e] *= scales[s];
                 if (s == 4 && i % 2) test_mesh.normals[i][0] = test_mesh.normals[i][1] = test_mesh.normals[i][2] = 0.0f;
                 if (s == 5)
                     for (e = 0; e < 3; ++e) test_mesh.positions[i][e] *= 1e19f;
             }
             packed = method >= 2;
-            l = layout_for(packed ? PACKED : 0, 3);
+            l = layout_for(packed ? PACKED : 0, k);
             fill(&l, &fast); fill(&l, &reference);
             d = describe(&l, &fast, 1, 0, BONES);
             CHECK(skin(&d) == FK_OK, "SIMD");
             d = describe(&l, &reference, 1, 0, ALL_BONES);
             CHECK(skin(&d) == FK_OK, "reference");
-            snprintf(what, sizeof what, "%s, weights scaled by %g%s%s", method % 2 ? "DQS" : "LBS", (double)scales[s],
+            snprintf(what, sizeof what, "%s k=%d, weights scaled by %g%s%s", method % 2 ? "DQS" : "LBS", k, (double)scales[s],
                      s == 4 ? ", zero normals" : s == 5 ? ", positions scaled by 1e19" : "", packed ? ", packed" : "");
             compare(&l, fast.out, reference.out, 1, what);
             release(&fast); release(&reference);
