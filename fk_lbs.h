@@ -3911,27 +3911,60 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store16x3_lanes_avx512(char 
     }
 }
 
-/* Sixteen normals, four vertices a register as fk__sum_lanes4_avx512() leaves
-   them, divided by their lengths and written packed: gathered into x, y and z
-   across (seven block shuffles), all sixteen lengths from one estimate and
-   Newton step, and fk__store16x3_avx512(). Four at a time in the lanes they
-   came in (fk__normalize4_lanes_avx512(), two block shuffles each, and a
-   class test and an estimate for every four) took LBS with normals 12% longer
-   at 100k vertices, k = 4, and 21% with k = 1, on an AMD Zen 4. The sum of
-   squares is (x^2 + y^2) + z^2, as there. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__normalize_store16_avx512(char *p, __m512 turned[4])
+/* x, y and z of sixteen normals across, from four registers of four vertices
+   as fk__sum_lanes4_avx512() leaves them (seven block shuffles), and the sums
+   of their squares, (x^2 + y^2) + z^2 as in fk__normalize4_lanes_avx512(). */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__gather16_lanes_avx512(const __m512 turned[4], __m512 xyz[3])
 {
     const __m512 xy01 = _mm512_shuffle_f32x4(turned[0], turned[1], _MM_SHUFFLE(1, 0, 1, 0));
     const __m512 xy23 = _mm512_shuffle_f32x4(turned[2], turned[3], _MM_SHUFFLE(1, 0, 1, 0));
     const __m512 z01 = _mm512_shuffle_f32x4(turned[0], turned[1], _MM_SHUFFLE(2, 2, 2, 2));
     const __m512 z23 = _mm512_shuffle_f32x4(turned[2], turned[3], _MM_SHUFFLE(2, 2, 2, 2));
-    __m512 xyz[3], length2;
-    int g;
     xyz[0] = _mm512_shuffle_f32x4(xy01, xy23, _MM_SHUFFLE(2, 0, 2, 0));
     xyz[1] = _mm512_shuffle_f32x4(xy01, xy23, _MM_SHUFFLE(3, 1, 3, 1));
     xyz[2] = _mm512_shuffle_f32x4(z01, z23, _MM_SHUFFLE(2, 0, 2, 0));
-    length2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(xyz[0], xyz[0]), _mm512_mul_ps(xyz[1], xyz[1])),
-                            _mm512_mul_ps(xyz[2], xyz[2]));
+    return _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(xyz[0], xyz[0]), _mm512_mul_ps(xyz[1], xyz[1])),
+                         _mm512_mul_ps(xyz[2], xyz[2]));
+}
+
+/* Sixteen normals, four vertices a register as fk__sum_lanes4_avx512() leaves
+   them, divided by their lengths in place: the lengths of all sixteen from
+   one class test, estimate and Newton step (fk__gather16_lanes_avx512()), and
+   each register's four multiplied back by a block shuffle of them (or, if a
+   length is out of range, fk__normalize4_lanes_avx512() for each register).
+   For layouts other than packed, whose stores want the lanes as they are:
+   four at a time took LBS with normals 4.5% longer at 100k vertices on
+   48-byte records, 12% on 32-byte records with the normal apart, on a Zen 4. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__normalize16_lanes_avx512(__m512 turned[4])
+{
+    __m512 xyz[3];
+    const __m512 length2 = fk__gather16_lanes_avx512(turned, xyz);
+    int g;
+    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0)) {
+        const __m512 inverse = fk__inverse_length_avx512(length2);
+        turned[0] = _mm512_mul_ps(turned[0], _mm512_shuffle_f32x4(inverse, inverse, _MM_SHUFFLE(0, 0, 0, 0)));
+        turned[1] = _mm512_mul_ps(turned[1], _mm512_shuffle_f32x4(inverse, inverse, _MM_SHUFFLE(1, 1, 1, 1)));
+        turned[2] = _mm512_mul_ps(turned[2], _mm512_shuffle_f32x4(inverse, inverse, _MM_SHUFFLE(2, 2, 2, 2)));
+        turned[3] = _mm512_mul_ps(turned[3], _mm512_shuffle_f32x4(inverse, inverse, _MM_SHUFFLE(3, 3, 3, 3)));
+    } else {
+        FK__UNROLL
+        for (g = 0; g < 4; ++g) turned[g] = fk__normalize4_lanes_avx512(turned[g]);
+    }
+}
+
+/* Sixteen normals, four vertices a register as fk__sum_lanes4_avx512() leaves
+   them, divided by their lengths and written packed: x, y and z across
+   (fk__gather16_lanes_avx512()), all sixteen lengths from one estimate and
+   Newton step, and fk__store16x3_avx512(). Four at a time in the lanes they
+   came in (fk__normalize4_lanes_avx512(), two block shuffles each, and a
+   class test and an estimate for every four) took LBS with normals 12% longer
+   at 100k vertices, k = 4, and 21% with k = 1, on an AMD Zen 4;
+   fk__normalize16_lanes_avx512() and the lanes' store, 10% longer. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__normalize_store16_avx512(char *p, __m512 turned[4])
+{
+    __m512 xyz[3];
+    const __m512 length2 = fk__gather16_lanes_avx512(turned, xyz);
+    int g;
     if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0)) {
         const __m512 inverse = fk__inverse_length_avx512(length2);
         FK__UNROLL
@@ -4041,6 +4074,54 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_avx512(fk__skin_run *ru
    strides are two numbers held in registers. */
 enum { FK__LAYOUT_STRIDED, FK__LAYOUT_PACKED, FK__LAYOUT_RECORDS };
 
+/* Writes the four vertices from vertex `at` of the run on, as
+   fk__lbs_rows4_avx512() leaves them, in layouts other than packed (out_shape:
+   see fk__out_shape()). */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__lbs_store4_strided_avx512(const fk__skin_run *r, size_t at,
+                                                                             __m512 moved, __m512 turned,
+                                                                             const int normals, int out_shape)
+{
+    char *positions = r->out_positions + at * r->out_position_stride;
+    if (out_shape != FK__OUT_APART) {
+        fk__store4x6_pairs_avx512(positions, r->out_position_stride, moved, turned, out_shape == FK__OUT_PACKED_PAIRS);
+    } else {
+        if (normals) fk__store4x3_strided_avx512(r->out_normals + at * r->out_normal_stride, r->out_normal_stride, turned);
+        fk__store4x3_strided_avx512(positions, r->out_position_stride, moved);
+    }
+}
+
+/* LBS with normals in layouts other than packed, sixteen vertices an
+   iteration, so that their normals are normalized together
+   (fk__normalize16_lanes_avx512()): the four-vertex step of
+   fk__lbs_avx512_loop() four times. A group with a bad index stops it before
+   any of the sixteen is written, and the caller's four-vertex loop finds the
+   index. Leaves the last vertex to the caller; returns how many it did. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_strided_avx512(fk__skin_run *r, const float *rows,
+                                                                       const int influences, int prefetch_plan,
+                                                                       int out_shape)
+{
+    const size_t group = 4 * r->joint_stride;
+    int i, g;
+    for (i = 0; i + 16 < r->count; i += 16) {
+        __m512 moved[4], turned[4];
+        if (!(fk__joints_in_range_avx512(r, r->joints, 4, influences, 0) &&
+              fk__joints_in_range_avx512(r, r->joints + group, 4, influences, 0) &&
+              fk__joints_in_range_avx512(r, r->joints + 2 * group, 4, influences, 0) &&
+              fk__joints_in_range_avx512(r, r->joints + 3 * group, 4, influences, 0)))
+            break;
+        FK__UNROLL
+        for (g = 0; g < 4; ++g) {
+            fk__prefetch_ahead(r, prefetch_plan, 1, 4 * (size_t)g);
+            moved[g] = fk__lbs_rows4_avx512(r, rows, 4 * (size_t)g, influences, 1, &turned[g], 0);
+        }
+        fk__normalize16_lanes_avx512(turned);
+        FK__UNROLL
+        for (g = 0; g < 4; ++g) fk__lbs_store4_strided_avx512(r, 4 * (size_t)g, moved[g], turned[g], 1, out_shape);
+        fk__skin_advance(r, 1, 16);
+    }
+    return i;
+}
+
 /* Checks the joint indices as it goes (see fk__skin_loop). */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__skin_run *run, const int influences,
                                                                     const int normals, const int layout)
@@ -4067,6 +4148,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
     }
     prefetch_plan = packed ? FK__PREFETCH_ALL : fk__prefetch_plan(&r);
     out_shape = packed ? FK__OUT_APART : fk__out_shape(&r, normals);
+    if (!packed && normals) i = fk__lbs16_strided_avx512(&r, rows, influences, prefetch_plan, out_shape);
     /* the last vertex of the run is left to the tail, so that every 16-byte
        point load stays inside the arrays */
     for (; i + 4 < r.count; i += 4) {
@@ -4077,12 +4159,8 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
         if (packed) {
             if (normals) fk__store4x3_lanes_avx512(r.out_normals, turned);
             fk__store4x3_lanes_avx512(r.out_positions, moved);
-        } else if (out_shape != FK__OUT_APART) {
-            fk__store4x6_pairs_avx512(r.out_positions, r.out_position_stride, moved, turned,
-                                      out_shape == FK__OUT_PACKED_PAIRS);
         } else {
-            if (normals) fk__store4x3_strided_avx512(r.out_normals, r.out_normal_stride, turned);
-            fk__store4x3_strided_avx512(r.out_positions, r.out_position_stride, moved);
+            fk__lbs_store4_strided_avx512(&r, 0, moved, turned, normals, out_shape);
         }
         fk__skin_advance(&r, normals, 4);
     }

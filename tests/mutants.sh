@@ -468,13 +468,36 @@ simd_mutant lbs_avx512_rows_normalize_range_unchecked avx512 "" \
 # the estimate's range taken all the same, or y gathered from the x blocks.
 simd_mutant lbs_avx512_sixteen_normalize_range_unchecked avx512 "" \
 '    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0)) {
-        const __m512 inverse = fk__inverse_length_avx512(length2);' \
+        const __m512 inverse = fk__inverse_length_avx512(length2);
+        FK__UNROLL' \
 '    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, 0x01) == 0)) {
-        const __m512 inverse = fk__inverse_length_avx512(length2);'
+        const __m512 inverse = fk__inverse_length_avx512(length2);
+        FK__UNROLL'
 
 simd_mutant lbs_avx512_sixteen_normal_y_from_x avx512 "" \
 '    xyz[1] = _mm512_shuffle_f32x4(xy01, xy23, _MM_SHUFFLE(3, 1, 3, 1));' \
 '    xyz[1] = _mm512_shuffle_f32x4(xy01, xy23, _MM_SHUFFLE(2, 0, 2, 0));'
+
+# In other layouts, with normals, it goes sixteen vertices at a time as well,
+# normalizing the sixteen together and scaling each four back by their
+# lengths: the last group's indices left unchecked, a length out of the
+# estimate's range taken all the same, or the third group scaled by the
+# second's lengths.
+simd_mutant lbs_avx512_sixteen_strided_last_group_unchecked avx512 "" \
+'              fk__joints_in_range_avx512(r, r->joints + 3 * group, 4, influences, 0)))' \
+'              1))'
+
+simd_mutant lbs_avx512_sixteen_strided_normalize_range_unchecked avx512 "" \
+'    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0)) {
+        const __m512 inverse = fk__inverse_length_avx512(length2);
+        turned[0]' \
+'    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, 0x01) == 0)) {
+        const __m512 inverse = fk__inverse_length_avx512(length2);
+        turned[0]'
+
+simd_mutant lbs_avx512_sixteen_strided_lengths_of_wrong_group avx512 "" \
+'        turned[2] = _mm512_mul_ps(turned[2], _mm512_shuffle_f32x4(inverse, inverse, _MM_SHUFFLE(2, 2, 2, 2)));' \
+'        turned[2] = _mm512_mul_ps(turned[2], _mm512_shuffle_f32x4(inverse, inverse, _MM_SHUFFLE(1, 1, 1, 1)));'
 
 # The AVX-512 LBS loop works on the bones' rows: transposed
 # once per call, the point broadcast to every row, the products summed within
