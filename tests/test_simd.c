@@ -412,6 +412,31 @@ static char *guarded(size_t bytes, char **mapping, size_t *mapped)
 }
 #endif
 
+/* Whether skinned positions and normals (`step` floats from one vertex's to the
+   next) are those the reference loops give the mesh; normals only if
+   with_normals. */
+static int same_as_reference(skin_function skin, const float *positions, const float *normals, size_t step,
+                             int with_normals)
+{
+    layout l = layout_for(0, test_mesh.k);
+    buffers reference;
+    fk_skin_desc d;
+    int i, c, same = 1;
+    fill(&l, &reference);
+    d = describe(&l, &reference, with_normals, 0, ALL_BONES);
+    CHECK(skin(&d) == FK_OK, "reference call failed");
+    for (i = 0; i < test_mesh.count; ++i) {
+        const float *q = (const float *)(const void *)(reference.out + (size_t)i * l.vertex_bytes + l.position_offset);
+        const float *o = (const float *)(const void *)(reference.out + (size_t)i * l.vertex_bytes + l.normal_offset);
+        float unit = FLT_EPSILON * (magnitude(i) > 1.0f ? magnitude(i) : 1.0f);
+        for (c = 0; c < 3; ++c)
+            same &= fabsf(positions[step * (size_t)i + (size_t)c] - q[c]) <= ULPS * unit &&
+                    (!with_normals || fabsf(normals[step * (size_t)i + (size_t)c] - o[c]) <= ULPS * FLT_EPSILON);
+    }
+    release(&reference);
+    return same;
+}
+
 /* Every packed array ends where readable memory ends, for 1 to 13 vertices (each
    length of the loops' tails): the loops that read 16 bytes for a 12-byte point
    must leave the last vertex to a loop that does not. A read past an array's
@@ -427,10 +452,8 @@ static void packed_arrays_end_where_memory_ends(void)
             for (with_normals = 0; with_normals < 2; ++with_normals) {
                 size_t point_bytes = 12 * (size_t)count, sizes[6], mapped[6];
                 char *mapping[6], *array[6];
-                layout l = layout_for(PACKED, 4);
-                buffers reference;
                 fk_skin_desc d;
-                int a, i, same = 1;
+                int a, i;
                 sizes[0] = sizes[1] = sizes[2] = sizes[3] = point_bytes; /* positions, normals, and out */
                 sizes[4] = 8 * (size_t)count;                           /* joints */
                 sizes[5] = 16 * (size_t)count;                          /* weights */
@@ -454,24 +477,10 @@ static void packed_arrays_end_where_memory_ends(void)
                 d.transform_count = BONES;
                 CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "%s, %d vertices: call failed",
                       method ? "DQS" : "LBS", count);
-                /* and the same answers as the reference */
-                fill(&l, &reference);
-                d = describe(&l, &reference, with_normals, 0, ALL_BONES);
-                CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "reference call failed");
-                for (i = 0; i < count; ++i) {
-                    int c;
-                    float unit = FLT_EPSILON * (magnitude(i) > 1.0f ? magnitude(i) : 1.0f);
-                    for (c = 0; c < 3; ++c) {
-                        float p = ((const float *)(const void *)array[2])[3 * i + c];
-                        float q = ((const float *)(const void *)(reference.out + l.position_offset))[3 * i + c];
-                        float n = ((const float *)(const void *)array[3])[3 * i + c];
-                        float o = ((const float *)(const void *)(reference.out + l.normal_offset))[3 * i + c];
-                        same &= fabsf(p - q) <= ULPS * unit && (!with_normals || fabsf(n - o) <= ULPS * FLT_EPSILON);
-                    }
-                }
-                CHECK(same, "%s, %d vertices%s: differs from the reference", method ? "DQS" : "LBS", count,
+                CHECK(same_as_reference(method ? fk_skin_dqs : fk_skin_lbs, (const float *)(const void *)array[2],
+                                        (const float *)(const void *)array[3], 3, with_normals),
+                      "%s, %d vertices%s: differs from the reference", method ? "DQS" : "LBS", count,
                       with_normals ? ", normals" : "");
-                release(&reference);
                 for (a = 0; a < 6; ++a) munmap(mapping[a], mapped[a]);
             }
     }
@@ -496,10 +505,8 @@ static void records_end_where_memory_ends(void)
                 size_t mapped[2];
                 char *mapping[2], *in = guarded(48 * (size_t)count, &mapping[0], &mapped[0]);
                 char *out = guarded(24 * (size_t)count, &mapping[1], &mapped[1]);
-                layout l = layout_for(0, 4);
-                buffers reference;
                 fk_skin_desc d;
-                int i, c, same = 1;
+                int i;
                 for (i = 0; i < count; ++i) {
                     memcpy(in + 48 * (size_t)i, test_mesh.joints[i], 8);
                     memcpy(in + 48 * (size_t)i + 8, test_mesh.weights[i], 16);
@@ -521,22 +528,10 @@ static void records_end_where_memory_ends(void)
                 d.transform_count = BONES;
                 CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "%s, %d vertices: call failed",
                       method ? "DQS" : "LBS", count);
-                fill(&l, &reference);
-                d = describe(&l, &reference, with_normals, 0, ALL_BONES);
-                CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "reference call failed");
-                for (i = 0; i < count; ++i) {
-                    float unit = FLT_EPSILON * (magnitude(i) > 1.0f ? magnitude(i) : 1.0f);
-                    for (c = 0; c < 3; ++c) {
-                        float p = ((const float *)(const void *)(out + 12))[6 * i + c];
-                        float q = ((const float *)(const void *)(reference.out + l.position_offset))[6 * i + c];
-                        float n = ((const float *)(const void *)out)[6 * i + c];
-                        float o = ((const float *)(const void *)(reference.out + l.normal_offset))[6 * i + c];
-                        same &= fabsf(p - q) <= ULPS * unit && (!with_normals || fabsf(n - o) <= ULPS * FLT_EPSILON);
-                    }
-                }
-                CHECK(same, "%s, %d records%s: differs from the reference", method ? "DQS" : "LBS", count,
+                CHECK(same_as_reference(method ? fk_skin_dqs : fk_skin_lbs, (const float *)(const void *)(out + 12),
+                                        (const float *)(const void *)out, 6, with_normals),
+                      "%s, %d records%s: differs from the reference", method ? "DQS" : "LBS", count,
                       with_normals ? ", normals" : "");
-                release(&reference);
                 munmap(mapping[0], mapped[0]);
                 munmap(mapping[1], mapped[1]);
             }
