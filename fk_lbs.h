@@ -3590,11 +3590,14 @@ static int fk__has_avx2_fma(void)
      each output normal follows its position (x y z nx ny nz), a masked
      24-byte store per vertex; or, when those pairs are also packed (24-byte
      records), the four vertices' 96 bytes in a 64-byte and a 32-byte store.
-   Interleaved records (every input array at one stride and both outputs at
-   another, as one vertex buffer in and one out) get a copy of the loop of
-   their own, whose strides are then two numbers instead of six: on 48-byte
-   records in, 24 out, with normals, it took 2.5% less time than the loop for
-   any strides, which runs out of registers.
+   With normals, sixteen vertices go at a time where they can, and their
+   normals are normalized together (fk__normalize_store16_avx512() for packed
+   arrays, fk__normalize16_lanes_avx512() for other layouts).
+   Interleaved records with four influences (every input array at one stride
+   and both outputs at another, as one vertex buffer in and one out) get a
+   copy of the loop of their own, whose strides are then two numbers instead
+   of six: on 48-byte records in, 24 out, with normals, it took 2.5 to 5% less
+   time than the loop for any strides, which runs out of registers.
    Nothing is read or written outside the arrays, and all four vertices are
    read before any is written, so in-place skinning works as for the
    reference. */
@@ -3604,8 +3607,8 @@ static int fk__has_avx2_fma(void)
    four influences, each picked out by a shuffle within the blocks: on an AMD
    Zen 4, where the loop is bound by its loads and such a shuffle runs beside
    the multiply-adds, 2% faster at 100,000 vertices and 6% at a million than a
-   broadcast load per influence, and 5% faster on interleaved records. `four` keeps the last four between calls, for e going
-   up from 0. */
+   broadcast load per influence, and 5% faster on interleaved records. `four`
+   keeps the last four between calls, for e going up from 0. */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__weight_avx512(const float *weights, int e, const int four_at_a_time,
                                                                   __m512 *four)
 {
