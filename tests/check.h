@@ -2,12 +2,15 @@
 
    A test program calls check() (or the CHECK macro) as often as it likes inside
    test functions run by RUN_TEST; a test passes when none of its checks failed.
-   check_finish() prints "N passed, N failed" and returns the exit status. */
+   check_finish() prints "N passed, N failed" and returns the exit status. With
+   CHECK_FAIL_FAST set in the environment (tests/mutants.sh, which only needs to
+   know that something fails), the tests after a failed one are not run. */
 #ifndef FK_TESTS_CHECK_H
 #define FK_TESTS_CHECK_H
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 typedef struct check_state {
     int passed, failed;      /* tests, not checks */
@@ -36,6 +39,7 @@ static int check_at(int ok, const char *file, int line, const char *format, ...)
 
 static void check_run(const char *name, void (*test)(void))
 {
+    if (check__state.failed > 0 && getenv("CHECK_FAIL_FAST")) return;
     check__state.current = name;
     check__state.current_failures = 0;
     test();

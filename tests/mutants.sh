@@ -654,7 +654,8 @@ run_programs() {
         if [ "$program" = test_properties ]; then
             output=$(PROPS_SEED=$seed PROPS_N=$cases timeout 120 $program_runner "$work/$program" --no-shrink --fail-fast 2>&1 </dev/null); status=$?
         else
-            output=$(timeout 120 $program_runner "$work/$program" 2>&1 </dev/null); status=$?
+            # CHECK_FAIL_FAST: the tests after the first that fails are skipped
+            output=$(CHECK_FAIL_FAST=1 timeout 120 $program_runner "$work/$program" 2>&1 </dev/null); status=$?
         fi
         if [ "$status" -ne 0 ]; then
             local failed
