@@ -4224,7 +4224,11 @@ FK__SKIN_SPECIALIZE(fk__lbs_avx512_packed_run, fk__lbs_avx512_packed)
    copy for every count took the header a fifth longer to compile. */
 static FK__SIMD_TARGET int fk__lbs_avx512_records_run(const fk__skin_run *run)
 {
+#if defined(__OPTIMIZE__)
     return run->normals ? fk__lbs_avx512_records(run, 4, 1) : fk__lbs_avx512_records(run, 4, 0);
+#else /* one copy, as FK__SKIN_SPECIALIZE() makes in unoptimized builds */
+    return fk__lbs_avx512_records(run, 4, run->normals != NULL);
+#endif
 }
 FK__SKIN_SPECIALIZE(fk__lbs_avx512_strided_run, fk__lbs_avx512_strided)
 #undef FK__SIMD_TARGET
