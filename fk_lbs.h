@@ -3501,14 +3501,198 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__run_joints_in_range_avx2(const 
     return !over;
 }
 
+/* ---- AVX2 LBS by rows, four vertices at a time ----
+   fk__lbs_avx2_loop() works a vertex at a time on the palette's columns. The
+   loop for whole runs here works, as the AVX-512 loop does, on each bone's rows
+   [r0 r1 r2] (r_i = x', y' or z' as a row times (x, y, z, 1)): rows 0 and 1 in
+   one 256-bit register and row 2 in a 128-bit one, so that one weight picked
+   within the halves serves all three. The blended rows times the point leave
+   each coordinate as the sum of four lanes, and four vertices' sums are taken
+   together by in-lane shuffles, which leaves x', y' and z' of the four in
+   lanes: normals are renormalized four at a time. For packed arrays only (see
+   fk__lbs_avx2_rows()). On an AMD Zen 4, with the AVX-512 loops compiled out
+   (a harness, k = 4, pinned, fastest of 21): 3.2 to 2.4 ns a vertex at 10k and
+   100k vertices, 3.3 to 2.7 at 1M; with normals 6.8 to 4.9 (performance.md). */
+
+/* Whether a run's arrays are all tightly packed. */
+static int fk__skin_run_packed(const fk__skin_run *r)
+{
+    const size_t point_bytes = 3 * sizeof(float), k = (size_t)r->influences;
+    return r->position_stride == point_bytes && r->out_position_stride == point_bytes &&
+           r->joint_stride == k * sizeof(uint16_t) && r->weight_stride == k * sizeof(float) &&
+           (!r->normals || (r->normal_stride == point_bytes && r->out_normal_stride == point_bytes));
+}
+
+/* The run's bones as rows: bone j's columns [c0 c1 c2 t] become [r0 r1 r2 p]
+   (p, the columns' padding, is never read). */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_rows_avx2(const float *palette, int bones, float *rows)
+{
+    int j;
+    for (j = 0; j < bones; ++j) {
+        const float *c = palette + (size_t)j * FK__LBS_BONE_FLOATS;
+        float *row = rows + (size_t)j * FK__LBS_BONE_FLOATS;
+        __m128 c0 = _mm_load_ps(c), c1 = _mm_load_ps(c + 4), c2 = _mm_load_ps(c + 8), t = _mm_load_ps(c + 12);
+        _MM_TRANSPOSE4_PS(c0, c1, c2, t);
+        _mm_store_ps(row, c0);
+        _mm_store_ps(row + 4, c1);
+        _mm_store_ps(row + 8, c2);
+        _mm_store_ps(row + 12, t);
+    }
+}
+
+/* Vertex `at` of the run: its blended rows 0-1 and 2 times (x, y, z, 1) and,
+   with normals, times (nx, ny, nz, 0). The 16-byte loads read 4 bytes past a
+   point, inside the next vertex's data or the point's own record (a stride is
+   at least 12 bytes): the loop leaves the run's last vertex to its tail. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_rows_vertex_avx2(const fk__skin_run *r, const float *rows,
+                                                                      size_t at, const int influences,
+                                                                      const int normals, __m256 *moved01,
+                                                                      __m128 *moved2, __m256 *turned01,
+                                                                      __m128 *turned2)
+{
+    const uint16_t *joints = (const uint16_t *)(const void *)(r->joints + at * r->joint_stride);
+    const float *weights = (const float *)(const void *)(r->weights + at * r->weight_stride);
+    __m256 four = influences % 4 == 0 ? _mm256_broadcast_ps((const __m128 *)(const void *)weights) : _mm256_setzero_ps();
+    __m256 w = fk__weight_avx2(weights, 0, influences, &four), point;
+    const float *m = rows + (size_t)joints[0] * FK__LBS_BONE_FLOATS;
+    __m256 rows01 = _mm256_mul_ps(w, _mm256_load_ps(m));
+    __m128 row2 = _mm_mul_ps(_mm256_castps256_ps128(w), _mm_load_ps(m + 8));
+    int e;
+    FK__UNROLL
+    for (e = 1; e < influences; ++e) {
+        m = rows + (size_t)joints[e] * FK__LBS_BONE_FLOATS;
+        w = fk__weight_avx2(weights, e, influences, &four);
+        rows01 = _mm256_fmadd_ps(w, _mm256_load_ps(m), rows01);
+        row2 = _mm_fmadd_ps(_mm256_castps256_ps128(w), _mm_load_ps(m + 8), row2);
+    }
+    point = _mm256_blend_ps(_mm256_broadcast_ps((const __m128 *)(const void *)(r->positions + at * r->position_stride)),
+                            _mm256_set1_ps(1.0f), 0x88);
+    *moved01 = _mm256_mul_ps(rows01, point);
+    *moved2 = _mm_mul_ps(row2, _mm256_castps256_ps128(point));
+    if (normals) { /* the translation lanes are left out, not multiplied by 0: inf * 0 is NaN */
+        const __m256 normal = _mm256_broadcast_ps((const __m128 *)(const void *)(r->normals + at * r->normal_stride));
+        *turned01 = _mm256_blend_ps(_mm256_mul_ps(rows01, normal), _mm256_setzero_ps(), 0x88);
+        *turned2 = _mm_blend_ps(_mm_mul_ps(row2, _mm256_castps256_ps128(normal)), _mm_setzero_ps(), 0x8);
+    }
+}
+
+/* The four sums of each block's lanes for four vertices: x' of the four in
+   lanes 0-3 of xy, y' in lanes 4-7, z' in z. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__sum_lanes4_avx2(const __m256 p01[4], const __m128 p2[4], __m256 *xy,
+                                                                 __m128 *z)
+{
+    __m256 a = _mm256_add_ps(_mm256_unpacklo_ps(p01[0], p01[1]), _mm256_unpackhi_ps(p01[0], p01[1]));
+    __m256 b = _mm256_add_ps(_mm256_unpacklo_ps(p01[2], p01[3]), _mm256_unpackhi_ps(p01[2], p01[3]));
+    __m128 c = _mm_add_ps(_mm_unpacklo_ps(p2[0], p2[1]), _mm_unpackhi_ps(p2[0], p2[1]));
+    __m128 d = _mm_add_ps(_mm_unpacklo_ps(p2[2], p2[3]), _mm_unpackhi_ps(p2[2], p2[3]));
+    *xy = _mm256_add_ps(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 2, 3, 2)));
+    *z = _mm_add_ps(_mm_shuffle_ps(c, d, _MM_SHUFFLE(1, 0, 1, 0)), _mm_shuffle_ps(c, d, _MM_SHUFFLE(3, 2, 3, 2)));
+}
+
+/* Four vertices' x', y', z' (as fk__sum_lanes4_avx2() leaves them) as four
+   (x, y, z, 0), for the rare lengths' path. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lanes_to_points_avx2(__m256 xy, __m128 z, __m128 point[4])
+{
+    __m128 x = _mm256_castps256_ps128(xy), y = _mm256_extractf128_ps(xy, 1), zero = _mm_setzero_ps();
+    __m128 xy_low = _mm_unpacklo_ps(x, y), xy_high = _mm_unpackhi_ps(x, y);
+    __m128 z0_low = _mm_unpacklo_ps(z, zero), z0_high = _mm_unpackhi_ps(z, zero);
+    point[0] = _mm_movelh_ps(xy_low, z0_low);
+    point[1] = _mm_movehl_ps(z0_low, xy_low);
+    point[2] = _mm_movelh_ps(xy_high, z0_high);
+    point[3] = _mm_movehl_ps(z0_high, xy_high);
+}
+
+/* Renormalizes four normals held as fk__sum_lanes4_avx2() leaves them: the
+   estimate and Newton step of fk__normalize_sse(), |n|^2 summed in its order;
+   when any length is one the estimate cannot take, each normal goes through
+   fk__normalize_sse(), which hands those to the reference. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__normalize4_lanes_avx2(__m256 *xy, __m128 *z)
+{
+    __m128 x = _mm256_castps256_ps128(*xy), y = _mm256_extractf128_ps(*xy, 1);
+    __m128 length2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(*z, *z)), _mm_mul_ps(y, y));
+    __m128 in_range = _mm_and_ps(_mm_cmpge_ps(length2, _mm_set1_ps(FLT_MIN)), _mm_cmple_ps(length2, _mm_set1_ps(FLT_MAX)));
+    if (FK__LIKELY(_mm_movemask_ps(in_range) == 0xF)) {
+        __m128 inverse = _mm_rsqrt_ps(length2);
+        inverse = _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), inverse),
+                             _mm_sub_ps(_mm_set1_ps(3.0f), _mm_mul_ps(_mm_mul_ps(inverse, inverse), length2)));
+        *xy = _mm256_mul_ps(*xy, _mm256_insertf128_ps(_mm256_castps128_ps256(inverse), inverse, 1));
+        *z = _mm_mul_ps(*z, inverse);
+    } else {
+        __m128 normal[4];
+        float lanes[4][4];
+        int v;
+        fk__lanes_to_points_avx2(*xy, *z, normal);
+        for (v = 0; v < 4; ++v) _mm_storeu_ps(lanes[v], fk__normalize_sse(normal[v]));
+        *xy = _mm256_setr_ps(lanes[0][0], lanes[1][0], lanes[2][0], lanes[3][0], lanes[0][1], lanes[1][1], lanes[2][1],
+                             lanes[3][1]);
+        *z = _mm_setr_ps(lanes[0][2], lanes[1][2], lanes[2][2], lanes[3][2]);
+    }
+}
+
+/* Writes four vertices' x', y', z' (as fk__sum_lanes4_avx2() leaves them) to
+   packed points, as 32 and 16 bytes. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store4x3_avx2(char *p, __m256 xy, __m128 z)
+{
+    const __m256 zz = _mm256_castps128_ps256(z);
+    /* x0 y0 z0 x1 y1 z1 x2 y2, then z2 x3 y3 z3 */
+    __m256 first = _mm256_blend_ps(_mm256_permutevar8x32_ps(xy, _mm256_setr_epi32(0, 4, 0, 1, 5, 0, 2, 6)),
+                                   _mm256_permutevar8x32_ps(zz, _mm256_setr_epi32(0, 0, 0, 0, 0, 1, 0, 0)), 0x24);
+    __m128 last = _mm_blend_ps(_mm256_castps256_ps128(_mm256_permutevar8x32_ps(xy, _mm256_setr_epi32(0, 3, 7, 0, 0, 0, 0, 0))),
+                               _mm_shuffle_ps(z, z, _MM_SHUFFLE(3, 0, 0, 2)), 0x9);
+    _mm256_storeu_ps((float *)(void *)p, first);
+    _mm_storeu_ps((float *)(void *)(p + 32), last);
+}
+
+/* LBS on packed arrays (the strides constants), checking the joint indices
+   four vertices at a time as it goes; returns how many vertices were done (all,
+   or those before the first group with a bad index). All four vertices are
+   read before any is written, so in-place skinning works. The rows take 16 KB
+   of stack, as in the AVX-512 loop. Other layouts keep the vertex-at-a-time
+   loop: this one with the strides read at run time took 40 to 80% more time
+   than it on interleaved records (performance.md). */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_rows(const fk__skin_run *run, const int influences,
+                                                                const int normals)
+{
+    fk__skin_run r = *run; /* see fk__skin_advance() */
+    float row_storage[FK_LBS_PALETTE_CAPACITY * FK__LBS_BONE_FLOATS + 16];
+    float *rows = fk__align64(row_storage);
+    int i, v;
+    r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = 3 * sizeof(float);
+    r.joint_stride = (size_t)influences * sizeof(uint16_t);
+    r.weight_stride = (size_t)influences * sizeof(float);
+    fk__lbs_rows_avx2(r.palette, (int)r.joint_limit + 1, rows);
+    for (i = 0; i + 4 < r.count; i += 4) {
+        __m256 moved01[4], turned01[4], xy, normal_xy;
+        __m128 moved2[4], turned2[4], z, normal_z;
+        if (!fk__packed_joints_in_range_avx2(r.joints, 4 * (size_t)influences, r.joint_limit)) return i;
+        fk__prefetch_ahead(&r, FK__PREFETCH_ALL, normals, 0);
+        FK__UNROLL
+        for (v = 0; v < 4; ++v)
+            fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v, influences, normals, &moved01[v], &moved2[v], &turned01[v],
+                                     &turned2[v]);
+        fk__sum_lanes4_avx2(moved01, moved2, &xy, &z);
+        if (normals) {
+            fk__sum_lanes4_avx2(turned01, turned2, &normal_xy, &normal_z);
+            fk__normalize4_lanes_avx2(&normal_xy, &normal_z);
+            fk__store4x3_avx2(r.out_normals, normal_xy, normal_z);
+        }
+        fk__store4x3_avx2(r.out_positions, xy, z);
+        fk__skin_advance(&r, normals, 4);
+    }
+    r.count -= i; /* the last one to four vertices */
+    if (!fk__packed_joints_in_range_avx2(r.joints, (size_t)r.count * (size_t)influences, r.joint_limit)) return i;
+    fk__lbs_avx2_loop(&r, influences, normals);
+    return run->count;
+}
+
 /* The AVX2 loops checking the joint indices themselves, eight vertices at a
    time, as they go, in every layout (the AVX-512 DQS loop's other layouts and
-   tail come here too). Returns how many vertices were done, as the AVX-512
-   loops do. A version for packed arrays alone, with the strides as constants,
-   made LBS 13% faster than the separate pass of fk__skin_blocks(), but it
-   needed a second copy of each loop for the other layouts, 100 KB of code and
-   60% more time to compile the header; this one matches the pass for LBS and
-   is about 3% faster for DQS. */
+   tail come here too; LBS on packed arrays has fk__lbs_avx2_rows()). Returns
+   how many vertices were done, as the AVX-512 loops do. A version for packed
+   arrays alone, with the strides as constants, made LBS 13% faster than the
+   separate pass of fk__skin_blocks(), but it needed a second copy of each loop
+   for the other layouts, 100 KB of code and 60% more time to compile the
+   header; this one matches the pass for LBS and is about 3% faster for DQS. */
 #define FK__CHECKED_VERTICES 8
 
 static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__avx2_checked(const fk__skin_run *run, const int influences,
@@ -3541,9 +3725,22 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_checked(const fk__skin
     return fk__avx2_checked(run, influences, normals, 1);
 }
 
+/* Each loop a function of its own: compiled into one, the vertex-at-a-time
+   loop on 24-byte records of positions and normals took 13% more time (its
+   instructions the same, its registers and places not). */
+#undef FK__SIMD_TARGET
+#define FK__SIMD_TARGET FK__AVX2_TARGET __attribute__((noinline))
+FK__SKIN_SPECIALIZE(fk__lbs_avx2_packed_run, fk__lbs_avx2_rows)
 FK__SKIN_SPECIALIZE(fk__lbs_avx2c, fk__lbs_avx2_checked)
+#undef FK__SIMD_TARGET
+#define FK__SIMD_TARGET FK__AVX2_TARGET
 FK__SKIN_SPECIALIZE(fk__dqs_avx2c, fk__dqs_avx2_checked)
 #undef FK__SIMD_TARGET
+
+static FK__AVX2_TARGET int fk__lbs_avx2(const fk__skin_run *run)
+{
+    return fk__skin_run_packed(run) ? fk__lbs_avx2_packed_run(run) : fk__lbs_avx2c(run);
+}
 
 /* Decided by the compiler when it may assume AVX2 and FMA, else asked of the CPU
    (gcc and clang keep the answer in their runtime library, not in ours). */
@@ -4176,15 +4373,6 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
     return run->count;
 }
 
-/* Whether a run's arrays are all tightly packed. */
-static int fk__skin_run_packed(const fk__skin_run *r)
-{
-    const size_t point_bytes = 3 * sizeof(float), k = (size_t)r->influences;
-    return r->position_stride == point_bytes && r->out_position_stride == point_bytes &&
-           r->joint_stride == k * sizeof(uint16_t) && r->weight_stride == k * sizeof(float) &&
-           (!r->normals || (r->normal_stride == point_bytes && r->out_normal_stride == point_bytes));
-}
-
 /* Whether a run's input arrays lie at one stride and its outputs at another,
    as in interleaved records. */
 static int fk__skin_run_records(const fk__skin_run *r)
@@ -4665,7 +4853,7 @@ static fk__skin_loop fk__lbs_simd_loop(int *checks_joints)
 #if defined(FK__SIMD_AVX2)
     if (fk__has_avx2_fma()) {
         *checks_joints = 1;
-        return fk__lbs_avx2c;
+        return fk__lbs_avx2;
     }
 #endif
     return fk__lbs_sse2;

@@ -298,6 +298,41 @@ simd_mutant lbs_avx2_second_four_weights_unread avx2 -DFK_LBS_NO_AVX512 \
 '    if (e % 4 == 0 && e > 0) *four = _mm256_broadcast_ps((const __m128 *)(const void *)(weights + e));' \
 '    if (e % 4 == 0 && e > 4) *four = _mm256_broadcast_ps((const __m128 *)(const void *)(weights + e));'
 
+# The AVX2 LBS loop for packed arrays works on rows, four vertices at a time
+# (fk__lbs_avx2_rows()): its index checks, the 1 that carries row 1's
+# translation, the 0 that keeps it out of a normal, the last vertex left to
+# the tail (its 16-byte point load would read past the array), the order of
+# the packed store, and the rare lengths handed to the reference.
+simd_mutant lbs_avx2_rows_joints_unchecked avx2 -DFK_LBS_NO_AVX512 \
+'        if (!fk__packed_joints_in_range_avx2(r.joints, 4 * (size_t)influences, r.joint_limit)) return i;' \
+''
+
+simd_mutant lbs_avx2_rows_tail_unchecked avx2 -DFK_LBS_NO_AVX512 \
+'    if (!fk__packed_joints_in_range_avx2(r.joints, (size_t)r.count * (size_t)influences, r.joint_limit)) return i;' \
+''
+
+simd_mutant lbs_avx2_rows_second_translation_dropped avx2 -DFK_LBS_NO_AVX512 \
+'                            _mm256_set1_ps(1.0f), 0x88);' \
+'                            _mm256_set1_ps(1.0f), 0x08);'
+
+simd_mutant lbs_avx2_rows_translation_in_normal avx2 -DFK_LBS_NO_AVX512 \
+'        *turned01 = _mm256_blend_ps(_mm256_mul_ps(rows01, normal), _mm256_setzero_ps(), 0x88);' \
+'        *turned01 = _mm256_blend_ps(_mm256_mul_ps(rows01, normal), _mm256_setzero_ps(), 0x08);'
+
+simd_mutant lbs_avx2_rows_last_point_overread avx2 -DFK_LBS_NO_AVX512 \
+'    for (i = 0; i + 4 < r.count; i += 4) {
+        __m256 moved01[4], turned01[4], xy, normal_xy;' \
+'    for (i = 0; i + 4 <= r.count; i += 4) {
+        __m256 moved01[4], turned01[4], xy, normal_xy;'
+
+simd_mutant lbs_avx2_rows_store_order avx2 -DFK_LBS_NO_AVX512 \
+'_mm256_setr_epi32(0, 4, 0, 1, 5, 0, 2, 6)' \
+'_mm256_setr_epi32(0, 4, 0, 1, 5, 0, 6, 2)'
+
+simd_mutant lbs_avx2_rows_rare_lengths_estimated avx2 -DFK_LBS_NO_AVX512 \
+'    if (FK__LIKELY(_mm_movemask_ps(in_range) == 0xF)) {' \
+'    if (FK__LIKELY(_mm_movemask_ps(in_range) != 0)) {'
+
 simd_mutant lbs_avx512_second_four_weights_unread avx512 "" \
 '    if (e % 4 == 0) *four = _mm512_broadcast_f32x4(_mm_loadu_ps(weights + e));' \
 '    if (e == 0) *four = _mm512_broadcast_f32x4(_mm_loadu_ps(weights + e));'
