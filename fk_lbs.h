@@ -3440,9 +3440,20 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_loop(const fk__skin_ru
         for (v = 0; v < 8; ++v)
             pivot[v] = fk__dqs_pivot_avx2(source == FK__DQS_SIGNED, r.joints + (size_t)v * r.joint_stride,
                                           r.weights + (size_t)v * r.weight_stride, influences);
-        for (v = 0; v < 8; ++v)
-            blend[v] = fk__dqs_blend_avx2(&r, source, pivot[v], r.joints + (size_t)v * r.joint_stride,
-                                          r.weights + (size_t)v * r.weight_stride, influences);
+        /* Unrolled, the eight blends stay in registers: with four influences
+           19% less time on packed arrays and 10% on interleaved records, none
+           with normals (a harness, AVX-512 compiled out). Unrolled for every
+           count, the header took a quarter longer to compile. */
+        if (influences == 4) {
+            FK__UNROLL
+            for (v = 0; v < 8; ++v)
+                blend[v] = fk__dqs_blend_avx2(&r, source, pivot[v], r.joints + (size_t)v * r.joint_stride,
+                                              r.weights + (size_t)v * r.weight_stride, 4);
+        } else {
+            for (v = 0; v < 8; ++v)
+                blend[v] = fk__dqs_blend_avx2(&r, source, pivot[v], r.joints + (size_t)v * r.joint_stride,
+                                              r.weights + (size_t)v * r.weight_stride, influences);
+        }
         if (!fk__dqs8_avx2(blend, r.positions, r.position_stride, normals ? r.normals : NULL, r.normal_stride,
                            r.out_positions, r.out_position_stride, r.out_normals, r.out_normal_stride))
             for (v = 0; v < 8; ++v)
