@@ -3553,8 +3553,8 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_rows_avx2(const float *pal
 
 /* Vertex `at` of the run: its blended rows 0-1 and 2 times (x, y, z, 1) and,
    with normals, times (nx, ny, nz, 0). The 16-byte loads read 4 bytes past a
-   point, inside the next vertex's data or the point's own record (a stride is
-   at least 12 bytes): the loop leaves the run's last vertex to its tail. */
+   point, the next vertex's x: the loop leaves the run's last vertex to its
+   tail. */
 static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_rows_vertex_avx2(const fk__skin_run *r, const float *rows,
                                                                       size_t at, const int influences,
                                                                       const int normals, __m256 *moved01,
