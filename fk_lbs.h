@@ -2878,19 +2878,23 @@ static FK__ALWAYS_INLINE __m128 fk__length2_sse(__m128 v)
     return _mm_add_ps(square, _mm_shuffle_ps(square, square, _MM_SHUFFLE(2, 3, 0, 1)));
 }
 
-/* v / |v| over lanes x, y, z (the fourth is zero, the palette's padding). 1/sqrt
-   is the hardware estimate (12 bits) and one Newton step, y (3 - x y^2) / 2,
-   which brings it to within a few ulps of the reference. Lengths the estimate
-   cannot take (zero, subnormal, overflowing, NaN) are handed to the reference,
-   fk_vec3_normalize(), so the rare cases have one implementation. */
+/* 1/sqrt of each lane of a positive normal length2: the hardware estimate (12
+   bits) and one Newton step, y (3 - x y^2) / 2, which brings it to within a
+   few ulps of the reference. */
+static FK__ALWAYS_INLINE __m128 fk__inverse_length_sse(__m128 length2)
+{
+    __m128 y = _mm_rsqrt_ps(length2);
+    return _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), y), _mm_sub_ps(_mm_set1_ps(3.0f), _mm_mul_ps(_mm_mul_ps(y, y), length2)));
+}
+
+/* v / |v| over lanes x, y, z (the fourth is zero, the palette's padding), by
+   fk__inverse_length_sse(). Lengths the estimate cannot take (zero, subnormal,
+   overflowing, NaN) are handed to the reference, fk_vec3_normalize(), so the
+   rare cases have one implementation. */
 static FK__ALWAYS_INLINE __m128 fk__normalize_sse(__m128 v)
 {
-    __m128 length2 = fk__length2_sse(v), y;
-    if (FK__LIKELY(fk__is_positive_normal_sse(length2))) {
-        y = _mm_rsqrt_ps(length2);
-        y = _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), y), _mm_sub_ps(_mm_set1_ps(3.0f), _mm_mul_ps(_mm_mul_ps(y, y), length2)));
-        return _mm_mul_ps(v, y);
-    }
+    __m128 length2 = fk__length2_sse(v);
+    if (FK__LIKELY(fk__is_positive_normal_sse(length2))) return _mm_mul_ps(v, fk__inverse_length_sse(length2));
     { /* the rare lengths: exactly what the reference does */
         float lanes[4];
         fk_vec3 unit;
@@ -3613,8 +3617,8 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lanes_to_points_avx2(__m256 xy
     point[3] = _mm_movehl_ps(z0_high, xy_high);
 }
 
-/* Renormalizes four normals held as fk__sum_lanes4_avx2() leaves them: the
-   estimate and Newton step of fk__normalize_sse(), |n|^2 summed in its order;
+/* Renormalizes four normals held as fk__sum_lanes4_avx2() leaves them:
+   fk__inverse_length_sse() of |n|^2, summed in fk__normalize_sse()'s order;
    when any length is one the estimate cannot take, each normal goes through
    fk__normalize_sse(), which hands those to the reference. */
 static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__normalize4_lanes_avx2(__m256 *xy, __m128 *z)
@@ -3623,9 +3627,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__normalize4_lanes_avx2(__m256 *
     __m128 length2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(*z, *z)), _mm_mul_ps(y, y));
     __m128 in_range = _mm_and_ps(_mm_cmpge_ps(length2, _mm_set1_ps(FLT_MIN)), _mm_cmple_ps(length2, _mm_set1_ps(FLT_MAX)));
     if (FK__LIKELY(_mm_movemask_ps(in_range) == 0xF)) {
-        __m128 inverse = _mm_rsqrt_ps(length2);
-        inverse = _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), inverse),
-                             _mm_sub_ps(_mm_set1_ps(3.0f), _mm_mul_ps(_mm_mul_ps(inverse, inverse), length2)));
+        const __m128 inverse = fk__inverse_length_sse(length2);
         *xy = _mm256_mul_ps(*xy, _mm256_insertf128_ps(_mm256_castps128_ps256(inverse), inverse, 1));
         *z = _mm_mul_ps(*z, inverse);
     } else {
@@ -3853,7 +3855,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__lbs_blend_avx512(const flo
 #define FK__NOT_POSITIVE_NORMAL_CLASSES 0xFF
 
 /* 1/sqrt of each lane: AVX-512's 14-bit estimate and the Newton step of
-   fk__normalize_sse(), for lanes in the range FK__NOT_POSITIVE_NORMAL_CLASSES
+   fk__inverse_length_sse(), for lanes in the range FK__NOT_POSITIVE_NORMAL_CLASSES
    leaves out. */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__inverse_length_avx512(__m512 length2)
 {

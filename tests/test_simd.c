@@ -437,105 +437,118 @@ static int same_as_reference(skin_function skin, const float *positions, const f
     return same;
 }
 
-/* Every packed array ends where readable memory ends, for 1 to 13 vertices (each
-   length of the loops' tails): the loops that read 16 bytes for a 12-byte point
-   must leave the last vertex to a loop that does not. A read past an array's
-   end crashes the test. */
-static void packed_arrays_end_where_memory_ends(void)
-{
 #if defined(HAVE_GUARD_PAGES)
+/* One guard-page case: `count` vertices of the test mesh, skinned by LBS
+   (method 0) or DQS (1), with or without normals. */
+typedef void (*guarded_case)(int count, int method, int with_normals);
+
+/* Runs a guard-page case for 1 to 13 vertices (each length of the loops'
+   tails), both methods, with and without normals. */
+static void for_each_guarded_case(guarded_case run_case)
+{
     int count, method, with_normals;
     make_bones(1.0f);
     for (count = 1; count <= 13; ++count) {
         make_mesh(count, 4);
         for (method = 0; method < 2; ++method)
-            for (with_normals = 0; with_normals < 2; ++with_normals) {
-                size_t point_bytes = 12 * (size_t)count, sizes[6], mapped[6];
-                char *mapping[6], *array[6];
-                fk_skin_desc d;
-                int a, i;
-                sizes[0] = sizes[1] = sizes[2] = sizes[3] = point_bytes; /* positions, normals, and out */
-                sizes[4] = 8 * (size_t)count;                           /* joints */
-                sizes[5] = 16 * (size_t)count;                          /* weights */
-                for (a = 0; a < 6; ++a) array[a] = guarded(sizes[a], &mapping[a], &mapped[a]);
-                for (i = 0; i < count; ++i) {
-                    memcpy(array[0] + 12 * (size_t)i, test_mesh.positions[i], 12);
-                    memcpy(array[1] + 12 * (size_t)i, test_mesh.normals[i], 12);
-                    memcpy(array[4] + 8 * (size_t)i, test_mesh.joints[i], 8);
-                    memcpy(array[5] + 16 * (size_t)i, test_mesh.weights[i], 16);
-                }
-                memset(&d, 0, sizeof d);
-                d.vertex_count = count;
-                d.influences = 4;
-                d.positions = (const float *)(const void *)array[0];
-                d.normals = with_normals ? (const float *)(const void *)array[1] : NULL;
-                d.out_positions = (float *)(void *)array[2];
-                d.out_normals = with_normals ? (float *)(void *)array[3] : NULL;
-                d.joints = (const uint16_t *)(const void *)array[4];
-                d.weights = (const float *)(const void *)array[5];
-                d.transforms = bones;
-                d.transform_count = BONES;
-                CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "%s, %d vertices: call failed",
-                      method ? "DQS" : "LBS", count);
-                CHECK(same_as_reference(method ? fk_skin_dqs : fk_skin_lbs, (const float *)(const void *)array[2],
-                                        (const float *)(const void *)array[3], 3, with_normals),
-                      "%s, %d vertices%s: differs from the reference", method ? "DQS" : "LBS", count,
-                      with_normals ? ", normals" : "");
-                for (a = 0; a < 6; ++a) munmap(mapping[a], mapped[a]);
-            }
+            for (with_normals = 0; with_normals < 2; ++with_normals) run_case(count, method, with_normals);
     }
+}
+
+/* Packed arrays, each ending where readable memory ends. */
+static void packed_case(int count, int method, int with_normals)
+{
+    size_t point_bytes = 12 * (size_t)count, sizes[6], mapped[6];
+    char *mapping[6], *array[6];
+    fk_skin_desc d;
+    int a, i;
+    sizes[0] = sizes[1] = sizes[2] = sizes[3] = point_bytes; /* positions, normals, and out */
+    sizes[4] = 8 * (size_t)count;                           /* joints */
+    sizes[5] = 16 * (size_t)count;                          /* weights */
+    for (a = 0; a < 6; ++a) array[a] = guarded(sizes[a], &mapping[a], &mapped[a]);
+    for (i = 0; i < count; ++i) {
+        memcpy(array[0] + 12 * (size_t)i, test_mesh.positions[i], 12);
+        memcpy(array[1] + 12 * (size_t)i, test_mesh.normals[i], 12);
+        memcpy(array[4] + 8 * (size_t)i, test_mesh.joints[i], 8);
+        memcpy(array[5] + 16 * (size_t)i, test_mesh.weights[i], 16);
+    }
+    memset(&d, 0, sizeof d);
+    d.vertex_count = count;
+    d.influences = 4;
+    d.positions = (const float *)(const void *)array[0];
+    d.normals = with_normals ? (const float *)(const void *)array[1] : NULL;
+    d.out_positions = (float *)(void *)array[2];
+    d.out_normals = with_normals ? (float *)(void *)array[3] : NULL;
+    d.joints = (const uint16_t *)(const void *)array[4];
+    d.weights = (const float *)(const void *)array[5];
+    d.transforms = bones;
+    d.transform_count = BONES;
+    CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "%s, %d vertices: call failed",
+          method ? "DQS" : "LBS", count);
+    CHECK(same_as_reference(method ? fk_skin_dqs : fk_skin_lbs, (const float *)(const void *)array[2],
+                            (const float *)(const void *)array[3], 3, with_normals),
+          "%s, %d vertices%s: differs from the reference", method ? "DQS" : "LBS", count,
+          with_normals ? ", normals" : "");
+    for (a = 0; a < 6; ++a) munmap(mapping[a], mapped[a]);
+}
+
+/* Interleaved records whose point is their last field: 48 bytes in (indices,
+   weights, normal, position) and 24 out (normal, position), each buffer
+   ending where readable memory ends. */
+static void records_case(int count, int method, int with_normals)
+{
+    size_t mapped[2];
+    char *mapping[2], *in = guarded(48 * (size_t)count, &mapping[0], &mapped[0]);
+    char *out = guarded(24 * (size_t)count, &mapping[1], &mapped[1]);
+    fk_skin_desc d;
+    int i;
+    for (i = 0; i < count; ++i) {
+        memcpy(in + 48 * (size_t)i, test_mesh.joints[i], 8);
+        memcpy(in + 48 * (size_t)i + 8, test_mesh.weights[i], 16);
+        memcpy(in + 48 * (size_t)i + 24, test_mesh.normals[i], 12);
+        memcpy(in + 48 * (size_t)i + 36, test_mesh.positions[i], 12);
+    }
+    memset(&d, 0, sizeof d);
+    d.vertex_count = count;
+    d.influences = 4;
+    d.joints = (const uint16_t *)(const void *)in;
+    d.weights = (const float *)(const void *)(in + 8);
+    d.normals = with_normals ? (const float *)(const void *)(in + 24) : NULL;
+    d.positions = (const float *)(const void *)(in + 36);
+    d.out_normals = with_normals ? (float *)(void *)out : NULL;
+    d.out_positions = (float *)(void *)(out + 12);
+    d.joint_stride = d.weight_stride = d.normal_stride = d.position_stride = 48;
+    d.out_normal_stride = d.out_position_stride = 24;
+    d.transforms = bones;
+    d.transform_count = BONES;
+    CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "%s, %d vertices: call failed",
+          method ? "DQS" : "LBS", count);
+    CHECK(same_as_reference(method ? fk_skin_dqs : fk_skin_lbs, (const float *)(const void *)(out + 12),
+                            (const float *)(const void *)out, 6, with_normals),
+          "%s, %d records%s: differs from the reference", method ? "DQS" : "LBS", count,
+          with_normals ? ", normals" : "");
+    munmap(mapping[0], mapped[0]);
+    munmap(mapping[1], mapped[1]);
+}
+#endif
+
+/* Every packed array ends where readable memory ends: the loops that read 16
+   bytes for a 12-byte point must leave the last vertex to a loop that does
+   not. A read past an array's end crashes the test. */
+static void packed_arrays_end_where_memory_ends(void)
+{
+#if defined(HAVE_GUARD_PAGES)
+    for_each_guarded_case(packed_case);
 #else
     CHECK(1, "no guard pages on this system");
 #endif
 }
 
-/* The same for interleaved records whose point is their last field: 48 bytes
-   in (indices, weights, normal, position) and 24 out (normal, position), each
-   buffer ending where readable memory ends. The loops that read 16 bytes for a
-   point must leave the last vertex to one that does not. */
+/* The same for interleaved records whose point is their last field. */
 static void records_end_where_memory_ends(void)
 {
 #if defined(HAVE_GUARD_PAGES)
-    int count, method, with_normals;
-    make_bones(1.0f);
-    for (count = 1; count <= 13; ++count) {
-        make_mesh(count, 4);
-        for (method = 0; method < 2; ++method)
-            for (with_normals = 0; with_normals < 2; ++with_normals) {
-                size_t mapped[2];
-                char *mapping[2], *in = guarded(48 * (size_t)count, &mapping[0], &mapped[0]);
-                char *out = guarded(24 * (size_t)count, &mapping[1], &mapped[1]);
-                fk_skin_desc d;
-                int i;
-                for (i = 0; i < count; ++i) {
-                    memcpy(in + 48 * (size_t)i, test_mesh.joints[i], 8);
-                    memcpy(in + 48 * (size_t)i + 8, test_mesh.weights[i], 16);
-                    memcpy(in + 48 * (size_t)i + 24, test_mesh.normals[i], 12);
-                    memcpy(in + 48 * (size_t)i + 36, test_mesh.positions[i], 12);
-                }
-                memset(&d, 0, sizeof d);
-                d.vertex_count = count;
-                d.influences = 4;
-                d.joints = (const uint16_t *)(const void *)in;
-                d.weights = (const float *)(const void *)(in + 8);
-                d.normals = with_normals ? (const float *)(const void *)(in + 24) : NULL;
-                d.positions = (const float *)(const void *)(in + 36);
-                d.out_normals = with_normals ? (float *)(void *)out : NULL;
-                d.out_positions = (float *)(void *)(out + 12);
-                d.joint_stride = d.weight_stride = d.normal_stride = d.position_stride = 48;
-                d.out_normal_stride = d.out_position_stride = 24;
-                d.transforms = bones;
-                d.transform_count = BONES;
-                CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "%s, %d vertices: call failed",
-                      method ? "DQS" : "LBS", count);
-                CHECK(same_as_reference(method ? fk_skin_dqs : fk_skin_lbs, (const float *)(const void *)(out + 12),
-                                        (const float *)(const void *)out, 6, with_normals),
-                      "%s, %d records%s: differs from the reference", method ? "DQS" : "LBS", count,
-                      with_normals ? ", normals" : "");
-                munmap(mapping[0], mapped[0]);
-                munmap(mapping[1], mapped[1]);
-            }
-    }
+    for_each_guarded_case(records_case);
 #else
     CHECK(1, "no guard pages on this system");
 #endif
