@@ -3894,6 +3894,25 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__sum_lanes4_avx512(__m512 p
     return _mm512_add_ps(_mm512_shuffle_ps(a, b, _MM_SHUFFLE(1, 0, 1, 0)), _mm512_shuffle_ps(a, b, _MM_SHUFFLE(3, 2, 3, 2)));
 }
 
+/* Masked stores of 12 and 24 bytes from a 128-bit and a 256-bit register.
+   gcc fuses a masked store of lanes taken out of a wider register into one
+   vextractf32x4 (or vextractf32x8) to memory, and on an AMD Zen 4 that
+   instruction faults where its masked-off lanes would reach an unwritable
+   page; a masked vmovups does not (test_simd: DQS on 1008 interleaved records
+   whose output ends at an unmapped page). The empty asm makes the register's
+   value opaque to the compiler, so the two stay apart. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store3_masked_avx512(char *p, __m128 point)
+{
+    __asm__("" : "+v"(point));
+    _mm_mask_storeu_ps((float *)(void *)p, 7, point);
+}
+
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store6_masked_avx512(char *p, __m256 pair)
+{
+    __asm__("" : "+v"(pair));
+    _mm256_mask_storeu_ps((float *)(void *)p, 0x3F, pair);
+}
+
 /* Writes x y z of lane v (blocks 0, 1, 2) to packed vertex v: one permute, a
    32-byte and a 16-byte store (not one masked 64-byte store: in place, the next
    four vertices' loads overlap its 64 bytes and wait for it; performance.md). */
@@ -3909,10 +3928,10 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store4x3_lanes_avx512(char *
 static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store4x3_strided_avx512(char *p, size_t stride, __m512 across)
 {
     __m512 blocks = _mm512_permutexvar_ps(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), across);
-    _mm_mask_storeu_ps((float *)(void *)p, 7, _mm512_castps512_ps128(blocks));
-    _mm_mask_storeu_ps((float *)(void *)(p + stride), 7, _mm512_extractf32x4_ps(blocks, 1));
-    _mm_mask_storeu_ps((float *)(void *)(p + 2 * stride), 7, _mm512_extractf32x4_ps(blocks, 2));
-    _mm_mask_storeu_ps((float *)(void *)(p + 3 * stride), 7, _mm512_extractf32x4_ps(blocks, 3));
+    fk__store3_masked_avx512(p, _mm512_castps512_ps128(blocks));
+    fk__store3_masked_avx512(p + stride, _mm512_extractf32x4_ps(blocks, 1));
+    fk__store3_masked_avx512(p + 2 * stride, _mm512_extractf32x4_ps(blocks, 2));
+    fk__store3_masked_avx512(p + 3 * stride, _mm512_extractf32x4_ps(blocks, 3));
 }
 
 /* Where fk__lbs_avx512_loop() writes four vertices' positions and normals at
@@ -3950,10 +3969,10 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store4x6_pairs_avx512(char *
             moved, _mm512_setr_epi32(0, 4, 8, 16, 20, 24, 0, 0, 1, 5, 9, 17, 21, 25, 0, 0), turned);
         __m512 pairs23 = _mm512_permutex2var_ps(
             moved, _mm512_setr_epi32(2, 6, 10, 18, 22, 26, 0, 0, 3, 7, 11, 19, 23, 27, 0, 0), turned);
-        _mm256_mask_storeu_ps(out, 0x3F, _mm512_castps512_ps256(pairs01));
-        _mm256_mask_storeu_ps((float *)(void *)(p + stride), 0x3F, _mm512_extractf32x8_ps(pairs01, 1));
-        _mm256_mask_storeu_ps((float *)(void *)(p + 2 * stride), 0x3F, _mm512_castps512_ps256(pairs23));
-        _mm256_mask_storeu_ps((float *)(void *)(p + 3 * stride), 0x3F, _mm512_extractf32x8_ps(pairs23, 1));
+        fk__store6_masked_avx512(p, _mm512_castps512_ps256(pairs01));
+        fk__store6_masked_avx512(p + stride, _mm512_extractf32x8_ps(pairs01, 1));
+        fk__store6_masked_avx512(p + 2 * stride, _mm512_castps512_ps256(pairs23));
+        fk__store6_masked_avx512(p + 3 * stride, _mm512_extractf32x8_ps(pairs23, 1));
     }
 }
 
@@ -4525,10 +4544,10 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store16x3_strided_avx512(cha
     block[3] = _mm512_shuffle_ps(xy_high, zz_high, _MM_SHUFFLE(3, 2, 3, 2));
     FK__UNROLL
     for (j = 0; j < 4; ++j) {
-        _mm_mask_storeu_ps((float *)(void *)(p + (size_t)j * stride), 7, _mm512_castps512_ps128(block[j]));
-        _mm_mask_storeu_ps((float *)(void *)(p + (size_t)(j + 4) * stride), 7, _mm512_extractf32x4_ps(block[j], 1));
-        _mm_mask_storeu_ps((float *)(void *)(p + (size_t)(j + 8) * stride), 7, _mm512_extractf32x4_ps(block[j], 2));
-        _mm_mask_storeu_ps((float *)(void *)(p + (size_t)(j + 12) * stride), 7, _mm512_extractf32x4_ps(block[j], 3));
+        fk__store3_masked_avx512(p + (size_t)j * stride, _mm512_castps512_ps128(block[j]));
+        fk__store3_masked_avx512(p + (size_t)(j + 4) * stride, _mm512_extractf32x4_ps(block[j], 1));
+        fk__store3_masked_avx512(p + (size_t)(j + 8) * stride, _mm512_extractf32x4_ps(block[j], 2));
+        fk__store3_masked_avx512(p + (size_t)(j + 12) * stride, _mm512_extractf32x4_ps(block[j], 3));
     }
 }
 

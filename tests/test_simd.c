@@ -443,12 +443,14 @@ static int same_as_reference(skin_function skin, const float *positions, const f
 typedef void (*guarded_case)(int count, int method, int with_normals);
 
 /* Runs a guard-page case for 1 to 13 vertices (each length of the loops'
-   tails), both methods, with and without normals. */
+   tails), and for 1000 to 1015, where DQS builds its sign table and the
+   sixteen-vertex loops end anywhere in their group; both methods, with and
+   without normals. */
 static void for_each_guarded_case(guarded_case run_case)
 {
     int count, method, with_normals;
     make_bones(1.0f);
-    for (count = 1; count <= 13; ++count) {
+    for (count = 1; count <= 1015; count = count == 13 ? 1000 : count + 1) {
         make_mesh(count, 4);
         for (method = 0; method < 2; ++method)
             for (with_normals = 0; with_normals < 2; ++with_normals) run_case(count, method, with_normals);
