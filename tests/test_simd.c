@@ -193,9 +193,43 @@ static float magnitude(int i)
 
 #define ULPS 16.0f
 
+typedef fk_result (*skin_function)(const fk_skin_desc *);
+
+/* The ulp a skinned normal of vertex i is compared in. LBS renormalizes the
+   blend of the bones' rotated normals, whose rounding is relative to the
+   size of its terms, the weights' total W, so dividing by the blend's length
+   L magnifies it by W / L: where the rotated normals nearly cancel, both
+   loops are off by many ulps of 1 (W / L = 87 for a vertex of a random mesh,
+   the two 24 ulps apart). The ulp is of W / L then, computed in double; of 1
+   where the blend is zero (a zero normal), whose result is exact. DQS rotates
+   the normal by a unit quaternion, and signing the influences into one
+   hemisphere keeps the blend of their quaternions at least W / sqrt(k) long:
+   its ulp is of 1. */
+static float normal_ulp(skin_function skin, int i)
+{
+    double blend[3] = {0.0, 0.0, 0.0}, total = 0.0, length;
+    int e, row;
+    if (skin != fk_skin_lbs) return FLT_EPSILON;
+    for (e = 0; e < test_mesh.k; ++e) {
+        fk_quat q = bones[test_mesh.joints[i][e]].q;
+        double n2 = (double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w;
+        double x = q.x, y = q.y, z = q.z, w = q.w, s = 2.0 / n2, weight = test_mesh.weights[i][e];
+        double rotation[3][3] = {{1 - s * (y * y + z * z), s * (x * y - z * w), s * (x * z + y * w)},
+                                 {s * (x * y + z * w), 1 - s * (x * x + z * z), s * (y * z - x * w)},
+                                 {s * (x * z - y * w), s * (y * z + x * w), 1 - s * (x * x + y * y)}};
+        total += fabs(weight);
+        for (row = 0; row < 3; ++row)
+            blend[row] += weight * (rotation[row][0] * test_mesh.normals[i][0] +
+                                    rotation[row][1] * test_mesh.normals[i][1] + rotation[row][2] * test_mesh.normals[i][2]);
+    }
+    length = sqrt(blend[0] * blend[0] + blend[1] * blend[1] + blend[2] * blend[2]);
+    return length > 0.0 && total > length ? (float)(FLT_EPSILON * total / length) : FLT_EPSILON;
+}
+
 /* Compares two results vertex by vertex; returns the worst error in ulps of the
-   vertex's magnitude (of 1 for normals). */
-static float compare(const layout *l, const char *a, const char *b, int with_normals, const char *what)
+   vertex's magnitude (of normal_ulp() for normals). */
+static float compare(skin_function skin, const layout *l, const char *a, const char *b, int with_normals,
+                     const char *what)
 {
     float worst = 0.0f;
     int i, c, reported = 0;
@@ -205,9 +239,10 @@ static float compare(const layout *l, const char *a, const char *b, int with_nor
         const float *na = (const float *)(const void *)(a + (size_t)i * l->vertex_bytes + l->normal_offset);
         const float *nb = (const float *)(const void *)(b + (size_t)i * l->vertex_bytes + l->normal_offset);
         float unit = FLT_EPSILON * (magnitude(i) > 1.0f ? magnitude(i) : 1.0f);
+        float normal_unit = with_normals ? normal_ulp(skin, i) : FLT_EPSILON;
         for (c = 0; c < 3; ++c) {
             float e = fabsf(pa[c] - pb[c]) / unit;
-            float f = with_normals ? fabsf(na[c] - nb[c]) / FLT_EPSILON : 0.0f;
+            float f = with_normals ? fabsf(na[c] - nb[c]) / normal_unit : 0.0f;
             if (!(e <= ULPS && f <= ULPS) && reported++ < 3)
                 CHECK(0, "%s: vertex %d component %d: position %.9g vs %.9g, normal %.9g vs %.9g", what, i, c,
                       pa[c], pb[c], with_normals ? na[c] : 0.0f, with_normals ? nb[c] : 0.0f);
@@ -243,8 +278,6 @@ static layout layout_for(int which, int k)
     }
     return l;
 }
-
-typedef fk_result (*skin_function)(const fk_skin_desc *);
 
 /* Whether the bytes of `after` that hold no output position (nor normal, with
    normals) are those of `before`: the loops' wide and masked stores write the
@@ -293,7 +326,7 @@ static void agree(skin_function skin, const char *method, int count)
                     free(before);
                     d = describe(&l, &reference, with_normals, in_place, ALL_BONES);
                     CHECK(skin(&d) == FK_OK, "%s: reference call failed", what);
-                    compare(&l, in_place ? fast.vertices : fast.out, in_place ? reference.vertices : reference.out,
+                    compare(skin, &l, in_place ? fast.vertices : fast.out, in_place ? reference.vertices : reference.out,
                             with_normals, what);
                     release(&fast); release(&reference);
                 }
@@ -381,7 +414,7 @@ static void bad_index_stops_where_the_reference_stops(void)
             test_mesh.count = bad;
             d = describe(&l, &reference, 1, 0, ALL_BONES);
             CHECK(skin(&d) == FK_OK, "reference");
-            compare(&l, fast.out, reference.out, 1, method ? "DQS before the bad index" : "LBS before the bad index");
+            compare(skin, &l, fast.out, reference.out, 1, method ? "DQS before the bad index" : "LBS before the bad index");
             for (i = bad; i < COUNT; ++i)
                 for (c = 0; c < 12; ++c)
                     untouched &= (unsigned char)fast.out[(size_t)i * l.vertex_bytes + l.position_offset + (size_t)c] ==
@@ -429,9 +462,10 @@ static int same_as_reference(skin_function skin, const float *positions, const f
         const float *q = (const float *)(const void *)(reference.out + (size_t)i * l.vertex_bytes + l.position_offset);
         const float *o = (const float *)(const void *)(reference.out + (size_t)i * l.vertex_bytes + l.normal_offset);
         float unit = FLT_EPSILON * (magnitude(i) > 1.0f ? magnitude(i) : 1.0f);
+        float normal_unit = with_normals ? normal_ulp(skin, i) : FLT_EPSILON;
         for (c = 0; c < 3; ++c)
             same &= fabsf(positions[step * (size_t)i + (size_t)c] - q[c]) <= ULPS * unit &&
-                    (!with_normals || fabsf(normals[step * (size_t)i + (size_t)c] - o[c]) <= ULPS * FLT_EPSILON);
+                    (!with_normals || fabsf(normals[step * (size_t)i + (size_t)c] - o[c]) <= ULPS * normal_unit);
     }
     release(&reference);
     return same;
@@ -592,7 +626,7 @@ static void edge_cases_match_reference(void)
             CHECK(skin(&d) == FK_OK, "reference");
             snprintf(what, sizeof what, "%s k=%d, weights scaled by %g%s%s", method % 2 ? "DQS" : "LBS", k, (double)scales[s],
                      s == 4 ? ", zero normals" : s == 5 ? ", positions scaled by 1e19" : "", packed ? ", packed" : "");
-            compare(&l, fast.out, reference.out, 1, what);
+            compare(skin, &l, fast.out, reference.out, 1, what);
             release(&fast); release(&reference);
         }
 }
