@@ -3345,6 +3345,26 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__load8x3_avx2(const char *p, si
 static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store8x3_avx2(char *p, size_t stride, __m256 x, __m256 y, __m256 z)
 {
     __m256 v04, v15, v26, v37;
+    if (stride == 3 * sizeof(float)) {
+        /* Packed: 96 bytes in three stores. Register j holds floats 8j to 8j + 7,
+           each taken from vertex `pick` of x, y or z in turn. */
+        const __m256i pick0 = _mm256_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2), pick1 = _mm256_setr_epi32(2, 3, 3, 3, 4, 4, 4, 5),
+                      pick2 = _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7);
+        /* lanes of y then z in register 0: 1 4 7, 2 5; register 1: 2 5, 0 3 6; register 2: 0 3 6, 1 4 7 */
+        _mm256_storeu_ps((float *)(void *)p,
+                         _mm256_blend_ps(_mm256_blend_ps(_mm256_permutevar8x32_ps(x, pick0),
+                                                         _mm256_permutevar8x32_ps(y, pick0), 0x92),
+                                         _mm256_permutevar8x32_ps(z, pick0), 0x24));
+        _mm256_storeu_ps((float *)(void *)(p + 32),
+                         _mm256_blend_ps(_mm256_blend_ps(_mm256_permutevar8x32_ps(x, pick1),
+                                                         _mm256_permutevar8x32_ps(y, pick1), 0x24),
+                                         _mm256_permutevar8x32_ps(z, pick1), 0x49));
+        _mm256_storeu_ps((float *)(void *)(p + 64),
+                         _mm256_blend_ps(_mm256_blend_ps(_mm256_permutevar8x32_ps(x, pick2),
+                                                         _mm256_permutevar8x32_ps(y, pick2), 0x49),
+                                         _mm256_permutevar8x32_ps(z, pick2), 0x92));
+        return;
+    }
     fk__transpose4x3_avx2(x, y, z, _mm256_setzero_ps(), &v04, &v15, &v26);
     v37 = _mm256_shuffle_ps(_mm256_unpackhi_ps(x, y), _mm256_unpackhi_ps(z, z), _MM_SHUFFLE(3, 2, 3, 2));
     fk__store3_sse(p, _mm256_castps256_ps128(v04));
@@ -3425,13 +3445,64 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs8_avx2(const __m256 blend[8]
     return 1;
 }
 
+/* The pivots of the run's eight vertices from `first` on, one by one (see
+   fk__dqs_pivot_avx2()). */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_pivots8_avx2(const fk__skin_run *r, const int source,
+                                                                  size_t first, const int influences, int pivot[8])
+{
+    int v;
+    FK__UNROLL
+    for (v = 0; v < 8; ++v)
+        pivot[v] = fk__dqs_pivot_avx2(source == FK__DQS_SIGNED, r->joints + (first + (size_t)v) * r->joint_stride,
+                                      r->weights + (first + (size_t)v) * r->weight_stride, influences);
+}
+
+/* The blends of the run's first eight vertices, given their pivots. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_blends8_avx2(const fk__skin_run *r, const int source,
+                                                                  const int pivot[8], const int influences,
+                                                                  __m256 blend[8])
+{
+    int v;
+    /* Unrolled, the eight blends stay in registers: with four influences 19%
+       less time on packed arrays and 10% on interleaved records, none with
+       normals (a harness, AVX-512 compiled out). Unrolled for every count, the
+       header took a quarter longer to compile. */
+    if (influences == 4) {
+        FK__UNROLL
+        for (v = 0; v < 8; ++v)
+            blend[v] = fk__dqs_blend_avx2(r, source, pivot[v], r->joints + (size_t)v * r->joint_stride,
+                                          r->weights + (size_t)v * r->weight_stride, 4);
+    } else {
+        for (v = 0; v < 8; ++v)
+            blend[v] = fk__dqs_blend_avx2(r, source, pivot[v], r->joints + (size_t)v * r->joint_stride,
+                                          r->weights + (size_t)v * r->weight_stride, influences);
+    }
+}
+
+/* The run's first eight vertices moved by their blends: all together, or,
+   when fk__dqs8_avx2() declines, one by one. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_finish8_avx2(const fk__skin_run *r, const __m256 blend[8],
+                                                                  const int normals)
+{
+    int v;
+    if (fk__dqs8_avx2(blend, r->positions, r->position_stride, normals ? r->normals : NULL, r->normal_stride,
+                      r->out_positions, r->out_position_stride, r->out_normals, r->out_normal_stride))
+        return;
+    for (v = 0; v < 8; ++v)
+        fk__dqs_vertex_sse(_mm256_castps256_ps128(blend[v]), _mm256_extractf128_ps(blend[v], 1),
+                           r->positions + (size_t)v * r->position_stride,
+                           normals ? r->normals + (size_t)v * r->normal_stride : NULL,
+                           r->out_positions + (size_t)v * r->out_position_stride,
+                           normals ? r->out_normals + (size_t)v * r->out_normal_stride : NULL);
+}
+
 static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_loop(const fk__skin_run *run, const int influences,
                                                                  const int normals)
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
     const int prefetch_plan = fk__prefetch_plan(&r);
     const int source = fk__dqs_source(run);
-    int i = 0, v;
+    int i = 0;
     for (; i + 8 <= r.count; i += 8) {
         __m256 blend[8];
         int pivot[8];
@@ -3440,32 +3511,9 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_loop(const fk__skin_ru
         /* All eight pivots first: each is a chain of dependent loads and
            compares, and the blends wait on it. Side by side the chains overlap;
            one vertex after another, each blend stalls on its own. */
-        FK__UNROLL
-        for (v = 0; v < 8; ++v)
-            pivot[v] = fk__dqs_pivot_avx2(source == FK__DQS_SIGNED, r.joints + (size_t)v * r.joint_stride,
-                                          r.weights + (size_t)v * r.weight_stride, influences);
-        /* Unrolled, the eight blends stay in registers: with four influences
-           19% less time on packed arrays and 10% on interleaved records, none
-           with normals (a harness, AVX-512 compiled out). Unrolled for every
-           count, the header took a quarter longer to compile. */
-        if (influences == 4) {
-            FK__UNROLL
-            for (v = 0; v < 8; ++v)
-                blend[v] = fk__dqs_blend_avx2(&r, source, pivot[v], r.joints + (size_t)v * r.joint_stride,
-                                              r.weights + (size_t)v * r.weight_stride, 4);
-        } else {
-            for (v = 0; v < 8; ++v)
-                blend[v] = fk__dqs_blend_avx2(&r, source, pivot[v], r.joints + (size_t)v * r.joint_stride,
-                                              r.weights + (size_t)v * r.weight_stride, influences);
-        }
-        if (!fk__dqs8_avx2(blend, r.positions, r.position_stride, normals ? r.normals : NULL, r.normal_stride,
-                           r.out_positions, r.out_position_stride, r.out_normals, r.out_normal_stride))
-            for (v = 0; v < 8; ++v)
-                fk__dqs_vertex_sse(_mm256_castps256_ps128(blend[v]), _mm256_extractf128_ps(blend[v], 1),
-                                   r.positions + (size_t)v * r.position_stride,
-                                   normals ? r.normals + (size_t)v * r.normal_stride : NULL,
-                                   r.out_positions + (size_t)v * r.out_position_stride,
-                                   normals ? r.out_normals + (size_t)v * r.out_normal_stride : NULL);
+        fk__dqs_pivots8_avx2(&r, source, 0, influences, pivot);
+        fk__dqs_blends8_avx2(&r, source, pivot, influences, blend);
+        fk__dqs_finish8_avx2(&r, blend, normals);
         fk__skin_advance(&r, normals, 8);
     }
     for (; i < r.count; ++i) {
@@ -3700,11 +3748,11 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_rows(const fk__skin_ru
 
 /* The AVX2 loops checking the joint indices themselves, eight vertices at a
    time, as they go, in every layout (the AVX-512 DQS loop's other layouts and
-   tail come here too; LBS on packed arrays has fk__lbs_avx2_rows()). Returns
-   how many vertices were done, as the AVX-512 loops do. A version for packed
-   arrays alone, with the strides as constants, made LBS 13% faster than the
-   separate pass of fk__skin_blocks(), but it needed a second copy of each loop
-   for the other layouts, 100 KB of code and 60% more time to compile the
+   tail come here too; on packed arrays LBS has fk__lbs_avx2_rows() and DQS
+   fk__dqs_avx2_packed()). Returns how many vertices were done, as the AVX-512
+   loops do. Copies of both loops for packed arrays alone, with the strides as
+   constants, once made LBS 13% faster than the separate pass of
+   fk__skin_blocks(), for 100 KB of code and 60% more time to compile the
    header; this one matches the pass for LBS and is about 3% faster for DQS. */
 #define FK__CHECKED_VERTICES 8
 
@@ -3753,6 +3801,124 @@ FK__SKIN_SPECIALIZE(fk__dqs_avx2c, fk__dqs_avx2_checked)
 static FK__AVX2_TARGET int fk__lbs_avx2(const fk__skin_run *run)
 {
     return fk__skin_run_packed(run) ? fk__lbs_avx2_packed_run(run) : fk__lbs_avx2c(run);
+}
+
+/* ---- AVX2 DQS on packed arrays: the pivots one group ahead ----
+   fk__dqs_avx2_loop() goes eight vertices at a time in any layout, after
+   fk__avx2_checked() has checked their indices. On packed arrays
+   fk__dqs_avx2_packed() goes the same way with three differences, each
+   measured on an AMD Zen 4 with the AVX-512 loops compiled out (a harness,
+   1M vertices, k = 4, pinned, fastest of 21, alternating; bones in both
+   hemispheres, so the signs come from the table):
+   - Its strides and the source of its bones (fk__dqs_source()) are constants:
+     5.6 to 5.3 ns a vertex, and 3.8 to 3.2 with the bones in one hemisphere,
+     where no pivots are needed.
+   - It finds the pivots of each group before it finishes the group before, as
+     the AVX-512 loop does: 5.3 to 4.4 ns. A pivot is a chain of dependent
+     loads and compares; found after a finish, it started too late for the
+     core to overlap it with anything. (Blends found a group ahead took 6.4
+     ns: eight more registers than the core has. Offsets into the table found
+     a group ahead as well took 4.8 to 5.1.)
+   - With four influences, the pivots of eight vertices are found together in
+     vector registers (fk__dqs_pivots8x4_avx2()): 4.3 to 4.1 ns.
+   fk__store8x3_avx2() writes packed points as three 32-byte stores: 1 to 2%
+   at 1M vertices, and with normals 6.4 to 5.8 ns at 100k. With bones every
+   way DQS went from 5.6 to 4.1 ns a vertex, and with normals from 8.4 to
+   5.5; the header takes 10% longer to compile (11.2 to 12.2 s at -O2). */
+
+/* The pivots of eight vertices with four influences each, the index and weight
+   lists packed: the choice of fk__heaviest4_sse(), lane for lane, made for
+   two vertices a register. Each lane's key is its lane number above its joint
+   index; the smallest key among the lanes equal to the largest weight is the
+   first such lane's. A vertex with no lane equal (NaN weights) gets joint 0,
+   so that its pivot is in range whatever its weights; its blend is NaN
+   either way. Unchecked joint indices give wrong pivots but read nothing. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_pivots8x4_avx2(const char *joint, const char *weight,
+                                                                    int pivot[8])
+{
+    const float *weights = (const float *)(const void *)weight;
+    const __m256i lane = _mm256_setr_epi32(0, 1 << 16, 2 << 16, 3 << 16, 0, 1 << 16, 2 << 16, 3 << 16);
+    const __m256i none = _mm256_set1_epi32(4 << 16);
+    __m256i key[4], pairs01, pairs23, by_two;
+    int m;
+    FK__UNROLL
+    for (m = 0; m < 4; ++m) { /* vertices 2m and 2m + 1 */
+        __m256 w = _mm256_loadu_ps(weights + 8 * m);
+        __m256 top = _mm256_max_ps(w, _mm256_shuffle_ps(w, w, _MM_SHUFFLE(2, 3, 0, 1)));
+        __m256i k;
+        top = _mm256_max_ps(top, _mm256_shuffle_ps(top, top, _MM_SHUFFLE(1, 0, 3, 2)));
+        k = _mm256_or_si256(lane, _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(joint + 16 * m))));
+        k = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(none), _mm256_castsi256_ps(k),
+                                                 _mm256_cmp_ps(w, top, _CMP_EQ_OQ)));
+        k = _mm256_min_epu32(k, _mm256_shuffle_epi32(k, _MM_SHUFFLE(2, 3, 0, 1)));
+        key[m] = _mm256_min_epu32(k, _mm256_shuffle_epi32(k, _MM_SHUFFLE(1, 0, 3, 2)));
+    }
+    /* each vertex's key fills its four lanes; one lane of each, in order */
+    pairs01 = _mm256_blend_epi32(key[0], key[1], 0x22); /* vertices 0 2 . . 1 3 . . */
+    pairs23 = _mm256_blend_epi32(key[2], key[3], 0x88); /* vertices . . 4 6 . . 5 7 */
+    by_two = _mm256_blend_epi32(pairs01, pairs23, 0xCC);
+    _mm256_storeu_si256((__m256i *)(void *)pivot,
+                        _mm256_and_si256(_mm256_permutevar8x32_epi32(by_two, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)),
+                                         _mm256_set1_epi32(0xFFFF)));
+}
+
+/* The pivots of the eight packed vertices from `first` on. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_packed_pivots8_avx2(const fk__skin_run *r, const int source,
+                                                                         size_t first, const int influences,
+                                                                         int pivot[8])
+{
+    if (source == FK__DQS_TABLE && influences == 4)
+        fk__dqs_pivots8x4_avx2(r->joints + first * r->joint_stride, r->weights + first * r->weight_stride, pivot);
+    else
+        fk__dqs_pivots8_avx2(r, source, first, influences, pivot);
+}
+
+/* DQS on packed arrays, checking the joint indices eight vertices at a time;
+   returns how many vertices were done, as fk__avx2_checked() does. The pivots
+   of the next group are found from its indices before they are checked: a
+   pivot reads no memory through them. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_packed(const fk__skin_run *run, const int influences,
+                                                                   const int normals, const int source)
+{
+    fk__skin_run r = *run; /* see fk__skin_advance() */
+    const size_t group_lanes = 8 * (size_t)influences;
+    int i = 0, pivot[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = 3 * sizeof(float);
+    r.joint_stride = (size_t)influences * sizeof(uint16_t);
+    r.weight_stride = (size_t)influences * sizeof(float);
+    if (source != FK__DQS_SIGNED && r.count >= 8) fk__dqs_packed_pivots8_avx2(&r, source, 0, influences, pivot);
+    for (; i + 8 <= r.count; i += 8) {
+        __m256 blend[8];
+        if (!fk__packed_joints_in_range_avx2(r.joints, group_lanes, r.joint_limit)) return i;
+        fk__prefetch_ahead(&r, FK__PREFETCH_ALL, normals, 0);
+        fk__prefetch_ahead(&r, FK__PREFETCH_ALL, normals, 4);
+        fk__dqs_blends8_avx2(&r, source, pivot, influences, blend);
+        if (source != FK__DQS_SIGNED && i + 16 <= r.count) /* the next group's (this group's are read) */
+            fk__dqs_packed_pivots8_avx2(&r, source, 8, influences, pivot);
+        fk__dqs_finish8_avx2(&r, blend, normals);
+        fk__skin_advance(&r, normals, 8);
+    }
+    r.count -= i; /* the last zero to seven vertices */
+    return r.count > 0 ? i + fk__dqs_avx2c(&r) : run->count;
+}
+
+/* The bones' source as a constant (the table's dot products, for small
+   meshes, stay with the general loop). */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_packed_any(const fk__skin_run *run, const int influences,
+                                                                       const int normals)
+{
+    if (fk__dqs_source(run) == FK__DQS_SIGNED) return fk__dqs_avx2_packed(run, influences, normals, FK__DQS_SIGNED);
+    return fk__dqs_avx2_packed(run, influences, normals, FK__DQS_TABLE);
+}
+
+#define FK__SIMD_TARGET FK__AVX2_TARGET __attribute__((noinline))
+FK__SKIN_SPECIALIZE(fk__dqs_avx2_packed_run, fk__dqs_avx2_packed_any)
+#undef FK__SIMD_TARGET
+
+static FK__AVX2_TARGET int fk__dqs_avx2(const fk__skin_run *run)
+{
+    return fk__skin_run_packed(run) && fk__dqs_source(run) != FK__DQS_DOT ? fk__dqs_avx2_packed_run(run)
+                                                                         : fk__dqs_avx2c(run);
 }
 
 /* Decided by the compiler when it may assume AVX2 and FMA, else asked of the CPU
@@ -4904,7 +5070,7 @@ static fk__skin_loop fk__dqs_simd_loop(int *checks_joints)
 #if defined(FK__SIMD_AVX2)
     if (fk__has_avx2_fma()) {
         *checks_joints = 1;
-        return fk__dqs_avx2c;
+        return fk__dqs_avx2;
     }
 #endif
     return fk__dqs_sse2;

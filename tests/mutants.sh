@@ -413,6 +413,41 @@ simd_mutant avx2_joint_tail_unchecked avx2 -DFK_LBS_NO_AVX512 \
 '    for (; done < lanes; ++done) over |= ((const uint16_t *)(const void *)joint)[done] > limit;' \
 ''
 
+# On packed arrays the AVX2 DQS loop (fk__dqs_avx2_packed()) checks each group
+# of eight itself and finds the next group's pivots while it finishes the group
+# before, never past the last group; with four influences it finds eight
+# pivots in vector registers: the first of equal weights (a lane number above
+# each joint index), joint 0 where no weight equals the largest (NaN weights,
+# else the pivot is 65535 and its row of the table far outside it), and the
+# pivots put back in vertex order. It stores packed points 96 bytes at a time.
+simd_mutant dqs_avx2_packed_joints_unchecked avx2 -DFK_LBS_NO_AVX512 \
+'        if (!fk__packed_joints_in_range_avx2(r.joints, group_lanes, r.joint_limit)) return i;' \
+''
+
+simd_mutant dqs_avx2_pivots_of_wrong_group avx2 -DFK_LBS_NO_AVX512 \
+'            fk__dqs_packed_pivots8_avx2(&r, source, 8, influences, pivot);' \
+'            fk__dqs_packed_pivots8_avx2(&r, source, 0, influences, pivot);'
+
+simd_mutant dqs_avx2_pivots_past_the_end avx2 -DFK_LBS_NO_AVX512 \
+'&& i + 16 <= r.count) /* the next group' \
+'&& i + 8 <= r.count) /* the next group'
+
+simd_mutant dqs_avx2_heaviest_last_of_equals avx2 -DFK_LBS_NO_AVX512 \
+'_mm256_setr_epi32(0, 1 << 16, 2 << 16, 3 << 16, 0, 1 << 16, 2 << 16, 3 << 16);' \
+'_mm256_setr_epi32(3 << 16, 2 << 16, 1 << 16, 0, 3 << 16, 2 << 16, 1 << 16, 0);'
+
+simd_mutant dqs_avx2_no_heaviest_out_of_range avx2 -DFK_LBS_NO_AVX512 \
+'    const __m256i none = _mm256_set1_epi32(4 << 16);' \
+'    const __m256i none = _mm256_set1_epi32(-1);'
+
+simd_mutant dqs_avx2_pivots_out_of_order avx2 -DFK_LBS_NO_AVX512 \
+'_mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)' \
+'_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)'
+
+simd_mutant dqs_avx2_packed_store_lane avx2 -DFK_LBS_NO_AVX512 \
+'pick2 = _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7);' \
+'pick2 = _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 6);'
+
 # The AVX-512 DQS loop finds each group's pivots one group ahead: read from the
 # current group instead, every group after the first blends with another
 # vertex's hemisphere.

@@ -7,8 +7,8 @@
    that no vertex uses), and the two results must agree to a few ulps of the
    numbers involved: for k = 1..8 influences, with and without normals, packed,
    interleaved and padded layouts, in place, at block boundaries, with a bad
-   joint index, with every packed array ending at an unreadable page, and at
-   the edges where the fast normalizations hand over.
+   joint index, with every packed array ending at an unreadable page, at the
+   edges where the fast normalizations hand over, and with NaN weights.
    Built with -DFK_LBS_NO_SIMD both sides run the reference loops and must
    still agree, which they do trivially; the test then checks the plumbing. */
 #define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS under -std=c99 */
@@ -477,9 +477,10 @@ static int same_as_reference(skin_function skin, const float *positions, const f
 typedef void (*guarded_case)(int count, int method, int with_normals);
 
 /* Runs a guard-page case for 1 to 13 vertices (each length of the loops'
-   tails), and for 1000 to 1015, where DQS builds its sign table and the
-   sixteen-vertex loops end anywhere in their group; both methods, with and
-   without normals. */
+   tails), and for 1000 to 1015, where DQS builds its sign table (the packed
+   loops then find each group's pivots while finishing the group before) and
+   the sixteen-vertex loops end anywhere in their group; both methods, with
+   and without normals. */
 static void for_each_guarded_case(guarded_case run_case)
 {
     int count, method, with_normals;
@@ -629,6 +630,58 @@ static void edge_cases_match_reference(void)
             compare(skin, &l, fast.out, reference.out, 1, what);
             release(&fast); release(&reference);
         }
+}
+
+/* NaN weights: in one influence of a vertex, and in all of them, where no
+   weight equals the largest and the loops that find the heaviest influence in
+   vector registers must still pick a joint in range. The vertex's outputs are
+   NaN and every other vertex's are the reference's, in every layout, with
+   three, four and eight influences; 2000 vertices, so that DQS builds its sign
+   table. Vertex 13 is in a group whose pivots the packed loops find while
+   finishing the group before. */
+static void nan_weights_stay_in_their_vertex(void)
+{
+    static const int nan_vertices[] = {5, 13, 1999};
+    enum { NANS = sizeof nan_vertices / sizeof nan_vertices[0] };
+    static const int ks[] = {3, 4, 8};
+    int which, method, n, v, e, c;
+    make_bones(3.0f);
+    for (n = 0; n < 3; ++n) {
+        int k = ks[n];
+        make_mesh(2000, k);
+        test_mesh.weights[5][1] = NAN;
+        for (e = 0; e < k; ++e) test_mesh.weights[13][e] = NAN;
+        test_mesh.weights[1999][k - 1] = NAN;
+        for (which = 0; which < LAYOUTS; ++which)
+            for (method = 0; method < 2; ++method) {
+                skin_function skin = method ? fk_skin_dqs : fk_skin_lbs;
+                layout l = layout_for(which, k);
+                buffers fast, reference;
+                fk_skin_desc d;
+                char what[160];
+                fill(&l, &fast); fill(&l, &reference);
+                snprintf(what, sizeof what, "%s k=%d %s, NaN weights", method ? "DQS" : "LBS", k, l.name);
+                d = describe(&l, &fast, 1, 0, BONES);
+                CHECK(skin(&d) == FK_OK, "%s: SIMD call failed", what);
+                d = describe(&l, &reference, 1, 0, ALL_BONES);
+                CHECK(skin(&d) == FK_OK, "%s: reference call failed", what);
+                for (v = 0; v < NANS; ++v) {
+                    size_t record = (size_t)nan_vertices[v] * l.vertex_bytes;
+                    float *position = (float *)(void *)(fast.out + record + l.position_offset);
+                    float *normal = (float *)(void *)(fast.out + record + l.normal_offset);
+                    CHECK(isnan(position[0]) || isnan(position[1]) || isnan(position[2]),
+                          "%s: vertex %d's position is not NaN", what, nan_vertices[v]);
+                    CHECK(isnan(normal[0]) || isnan(normal[1]) || isnan(normal[2]),
+                          "%s: vertex %d's normal is not NaN", what, nan_vertices[v]);
+                    for (c = 0; c < 12; ++c) /* left out of the comparison */
+                        fast.out[record + l.position_offset + (size_t)c] = fast.out[record + l.normal_offset + (size_t)c] =
+                            reference.out[record + l.position_offset + (size_t)c] =
+                                reference.out[record + l.normal_offset + (size_t)c] = 0;
+                }
+                compare(skin, &l, fast.out, reference.out, 1, what);
+                release(&fast); release(&reference);
+            }
+    }
 }
 
 /* ---- Forward kinematics ------------------------------------------------------------ */
@@ -783,6 +836,7 @@ int main(void)
     RUN_TEST(records_end_where_memory_ends);
     RUN_TEST(bad_index_stops_where_the_reference_stops);
     RUN_TEST(edge_cases_match_reference);
+    RUN_TEST(nan_weights_stay_in_their_vertex);
     RUN_TEST(forward_paths_agree_bit_for_bit);
     return check_finish();
 }
