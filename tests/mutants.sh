@@ -371,16 +371,16 @@ simd_mutant lbs_avx512_packed_pairs_lane avx512 "" \
 '_mm512_setr_epi32(22, 26, 3, 7, 11, 19, 27, 23, 0, 0, 0, 0, 0, 0, 0, 0)'
 
 simd_mutant lbs_avx512_pairs_mask_too_wide avx512 "" \
-'        _mm256_mask_storeu_ps((float *)(void *)(p + 3 * stride), 0x3F, _mm512_extractf32x8_ps(pairs23, 1));' \
-'        _mm256_mask_storeu_ps((float *)(void *)(p + 3 * stride), 0x7F, _mm512_extractf32x8_ps(pairs23, 1));'
+'    _mm256_mask_storeu_ps((float *)(void *)p, 0x3F, pair);' \
+'    _mm256_mask_storeu_ps((float *)(void *)p, 0x7F, pair);'
 
 simd_mutant lbs_avx512_pairs_not_adjacent avx512 "" \
 '    if (!normals || r->out_normals != r->out_positions + point_bytes || r->out_normal_stride != r->out_position_stride)' \
 '    if (!normals || r->out_normal_stride != r->out_position_stride)'
 
 simd_mutant lbs_avx512_strided_store_lane avx512 "" \
-'    _mm_mask_storeu_ps((float *)(void *)(p + 2 * stride), 7, _mm512_extractf32x4_ps(blocks, 2));' \
-'    _mm_mask_storeu_ps((float *)(void *)(p + 2 * stride), 7, _mm512_extractf32x4_ps(blocks, 1));'
+'    fk__store3_masked_avx512(p + 2 * stride, _mm512_extractf32x4_ps(blocks, 2));' \
+'    fk__store3_masked_avx512(p + 2 * stride, _mm512_extractf32x4_ps(blocks, 1));'
 
 # The AVX-512 DQS loop checks the indices itself, sixteen vertices at a time
 # (packed lists in one pass, four at any stride four vertices a load),
