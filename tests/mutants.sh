@@ -491,6 +491,12 @@ simd_mutant dqs_first_pivot_for_three avx2 "" \
 '    return joints[influences <= 2 ? 0 : fk__heaviest_avx2((const float *)(const void *)weight, influences)];' \
 '    return joints[influences <= 3 ? 0 : fk__heaviest_avx2((const float *)(const void *)weight, influences)];'
 
+# With one or two influences the AVX2 and AVX-512 blends read the first
+# influence's bone without the table (it is the pivot); with three it is not.
+simd_mutant dqs_first_influence_unsigned_for_three avx2 "" \
+'            size_t offset = influences <= 2 && e == 0 ?' \
+'            size_t offset = influences <= 3 && e == 0 ?'
+
 simd_mutant dqs_sse2_first_pivot_for_three x86-64 -DFK_LBS_NO_AVX2 \
 'joints[influences <= 2 ? 0 : fk__heaviest_of(weights, influences)]' \
 'joints[influences <= 3 ? 0 : fk__heaviest_of(weights, influences)]'
