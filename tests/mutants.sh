@@ -409,6 +409,16 @@ simd_mutant avx2_strided_joints_unchecked avx2 -DFK_LBS_NO_AVX512 \
 '            over |= ((const uint16_t *)(const void *)(r->joints + (size_t)v * r->joint_stride))[e] > r->joint_limit;' \
 ''
 
+# Lists of four or eight indices at other strides: one load each, their largest
+# index kept lane by lane and checked once.
+simd_mutant avx2_strided_lists_unchecked avx2 -DFK_LBS_NO_AVX512 \
+'        return _mm_testz_si128(largest, largest);' \
+'        return 1;'
+
+simd_mutant avx2_strided_eight_read_as_four avx2 -DFK_LBS_NO_AVX512 \
+'influences == 4 ? _mm_loadl_epi64(list) : _mm_loadu_si128(list)' \
+'influences <= 8 ? _mm_loadl_epi64(list) : _mm_loadu_si128(list)'
+
 simd_mutant avx2_joint_tail_unchecked avx2 -DFK_LBS_NO_AVX512 \
 '    for (; done < lanes; ++done) over |= ((const uint16_t *)(const void *)joint)[done] > limit;' \
 ''

@@ -383,16 +383,18 @@ static void bad_index_stops_where_the_reference_stops(void)
        which goes sixteen at a time from vertex 4 and four at a time after
        vertex 995); and the first vertex, which that loop leaves to the loops
        before it until its output reaches a 64-byte line (here four vertices:
-       the output buffer ends at a page). With four influences, and with three
+       the output buffer ends at a page). With four influences, with three
        (the last slot then 2), which the AVX-512 loops check at other strides
-       with other loads. */
+       with other loads, and with eight (in slot 6 or 7: the AVX2 loops read a
+       list of eight as one 16-byte load, four as one 8-byte load). */
     static const int bad_vertices[] = {600, 603, 607, 1000, 603, 999, 0}, bad_slots[] = {2, 2, 2, 2, 3, 3, 2};
+    static const int ks[] = {4, 3, 8};
     enum { COUNT = 1001, BAD = sizeof bad_vertices / sizeof bad_vertices[0] };
     int method, which;
     make_bones(2.0f);
-    for (which = 0; which < 2 * BAD * LAYOUTS; ++which) { /* each bad vertex in each layout, k = 4 then 3 */
-        int k = which < BAD * LAYOUTS ? 4 : 3, bad = bad_vertices[which % BAD];
-        int slot = bad_slots[which % BAD] < k ? bad_slots[which % BAD] : k - 1;
+    for (which = 0; which < 3 * BAD * LAYOUTS; ++which) { /* each bad vertex in each layout, k = 4, 3, 8 */
+        int k = ks[which / (BAD * LAYOUTS)], bad = bad_vertices[which % BAD];
+        int slot = k == 8 ? bad_slots[which % BAD] + 4 : bad_slots[which % BAD] < k ? bad_slots[which % BAD] : k - 1;
         if (which % (BAD * LAYOUTS) == 0) make_mesh(COUNT, k);
         uint16_t kept = test_mesh.joints[bad][slot];
         test_mesh.joints[bad][slot] = BONES; /* one past the last bone of the SIMD rig */
