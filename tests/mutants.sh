@@ -258,7 +258,7 @@ simd_mutant lbs_avx512_stream_head_unchecked avx512 "" \
 ''
 
 simd_mutant lbs_avx512_stream_head_skipped avx512 "" \
-'        fk__lbs_avx2_loop(&first, influences, normals);' \
+'        fk__lbs_avx2_loop(&first, influences, normals, FK__PREFETCH_ALL);' \
 ''
 
 simd_mutant lbs_avx512_sixteen_line_wrong avx512 "" \
