@@ -634,6 +634,34 @@ simd_mutant dqs_signed_bones_unsigned x86-64 "" \
 'palette + (one_influence ? (size_t)j * FK__DQS_PALETTE_STRIDE : hemisphere[j]),' \
 'palette + (size_t)j * FK__DQS_PALETTE_STRIDE,'
 
+# The sign table, built four bones to a compare: the bones past the last not
+# zeroed (they flip), the last partial group left out, the entries' lanes out
+# of order, the last lane's bit dropped, a row's complement taken past the
+# bones, or 64 bones masked as none.
+simd_mutant dqs_table_padding_not_zero x86-64 "" \
+'across[c][b] = b < bones ? palette[(size_t)(b * FK__DQS_PALETTE_STRIDE + c)] : 0.0f;' \
+'across[c][b] = b < bones ? palette[(size_t)(b * FK__DQS_PALETTE_STRIDE + c)] : -1.0f;'
+
+simd_mutant dqs_table_last_group_left_out x86-64 "" \
+'const int padded = (bones + 3) / 4 * 4;' \
+'const int padded = bones / 4 * 4;'
+
+simd_mutant dqs_table_entry_lanes_swapped x86-64 "" \
+'_mm_setr_epi32(0, FK__DQS_PALETTE_STRIDE, 2 * FK__DQS_PALETTE_STRIDE,' \
+'_mm_setr_epi32(0, 2 * FK__DQS_PALETTE_STRIDE, FK__DQS_PALETTE_STRIDE,'
+
+simd_mutant dqs_table_last_bit_dropped x86-64 "" \
+'flipped[a] |= (uint64_t)_mm_movemask_ps(negative) << b;' \
+'flipped[a] |= (uint64_t)(_mm_movemask_ps(negative) & 7) << b;'
+
+simd_mutant dqs_table_complement_past_bones x86-64 "" \
+'((uint64_t)1 << bones) - 1;' \
+'((uint64_t)2 << bones) - 1;'
+
+simd_mutant dqs_table_64_bones_masked_as_none x86-64 "" \
+'bones == FK__DQS_TABLE_BONES ? ~(uint64_t)0 :' \
+'bones == FK__DQS_TABLE_BONES ? (uint64_t)0 :'
+
 # Joint indices and palette offsets read four to a 64-bit load: the wrong
 # quarter of the word, or the second word of eight influences never read.
 simd_mutant u16_wrong_quarter x86-64 "" \

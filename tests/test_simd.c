@@ -8,7 +8,8 @@
    numbers involved: for k = 1..8 influences, with and without normals, packed,
    interleaved and padded layouts, in place, at block boundaries, with a bad
    joint index, with every packed array ending at an unreadable page, at the
-   edges where the fast normalizations hand over, and with NaN weights.
+   edges where the fast normalizations hand over, and with NaN weights; and
+   the DQS sign table against its definition.
    Built with -DFK_LBS_NO_SIMD both sides run the reference loops and must
    still agree, which they do trivially; the test then checks the plumbing. */
 #define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS under -std=c99 */
@@ -336,10 +337,17 @@ static void agree(skin_function skin, const char *method, int count)
 
 static void lbs_simd_matches_reference(void) { make_bones(3.0f); agree(fk_skin_lbs, "LBS", 1000); }
 
-/* 40 bones: 1000 vertices use the DQS sign table (it is built for 800 and
-   more), 300 the dot products. */
+/* The DQS sign table is built when bones^2 <= 2 vertices k: with 40 bones,
+   1000 vertices use it for k = 2 to 8; with 64 bones, 250 vertices use the
+   dot products for every k. */
 static void dqs_simd_with_sign_table_matches_reference(void) { make_bones(3.0f); agree(fk_skin_dqs, "DQS", 1000); }
-static void dqs_simd_with_dot_products_matches_reference(void) { make_bones(3.0f); agree(fk_skin_dqs, "DQS", 300); }
+static void dqs_simd_with_dot_products_matches_reference(void)
+{
+    make_bones(3.0f);
+    used_bones = FK_LBS_PALETTE_CAPACITY;
+    agree(fk_skin_dqs, "DQS", 250);
+    used_bones = BONES;
+}
 static void dqs_simd_with_one_hemisphere_matches_reference(void)
 {
     make_bones_in_one_hemisphere();
@@ -357,6 +365,65 @@ static void dqs_simd_with_64_bones_and_tied_weights_matches_reference(void)
     agree(fk_skin_dqs, "DQS, 64 bones, tied weights", 2100);
     used_bones = BONES;
     tied_weights = 0;
+}
+
+/* The DQS sign table against its definition, pair by pair, for every count of
+   bones it takes (a compare covers four bones, so most counts end inside one):
+   random rotations; rotations in one hemisphere with random signs, so that one
+   row often serves every pivot; some rotations zero, with a negative zero; and
+   some with a NaN. fk_quat_dot() < 0 says whether bone b is read negated when
+   bone a is the heaviest, and one row serves when that is flipped(0, a) !=
+   flipped(0, b) for every pair. */
+#if defined(FK__SIMD_SSE2)
+static int table_flips(const float *palette, int a, int b)
+{
+    const float *qa = palette + (size_t)a * FK__DQS_PALETTE_STRIDE, *qb = palette + (size_t)b * FK__DQS_PALETTE_STRIDE;
+    return fk_quat_dot(fk_quat_make(qa[0], qa[1], qa[2], qa[3]), fk_quat_make(qb[0], qb[1], qb[2], qb[3])) < 0.0f;
+}
+#endif
+
+static void dqs_sign_table_matches_its_definition(void)
+{
+#if defined(FK__SIMD_SSE2)
+    static float palette[FK__DQS_TABLE_BONES * FK__DQS_PALETTE_STRIDE];
+    static uint16_t hemisphere[FK__DQS_TABLE_BONES * FK__DQS_TABLE_BONES];
+    static uint64_t flipped[FK__DQS_TABLE_BONES];
+    int kind, count, a, b, c, rows_serving = 0, wrong_entries = 0, wrong_bits = 0, wrong_answers = 0;
+    for (kind = 0; kind < 4; ++kind)
+        for (count = 1; count <= FK__DQS_TABLE_BONES; ++count) {
+            int one_row = 1;
+            for (b = 0; b < count; ++b) {
+                float *q = palette + (size_t)b * FK__DQS_PALETTE_STRIDE, sign = rng_next() % 2 ? 1.0f : -1.0f;
+                for (c = 0; c < FK__DQS_PALETTE_STRIDE; ++c) q[c] = rng_uniform(-1, 1);
+                if (kind == 1)
+                    for (c = 0; c < 4; ++c) q[c] = sign * (c == 3 ? 1.0f : rng_uniform(-0.25f, 0.25f));
+                if (kind == 2 && rng_next() % 4 == 0) {
+                    for (c = 0; c < 4; ++c) q[c] = 0.0f;
+                    q[rng_next() % 4] = -0.0f;
+                }
+                if (kind == 3 && rng_next() % 8 == 0) q[rng_next() % 4] = NAN;
+            }
+            for (a = 0; a < FK__DQS_TABLE_BONES; ++a) flipped[a] = ~(uint64_t)0; /* must be overwritten */
+            for (a = 0; a < count; ++a)
+                for (b = 0; b < count; ++b)
+                    one_row &= table_flips(palette, a, b) == (table_flips(palette, 0, a) != table_flips(palette, 0, b));
+            if (fk__dqs_hemispheres(palette, count, hemisphere, flipped) != one_row) ++wrong_answers;
+            rows_serving += one_row;
+            for (a = 0; a < FK__DQS_TABLE_BONES; ++a)
+                for (b = 0; b < FK__DQS_TABLE_BONES; ++b) {
+                    int flip = a < count && b < count && table_flips(palette, a, b);
+                    /* bits past the count are zero; entries past them are never read */
+                    wrong_bits += (int)(flipped[a] >> b & 1) != flip;
+                    if (a < count && b < count)
+                        wrong_entries += hemisphere[a * FK__DQS_TABLE_BONES + b] !=
+                                         b * FK__DQS_PALETTE_STRIDE + (flip ? FK__DQS_BONE_FLOATS : 0);
+                }
+        }
+    CHECK(wrong_entries == 0, "%d table entries differ from fk_quat_dot() < 0", wrong_entries);
+    CHECK(wrong_bits == 0, "%d bits of the one-bit table differ from fk_quat_dot() < 0", wrong_bits);
+    CHECK(wrong_answers == 0, "%d of 256 tables answer wrongly whether one row serves", wrong_answers);
+    CHECK(rows_serving >= 32, "one row served in only %d of 256 tables: the test misses that case", rows_serving);
+#endif
 }
 
 /* A vertex count that ends mid-block, and one vertex alone; and 1024, another
@@ -834,6 +901,7 @@ int main(void)
     RUN_TEST(dqs_simd_with_dot_products_matches_reference);
     RUN_TEST(dqs_simd_with_one_hemisphere_matches_reference);
     RUN_TEST(dqs_simd_with_64_bones_and_tied_weights_matches_reference);
+    RUN_TEST(dqs_sign_table_matches_its_definition);
     RUN_TEST(odd_counts_match_reference);
     RUN_TEST(packed_arrays_end_where_memory_ends);
     RUN_TEST(records_end_where_memory_ends);
