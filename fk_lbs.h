@@ -4922,6 +4922,27 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__dqs_offsets16x4_avx512(const
     fk__dqs_offsets8x4_avx512(joints_high, row_high, offsets + 1);
 }
 
+/* fk__dqs_offsets16x4_avx512() for packed lists of two influences, whose pivot
+   is the first (see fk__dqs_pivot_avx2()): the first influence reads its bone
+   as it is, the second its negation where bit joint_1 of row flipped[joint_0]
+   is set. One load holds the sixteen vertices' indices, vertex v's in 32-bit
+   lane v; an unchecked index reads nothing (a shift by 64 or more gives 0). */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__dqs_offsets16x2_avx512(const fk__skin_run *r, size_t first,
+                                                                          __m512i *offsets)
+{
+    const __m512i joints = _mm512_loadu_si512((const void *)(r->joints + first * r->joint_stride));
+    const __m512i pivots = _mm512_and_si512(joints, _mm512_set1_epi32(0xFFFF)), seconds = _mm512_srli_epi32(joints, 16);
+    const __m512i one = _mm512_set1_epi64(1), offset = _mm512_slli_epi16(joints, 4);
+    __m512i row_low = fk__dqs_rows_avx512(r->flipped, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(pivots)));
+    __m512i row_high = fk__dqs_rows_avx512(r->flipped, _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(pivots, 1)));
+    __mmask8 flip_low = _mm512_test_epi64_mask(
+        _mm512_srlv_epi64(row_low, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(seconds))), one);
+    __mmask8 flip_high = _mm512_test_epi64_mask(
+        _mm512_srlv_epi64(row_high, _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(seconds, 1))), one);
+    *offsets = _mm512_mask_add_epi32(offset, (__mmask16)(flip_low | flip_high << 8), offset,
+                                     _mm512_set1_epi32(FK__DQS_BONE_FLOATS << 16));
+}
+
 /* Whether the joint indices of the run's sixteen vertices are at most its
    limit: packed lists with fk__packed_joints_in_range_avx512(); in other
    layouts, which take this loop with four influences only, with
@@ -4944,8 +4965,9 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
     fk__skin_run r = *run; /* see fk__skin_advance() */
     const int prefetch_plan = packed ? FK__PREFETCH_ALL : fk__prefetch_plan(&r);
     int i = 0, v, pivot[16] = {0};
-    /* four influences and the table: the signs by fk__dqs_offsets16x4_avx512() */
-    const int vector_signs = source == FK__DQS_TABLE && influences == 4;
+    /* four influences and the table, or two in packed lists: the signs by
+       fk__dqs_offsets16x4_avx512() or fk__dqs_offsets16x2_avx512() */
+    const int vector_signs = source == FK__DQS_TABLE && (influences == 4 || (influences == 2 && packed));
     __m512i offset_vectors[2];
     if (packed) {
         r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = 3 * sizeof(float);
@@ -4960,7 +4982,10 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
        bones need no pivots. The offsets of fk__dqs_offsets16x4_avx512() are
        found one group ahead too, for the same reason (without that it was
        slower than the pivots). */
-    if (vector_signs && r.count >= 16) fk__dqs_offsets16x4_avx512(&r, 0, packed, offset_vectors);
+    if (vector_signs && r.count >= 16) {
+        if (influences == 4) fk__dqs_offsets16x4_avx512(&r, 0, packed, offset_vectors);
+        else fk__dqs_offsets16x2_avx512(&r, 0, offset_vectors);
+    }
     if (source != FK__DQS_SIGNED && !vector_signs && r.count >= 16)
         for (v = 0; v < 16; ++v)
             pivot[v] = fk__dqs_pivot_avx2(0, r.joints + (size_t)v * r.joint_stride,
@@ -4979,13 +5004,16 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
                 uint64_t word = 0;
                 int e;
                 FK__UNROLL
-                for (e = 0; e < 4; ++e)
-                    sum = _mm256_fmadd_ps(_mm256_broadcast_ss(&weights[e]),
-                                          _mm256_load_ps(r.palette + fk__u16_at(offsets + 4 * v, e, 4, &word)), sum);
+                for (e = 0; e < influences; ++e)
+                    sum = _mm256_fmadd_ps(
+                        _mm256_broadcast_ss(&weights[e]),
+                        _mm256_load_ps(r.palette + fk__u16_at(offsets + influences * v, e, influences, &word)), sum);
                 blend[v] = sum;
             }
-            if (i + 32 <= r.count) /* the next group's (this group's are read), in bounds */
-                fk__dqs_offsets16x4_avx512(&r, 16, packed, offset_vectors);
+            if (i + 32 <= r.count) { /* the next group's (this group's are read), in bounds */
+                if (influences == 4) fk__dqs_offsets16x4_avx512(&r, 16, packed, offset_vectors);
+                else fk__dqs_offsets16x2_avx512(&r, 16, offset_vectors);
+            }
         } else {
             FK__UNROLL
             for (v = 0; v < 16; ++v)
