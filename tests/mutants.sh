@@ -472,8 +472,8 @@ simd_mutant dqs_avx512_pivots_of_wrong_group avx512 "" \
 # weights), its row of the table (64 rows, looked up by quarters) and the bit of
 # each joint in it.
 simd_mutant dqs_avx512_signs_of_wrong_group avx512 "" \
-'                fk__dqs_offsets16x4_avx512(&r, 16, packed, offset_vectors);' \
-'                fk__dqs_offsets16x4_avx512(&r, 0, packed, offset_vectors);'
+'                if (influences == 4) fk__dqs_offsets16x4_avx512(&r, 16, packed, offset_vectors);' \
+'                if (influences == 4) fk__dqs_offsets16x4_avx512(&r, 0, packed, offset_vectors);'
 
 simd_mutant dqs_avx512_heaviest_last_of_equals avx512 "" \
 '    below = (heaviest & 0x7777777777777777u) << 1 | (heaviest & 0x3333333333333333u) << 2 |
@@ -674,8 +674,8 @@ simd_mutant dqs_table_entry_lanes_swapped x86-64 "" \
 '_mm_setr_epi32(0, 2 * FK__DQS_PALETTE_STRIDE, FK__DQS_PALETTE_STRIDE,'
 
 simd_mutant dqs_table_last_bit_dropped x86-64 "" \
-'flipped[a] |= (uint64_t)_mm_movemask_ps(negative) << b;' \
-'flipped[a] |= (uint64_t)(_mm_movemask_ps(negative) & 7) << b;'
+'bits |= (uint64_t)_mm_movemask_ps(negative) << b;' \
+'bits |= (uint64_t)(_mm_movemask_ps(negative) & 7) << b;'
 
 simd_mutant dqs_table_complement_past_bones x86-64 "" \
 '((uint64_t)1 << bones) - 1;' \
