@@ -635,23 +635,28 @@ simd_mutant dqs_signed_bones_unsigned x86-64 "" \
 'palette + (size_t)j * FK__DQS_PALETTE_STRIDE,'
 
 # The AVX-512 DQS loop signs two influences in packed lists sixteen vertices at
-# a time: the high eight vertices given the low eight's signs, the bit of the
-# next joint read, the high eight's second joints taken from the low eight, or
-# the next group's signs not found (the current group's kept). (Signing the
-# first influence instead of the second, or reading the first's row at the
-# second's bit, would be no bug: the blend is negated, or the dot product is
-# the same, and the vertex moves identically.)
-simd_mutant dqs_avx512_pairs_high_signs_from_low avx512 "" \
-'(__mmask16)(flip_low | flip_high << 8)' \
-'(__mmask16)(flip_low | flip_low << 8)'
+# a time, reading the one-bit table as 16-bit words: two quarters of the table
+# swapped, the wrong bit choosing the half, the bit of a joint eight away read,
+# the word of the wrong sixteen joints read, or the next group's signs not found
+# (the current group's kept). (Signing the first influence instead of the
+# second, or reading the second's row at the first's bit, would be no bug: the
+# blend is negated, or the dot product is the same, and the vertex moves
+# identically.)
+simd_mutant dqs_avx512_pairs_quarters_swapped avx512 "" \
+'_mm512_mask_blend_epi16(bit6, quarter[0], quarter[1])' \
+'_mm512_mask_blend_epi16(bit6, quarter[1], quarter[0])'
 
-simd_mutant dqs_avx512_pairs_neighbour_bit avx512 "" \
-'const __m512i one = _mm512_set1_epi64(1), offset = _mm512_slli_epi16(joints, 4);' \
-'const __m512i one = _mm512_set1_epi64(2), offset = _mm512_slli_epi16(joints, 4);'
+simd_mutant dqs_avx512_pairs_half_by_wrong_bit avx512 "" \
+'__mmask32 bit7 = _mm512_test_epi16_mask(word_index, _mm512_set1_epi16(128));' \
+'__mmask32 bit7 = _mm512_test_epi16_mask(word_index, _mm512_set1_epi16(32));'
 
-simd_mutant dqs_avx512_pairs_high_seconds_from_low avx512 "" \
-'_mm512_srlv_epi64(row_high, _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(seconds, 1))), one);' \
-'_mm512_srlv_epi64(row_high, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(seconds))), one);'
+simd_mutant dqs_avx512_pairs_bit_of_joint_eight_away avx512 "" \
+'_mm512_and_si512(seconds, _mm512_set1_epi32(15))),' \
+'_mm512_and_si512(seconds, _mm512_set1_epi32(7))),'
+
+simd_mutant dqs_avx512_pairs_word_of_wrong_joints avx512 "" \
+'_mm512_and_si512(_mm512_srli_epi32(seconds, 4), _mm512_set1_epi32(3)));' \
+'_mm512_and_si512(_mm512_srli_epi32(seconds, 5), _mm512_set1_epi32(3)));'
 
 simd_mutant dqs_avx512_pairs_signs_of_wrong_group avx512 "" \
 '                else fk__dqs_offsets16x2_avx512(&r, 16, offset_vectors);' \
