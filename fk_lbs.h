@@ -4997,9 +4997,9 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
        dependent loads and compares that the blends wait on, and in program
        order after a finish it started too late for the window of the core to
        overlap it (DQS with bones every way took 8% longer). The pre-signed
-       bones need no pivots. The offsets of fk__dqs_offsets16x4_avx512() are
-       found one group ahead too, for the same reason (without that it was
-       slower than the pivots). */
+       bones need no pivots. The offsets of fk__dqs_offsets16x4_avx512() and
+       fk__dqs_offsets16x2_avx512() are found one group ahead too, for the same
+       reason (without that it was slower than the pivots). */
     if (vector_signs && r.count >= 16) {
         if (influences == 4) fk__dqs_offsets16x4_avx512(&r, 0, packed, offset_vectors);
         else fk__dqs_offsets16x2_avx512(&r, 0, offset_vectors);

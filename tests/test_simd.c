@@ -339,7 +339,8 @@ static void lbs_simd_matches_reference(void) { make_bones(3.0f); agree(fk_skin_l
 
 /* The DQS sign table is built when bones^2 <= 2 vertices k: with 40 bones,
    1000 vertices use it for k = 2 to 8; with 64 bones, 250 vertices use the
-   dot products for every k. */
+   dot products for k = 2 to 8. (With one influence neither is needed: the
+   bones are read unsigned.) */
 static void dqs_simd_with_sign_table_matches_reference(void) { make_bones(3.0f); agree(fk_skin_dqs, "DQS", 1000); }
 static void dqs_simd_with_dot_products_matches_reference(void)
 {
