@@ -3677,17 +3677,37 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_rows_vertex_avx2(const fk_
     }
 }
 
+/* The sums of each block's lanes for two vertices a and b: block sums
+   (a0 b0 a1 b1 | a2 b2 a3 b3) halfway, lanes of each pair added. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__sum_lanes2_avx2(__m256 a01, __m256 b01, __m128 a2, __m128 b2,
+                                                                 __m256 *pair01, __m128 *pair2)
+{
+    *pair01 = _mm256_add_ps(_mm256_unpacklo_ps(a01, b01), _mm256_unpackhi_ps(a01, b01));
+    *pair2 = _mm_add_ps(_mm_unpacklo_ps(a2, b2), _mm_unpackhi_ps(a2, b2));
+}
+
+/* Two pairs' partial sums from fk__sum_lanes2_avx2() (vertices 0 1, then 2 3)
+   finished: x' of the four vertices in lanes 0-3 of xy, y' in lanes 4-7, z'
+   in z. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__join_pairs_avx2(const __m256 pair01[2], const __m128 pair2[2], __m256 *xy,
+                                                                 __m128 *z)
+{
+    *xy = _mm256_add_ps(_mm256_shuffle_ps(pair01[0], pair01[1], _MM_SHUFFLE(1, 0, 1, 0)),
+                        _mm256_shuffle_ps(pair01[0], pair01[1], _MM_SHUFFLE(3, 2, 3, 2)));
+    *z = _mm_add_ps(_mm_shuffle_ps(pair2[0], pair2[1], _MM_SHUFFLE(1, 0, 1, 0)),
+                    _mm_shuffle_ps(pair2[0], pair2[1], _MM_SHUFFLE(3, 2, 3, 2)));
+}
+
 /* The four sums of each block's lanes for four vertices: x' of the four in
    lanes 0-3 of xy, y' in lanes 4-7, z' in z. */
 static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__sum_lanes4_avx2(const __m256 p01[4], const __m128 p2[4], __m256 *xy,
                                                                  __m128 *z)
 {
-    __m256 a = _mm256_add_ps(_mm256_unpacklo_ps(p01[0], p01[1]), _mm256_unpackhi_ps(p01[0], p01[1]));
-    __m256 b = _mm256_add_ps(_mm256_unpacklo_ps(p01[2], p01[3]), _mm256_unpackhi_ps(p01[2], p01[3]));
-    __m128 c = _mm_add_ps(_mm_unpacklo_ps(p2[0], p2[1]), _mm_unpackhi_ps(p2[0], p2[1]));
-    __m128 d = _mm_add_ps(_mm_unpacklo_ps(p2[2], p2[3]), _mm_unpackhi_ps(p2[2], p2[3]));
-    *xy = _mm256_add_ps(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 2, 3, 2)));
-    *z = _mm_add_ps(_mm_shuffle_ps(c, d, _MM_SHUFFLE(1, 0, 1, 0)), _mm_shuffle_ps(c, d, _MM_SHUFFLE(3, 2, 3, 2)));
+    __m256 pair01[2];
+    __m128 pair2[2];
+    fk__sum_lanes2_avx2(p01[0], p01[1], p2[0], p2[1], &pair01[0], &pair2[0]);
+    fk__sum_lanes2_avx2(p01[2], p01[3], p2[2], p2[3], &pair01[1], &pair2[1]);
+    fk__join_pairs_avx2(pair01, pair2, xy, z);
 }
 
 /* Four vertices' x', y', z' (as fk__sum_lanes4_avx2() leaves them) as four
@@ -3742,42 +3762,83 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store4x3_avx2(char *p, __m256 
     _mm_storeu_ps((float *)(void *)(p + 32), last);
 }
 
+/* Renormalizes four normals held as fk__sum_lanes4_avx2() leaves them and
+   writes them to packed points. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__normalize_store4_avx2(char *p, __m256 xy, __m128 z)
+{
+    fk__normalize4_lanes_avx2(&xy, &z);
+    fk__store4x3_avx2(p, xy, z);
+}
+
 /* LBS on packed arrays (the strides constants), checking the joint indices
    four vertices at a time as it goes; returns how many vertices were done (all,
-   or those before the first group with a bad index). All four vertices are
-   read before any is written, so in-place skinning works. The rows take 16 KB
+   or those before the first group with a bad index). Every vertex is read
+   before it is written, so in-place skinning works. The rows take 16 KB
    of stack, as in the AVX-512 loop. Other layouts keep the vertex-at-a-time
    loop: this one with the strides read at run time took 40 to 80% more time
-   than it on interleaved records (performance.md). */
+   than it on interleaved records (performance.md).
+   With normals, a group's normals are renormalized and written one iteration
+   later, after the next group's blends. Renormalizing is a long chain of
+   dependent operations (sums of squares, compares, estimate, Newton step,
+   permutes), and at the end of its own group it left the core too few
+   independent instructions to overlap with it: held back one group, LBS with
+   normals took 4.95 to 4.09 ms at 1M vertices with k = 4, 3.88 to 3.13 with
+   k = 1, 6.77 to 6.20 with k = 8 (AMD Zen 4, AVX-512 compiled out, three
+   alternating rounds). Summing each pair of vertices as soon as it is done
+   (fk__sum_lanes2_avx2()) frees registers for the held normals: 2.5% of that
+   (with no normals, 1.5 to 2% slower, so positions alone are summed as
+   before). */
 static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_rows(const fk__skin_run *run, const int influences,
                                                                 const int normals)
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
     float row_storage[FK_LBS_PALETTE_CAPACITY * FK__LBS_BONE_FLOATS + 16];
     float *rows = fk__align64(row_storage);
+    __m256 held_xy = _mm256_setzero_ps();
+    __m128 held_z = _mm_setzero_ps();
+    char *held_at = NULL; /* where the held normals go; none before the first group */
     int i, v;
     r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = 3 * sizeof(float);
     r.joint_stride = (size_t)influences * sizeof(uint16_t);
     r.weight_stride = (size_t)influences * sizeof(float);
     fk__lbs_rows_avx2(r.palette, (int)r.joint_limit + 1, rows);
     for (i = 0; i + 4 < r.count; i += 4) {
-        __m256 moved01[4], turned01[4], xy, normal_xy;
-        __m128 moved2[4], turned2[4], z, normal_z;
-        if (!fk__packed_joints_in_range_avx2(r.joints, 4 * (size_t)influences, r.joint_limit)) return i;
+        __m256 moved01[4], turned01[4], xy;
+        __m128 moved2[4], turned2[4], z;
+        if (!fk__packed_joints_in_range_avx2(r.joints, 4 * (size_t)influences, r.joint_limit)) {
+            if (held_at) fk__normalize_store4_avx2(held_at, held_xy, held_z);
+            return i;
+        }
         fk__prefetch_ahead(&r, FK__PREFETCH_ALL, normals, 0);
-        FK__UNROLL
-        for (v = 0; v < 4; ++v)
-            fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v, influences, normals, &moved01[v], &moved2[v], &turned01[v],
-                                     &turned2[v]);
-        fk__sum_lanes4_avx2(moved01, moved2, &xy, &z);
         if (normals) {
-            fk__sum_lanes4_avx2(turned01, turned2, &normal_xy, &normal_z);
-            fk__normalize4_lanes_avx2(&normal_xy, &normal_z);
-            fk__store4x3_avx2(r.out_normals, normal_xy, normal_z);
+            __m256 moved_pairs01[2], turned_pairs01[2];
+            __m128 moved_pairs2[2], turned_pairs2[2];
+            FK__UNROLL
+            for (v = 0; v < 4; v += 2) {
+                fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v, influences, 1, &moved01[v], &moved2[v], &turned01[v],
+                                         &turned2[v]);
+                fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v + 1, influences, 1, &moved01[v + 1], &moved2[v + 1],
+                                         &turned01[v + 1], &turned2[v + 1]);
+                fk__sum_lanes2_avx2(moved01[v], moved01[v + 1], moved2[v], moved2[v + 1], &moved_pairs01[v / 2],
+                                    &moved_pairs2[v / 2]);
+                fk__sum_lanes2_avx2(turned01[v], turned01[v + 1], turned2[v], turned2[v + 1], &turned_pairs01[v / 2],
+                                    &turned_pairs2[v / 2]);
+            }
+            fk__join_pairs_avx2(moved_pairs01, moved_pairs2, &xy, &z);
+            if (held_at) fk__normalize_store4_avx2(held_at, held_xy, held_z);
+            fk__join_pairs_avx2(turned_pairs01, turned_pairs2, &held_xy, &held_z);
+            held_at = r.out_normals;
+        } else {
+            FK__UNROLL
+            for (v = 0; v < 4; ++v)
+                fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v, influences, 0, &moved01[v], &moved2[v], &turned01[v],
+                                         &turned2[v]);
+            fk__sum_lanes4_avx2(moved01, moved2, &xy, &z);
         }
         fk__store4x3_avx2(r.out_positions, xy, z);
         fk__skin_advance(&r, normals, 4);
     }
+    if (held_at) fk__normalize_store4_avx2(held_at, held_xy, held_z);
     r.count -= i; /* the last one to four vertices */
     if (!fk__packed_joints_in_range_avx2(r.joints, (size_t)r.count * (size_t)influences, r.joint_limit)) return i;
     fk__lbs_avx2_loop(&r, influences, normals, FK__PREFETCH_ALL);

@@ -308,7 +308,10 @@ simd_mutant lbs_avx2_second_four_weights_unread avx2 -DFK_LBS_NO_AVX512 \
 # the tail (its 16-byte point load would read past the array), the order of
 # the packed store, and the rare lengths handed to the reference.
 simd_mutant lbs_avx2_rows_joints_unchecked avx2 -DFK_LBS_NO_AVX512 \
-'        if (!fk__packed_joints_in_range_avx2(r.joints, 4 * (size_t)influences, r.joint_limit)) return i;' \
+'        if (!fk__packed_joints_in_range_avx2(r.joints, 4 * (size_t)influences, r.joint_limit)) {
+            if (held_at) fk__normalize_store4_avx2(held_at, held_xy, held_z);
+            return i;
+        }' \
 ''
 
 simd_mutant lbs_avx2_rows_tail_unchecked avx2 -DFK_LBS_NO_AVX512 \
@@ -325,9 +328,33 @@ simd_mutant lbs_avx2_rows_translation_in_normal avx2 -DFK_LBS_NO_AVX512 \
 
 simd_mutant lbs_avx2_rows_last_point_overread avx2 -DFK_LBS_NO_AVX512 \
 '    for (i = 0; i + 4 < r.count; i += 4) {
-        __m256 moved01[4], turned01[4], xy, normal_xy;' \
+        __m256 moved01[4], turned01[4], xy;' \
 '    for (i = 0; i + 4 <= r.count; i += 4) {
-        __m256 moved01[4], turned01[4], xy, normal_xy;'
+        __m256 moved01[4], turned01[4], xy;'
+
+# With normals each group's normals are held back and written one iteration
+# later: the held group left unwritten where a bad index stops the loop, or
+# after the last group; written over the next group's place; and the second
+# vertex of each pair summed as the first.
+simd_mutant lbs_avx2_rows_held_normals_lost_at_bad_index avx2 -DFK_LBS_NO_AVX512 \
+'            if (held_at) fk__normalize_store4_avx2(held_at, held_xy, held_z);
+            return i;' \
+'            return i;'
+
+simd_mutant lbs_avx2_rows_held_normals_lost_at_end avx2 -DFK_LBS_NO_AVX512 \
+'    if (held_at) fk__normalize_store4_avx2(held_at, held_xy, held_z);
+    r.count -= i;' \
+'    r.count -= i;'
+
+simd_mutant lbs_avx2_rows_held_normals_one_group_late avx2 -DFK_LBS_NO_AVX512 \
+'            if (held_at) fk__normalize_store4_avx2(held_at, held_xy, held_z);
+            fk__join_pairs_avx2(' \
+'            if (held_at) fk__normalize_store4_avx2(r.out_normals, held_xy, held_z);
+            fk__join_pairs_avx2('
+
+simd_mutant lbs_avx2_rows_pair_second_vertex_repeated avx2 -DFK_LBS_NO_AVX512 \
+'fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v + 1, influences, 1,' \
+'fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v, influences, 1,'
 
 simd_mutant lbs_avx2_rows_store_order avx2 -DFK_LBS_NO_AVX512 \
 '_mm256_setr_epi32(0, 4, 0, 1, 5, 0, 2, 6)' \
