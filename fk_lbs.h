@@ -3762,11 +3762,11 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store4x3_avx2(char *p, __m256 
     _mm_storeu_ps((float *)(void *)(p + 32), last);
 }
 
-/* Renormalizes four normals held as fk__sum_lanes4_avx2() leaves them and
-   writes them to packed points. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__normalize_store4_avx2(char *p, __m256 xy, __m128 z)
+/* Writes four vertices' points held as fk__sum_lanes4_avx2() leaves them to
+   packed points; normals are renormalized first. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store4_held_avx2(char *p, __m256 xy, __m128 z, const int normals)
 {
-    fk__normalize4_lanes_avx2(&xy, &z);
+    if (normals) fk__normalize4_lanes_avx2(&xy, &z);
     fk__store4x3_avx2(p, xy, z);
 }
 
@@ -3777,17 +3777,21 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__normalize_store4_avx2(char *p,
    of stack, as in the AVX-512 loop. Other layouts keep the vertex-at-a-time
    loop: this one with the strides read at run time took 40 to 80% more time
    than it on interleaved records (performance.md).
-   With normals, a group's normals are renormalized and written one iteration
-   later, after the next group's blends. Renormalizing is a long chain of
-   dependent operations (sums of squares, compares, estimate, Newton step,
-   permutes), and at the end of its own group it left the core too few
-   independent instructions to overlap with it: held back one group, LBS with
-   normals took 4.95 to 4.09 ms at 1M vertices with k = 4, 3.88 to 3.13 with
-   k = 1, 6.77 to 6.20 with k = 8 (AMD Zen 4, AVX-512 compiled out, three
-   alternating rounds). Summing each pair of vertices as soon as it is done
-   (fk__sum_lanes2_avx2()) frees registers for the held normals: 2.5% of that
-   (with no normals, 1.5 to 2% slower, so positions alone are summed as
-   before). */
+   Each group's last output is held in registers and written one iteration
+   later, after the next group's blends: its normals, renormalized then, or
+   without normals its positions. Renormalizing is a long chain of dependent
+   operations (sums of squares, compares, estimate, Newton step, permutes),
+   and at the end of its own group it left the core too few independent
+   instructions to overlap with it: held back one group, LBS with normals
+   took 4.95 to 4.09 ms at 1M vertices with k = 4, 3.88 to 3.13 with k = 1,
+   6.77 to 6.20 with k = 8 (AMD Zen 4, AVX-512 compiled out, three
+   alternating rounds). The positions' shorter chain (sums, permutes) held
+   back saves 2 to 5% without normals (k = 1 1.56 to 1.48 ms, k = 2, 4, 8 2.5,
+   2 and 3%, at 1M, five alternating rounds); with normals as well it cost 2
+   to 3% more, so then they are written in their own group.
+   Summing each pair of vertices as soon as it is done (fk__sum_lanes2_avx2())
+   frees registers for the held normals: 2.5% of that (with no normals, 1.5
+   to 2% slower, so positions alone are summed as before). */
 static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_rows(const fk__skin_run *run, const int influences,
                                                                 const int normals)
 {
@@ -3796,7 +3800,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_rows(const fk__skin_ru
     float *rows = fk__align64(row_storage);
     __m256 held_xy = _mm256_setzero_ps();
     __m128 held_z = _mm_setzero_ps();
-    char *held_at = NULL; /* where the held normals go; none before the first group */
+    char *held_at = NULL; /* where the held points go; none before the first group */
     int i, v;
     r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = 3 * sizeof(float);
     r.joint_stride = (size_t)influences * sizeof(uint16_t);
@@ -3806,7 +3810,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_rows(const fk__skin_ru
         __m256 moved01[4], turned01[4], xy;
         __m128 moved2[4], turned2[4], z;
         if (!fk__packed_joints_in_range_avx2(r.joints, 4 * (size_t)influences, r.joint_limit)) {
-            if (held_at) fk__normalize_store4_avx2(held_at, held_xy, held_z);
+            if (held_at) fk__store4_held_avx2(held_at, held_xy, held_z, normals);
             return i;
         }
         fk__prefetch_ahead(&r, FK__PREFETCH_ALL, normals, 0);
@@ -3825,20 +3829,24 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_rows(const fk__skin_ru
                                     &turned_pairs2[v / 2]);
             }
             fk__join_pairs_avx2(moved_pairs01, moved_pairs2, &xy, &z);
-            if (held_at) fk__normalize_store4_avx2(held_at, held_xy, held_z);
+            if (held_at) fk__store4_held_avx2(held_at, held_xy, held_z, 1);
             fk__join_pairs_avx2(turned_pairs01, turned_pairs2, &held_xy, &held_z);
             held_at = r.out_normals;
+            fk__store4x3_avx2(r.out_positions, xy, z);
         } else {
             FK__UNROLL
             for (v = 0; v < 4; ++v)
                 fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v, influences, 0, &moved01[v], &moved2[v], &turned01[v],
                                          &turned2[v]);
             fk__sum_lanes4_avx2(moved01, moved2, &xy, &z);
+            if (held_at) fk__store4_held_avx2(held_at, held_xy, held_z, 0);
+            held_xy = xy;
+            held_z = z;
+            held_at = r.out_positions;
         }
-        fk__store4x3_avx2(r.out_positions, xy, z);
         fk__skin_advance(&r, normals, 4);
     }
-    if (held_at) fk__normalize_store4_avx2(held_at, held_xy, held_z);
+    if (held_at) fk__store4_held_avx2(held_at, held_xy, held_z, normals);
     r.count -= i; /* the last one to four vertices */
     if (!fk__packed_joints_in_range_avx2(r.joints, (size_t)r.count * (size_t)influences, r.joint_limit)) return i;
     fk__lbs_avx2_loop(&r, influences, normals, FK__PREFETCH_ALL);

@@ -309,7 +309,7 @@ simd_mutant lbs_avx2_second_four_weights_unread avx2 -DFK_LBS_NO_AVX512 \
 # the packed store, and the rare lengths handed to the reference.
 simd_mutant lbs_avx2_rows_joints_unchecked avx2 -DFK_LBS_NO_AVX512 \
 '        if (!fk__packed_joints_in_range_avx2(r.joints, 4 * (size_t)influences, r.joint_limit)) {
-            if (held_at) fk__normalize_store4_avx2(held_at, held_xy, held_z);
+            if (held_at) fk__store4_held_avx2(held_at, held_xy, held_z, normals);
             return i;
         }' \
 ''
@@ -332,25 +332,28 @@ simd_mutant lbs_avx2_rows_last_point_overread avx2 -DFK_LBS_NO_AVX512 \
 '    for (i = 0; i + 4 <= r.count; i += 4) {
         __m256 moved01[4], turned01[4], xy;'
 
-# With normals each group's normals are held back and written one iteration
-# later: the held group left unwritten where a bad index stops the loop, or
-# after the last group; written over the next group's place; and the second
-# vertex of each pair summed as the first.
-simd_mutant lbs_avx2_rows_held_normals_lost_at_bad_index avx2 -DFK_LBS_NO_AVX512 \
-'            if (held_at) fk__normalize_store4_avx2(held_at, held_xy, held_z);
+# Each group's normals (or, without normals, its positions) are held back
+# and written one iteration later: the held group left unwritten where a bad
+# index stops the loop, or after the last group; held normals or positions
+# written over the next group's place; and the second vertex of each pair
+# summed as the first.
+simd_mutant lbs_avx2_rows_held_lost_at_bad_index avx2 -DFK_LBS_NO_AVX512 \
+'            if (held_at) fk__store4_held_avx2(held_at, held_xy, held_z, normals);
             return i;' \
 '            return i;'
 
-simd_mutant lbs_avx2_rows_held_normals_lost_at_end avx2 -DFK_LBS_NO_AVX512 \
-'    if (held_at) fk__normalize_store4_avx2(held_at, held_xy, held_z);
+simd_mutant lbs_avx2_rows_held_lost_at_end avx2 -DFK_LBS_NO_AVX512 \
+'    if (held_at) fk__store4_held_avx2(held_at, held_xy, held_z, normals);
     r.count -= i;' \
 '    r.count -= i;'
 
 simd_mutant lbs_avx2_rows_held_normals_one_group_late avx2 -DFK_LBS_NO_AVX512 \
-'            if (held_at) fk__normalize_store4_avx2(held_at, held_xy, held_z);
-            fk__join_pairs_avx2(' \
-'            if (held_at) fk__normalize_store4_avx2(r.out_normals, held_xy, held_z);
-            fk__join_pairs_avx2('
+'            if (held_at) fk__store4_held_avx2(held_at, held_xy, held_z, 1);' \
+'            if (held_at) fk__store4_held_avx2(r.out_normals, held_xy, held_z, 1);'
+
+simd_mutant lbs_avx2_rows_held_positions_one_group_late avx2 -DFK_LBS_NO_AVX512 \
+'            if (held_at) fk__store4_held_avx2(held_at, held_xy, held_z, 0);' \
+'            if (held_at) fk__store4_held_avx2(r.out_positions, held_xy, held_z, 0);'
 
 simd_mutant lbs_avx2_rows_pair_second_vertex_repeated avx2 -DFK_LBS_NO_AVX512 \
 'fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v + 1, influences, 1,' \
