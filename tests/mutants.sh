@@ -492,6 +492,13 @@ simd_mutant dqs_avx2_packed_store_lane avx2 -DFK_LBS_NO_AVX512 \
 'pick2 = _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7);' \
 'pick2 = _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 6);'
 
+# Through the table the AVX2 DQS blends read four weights to a load and pick
+# each out by a shuffle (fk__weight_avx2(), whose shuffles the LBS mutants
+# above cover): the first four taken from the next vertex's list.
+simd_mutant dqs_avx2_table_weights_of_next_vertex avx2 -DFK_LBS_NO_AVX512 \
+'        __m256 weights4 = influences % 4 == 0 ? _mm256_broadcast_ps((const __m128 *)(const void *)weights)' \
+'        __m256 weights4 = influences % 4 == 0 ? _mm256_broadcast_ps((const __m128 *)(const void *)(weights + influences))'
+
 # The AVX-512 DQS loop finds each group's pivots one group ahead: read from the
 # current group instead, every group after the first blends with another
 # vertex's hemisphere.
