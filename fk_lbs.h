@@ -3633,6 +3633,15 @@ static int fk__skin_run_packed(const fk__skin_run *r)
            (!r->normals || (r->normal_stride == point_bytes && r->out_normal_stride == point_bytes));
 }
 
+/* Whether a run's input arrays lie at one stride and its outputs at another,
+   as in interleaved records. */
+static int fk__skin_run_records(const fk__skin_run *r)
+{
+    const size_t in = r->position_stride, out = r->out_position_stride;
+    return r->joint_stride == in && r->weight_stride == in &&
+           (!r->normals || (r->normal_stride == in && r->out_normal_stride == out));
+}
+
 /* The run's bones as rows: bone j's columns [c0 c1 c2 t] become [r0 r1 r2 p]
    (p, the columns' padding, is never read). */
 static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_rows_avx2(const float *palette, int bones, float *rows)
@@ -3650,15 +3659,25 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_rows_avx2(const float *pal
     }
 }
 
+/* A point's x y z 0 in both halves, read as its three floats. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__load3_twice_avx2(const char *p)
+{
+    const __m128 xyz = fk__load3_sse(p);
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(xyz), xyz, 1);
+}
+
 /* Vertex `at` of the run: its blended rows 0-1 and 2 times (x, y, z, 1) and,
-   with normals, times (nx, ny, nz, 0). The 16-byte loads read 4 bytes past a
-   point, the next vertex's x: the loop leaves the run's last vertex to its
-   tail. */
+   with normals, times (nx, ny, nz, 0). On packed arrays a point is one 16-byte
+   load, which reads 4 bytes past it, the next vertex's x: the loop leaves the
+   run's last vertex to its tail. On interleaved records it is read as its
+   three floats: there the 16-byte loads took the loop twice as long (12.3
+   against 5.3 ns a vertex with normals on 48-byte records, AVX-512 compiled
+   out; on packed arrays the three floats cost 3 to 7%). */
 static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_rows_vertex_avx2(const fk__skin_run *r, const float *rows,
                                                                       size_t at, const int influences,
-                                                                      const int normals, __m256 *moved01,
-                                                                      __m128 *moved2, __m256 *turned01,
-                                                                      __m128 *turned2)
+                                                                      const int normals, const int packed,
+                                                                      __m256 *moved01, __m128 *moved2,
+                                                                      __m256 *turned01, __m128 *turned2)
 {
     const uint16_t *joints = (const uint16_t *)(const void *)(r->joints + at * r->joint_stride);
     const float *weights = (const float *)(const void *)(r->weights + at * r->weight_stride);
@@ -3675,12 +3694,14 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_rows_vertex_avx2(const fk_
         rows01 = _mm256_fmadd_ps(w, _mm256_load_ps(m), rows01);
         row2 = _mm_fmadd_ps(_mm256_castps256_ps128(w), _mm_load_ps(m + 8), row2);
     }
-    point = _mm256_blend_ps(_mm256_broadcast_ps((const __m128 *)(const void *)(r->positions + at * r->position_stride)),
+    point = _mm256_blend_ps(packed ? _mm256_broadcast_ps((const __m128 *)(const void *)(r->positions + at * r->position_stride))
+                                   : fk__load3_twice_avx2(r->positions + at * r->position_stride),
                             _mm256_set1_ps(1.0f), 0x88);
     *moved01 = _mm256_mul_ps(rows01, point);
     *moved2 = _mm_mul_ps(row2, _mm256_castps256_ps128(point));
     if (normals) { /* the translation lanes are left out, not multiplied by 0: inf * 0 is NaN */
-        const __m256 normal = _mm256_broadcast_ps((const __m128 *)(const void *)(r->normals + at * r->normal_stride));
+        const __m256 normal = packed ? _mm256_broadcast_ps((const __m128 *)(const void *)(r->normals + at * r->normal_stride))
+                                     : fk__load3_twice_avx2(r->normals + at * r->normal_stride);
         *turned01 = _mm256_blend_ps(_mm256_mul_ps(rows01, normal), _mm256_setzero_ps(), 0x88);
         *turned2 = _mm_blend_ps(_mm_mul_ps(row2, _mm256_castps256_ps128(normal)), _mm_setzero_ps(), 0x8);
     }
@@ -3771,21 +3792,39 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store4x3_avx2(char *p, __m256 
     _mm_storeu_ps((float *)(void *)(p + 32), last);
 }
 
-/* Writes four vertices' points held as fk__sum_lanes4_avx2() leaves them to
-   packed points; normals are renormalized first. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store4_held_avx2(char *p, __m256 xy, __m128 z, const int normals)
+/* Writes four vertices' x', y', z' (as fk__sum_lanes4_avx2() leaves them) as
+   points `stride` bytes apart, 12 bytes each. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store4x3_strided_avx2(char *p, size_t stride, __m256 xy, __m128 z)
 {
-    if (normals) fk__normalize4_lanes_avx2(&xy, &z);
-    fk__store4x3_avx2(p, xy, z);
+    __m128 point[4];
+    fk__lanes_to_points_avx2(xy, z, point);
+    fk__store3_sse(p, point[0]);
+    fk__store3_sse(p + stride, point[1]);
+    fk__store3_sse(p + 2 * stride, point[2]);
+    fk__store3_sse(p + 3 * stride, point[3]);
 }
 
-/* LBS on packed arrays (the strides constants), checking the joint indices
-   four vertices at a time as it goes; returns how many vertices were done (all,
-   or those before the first group with a bad index). Every vertex is read
-   before it is written, so in-place skinning works. The rows take 16 KB
-   of stack, as in the AVX-512 loop. Other layouts keep the vertex-at-a-time
-   loop: this one with the strides read at run time took 40 to 80% more time
-   than it on interleaved records (performance.md).
+/* Writes four vertices' points held as fk__sum_lanes4_avx2() leaves them,
+   packed or `stride` bytes apart; normals are renormalized first. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store4_held_avx2(char *p, size_t stride, const int packed, __m256 xy,
+                                                                  __m128 z, const int normals)
+{
+    if (normals) fk__normalize4_lanes_avx2(&xy, &z);
+    if (packed) fk__store4x3_avx2(p, xy, z);
+    else fk__store4x3_strided_avx2(p, stride, xy, z);
+}
+
+/* LBS on packed arrays (the strides constants) or on interleaved records (one
+   stride for the inputs and one for the outputs, held in registers), checking
+   the joint indices four vertices at a time as it goes; returns how many
+   vertices were done (all, or those before the first group with a bad
+   index). Every vertex is read before it is written, so in-place skinning
+   works. The rows take 16 KB of stack, as in the AVX-512 loop. Other layouts
+   keep the vertex-at-a-time loop. On records, with the points read as three
+   floats and the normals held back (below), this loop takes 20% less time
+   than that one (6.62 to 5.31 ms at 1M vertices with normals on 48-byte
+   records, k = 4, AVX-512 compiled out, three alternating rounds); with
+   16-byte point loads it had taken twice as long (performance.md).
    Each group's last output is held in registers and written one iteration
    later, after the next group's blends: its normals, renormalized then, or
    without normals its positions. Renormalizing is a long chain of dependent
@@ -3802,64 +3841,83 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store4_held_avx2(char *p, __m2
    frees registers for the held normals: 2.5% of that (with no normals, 1.5
    to 2% slower, so positions alone are summed as before). */
 static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_rows(const fk__skin_run *run, const int influences,
-                                                                const int normals)
+                                                                const int normals, const int packed)
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
     float row_storage[FK_LBS_PALETTE_CAPACITY * FK__LBS_BONE_FLOATS + 16];
     float *rows = fk__align64(row_storage);
     __m256 held_xy = _mm256_setzero_ps();
     __m128 held_z = _mm_setzero_ps();
-    char *held_at = NULL; /* where the held points go; none before the first group */
-    int i, v;
-    r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = 3 * sizeof(float);
-    r.joint_stride = (size_t)influences * sizeof(uint16_t);
-    r.weight_stride = (size_t)influences * sizeof(float);
+    char *held_at = NULL; /* where the held points go; none before the first group. The
+                             normals' output stride is the positions' in both layouts. */
+    int i, v, prefetch_plan = FK__PREFETCH_ALL;
+    if (packed) {
+        r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = 3 * sizeof(float);
+        r.joint_stride = (size_t)influences * sizeof(uint16_t);
+        r.weight_stride = (size_t)influences * sizeof(float);
+    } else {
+        r.normal_stride = r.joint_stride = r.weight_stride = r.position_stride;
+        r.out_normal_stride = r.out_position_stride;
+        prefetch_plan = fk__prefetch_plan(&r);
+    }
     fk__lbs_rows_avx2(r.palette, (int)r.joint_limit + 1, rows);
     for (i = 0; i + 4 < r.count; i += 4) {
         __m256 moved01[4], turned01[4], xy;
         __m128 moved2[4], turned2[4], z;
-        if (!fk__packed_joints_in_range_avx2(r.joints, 4 * (size_t)influences, r.joint_limit)) {
-            if (held_at) fk__store4_held_avx2(held_at, held_xy, held_z, normals);
+        if (!fk__run_joints_in_range_avx2(&r, 4, influences)) {
+            if (held_at) fk__store4_held_avx2(held_at, r.out_position_stride, packed, held_xy, held_z, normals);
             return i;
         }
-        fk__prefetch_ahead(&r, FK__PREFETCH_ALL, normals, 0);
+        fk__prefetch_ahead(&r, prefetch_plan, normals, 0);
         if (normals) {
             __m256 moved_pairs01[2], turned_pairs01[2];
             __m128 moved_pairs2[2], turned_pairs2[2];
             FK__UNROLL
             for (v = 0; v < 4; v += 2) {
-                fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v, influences, 1, &moved01[v], &moved2[v], &turned01[v],
-                                         &turned2[v]);
-                fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v + 1, influences, 1, &moved01[v + 1], &moved2[v + 1],
-                                         &turned01[v + 1], &turned2[v + 1]);
+                fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v, influences, 1, packed, &moved01[v], &moved2[v],
+                                         &turned01[v], &turned2[v]);
+                fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v + 1, influences, 1, packed, &moved01[v + 1],
+                                         &moved2[v + 1], &turned01[v + 1], &turned2[v + 1]);
                 fk__sum_lanes2_avx2(moved01[v], moved01[v + 1], moved2[v], moved2[v + 1], &moved_pairs01[v / 2],
                                     &moved_pairs2[v / 2]);
                 fk__sum_lanes2_avx2(turned01[v], turned01[v + 1], turned2[v], turned2[v + 1], &turned_pairs01[v / 2],
                                     &turned_pairs2[v / 2]);
             }
             fk__join_pairs_avx2(moved_pairs01, moved_pairs2, &xy, &z);
-            if (held_at) fk__store4_held_avx2(held_at, held_xy, held_z, 1);
+            if (held_at) fk__store4_held_avx2(held_at, r.out_normal_stride, packed, held_xy, held_z, 1);
             fk__join_pairs_avx2(turned_pairs01, turned_pairs2, &held_xy, &held_z);
             held_at = r.out_normals;
-            fk__store4x3_avx2(r.out_positions, xy, z);
+            fk__store4_held_avx2(r.out_positions, r.out_position_stride, packed, xy, z, 0);
         } else {
             FK__UNROLL
             for (v = 0; v < 4; ++v)
-                fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v, influences, 0, &moved01[v], &moved2[v], &turned01[v],
-                                         &turned2[v]);
+                fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v, influences, 0, packed, &moved01[v], &moved2[v],
+                                         &turned01[v], &turned2[v]);
             fk__sum_lanes4_avx2(moved01, moved2, &xy, &z);
-            if (held_at) fk__store4_held_avx2(held_at, held_xy, held_z, 0);
+            if (held_at) fk__store4_held_avx2(held_at, r.out_position_stride, packed, held_xy, held_z, 0);
             held_xy = xy;
             held_z = z;
             held_at = r.out_positions;
         }
         fk__skin_advance(&r, normals, 4);
     }
-    if (held_at) fk__store4_held_avx2(held_at, held_xy, held_z, normals);
+    if (held_at) fk__store4_held_avx2(held_at, r.out_position_stride, packed, held_xy, held_z, normals);
     r.count -= i; /* the last one to four vertices */
-    if (!fk__packed_joints_in_range_avx2(r.joints, (size_t)r.count * (size_t)influences, r.joint_limit)) return i;
-    fk__lbs_avx2_loop(&r, influences, normals, FK__PREFETCH_ALL);
+    if (!fk__run_joints_in_range_avx2(&r, r.count, influences)) return i;
+    fk__lbs_avx2_loop(&r, influences, normals, prefetch_plan);
     return run->count;
+}
+
+static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_packed(const fk__skin_run *run, const int influences,
+                                                                  const int normals)
+{
+    return fk__lbs_avx2_rows(run, influences, normals, 1);
+}
+
+static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_records(const fk__skin_run *run, const int influences,
+                                                                   const int normals)
+{
+    return fk__lbs_avx2_rows(run, influences, normals, 0);
 }
 
 /* The AVX2 loops checking the joint indices themselves, eight vertices at a
@@ -3908,7 +3966,8 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_checked(const fk__skin
    instructions the same, its registers and places not). */
 #undef FK__SIMD_TARGET
 #define FK__SIMD_TARGET FK__AVX2_TARGET __attribute__((noinline))
-FK__SKIN_SPECIALIZE(fk__lbs_avx2_packed_run, fk__lbs_avx2_rows)
+FK__SKIN_SPECIALIZE(fk__lbs_avx2_packed_run, fk__lbs_avx2_packed)
+FK__SKIN_SPECIALIZE(fk__lbs_avx2_records_run, fk__lbs_avx2_records)
 FK__SKIN_SPECIALIZE(fk__lbs_avx2c, fk__lbs_avx2_checked)
 #undef FK__SIMD_TARGET
 #define FK__SIMD_TARGET FK__AVX2_TARGET
@@ -3917,7 +3976,8 @@ FK__SKIN_SPECIALIZE(fk__dqs_avx2c, fk__dqs_avx2_checked)
 
 static FK__AVX2_TARGET int fk__lbs_avx2(const fk__skin_run *run)
 {
-    return fk__skin_run_packed(run) ? fk__lbs_avx2_packed_run(run) : fk__lbs_avx2c(run);
+    if (fk__skin_run_packed(run)) return fk__lbs_avx2_packed_run(run);
+    return fk__skin_run_records(run) ? fk__lbs_avx2_records_run(run) : fk__lbs_avx2c(run);
 }
 
 /* ---- AVX2 DQS on packed arrays: the pivots one group ahead ----
@@ -4688,15 +4748,6 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
     if (r.count > 0 && !fk__joints_in_range_avx512(&r, r.joints, r.count, influences, packed)) return i;
     fk__lbs_avx2_loop(&r, influences, normals, prefetch_plan);
     return run->count;
-}
-
-/* Whether a run's input arrays lie at one stride and its outputs at another,
-   as in interleaved records. */
-static int fk__skin_run_records(const fk__skin_run *r)
-{
-    const size_t in = r->position_stride, out = r->out_position_stride;
-    return r->joint_stride == in && r->weight_stride == in &&
-           (!r->normals || (r->normal_stride == in && r->out_normal_stride == out));
 }
 
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_packed(const fk__skin_run *run, const int influences,

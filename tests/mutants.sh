@@ -308,14 +308,14 @@ simd_mutant lbs_avx2_second_four_weights_unread avx2 -DFK_LBS_NO_AVX512 \
 # the tail (its 16-byte point load would read past the array), the order of
 # the packed store, and the rare lengths handed to the reference.
 simd_mutant lbs_avx2_rows_joints_unchecked avx2 -DFK_LBS_NO_AVX512 \
-'        if (!fk__packed_joints_in_range_avx2(r.joints, 4 * (size_t)influences, r.joint_limit)) {
-            if (held_at) fk__store4_held_avx2(held_at, held_xy, held_z, normals);
+'        if (!fk__run_joints_in_range_avx2(&r, 4, influences)) {
+            if (held_at) fk__store4_held_avx2(held_at, r.out_position_stride, packed, held_xy, held_z, normals);
             return i;
         }' \
 ''
 
 simd_mutant lbs_avx2_rows_tail_unchecked avx2 -DFK_LBS_NO_AVX512 \
-'    if (!fk__packed_joints_in_range_avx2(r.joints, (size_t)r.count * (size_t)influences, r.joint_limit)) return i;' \
+'    if (!fk__run_joints_in_range_avx2(&r, r.count, influences)) return i;' \
 ''
 
 simd_mutant lbs_avx2_rows_second_translation_dropped avx2 -DFK_LBS_NO_AVX512 \
@@ -338,26 +338,42 @@ simd_mutant lbs_avx2_rows_last_point_overread avx2 -DFK_LBS_NO_AVX512 \
 # written over the next group's place; and the second vertex of each pair
 # summed as the first.
 simd_mutant lbs_avx2_rows_held_lost_at_bad_index avx2 -DFK_LBS_NO_AVX512 \
-'            if (held_at) fk__store4_held_avx2(held_at, held_xy, held_z, normals);
+'            if (held_at) fk__store4_held_avx2(held_at, r.out_position_stride, packed, held_xy, held_z, normals);
             return i;' \
 '            return i;'
 
 simd_mutant lbs_avx2_rows_held_lost_at_end avx2 -DFK_LBS_NO_AVX512 \
-'    if (held_at) fk__store4_held_avx2(held_at, held_xy, held_z, normals);
+'    if (held_at) fk__store4_held_avx2(held_at, r.out_position_stride, packed, held_xy, held_z, normals);
     r.count -= i;' \
 '    r.count -= i;'
 
 simd_mutant lbs_avx2_rows_held_normals_one_group_late avx2 -DFK_LBS_NO_AVX512 \
-'            if (held_at) fk__store4_held_avx2(held_at, held_xy, held_z, 1);' \
-'            if (held_at) fk__store4_held_avx2(r.out_normals, held_xy, held_z, 1);'
+'            if (held_at) fk__store4_held_avx2(held_at, r.out_normal_stride, packed, held_xy, held_z, 1);' \
+'            if (held_at) fk__store4_held_avx2(r.out_normals, r.out_normal_stride, packed, held_xy, held_z, 1);'
 
 simd_mutant lbs_avx2_rows_held_positions_one_group_late avx2 -DFK_LBS_NO_AVX512 \
-'            if (held_at) fk__store4_held_avx2(held_at, held_xy, held_z, 0);' \
-'            if (held_at) fk__store4_held_avx2(r.out_positions, held_xy, held_z, 0);'
+'            if (held_at) fk__store4_held_avx2(held_at, r.out_position_stride, packed, held_xy, held_z, 0);' \
+'            if (held_at) fk__store4_held_avx2(r.out_positions, r.out_position_stride, packed, held_xy, held_z, 0);'
 
 simd_mutant lbs_avx2_rows_pair_second_vertex_repeated avx2 -DFK_LBS_NO_AVX512 \
 'fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v + 1, influences, 1,' \
 'fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v, influences, 1,'
+
+# On interleaved records the same loop reads each point as three floats and
+# writes 12 bytes a point: a normal read from the position, points written
+# packed instead of at the records' stride, and every layout sent to the
+# records loop.
+simd_mutant lbs_avx2_records_normal_from_position avx2 -DFK_LBS_NO_AVX512 \
+'                                     : fk__load3_twice_avx2(r->normals + at * r->normal_stride);' \
+'                                     : fk__load3_twice_avx2(r->positions + at * r->position_stride);'
+
+simd_mutant lbs_avx2_records_stored_packed avx2 -DFK_LBS_NO_AVX512 \
+'    else fk__store4x3_strided_avx2(p, stride, xy, z);' \
+'    else fk__store4x3_avx2(p, xy, z);'
+
+simd_mutant lbs_avx2_records_for_every_layout avx2 -DFK_LBS_NO_AVX512 \
+'    return fk__skin_run_records(run) ? fk__lbs_avx2_records_run(run) : fk__lbs_avx2c(run);' \
+'    return fk__lbs_avx2_records_run(run);'
 
 simd_mutant lbs_avx2_rows_store_order avx2 -DFK_LBS_NO_AVX512 \
 '_mm256_setr_epi32(0, 4, 0, 1, 5, 0, 2, 6)' \
