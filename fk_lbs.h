@@ -3611,18 +3611,19 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__run_joints_in_range_avx2(const 
     return !over;
 }
 
-/* ---- AVX2 LBS on packed arrays: rows, four vertices at a time ----
+/* ---- AVX2 LBS on packed arrays and records: rows, four vertices at a time ----
    fk__lbs_avx2_loop() works one vertex at a time on the palette's columns. For
-   packed arrays fk__lbs_avx2_rows() works as the AVX-512 loop does, on each
-   bone's rows r0 r1 r2 (x' = r0 . (x, y, z, 1), and so on): rows 0 and 1 in a
-   256-bit register and row 2 in a 128-bit one, so that one weight, picked
-   within the 128-bit halves, serves all three. The blended rows times the
+   packed arrays and interleaved records fk__lbs_avx2_rows() works as the
+   AVX-512 loop does, on each bone's rows r0 r1 r2 (x' = r0 . (x, y, z, 1), and
+   so on): rows 0 and 1 in a 256-bit register and row 2 in a 128-bit one, so
+   that one weight, picked within the 128-bit halves, serves all three. The blended rows times the
    point leave each coordinate as the sum of four lanes; four vertices' sums
    are taken together by in-lane shuffles, which leaves x', y' and z' of the
    four vertices in lanes, where four normals are renormalized at once. On an
    AMD Zen 4, with the AVX-512 loops compiled out (a harness, k = 4, pinned,
    fastest of 21): 3.2 to 2.4 ns a vertex at 10k and 100k vertices, 3.3 to 2.7
-   at 1M; with normals 6.8 to 4.9 (performance.md). */
+   at 1M; with normals 6.8 to 4.9 (performance.md); since then, with each
+   group's normals held back a group, 4.1 at 1M. */
 
 /* Whether a run's arrays are all tightly packed. */
 static int fk__skin_run_packed(const fk__skin_run *r)
@@ -3822,7 +3823,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store4_held_avx2(char *p, size
    works. The rows take 16 KB of stack, as in the AVX-512 loop. Other layouts
    keep the vertex-at-a-time loop. On records, with the points read as three
    floats and the normals held back (below), this loop takes 20% less time
-   than that one (6.62 to 5.31 ms at 1M vertices with normals on 48-byte
+   than that one (6.57 to 5.26 ms at 1M vertices with normals on 48-byte
    records, k = 4, AVX-512 compiled out, three alternating rounds); with
    16-byte point loads it had taken twice as long (performance.md).
    Each group's last output is held in registers and written one iteration
@@ -3923,7 +3924,8 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_records(const fk__skin
 /* The AVX2 loops checking the joint indices themselves, eight vertices at a
    time, as they go, in every layout (the AVX-512 DQS loop's other layouts and
    tail come here too; on packed arrays LBS has fk__lbs_avx2_rows() and DQS
-   fk__dqs_avx2_packed()). Returns how many vertices were done, as the AVX-512
+   fk__dqs_avx2_packed(), and on interleaved records LBS has
+   fk__lbs_avx2_rows() too). Returns how many vertices were done, as the AVX-512
    loops do. Copies of both loops for packed arrays alone, with the strides as
    constants, once made LBS 13% faster than the separate pass of
    fk__skin_blocks(), for 100 KB of code and 60% more time to compile the
@@ -3967,7 +3969,17 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_checked(const fk__skin
 #undef FK__SIMD_TARGET
 #define FK__SIMD_TARGET FK__AVX2_TARGET __attribute__((noinline))
 FK__SKIN_SPECIALIZE(fk__lbs_avx2_packed_run, fk__lbs_avx2_packed)
-FK__SKIN_SPECIALIZE(fk__lbs_avx2_records_run, fk__lbs_avx2_records)
+/* Records with four influences only, as in the AVX-512 loops: a copy for
+   every count made the header take 12% longer to compile (gcc -O2, 13.9 to
+   15.5 s), for 14 to 16% on records with one, two or eight. */
+static FK__SIMD_TARGET int fk__lbs_avx2_records_run(const fk__skin_run *run)
+{
+#if defined(__OPTIMIZE__)
+    return run->normals ? fk__lbs_avx2_records(run, 4, 1) : fk__lbs_avx2_records(run, 4, 0);
+#else /* one copy, as FK__SKIN_SPECIALIZE() makes in unoptimized builds */
+    return fk__lbs_avx2_records(run, 4, run->normals != NULL);
+#endif
+}
 FK__SKIN_SPECIALIZE(fk__lbs_avx2c, fk__lbs_avx2_checked)
 #undef FK__SIMD_TARGET
 #define FK__SIMD_TARGET FK__AVX2_TARGET
@@ -3977,7 +3989,7 @@ FK__SKIN_SPECIALIZE(fk__dqs_avx2c, fk__dqs_avx2_checked)
 static FK__AVX2_TARGET int fk__lbs_avx2(const fk__skin_run *run)
 {
     if (fk__skin_run_packed(run)) return fk__lbs_avx2_packed_run(run);
-    return fk__skin_run_records(run) ? fk__lbs_avx2_records_run(run) : fk__lbs_avx2c(run);
+    return run->influences == 4 && fk__skin_run_records(run) ? fk__lbs_avx2_records_run(run) : fk__lbs_avx2c(run);
 }
 
 /* ---- AVX2 DQS on packed arrays: the pivots one group ahead ----

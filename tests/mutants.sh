@@ -359,10 +359,10 @@ simd_mutant lbs_avx2_rows_pair_second_vertex_repeated avx2 -DFK_LBS_NO_AVX512 \
 'fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v + 1, influences, 1,' \
 'fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v, influences, 1,'
 
-# On interleaved records the same loop reads each point as three floats and
-# writes 12 bytes a point: a normal read from the position, points written
-# packed instead of at the records' stride, and every layout sent to the
-# records loop.
+# On interleaved records with four influences the same loop reads each point
+# as three floats and writes 12 bytes a point: a normal read from the
+# position, points written packed instead of at the records' stride, and
+# every layout and count sent to the records loop.
 simd_mutant lbs_avx2_records_normal_from_position avx2 -DFK_LBS_NO_AVX512 \
 '                                     : fk__load3_twice_avx2(r->normals + at * r->normal_stride);' \
 '                                     : fk__load3_twice_avx2(r->positions + at * r->position_stride);'
@@ -372,7 +372,7 @@ simd_mutant lbs_avx2_records_stored_packed avx2 -DFK_LBS_NO_AVX512 \
 '    else fk__store4x3_avx2(p, xy, z);'
 
 simd_mutant lbs_avx2_records_for_every_layout avx2 -DFK_LBS_NO_AVX512 \
-'    return fk__skin_run_records(run) ? fk__lbs_avx2_records_run(run) : fk__lbs_avx2c(run);' \
+'    return run->influences == 4 && fk__skin_run_records(run) ? fk__lbs_avx2_records_run(run) : fk__lbs_avx2c(run);' \
 '    return fk__lbs_avx2_records_run(run);'
 
 simd_mutant lbs_avx2_rows_store_order avx2 -DFK_LBS_NO_AVX512 \
