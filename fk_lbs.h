@@ -3616,14 +3616,15 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__run_joints_in_range_avx2(const 
    packed arrays and interleaved records fk__lbs_avx2_rows() works as the
    AVX-512 loop does, on each bone's rows r0 r1 r2 (x' = r0 . (x, y, z, 1), and
    so on): rows 0 and 1 in a 256-bit register and row 2 in a 128-bit one, so
-   that one weight, picked within the 128-bit halves, serves all three. The blended rows times the
-   point leave each coordinate as the sum of four lanes; four vertices' sums
-   are taken together by in-lane shuffles, which leaves x', y' and z' of the
-   four vertices in lanes, where four normals are renormalized at once. On an
-   AMD Zen 4, with the AVX-512 loops compiled out (a harness, k = 4, pinned,
-   fastest of 21): 3.2 to 2.4 ns a vertex at 10k and 100k vertices, 3.3 to 2.7
-   at 1M; with normals 6.8 to 4.9 (performance.md); since then, with each
-   group's normals held back a group, 4.1 at 1M. */
+   that one weight, picked within the 128-bit halves, serves all three. The
+   blended rows times the point leave each coordinate as the sum of four
+   lanes; four vertices' sums are taken together by in-lane shuffles, which
+   leaves x', y' and z' of the four vertices in lanes, where four normals are
+   renormalized at once. On an AMD Zen 4, with the AVX-512 loops compiled out
+   (a harness, k = 4, pinned, fastest of 21): 3.2 to 2.4 ns a vertex at 10k
+   and 100k vertices, 3.3 to 2.7 at 1M; with normals 6.8 to 4.9
+   (performance.md); since then, with each group's normals held back a group,
+   4.1 at 1M. */
 
 /* Whether a run's arrays are all tightly packed. */
 static int fk__skin_run_packed(const fk__skin_run *r)
