@@ -2715,10 +2715,10 @@ static int fk__dqs_hemispheres(const float *palette, int bones, uint16_t *hemisp
                                                _mm_mul_ps(z, _mm_loadu_ps(&across[2][b]))),
                                     _mm_mul_ps(w, _mm_loadu_ps(&across[3][b])));
             __m128 negative = _mm_cmplt_ps(dot, _mm_setzero_ps());
-            __m128i entry = _mm_add_epi32(_mm_add_epi32(_mm_set1_epi32(b * FK__DQS_PALETTE_STRIDE),
-                                                        _mm_setr_epi32(0, FK__DQS_PALETTE_STRIDE, 2 * FK__DQS_PALETTE_STRIDE,
-                                                                       3 * FK__DQS_PALETTE_STRIDE)),
-                                          _mm_and_si128(_mm_castps_si128(negative), _mm_set1_epi32(FK__DQS_BONE_FLOATS)));
+            const __m128i lanes = _mm_setr_epi32(0, FK__DQS_PALETTE_STRIDE, 2 * FK__DQS_PALETTE_STRIDE,
+                                                 3 * FK__DQS_PALETTE_STRIDE);
+            const __m128i flip = _mm_and_si128(_mm_castps_si128(negative), _mm_set1_epi32(FK__DQS_BONE_FLOATS));
+            __m128i entry = _mm_add_epi32(_mm_add_epi32(_mm_set1_epi32(b * FK__DQS_PALETTE_STRIDE), lanes), flip);
             _mm_storel_epi64((__m128i *)(void *)(row + b), _mm_packs_epi32(entry, entry));
             bits |= (uint64_t)_mm_movemask_ps(negative) << b;
         }
@@ -3334,8 +3334,8 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__dqs_blend_avx2(const fk__ski
         for (e = 0; e < influences; ++e) {
             size_t offset = influences <= 2 && e == 0 ? (size_t)joints[0] * FK__DQS_PALETTE_STRIDE
                                                       : hemisphere_row[fk__u16_at(joints, e, influences, &word)];
-            blend = _mm256_fmadd_ps(fk__weight_avx2(weights, e, influences, &weights4), _mm256_load_ps(palette + offset),
-                                    blend);
+            blend = _mm256_fmadd_ps(fk__weight_avx2(weights, e, influences, &weights4),
+                                    _mm256_load_ps(palette + offset), blend);
         }
     } else {
         __m128 pivot = _mm_load_ps(palette + (size_t)pivot_joint * FK__DQS_PALETTE_STRIDE);
@@ -3661,20 +3661,23 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_rows_avx2(const float *pal
     }
 }
 
-/* A point's x y z 0 in both halves, read as its three floats. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__load3_twice_avx2(const char *p)
+/* A point's x y z in lanes 0-2 of both halves. On packed arrays it is one
+   16-byte load, which reads 4 bytes past the point, the next vertex's x: the
+   loop leaves the run's last vertex to its tail. On interleaved records it is
+   read as its three floats (lane 3 then 0): there the 16-byte loads took the
+   loop twice as long (12.3 against 5.3 ns a vertex with normals on 48-byte
+   records, AVX-512 compiled out; on packed arrays the three floats cost 3 to
+   7%). */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__point_twice_avx2(const char *p, const int packed)
 {
-    const __m128 xyz = fk__load3_sse(p);
+    __m128 xyz;
+    if (packed) return _mm256_broadcast_ps((const __m128 *)(const void *)p);
+    xyz = fk__load3_sse(p);
     return _mm256_insertf128_ps(_mm256_castps128_ps256(xyz), xyz, 1);
 }
 
 /* Vertex `at` of the run: its blended rows 0-1 and 2 times (x, y, z, 1) and,
-   with normals, times (nx, ny, nz, 0). On packed arrays a point is one 16-byte
-   load, which reads 4 bytes past it, the next vertex's x: the loop leaves the
-   run's last vertex to its tail. On interleaved records it is read as its
-   three floats: there the 16-byte loads took the loop twice as long (12.3
-   against 5.3 ns a vertex with normals on 48-byte records, AVX-512 compiled
-   out; on packed arrays the three floats cost 3 to 7%). */
+   with normals, times (nx, ny, nz, 0) (points read by fk__point_twice_avx2()). */
 static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_rows_vertex_avx2(const fk__skin_run *r, const float *rows,
                                                                       size_t at, const int influences,
                                                                       const int normals, const int packed,
@@ -3696,14 +3699,12 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_rows_vertex_avx2(const fk_
         rows01 = _mm256_fmadd_ps(w, _mm256_load_ps(m), rows01);
         row2 = _mm_fmadd_ps(_mm256_castps256_ps128(w), _mm_load_ps(m + 8), row2);
     }
-    point = _mm256_blend_ps(packed ? _mm256_broadcast_ps((const __m128 *)(const void *)(r->positions + at * r->position_stride))
-                                   : fk__load3_twice_avx2(r->positions + at * r->position_stride),
+    point = _mm256_blend_ps(fk__point_twice_avx2(r->positions + at * r->position_stride, packed),
                             _mm256_set1_ps(1.0f), 0x88);
     *moved01 = _mm256_mul_ps(rows01, point);
     *moved2 = _mm_mul_ps(row2, _mm256_castps256_ps128(point));
     if (normals) { /* the translation lanes are left out, not multiplied by 0: inf * 0 is NaN */
-        const __m256 normal = packed ? _mm256_broadcast_ps((const __m128 *)(const void *)(r->normals + at * r->normal_stride))
-                                     : fk__load3_twice_avx2(r->normals + at * r->normal_stride);
+        const __m256 normal = fk__point_twice_avx2(r->normals + at * r->normal_stride, packed);
         *turned01 = _mm256_blend_ps(_mm256_mul_ps(rows01, normal), _mm256_setzero_ps(), 0x88);
         *turned2 = _mm_blend_ps(_mm_mul_ps(row2, _mm256_castps256_ps128(normal)), _mm_setzero_ps(), 0x8);
     }
@@ -3721,8 +3722,8 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__sum_lanes2_avx2(__m256 a01, __
 /* Two pairs' partial sums from fk__sum_lanes2_avx2() (vertices 0 1, then 2 3)
    finished: x' of the four vertices in lanes 0-3 of xy, y' in lanes 4-7, z'
    in z. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__join_pairs_avx2(const __m256 pair01[2], const __m128 pair2[2], __m256 *xy,
-                                                                 __m128 *z)
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__join_pairs_avx2(const __m256 pair01[2], const __m128 pair2[2],
+                                                                 __m256 *xy, __m128 *z)
 {
     *xy = _mm256_add_ps(_mm256_shuffle_ps(pair01[0], pair01[1], _MM_SHUFFLE(1, 0, 1, 0)),
                         _mm256_shuffle_ps(pair01[0], pair01[1], _MM_SHUFFLE(3, 2, 3, 2)));
@@ -3916,12 +3917,6 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_packed(const fk__skin_
     return fk__lbs_avx2_rows(run, influences, normals, 1);
 }
 
-static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_records(const fk__skin_run *run, const int influences,
-                                                                   const int normals)
-{
-    return fk__lbs_avx2_rows(run, influences, normals, 0);
-}
-
 /* The AVX2 loops checking the joint indices themselves, eight vertices at a
    time, as they go, in every layout (the AVX-512 DQS loop's other layouts and
    tail come here too; on packed arrays LBS has fk__lbs_avx2_rows() and DQS
@@ -3976,9 +3971,9 @@ FK__SKIN_SPECIALIZE(fk__lbs_avx2_packed_run, fk__lbs_avx2_packed)
 static FK__SIMD_TARGET int fk__lbs_avx2_records_run(const fk__skin_run *run)
 {
 #if defined(__OPTIMIZE__)
-    return run->normals ? fk__lbs_avx2_records(run, 4, 1) : fk__lbs_avx2_records(run, 4, 0);
+    return run->normals ? fk__lbs_avx2_rows(run, 4, 1, 0) : fk__lbs_avx2_rows(run, 4, 0, 0);
 #else /* one copy, as FK__SKIN_SPECIALIZE() makes in unoptimized builds */
-    return fk__lbs_avx2_records(run, 4, run->normals != NULL);
+    return fk__lbs_avx2_rows(run, 4, run->normals != NULL, 0);
 #endif
 }
 FK__SKIN_SPECIALIZE(fk__lbs_avx2c, fk__lbs_avx2_checked)

@@ -360,12 +360,12 @@ simd_mutant lbs_avx2_rows_pair_second_vertex_repeated avx2 -DFK_LBS_NO_AVX512 \
 'fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v, influences, 1,'
 
 # On interleaved records with four influences the same loop reads each point
-# as three floats and writes 12 bytes a point: a normal read from the
-# position, points written packed instead of at the records' stride, and
+# as three floats and writes 12 bytes a point: the three floats read from one
+# float on, points written packed instead of at the records' stride, and
 # every layout and count sent to the records loop.
-simd_mutant lbs_avx2_records_normal_from_position avx2 -DFK_LBS_NO_AVX512 \
-'                                     : fk__load3_twice_avx2(r->normals + at * r->normal_stride);' \
-'                                     : fk__load3_twice_avx2(r->positions + at * r->position_stride);'
+simd_mutant lbs_avx2_records_point_misread avx2 -DFK_LBS_NO_AVX512 \
+'    xyz = fk__load3_sse(p);' \
+'    xyz = fk__load3_sse(p + 4);'
 
 simd_mutant lbs_avx2_records_stored_packed avx2 -DFK_LBS_NO_AVX512 \
 '    else fk__store4x3_strided_avx2(p, stride, xy, z);' \
