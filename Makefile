@@ -55,7 +55,18 @@ $(BUILD):
 # call; the header itself is held to the full set by tests/compile_matrix.sh.
 TEST_WARNINGS = $(WARNINGS) -Wno-double-promotion
 
-$(BUILD)/test_%: tests/test_%.c tests/check.h tests/test_random.h $(HEADER) | $(BUILD)
+# The library, compiled once for the test programs (tests/fk_lbs_impl.c is the
+# one file that defines FK_LBS_IMPLEMENTATION, as in a user's project); each
+# program includes fk_lbs.h for its declarations and links this. test_simd
+# calls the SIMD loops' internals, so it holds the implementation itself and is
+# built by the rules further down.
+$(BUILD)/fk_lbs.o: tests/fk_lbs_impl.c $(HEADER) | $(BUILD)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -c $< -o $@
+
+$(BUILD)/test_%: tests/test_%.c tests/check.h tests/test_random.h $(HEADER) $(BUILD)/fk_lbs.o | $(BUILD)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(TEST_WARNINGS) $< $(BUILD)/fk_lbs.o -o $@ $(LDLIBS)
+
+$(BUILD)/test_simd: tests/test_simd.c tests/check.h tests/test_random.h $(HEADER) | $(BUILD)
 	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
 
 clean:
@@ -145,11 +156,11 @@ $(BUILD)/rig_pose: examples/rig_pose.c examples/assimp_rig.c examples/assimp_rig
 # missing and cannot be installed; the reader's and the bridge's tests always run.
 # It also reads the examples' dumps, so it needs them built.
 $(BUILD)/test_realdata: tests/test_realdata.c tests/check.h examples/bvh.c examples/bvh.h \
-                        examples/assimp_rig.c examples/assimp_rig.h $(HEADER) \
+                        examples/assimp_rig.c examples/assimp_rig.h $(HEADER) $(BUILD)/fk_lbs.o \
                         | $(BUILD) $(BUILD)/bvh_pose $(BUILD)/rig_pose
 	$(call need_debian_package,libassimp-dev,$(ASSIMP_HEADER))
 	-$(call need_debian_package,assimp-testmodels,$(ASSIMP_MODELS))
-	$(CC) $(REALDATA_FLAGS) tests/test_realdata.c examples/bvh.c examples/assimp_rig.c -o $@ -lassimp $(LDLIBS)
+	$(CC) $(REALDATA_FLAGS) tests/test_realdata.c examples/bvh.c examples/assimp_rig.c $(BUILD)/fk_lbs.o -o $@ -lassimp $(LDLIBS)
 
 TEST_PROGRAMS += $(BUILD)/test_realdata
 
@@ -228,14 +239,19 @@ TEST_SCRIPTS  += tests/conventions_table.sh
 # A target that fuzzes an example (the BVH reader) names its sources in FUZZ_SOURCES_<target>.
 .SECONDEXPANSION: # for $$(FUZZ_SOURCES_$$*) below
 $(BUILD)/fuzz_%_replay: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz_input.h $(HEADER) \
-                        $$(FUZZ_SOURCES_$$*) | $(BUILD)
+                        $$(FUZZ_SOURCES_$$*) $(BUILD)/fk_lbs.o | $(BUILD)
 	$(CC) -std=c99 $(CPPFLAGS) -Iexamples $(CFLAGS) $(WARNINGS) -DFUZZ_CORPUS='"$(CURDIR)/tests/fuzz/corpus/$*"' \
-	    $< $(FUZZ_SOURCES_$*) tests/fuzz/replay.c -o $@ $(LDLIBS)
+	    $< $(FUZZ_SOURCES_$*) tests/fuzz/replay.c $(BUILD)/fk_lbs.o -o $@ $(LDLIBS)
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_input.h $(HEADER) $$(FUZZ_SOURCES_$$*)
+# The library for the fuzzers, instrumented as they are.
+$(BUILD)/fuzz/fk_lbs.o: tests/fk_lbs_impl.c $(HEADER)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_FLAGS) -c $< -o $@
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_input.h $(HEADER) $$(FUZZ_SOURCES_$$*) $(BUILD)/fuzz/fk_lbs.o
 	$(call need_debian_package,libclang-rt-14-dev,$(shell $(FUZZ_CC) --print-runtime-dir)/libclang_rt.fuzzer-$(shell uname -m).a)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) -Iexamples $(FUZZ_FLAGS) $< $(FUZZ_SOURCES_$*) -o $@ $(LDLIBS)
+	$(FUZZ_CC) $(CPPFLAGS) -Iexamples $(FUZZ_FLAGS) $< $(FUZZ_SOURCES_$*) $(BUILD)/fuzz/fk_lbs.o -o $@ $(LDLIBS)
 
 .PHONY: sanitize valgrind fuzz test-programs
 
@@ -275,7 +291,14 @@ TEST_PROGRAMS += $(BUILD)/test_simd
 NO_SIMD_TESTS  = $(notdir $(basename $(wildcard tests/test_core.c tests/test_properties.c tests/test_simd.c)))
 TEST_PROGRAMS += $(NO_SIMD_TESTS:%=$(BUILD)/no_simd/%)
 
-$(BUILD)/no_simd/test_%: tests/test_%.c tests/check.h tests/test_random.h $(HEADER)
+$(BUILD)/no_simd/fk_lbs.o: tests/fk_lbs_impl.c $(HEADER)
+	@mkdir -p $(@D)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DFK_LBS_NO_SIMD $(WARNINGS) -c $< -o $@
+
+$(BUILD)/no_simd/test_%: tests/test_%.c tests/check.h tests/test_random.h $(HEADER) $(BUILD)/no_simd/fk_lbs.o
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DFK_LBS_NO_SIMD $(TEST_WARNINGS) $< $(BUILD)/no_simd/fk_lbs.o -o $@ $(LDLIBS)
+
+$(BUILD)/no_simd/test_simd: tests/test_simd.c tests/check.h tests/test_random.h $(HEADER)
 	@mkdir -p $(@D)
 	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DFK_LBS_NO_SIMD $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
 $(BUILD)/no_simd/test_properties: tests/prop_harness.h tests/prop_cases.h

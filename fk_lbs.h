@@ -110,6 +110,14 @@
 #endif
 #endif
 
+#ifndef FK_LBS_PALETTE_CAPACITY
+/** @brief Bones whose matrices a skinning call precomputes on its stack (an
+    option: define it before including). Rigs with more bones still skin, each
+    bone beyond converted as it is used. Defined with the declarations, so that
+    any file can read it (define it alike in each). */
+#define FK_LBS_PALETTE_CAPACITY 256
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -925,10 +933,6 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
 #ifndef FK_LBS_ASSERT
 #include <assert.h>
 #define FK_LBS_ASSERT(x) assert(x)
-#endif
-
-#ifndef FK_LBS_PALETTE_CAPACITY
-#define FK_LBS_PALETTE_CAPACITY 256
 #endif
 
 #ifndef FK_LBS_RIGID_TOLERANCE

@@ -4,8 +4,7 @@
    (tests/conventions_table.sh checks that). A test states the rule in its name,
    feeds the bad input, and checks the result code, what was written, and that the
    inputs were left alone. */
-#define FK_LBS_IMPLEMENTATION
-#include "fk_lbs.h"
+#include "fk_lbs.h" /* declarations: the library is tests/fk_lbs_impl.c */
 #include "check.h"
 
 #include <float.h>

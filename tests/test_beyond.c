@@ -4,8 +4,7 @@
    Randomized tests draw from one seed, printed in every failure message with the
    command that replays it: build/test_beyond SEED. Finite differences, and the
    reference forward kinematics they differentiate, are computed in double. */
-#define FK_LBS_IMPLEMENTATION
-#include "fk_lbs.h"
+#include "fk_lbs.h" /* declarations: the library is tests/fk_lbs_impl.c */
 #include "check.h"
 #include "test_random.h"
 

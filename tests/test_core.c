@@ -4,8 +4,7 @@
    with an independent formulation (4x4 matrices in double precision), or the
    result code of one kind of bad input. The randomized property suite lives in
    test_properties.c. */
-#define FK_LBS_IMPLEMENTATION
-#include "fk_lbs.h"
+#include "fk_lbs.h" /* declarations: the library is tests/fk_lbs_impl.c */
 #include "check.h"
 #include "test_random.h"
 

@@ -11,8 +11,7 @@
                              [--no-shrink] [--fail-fast]
    (PROPS_SEED and PROPS_N in the environment do the same as --seed and --cases;
    `make test SEED=... PROPS_N=...` sets them.) */
-#define FK_LBS_IMPLEMENTATION
-#include "fk_lbs.h"
+#include "fk_lbs.h" /* declarations: the library is tests/fk_lbs_impl.c */
 
 #include <float.h>
 #include <stdlib.h>

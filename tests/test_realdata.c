@@ -15,8 +15,7 @@
    Without the Debian package assimp-testmodels the file tests say so and are
    skipped; the BVH reader's and the bridge's own tests always run. */
 #define _POSIX_C_SOURCE 200809L /* popen, to read the examples' dumps */
-#define FK_LBS_IMPLEMENTATION
-#include "fk_lbs.h"
+#include "fk_lbs.h" /* declarations: the library is tests/fk_lbs_impl.c */
 #include "check.h"
 #include "../examples/bvh.h"
 #include "../examples/assimp_rig.h"

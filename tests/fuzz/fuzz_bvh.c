@@ -11,8 +11,7 @@
      - the same text parses the same way every time;
      - its rest pose and frames go through fk_forward() to FK_OK or to a value
        error, and FK_OK means finite, unit-rotation transforms. */
-#define FK_LBS_IMPLEMENTATION
-#include "fk_lbs.h"
+#include "fk_lbs.h" /* declarations: the library is tests/fk_lbs_impl.c */
 #include "bvh.h"
 #include "fuzz_input.h"
 

@@ -13,8 +13,7 @@
        matches a double-precision reference within a rounding bound;
      - on an error every output is the identity;
      - the inputs are never modified. */
-#define FK_LBS_IMPLEMENTATION
-#include "fk_lbs.h"
+#include "fk_lbs.h" /* declarations: the library is tests/fk_lbs_impl.c */
 #include "fuzz_input.h"
 
 #define MAX_JOINTS 4096     /* larger rigs would be default joints past max_len bytes, and slow */

@@ -15,8 +15,7 @@
        conditioned;
      - the poses it derives go through fk_forward();
      - the inputs are never modified. */
-#define FK_LBS_IMPLEMENTATION
-#include "fk_lbs.h"
+#include "fk_lbs.h" /* declarations: the library is tests/fk_lbs_impl.c */
 #include "fuzz_input.h"
 
 #define MAX_JOINTS 16

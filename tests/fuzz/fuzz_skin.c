@@ -15,8 +15,7 @@
      - inputs that are not also outputs are never modified;
      - on FK_OK with moderate finite data, every output matches a double-precision
        reference within a rounding bound. */
-#define FK_LBS_IMPLEMENTATION
-#include "fk_lbs.h"
+#include "fk_lbs.h" /* declarations: the library is tests/fk_lbs_impl.c */
 #include "fuzz_input.h"
 
 #define MAX_VERTICES 64
