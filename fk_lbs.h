@@ -2669,14 +2669,27 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
    x86-64 with gcc or clang: the AVX-512 and the AVX2 + FMA loops are compiled for
    their target alone (a function attribute) and chosen at run time by
    __builtin_cpu_supports, so a plain -O2 build runs the widest the machine has
-   and the SSE2 loops elsewhere. 64-bit Arm: a NEON loop for LBS, the reference
-   loop for DQS. Anything else, or FK_LBS_NO_SIMD: the reference loops. */
+   and the SSE2 loops elsewhere. 64-bit Arm: NEON loops for LBS and DQS.
+   Anything else, or FK_LBS_NO_SIMD: the reference loops. */
 
 #if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
 
 /* Vertices per block whose joint indices are checked before the loop runs:
    small enough that the block's indices are still in L1 when the loop reads them. */
 #define FK__SKIN_BLOCK 256
+
+/* One vertex of the SIMD DQS loops done by the reference (fk__dqs_finish()),
+   from the blend's lanes: for the norms and magnitudes the folded arithmetic of
+   the loops cannot take. */
+static void fk__dqs_vertex_lanes(const float real[4], const float dual[4], const void *position, const void *normal,
+                                 void *out, void *out_normal)
+{
+    fk_vec3 p = fk__load3((const float *)position), n = normal ? fk__load3((const float *)normal) : p;
+    fk__dqs_finish(fk_quat_make(real[0], real[1], real[2], real[3]), fk_quat_make(dual[0], dual[1], dual[2], dual[3]),
+                   &p, &n);
+    fk__store3((float *)out, p);
+    if (normal) fk__store3((float *)out_normal, n);
+}
 
 /* DQS flips an influence whose rotation lies in the other hemisphere from the
    heaviest one's. For rigs of up to this many bones the test is made once per
@@ -2695,6 +2708,18 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
    influence. Returns whether that is so. */
 #define FK__DQS_TABLE_BONES 64
 
+/* Whether one row of the table serves: flipped against a == (s_a != s_b), with
+   s_b = flipped against bone 0, that is, row a is row 0, complemented when bone
+   a is flipped against bone 0. */
+static int fk__dqs_one_row_serves(const uint64_t *flipped, int bones)
+{
+    const uint64_t all = bones == FK__DQS_TABLE_BONES ? ~(uint64_t)0 : ((uint64_t)1 << bones) - 1;
+    int a;
+    for (a = 0; a < bones; ++a)
+        if (flipped[a] != (flipped[0] >> a & 1 ? ~flipped[0] & all : flipped[0])) return 0;
+    return 1;
+}
+
 #if defined(FK__SIMD_SSE2)
 static int fk__dqs_hemispheres(const float *palette, int bones, uint16_t *hemisphere, uint64_t *flipped)
 {
@@ -2702,7 +2727,6 @@ static int fk__dqs_hemispheres(const float *palette, int bones, uint16_t *hemisp
        past the last up to a multiple of four are zero, and zero never flips. */
     float across[4][FK__DQS_TABLE_BONES];
     const int padded = (bones + 3) / 4 * 4;
-    const uint64_t all = bones == FK__DQS_TABLE_BONES ? ~(uint64_t)0 : ((uint64_t)1 << bones) - 1;
     int a, b, c;
     for (b = 0; b < padded; ++b)
         for (c = 0; c < 4; ++c) across[c][b] = b < bones ? palette[(size_t)(b * FK__DQS_PALETTE_STRIDE + c)] : 0.0f;
@@ -2728,11 +2752,32 @@ static int fk__dqs_hemispheres(const float *palette, int bones, uint16_t *hemisp
         }
         flipped[a] = bits;
     }
-    /* flipped against a == (s_a != s_b), with s_b = flipped against bone 0: row
-       a is row 0, complemented when bone a is flipped against bone 0 */
-    for (a = 0; a < bones; ++a)
-        if (flipped[a] != (flipped[0] >> a & 1 ? ~flipped[0] & all : flipped[0])) return 0;
-    return 1;
+    return fk__dqs_one_row_serves(flipped, bones);
+}
+#else
+/* The same table on 64-bit Arm, a pair of bones at a time through fk_quat_dot()
+   itself: whether the compiler fuses its multiplies and adds (gcc does in its
+   GNU modes, on a target with fused multiply-adds), the table then decides as
+   the reference does. 4096 dot products for 64 bones; a call builds the table
+   only when it has at least half as many influences to skin. */
+static int fk__dqs_hemispheres(const float *palette, int bones, uint16_t *hemisphere, uint64_t *flipped)
+{
+    int a, b;
+    for (a = 0; a < FK__DQS_TABLE_BONES; ++a) flipped[a] = 0; /* rows past the bones are read, never used */
+    for (a = 0; a < bones; ++a) {
+        const float *qa = palette + (size_t)a * FK__DQS_PALETTE_STRIDE;
+        const fk_quat pivot = fk_quat_make(qa[0], qa[1], qa[2], qa[3]);
+        uint16_t *row = hemisphere + (size_t)a * FK__DQS_TABLE_BONES;
+        uint64_t bits = 0;
+        for (b = 0; b < bones; ++b) {
+            const float *qb = palette + (size_t)b * FK__DQS_PALETTE_STRIDE;
+            const int flip = fk_quat_dot(pivot, fk_quat_make(qb[0], qb[1], qb[2], qb[3])) < 0.0f;
+            row[b] = (uint16_t)(b * FK__DQS_PALETTE_STRIDE + (flip ? FK__DQS_BONE_FLOATS : 0));
+            bits |= (uint64_t)flip << b;
+        }
+        flipped[a] = bits;
+    }
+    return fk__dqs_one_row_serves(flipped, bones);
 }
 #endif
 
@@ -2938,18 +2983,14 @@ static FK__ALWAYS_INLINE __m128 fk__dot4_all_sse(__m128 a, __m128 b)
 }
 
 
-/* One vertex of the SIMD DQS loops done by the reference (fk__dqs_finish()): for
-   the norms and magnitudes the folded arithmetic below cannot take. */
+/* fk__dqs_vertex_lanes() for SSE registers. */
 static void fk__dqs_vertex_reference(__m128 real, __m128 dual, const void *position, const void *normal, void *out,
                                      void *out_normal)
 {
     float r[4], d[4];
-    fk_vec3 p = fk__load3((const float *)position), n = normal ? fk__load3((const float *)normal) : p;
     _mm_storeu_ps(r, real);
     _mm_storeu_ps(d, dual);
-    fk__dqs_finish(fk_quat_make(r[0], r[1], r[2], r[3]), fk_quat_make(d[0], d[1], d[2], d[3]), &p, &n);
-    fk__store3((float *)out, p);
-    if (normal) fk__store3((float *)out_normal, n);
+    fk__dqs_vertex_lanes(r, d, position, normal, out, out_normal);
 }
 
 /* Moves one vertex by a blended dual quaternion (u, w) + eps (d, d_w) without
@@ -5354,14 +5395,139 @@ static FK__ALWAYS_INLINE int fk__lbs_neon_loop(const fk__skin_run *run, const in
     return run->count;
 }
 
+/* v's lanes (y, z, x, and x again). */
+static FK__ALWAYS_INLINE float32x4_t fk__yzx_neon(float32x4_t v)
+{
+    return vcopyq_laneq_f32(vextq_f32(v, v, 1), 2, v, 0);
+}
+
+/* a x b in lanes 0-2, as fk__cross_sse() forms it: (a b_yzx - a_yzx b)_yzx. */
+static FK__ALWAYS_INLINE float32x4_t fk__cross_neon(float32x4_t a, float32x4_t b)
+{
+    return fk__yzx_neon(vsubq_f32(vmulq_f32(a, fk__yzx_neon(b)), vmulq_f32(fk__yzx_neon(a), b)));
+}
+
+/* fk__dqs_vertex_lanes() for NEON registers. */
+static void fk__dqs_vertex_reference_neon(float32x4_t real, float32x4_t dual, const void *position, const void *normal,
+                                          void *out, void *out_normal)
+{
+    float r[4], d[4];
+    vst1q_f32(r, real);
+    vst1q_f32(d, dual);
+    fk__dqs_vertex_lanes(r, d, position, normal, out, out_normal);
+}
+
+/* fk__dqs_vertex_sse() in NEON: the blend's normalization folded into one
+   division, the rare norms and overflows handed to the reference. */
+static FK__ALWAYS_INLINE void fk__dqs_vertex_neon(float32x4_t real, float32x4_t dual, const void *position,
+                                                  const void *normal, void *out, void *out_normal)
+{
+    const float norm2 = vaddvq_f32(vmulq_f32(real, real));
+    const uint32x4_t xyz = vcombine_u32(vdup_n_u32(~0u), vcreate_u32(0xFFFFFFFFu)); /* lanes 0, 1, 2 */
+    float32x4_t p, n = real, s, t, finite;
+    float inverse, w, dual_w;
+    if (!FK__LIKELY(norm2 >= FLT_MIN && norm2 <= FLT_MAX)) { /* zero, tiny, huge or NaN */
+        fk__dqs_vertex_reference_neon(real, dual, position, normal, out, out_normal);
+        return;
+    }
+    inverse = 1.0f / norm2;
+    w = vgetq_lane_f32(real, 3);
+    dual_w = vgetq_lane_f32(dual, 3);
+    p = fk__load3_neon(position);
+    s = fk__cross_neon(real, p);
+    s = vaddq_f32(s, s);
+    t = vsubq_f32(vmulq_n_f32(dual, w), vmulq_n_f32(real, dual_w));
+    t = vaddq_f32(t, fk__cross_neon(real, dual));
+    s = vaddq_f32(vaddq_f32(vmulq_n_f32(s, w), fk__cross_neon(real, s)), vaddq_f32(t, t));
+    p = vaddq_f32(p, vmulq_n_f32(s, inverse));
+    finite = vsubq_f32(p, p);
+    if (normal) {
+        n = fk__load3_neon(normal);
+        s = fk__cross_neon(real, n);
+        s = vaddq_f32(s, s);
+        s = vaddq_f32(vmulq_n_f32(s, w), fk__cross_neon(real, s));
+        n = vaddq_f32(n, vmulq_n_f32(s, inverse));
+        finite = vaddq_f32(finite, vsubq_f32(n, n));
+    }
+    /* zero in lanes 0-2 unless an intermediate overflowed (see fk__dqs_vertex_sse()) */
+    if (FK__LIKELY(vmaxvq_u32(vandq_u32(vmvnq_u32(vceqzq_f32(finite)), xyz)) == 0)) {
+        fk__store3_neon(out, p);
+        if (normal) fk__store3_neon(out_normal, n);
+        return;
+    }
+    fk__dqs_vertex_reference_neon(real, dual, position, normal, out, out_normal);
+}
+
+/* fk__heaviest4_sse() in NEON: the maximum across, then the first lane equal
+   to it. */
+static FK__ALWAYS_INLINE int fk__heaviest4_neon(const float *w)
+{
+    static const uint32_t bit[4] = {1, 2, 4, 8};
+    const float32x4_t v = vld1q_f32(w);
+    const uint32_t equal = vaddvq_u32(vandq_u32(vceqq_f32(v, vdupq_n_f32(vmaxvq_f32(v))), vld1q_u32(bit)));
+    return "\0\0\1\0\2\0\1\0\3\0\1\0\2\0\1\0"[equal]; /* lowest set bit */
+}
+
+/* The heaviest influence as fk__heaviest() finds it (the first of equals). */
+static FK__ALWAYS_INLINE int fk__heaviest_neon(const float *w, const int influences)
+{
+    int low, high;
+    if (influences == 4) return fk__heaviest4_neon(w);
+    if (influences != 8) return fk__heaviest(w, influences);
+    low = fk__heaviest4_neon(w);
+    high = 4 + fk__heaviest4_neon(w + 4);
+    return w[high] > w[low] ? high : low;
+}
+
+/* The SSE2 DQS loop in NEON: a vertex at a time, each influence's bone read
+   from the sign table (or pre-signed, or signed by its dot product with the
+   pivot's rotation where there is no table), blended by fused multiply-adds. */
+static FK__ALWAYS_INLINE int fk__dqs_neon_loop(const fk__skin_run *run, const int influences, const int normals)
+{
+    fk__skin_run r = *run; /* see fk__skin_advance() */
+    int i, e;
+    for (i = 0; i < r.count; ++i) {
+        const uint16_t *joints = (const uint16_t *)(const void *)r.joints;
+        const float *weights = (const float *)(const void *)r.weights;
+        /* with two influences, the first (see fk__dqs_pivot_avx2()) */
+        const int pivot_joint = r.signed_bones ? 0 : joints[influences <= 2 ? 0 : fk__heaviest_neon(weights, influences)];
+        const uint16_t *hemisphere_row = r.hemisphere ? r.hemisphere + (size_t)pivot_joint * FK__DQS_TABLE_BONES : NULL;
+        const float *q = r.palette + (size_t)pivot_joint * FK__DQS_PALETTE_STRIDE;
+        const fk_quat pivot = fk_quat_make(q[0], q[1], q[2], q[3]);
+        float32x4_t real = vdupq_n_f32(0.0f), dual = real;
+        FK__UNROLL
+        for (e = 0; e < influences; ++e) {
+            const float *b;
+            if (r.signed_bones) b = r.signed_bones + (size_t)joints[e] * FK__DQS_BONE_FLOATS;
+            else if (hemisphere_row) b = r.palette + hemisphere_row[joints[e]];
+            else {
+                b = r.palette + (size_t)joints[e] * FK__DQS_PALETTE_STRIDE;
+                b += FK__DQS_BONE_FLOATS * (fk_quat_dot(pivot, fk_quat_make(b[0], b[1], b[2], b[3])) < 0.0f);
+            }
+            real = vfmaq_n_f32(real, vld1q_f32(b), weights[e]);
+            dual = vfmaq_n_f32(dual, vld1q_f32(b + 4), weights[e]);
+        }
+        fk__dqs_vertex_neon(real, dual, r.positions, normals ? r.normals : NULL, r.out_positions, r.out_normals);
+        fk__skin_advance(&r, normals, 1);
+    }
+    return run->count;
+}
+
 #define FK__SIMD_TARGET
 FK__SKIN_SPECIALIZE(fk__lbs_neon, fk__lbs_neon_loop)
+FK__SKIN_SPECIALIZE(fk__dqs_neon, fk__dqs_neon_loop)
 #undef FK__SIMD_TARGET
 
 static fk__skin_loop fk__lbs_simd_loop(int *checks_joints)
 {
     *checks_joints = 0;
     return fk__lbs_neon;
+}
+
+static fk__skin_loop fk__dqs_simd_loop(int *checks_joints)
+{
+    *checks_joints = 0;
+    return fk__dqs_neon;
 }
 
 #endif /* FK__SIMD_NEON */
@@ -5397,7 +5563,7 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
 {
     float storage[FK_LBS_PALETTE_CAPACITY * FK__DQS_PALETTE_STRIDE + 16];
-#if defined(FK__SIMD_SSE2)
+#if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
     uint16_t hemisphere[FK__DQS_TABLE_BONES * FK__DQS_TABLE_BONES];
     uint64_t flipped[FK__DQS_TABLE_BONES];
     float signed_storage[FK__DQS_TABLE_BONES * FK__DQS_BONE_FLOATS + 16];
@@ -5411,7 +5577,7 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
         palette = fk__align64(storage);
         for (j = 0; j < desc->transform_count; ++j)
             fk__dqs_palette_bone(&desc->transforms[j], palette + (size_t)j * FK__DQS_PALETTE_STRIDE);
-#if defined(FK__SIMD_SSE2)
+#if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
         if (!layout.dense && !desc->tangents) { /* tangents take the general path */
             /* With one influence a vertex's pivot is its own bone, which a dot
                product with itself never flips: the bones are read as they are,

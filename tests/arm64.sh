@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
-# arm64.sh - the header on 64-bit Arm, where fk_skin_lbs() runs its NEON loop and
-# everything else its plain C: cross-compiled with aarch64-linux-gnu-gcc and run
-# under qemu-aarch64 (Debian's gcc-aarch64-linux-gnu, libc6-dev-arm64-cross and
-# qemu-user; `make test` installs them). The header is compiled alone under the
-# project's warning flags, then the core, bad-input and SIMD-versus-reference
+# arm64.sh - the header on 64-bit Arm, where fk_skin_lbs() and fk_skin_dqs() run
+# their NEON loops and everything else its plain C: cross-compiled with
+# aarch64-linux-gnu-gcc and run under qemu-aarch64 (Debian's gcc-aarch64-linux-gnu,
+# libc6-dev-arm64-cross and qemu-user; `make test` installs them). The header is
+# compiled alone under the project's warning flags (tests/fk_lbs_impl.c, the
+# library the tests link), then the core, bad-input and SIMD-versus-reference
 # tests run, and the property tests at 100 cases each (emulation is about ten
 # times slower; the x86-64 build runs 1000). Each counts as its own closing line
 # says; a compile error counts as one failure. Prints "N passed, N failed".
-# On a 64-bit Arm host `make test`'s own programs already run the NEON loop, and
+# On a 64-bit Arm host `make test`'s own programs already run the NEON loops, and
 # this script says so and passes nothing.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 if [ "$(uname -m)" = aarch64 ]; then
-    echo "   skipped: this host is 64-bit Arm, so make test's own programs ran the NEON loop"
+    echo "   skipped: this host is 64-bit Arm, so make test's own programs ran the NEON loops"
     echo "0 passed, 0 failed"; exit 0
 fi
 cc=aarch64-linux-gnu-gcc

@@ -44,7 +44,7 @@ sse_fk_mutant() {
     names+=("$1"); needs+=(x86-64); flags+=(-DFK_LBS_NO_AVX2); finds+=("$2"); replacements+=("$3")
     judges+=("test_properties test_bad_input")
 }
-# neon_mutant NAME FIND REPLACEMENT: a bug in the NEON loop (64-bit Arm), which
+# neon_mutant NAME FIND REPLACEMENT: a bug in a NEON loop (64-bit Arm), which
 # tests/test_simd.c must catch: built with aarch64-linux-gnu-gcc and run under
 # qemu-aarch64 on an x86-64 host (what tests/arm64.sh uses), natively on Arm.
 neon_mutant() { names+=("$1"); needs+=(arm64); flags+=(""); finds+=("$2"); replacements+=("$3"); judges+=(test_simd); }
@@ -771,6 +771,44 @@ neon_mutant neon_normal_not_renormalized \
 neon_mutant neon_store_wrong_lane \
 '    vst1q_lane_f32((float *)p + 2, v, 2);' \
 '    vst1q_lane_f32((float *)p + 2, v, 1);'
+
+# The NEON DQS loop: the first influence taken as the pivot with three; the
+# heaviest of four read from the wrong lane when it is the last; the later of
+# two equal halves' maxima taken with eight (fk__heaviest() takes the first);
+# a cross product negated; a normal read from the position; the sign table
+# never flipping a bone; without the table, no bone flipped; an overflow kept
+# instead of handed to the reference.
+neon_mutant neon_dqs_first_pivot_for_three \
+'joints[influences <= 2 ? 0 : fk__heaviest_neon(weights, influences)]' \
+'joints[influences <= 3 ? 0 : fk__heaviest_neon(weights, influences)]'
+
+neon_mutant neon_heaviest_last_lane_misread \
+'    static const uint32_t bit[4] = {1, 2, 4, 8};' \
+'    static const uint32_t bit[4] = {1, 2, 4, 4};'
+
+neon_mutant neon_heaviest_of_eight_later_of_equals \
+'    return w[high] > w[low] ? high : low;' \
+'    return w[high] >= w[low] ? high : low;'
+
+neon_mutant neon_cross_negated \
+'    return fk__yzx_neon(vsubq_f32(vmulq_f32(a, fk__yzx_neon(b)), vmulq_f32(fk__yzx_neon(a), b)));' \
+'    return fk__yzx_neon(vsubq_f32(vmulq_f32(fk__yzx_neon(a), b), vmulq_f32(a, fk__yzx_neon(b))));'
+
+neon_mutant neon_dqs_normal_from_position \
+'        n = fk__load3_neon(normal);' \
+'        n = fk__load3_neon(position);'
+
+neon_mutant neon_sign_table_never_flips \
+'            row[b] = (uint16_t)(b * FK__DQS_PALETTE_STRIDE + (flip ? FK__DQS_BONE_FLOATS : 0));' \
+'            row[b] = (uint16_t)(b * FK__DQS_PALETTE_STRIDE);'
+
+neon_mutant neon_dqs_dot_products_never_flip \
+'                b += FK__DQS_BONE_FLOATS * (fk_quat_dot(pivot, fk_quat_make(b[0], b[1], b[2], b[3])) < 0.0f);' \
+''
+
+neon_mutant neon_dqs_overflow_kept \
+'    if (FK__LIKELY(vmaxvq_u32(vandq_u32(vmvnq_u32(vceqzq_f32(finite)), xyz)) == 0)) {' \
+'    if (1) {'
 
 # ---- Running them ----------------------------------------------------------------
 

@@ -374,9 +374,10 @@ static void dqs_simd_with_64_bones_and_tied_weights_matches_reference(void)
    row often serves every pivot; some rotations zero, with a negative zero; and
    some with a NaN. fk_quat_dot() < 0 says whether bone b is read negated when
    bone a is the heaviest, and one row serves when that is flipped(0, a) !=
-   flipped(0, b) for every pair. The table is built on x86-64 only; elsewhere
-   the test is not run (rather than counted as passed). */
-#if defined(FK__SIMD_SSE2)
+   flipped(0, b) for every pair. The table is built where the SIMD loops are
+   (x86-64 and 64-bit Arm); elsewhere the test is not run (rather than counted
+   as passed). */
+#if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
 static int table_flips(const float *palette, int a, int b)
 {
     const float *qa = palette + (size_t)a * FK__DQS_PALETTE_STRIDE, *qb = palette + (size_t)b * FK__DQS_PALETTE_STRIDE;
@@ -901,7 +902,7 @@ int main(void)
     RUN_TEST(dqs_simd_with_dot_products_matches_reference);
     RUN_TEST(dqs_simd_with_one_hemisphere_matches_reference);
     RUN_TEST(dqs_simd_with_64_bones_and_tied_weights_matches_reference);
-#if defined(FK__SIMD_SSE2)
+#if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
     RUN_TEST(dqs_sign_table_matches_its_definition);
 #endif
     RUN_TEST(odd_counts_match_reference);
