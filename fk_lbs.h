@@ -5424,7 +5424,7 @@ static FK__ALWAYS_INLINE void fk__dqs_vertex_neon(float32x4_t real, float32x4_t 
 {
     const float norm2 = vaddvq_f32(vmulq_f32(real, real));
     const uint32x4_t xyz = vcombine_u32(vdup_n_u32(~0u), vcreate_u32(0xFFFFFFFFu)); /* lanes 0, 1, 2 */
-    float32x4_t p, n = real, s, t, finite;
+    float32x4_t p, n, s, t, finite;
     float inverse, w, dual_w;
     if (!FK__LIKELY(norm2 >= FLT_MIN && norm2 <= FLT_MAX)) { /* zero, tiny, huge or NaN */
         fk__dqs_vertex_reference_neon(real, dual, position, normal, out, out_normal);
