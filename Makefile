@@ -40,7 +40,7 @@ help:
 	@echo "make test         build and run every test (ends with 'N passed, N failed')"
 	@echo "make mutants      check that the tests catch 142 deliberate bugs (about 4 minutes)"
 	@echo "make bench        benchmarks: memcpy, a plain loop, LBS/DQS k=1..8, fk_forward"
-	@echo "make sanitize     every test program under ASan+UBSan (clang), then valgrind"
+	@echo "make sanitize     every test program under ASan+UBSan (clang), then valgrind; NEON under qemu"
 	@echo "make fuzz         libFuzzer targets (FUZZ_SECONDS=60 each)"
 	@echo "make demo-images  redraw docs/images from the examples"
 	@echo "make docs         build the guide and the API reference into docs/html (Doxygen)"
@@ -214,7 +214,8 @@ EXAMPLES += $(BUILD)/example_ik
 # ---- Hardening -----------------------------------------------------------------
 # make sanitize: every program in TEST_PROGRAMS, rebuilt in $(BUILD)/sanitize with
 #   AddressSanitizer and UndefinedBehaviorSanitizer (any report is fatal), then the
-#   normal build once more under valgrind memcheck (make valgrind).
+#   normal build once more under valgrind memcheck (make valgrind), then the NEON
+#   loops of 64-bit Arm under both sanitizers (tests/arm64.sh --sanitize, qemu).
 # make fuzz FUZZ_SECONDS=N: each libFuzzer target for N seconds. The saved corpora
 #   are also replayed by plain programs in TEST_PROGRAMS, so `make test` and
 #   `make sanitize` run them without a fuzzer.
@@ -269,6 +270,7 @@ sanitize:
 	$(SANITIZE_ENV) $(MAKE) --no-print-directory BUILD=$(BUILD)/sanitize CC=$(SANITIZE_CC) \
 	    CFLAGS='$(SANITIZE_FLAGS)' SKIP_PROGRAMS='$(SANITIZE_SKIP) contract/test_simd' test-programs
 	$(MAKE) --no-print-directory valgrind
+	tests/arm64.sh --sanitize
 
 valgrind: all
 	$(call need_debian_package,valgrind,/usr/bin/valgrind)
@@ -322,7 +324,7 @@ $(BUILD)/sse2/test_%: tests/test_%.c tests/check.h tests/test_random.h $(HEADER)
 # missing.
 TEST_SCRIPTS += tests/arm64.sh
 ifeq ($(shell uname -m),x86_64)
-test mutants: arm64-tools
+test mutants sanitize: arm64-tools
 endif
 
 .PHONY: arm64-tools
