@@ -3862,17 +3862,31 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store4_held_avx2(char *p, size
     else fk__store4x3_strided_avx2(p, stride, xy, z);
 }
 
-/* LBS on packed arrays (the strides constants) or on interleaved records (one
-   stride for the inputs and one for the outputs, held in registers), checking
-   the joint indices four vertices at a time as it goes; returns how many
-   vertices were done (all, or those before the first group with a bad
-   index). Every vertex is read before it is written, so in-place skinning
-   works. The rows take 16 KB of stack, as in the AVX-512 loop. Other layouts
-   keep the vertex-at-a-time loop. On records, with the points read as three
-   floats and the normals held back (below), this loop takes 20% less time
-   than that one (6.57 to 5.26 ms at 1M vertices with normals on 48-byte
-   records, k = 4, AVX-512 compiled out, three alternating rounds); with
-   16-byte point loads it had taken twice as long (performance.md).
+/* The layouts the AVX2 LBS loop and fk__lbs_avx512_loop() are compiled for:
+   any strides; every array tightly packed, so that the strides are constants;
+   interleaved records, every input array at one stride and both outputs at
+   another, so that the strides are two numbers held in registers. */
+enum { FK__LAYOUT_STRIDED, FK__LAYOUT_PACKED, FK__LAYOUT_RECORDS };
+
+/* LBS in any layout: packed arrays (the strides constants), interleaved
+   records (one stride for the inputs and one for the outputs, held in
+   registers) or any strides, checking the joint indices four vertices at a
+   time as it goes; returns how many vertices were done (all, or those before
+   the first group with a bad index). Every vertex is read before it is
+   written, so in-place skinning works. The rows take 16 KB of stack, as in
+   the AVX-512 loop. One loop for every layout gives every layout the same
+   arithmetic, so the same bits: when records took this loop and other
+   strides the vertex-at-a-time one, 400 vertices skinned from 48-byte records
+   and from arrays with padded index and weight lists came out a few ulps
+   apart (test_core). (Both loops leave the last one to four vertices to the
+   vertex-at-a-time loop, the same ones in every layout; the AVX-512 loop on
+   packed arrays large enough to stream also its first few, to align the
+   stream, so there those differ from other layouts by a few ulps.)
+   On records, with the points read as three floats and the normals held
+   back (below), this loop takes 20% less time than the vertex-at-a-time one
+   (6.57 to 5.26 ms at 1M vertices with normals on 48-byte records, k = 4,
+   AVX-512 compiled out, three alternating rounds); with 16-byte point loads
+   it had taken twice as long (performance.md).
    Each group's last output is held in registers and written one iteration
    later, after the next group's blends: its normals, renormalized then, or
    without normals its positions. Renormalizing is a long chain of dependent
@@ -3889,31 +3903,35 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store4_held_avx2(char *p, size
    frees registers for the held normals: 2.5% of that (with no normals, 1.5
    to 2% slower, so positions alone are summed as before). */
 static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_rows(const fk__skin_run *run, const int influences,
-                                                                const int normals, const int packed)
+                                                                const int normals, const int layout)
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
     float row_storage[FK_LBS_PALETTE_CAPACITY * FK__LBS_BONE_FLOATS + 16];
     float *rows = fk__align64(row_storage);
+    const int packed = layout == FK__LAYOUT_PACKED;
     __m256 held_xy = _mm256_setzero_ps();
     __m128 held_z = _mm_setzero_ps();
-    char *held_at = NULL; /* where the held points go; none before the first group. The
-                             normals' output stride is the positions' in both layouts. */
+    char *held_at = NULL; /* where the held points go; none before the first group */
+    size_t held_stride;   /* and their stride: the normals', or without normals the positions' */
     int i, v, prefetch_plan = FK__PREFETCH_ALL;
     if (packed) {
         r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = 3 * sizeof(float);
         r.joint_stride = (size_t)influences * sizeof(uint16_t);
         r.weight_stride = (size_t)influences * sizeof(float);
     } else {
-        r.normal_stride = r.joint_stride = r.weight_stride = r.position_stride;
-        r.out_normal_stride = r.out_position_stride;
+        if (layout == FK__LAYOUT_RECORDS) {
+            r.normal_stride = r.joint_stride = r.weight_stride = r.position_stride;
+            r.out_normal_stride = r.out_position_stride;
+        }
         prefetch_plan = fk__prefetch_plan(&r);
     }
+    held_stride = normals ? r.out_normal_stride : r.out_position_stride;
     fk__lbs_rows_avx2(r.palette, (int)r.joint_limit + 1, rows);
     for (i = 0; i + 4 < r.count; i += 4) {
         __m256 moved01[4], turned01[4], xy;
         __m128 moved2[4], turned2[4], z;
         if (!fk__run_joints_in_range_avx2(&r, 4, influences)) {
-            if (held_at) fk__store4_held_avx2(held_at, r.out_position_stride, packed, held_xy, held_z, normals);
+            if (held_at) fk__store4_held_avx2(held_at, held_stride, packed, held_xy, held_z, normals);
             return i;
         }
         fk__prefetch_ahead(&r, prefetch_plan, normals, 0);
@@ -3932,7 +3950,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_rows(const fk__skin_ru
                                     &turned_pairs2[v / 2]);
             }
             fk__join_pairs_avx2(moved_pairs01, moved_pairs2, &xy, &z);
-            if (held_at) fk__store4_held_avx2(held_at, r.out_normal_stride, packed, held_xy, held_z, 1);
+            if (held_at) fk__store4_held_avx2(held_at, held_stride, packed, held_xy, held_z, 1);
             fk__join_pairs_avx2(turned_pairs01, turned_pairs2, &held_xy, &held_z);
             held_at = r.out_normals;
             fk__store4_held_avx2(r.out_positions, r.out_position_stride, packed, xy, z, 0);
@@ -3942,14 +3960,14 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_rows(const fk__skin_ru
                 fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v, influences, 0, packed, &moved01[v], &moved2[v],
                                          &turned01[v], &turned2[v]);
             fk__sum_lanes4_avx2(moved01, moved2, &xy, &z);
-            if (held_at) fk__store4_held_avx2(held_at, r.out_position_stride, packed, held_xy, held_z, 0);
+            if (held_at) fk__store4_held_avx2(held_at, held_stride, packed, held_xy, held_z, 0);
             held_xy = xy;
             held_z = z;
             held_at = r.out_positions;
         }
         fk__skin_advance(&r, normals, 4);
     }
-    if (held_at) fk__store4_held_avx2(held_at, r.out_position_stride, packed, held_xy, held_z, normals);
+    if (held_at) fk__store4_held_avx2(held_at, held_stride, packed, held_xy, held_z, normals);
     r.count -= i; /* the last one to four vertices */
     if (!fk__run_joints_in_range_avx2(&r, r.count, influences)) return i;
     fk__lbs_avx2_loop(&r, influences, normals, prefetch_plan);
@@ -3959,22 +3977,26 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_rows(const fk__skin_ru
 static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_packed(const fk__skin_run *run, const int influences,
                                                                   const int normals)
 {
-    return fk__lbs_avx2_rows(run, influences, normals, 1);
+    return fk__lbs_avx2_rows(run, influences, normals, FK__LAYOUT_PACKED);
 }
 
-/* The AVX2 loops checking the joint indices themselves, eight vertices at a
-   time, as they go, in every layout (the AVX-512 DQS loop's other layouts and
-   tail come here too; on packed arrays LBS has fk__lbs_avx2_rows() and DQS
-   fk__dqs_avx2_packed(), and on interleaved records LBS has
-   fk__lbs_avx2_rows() too). Returns how many vertices were done, as the AVX-512
-   loops do. Copies of both loops for packed arrays alone, with the strides as
-   constants, once made LBS 13% faster than the separate pass of
-   fk__skin_blocks(), for 100 KB of code and 60% more time to compile the
-   header; this one matches the pass for LBS and is about 3% faster for DQS. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_strided(const fk__skin_run *run, const int influences,
+                                                                   const int normals)
+{
+    return fk__lbs_avx2_rows(run, influences, normals, FK__LAYOUT_STRIDED);
+}
+
+/* The AVX2 DQS loop checking the joint indices itself, eight vertices at a
+   time, as it goes, in every layout (the AVX-512 DQS loop's other layouts and
+   tail come here too; on packed arrays DQS has fk__dqs_avx2_packed()).
+   Returns how many vertices were done, as the AVX-512 loops do. Copies for
+   packed arrays alone, with the strides as constants, once made LBS 13%
+   faster than the separate pass of fk__skin_blocks(), for 100 KB of code and
+   60% more time to compile the header; this way is about 3% faster for DQS. */
 #define FK__CHECKED_VERTICES 8
 
-static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__avx2_checked(const fk__skin_run *run, const int influences,
-                                                              const int normals, const int dqs)
+static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_checked(const fk__skin_run *run, const int influences,
+                                                                  const int normals)
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
     const int prefetch_plan = fk__prefetch_plan(&r);
@@ -3984,24 +4006,11 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__avx2_checked(const fk__skin_run
         int n = r.count - i < FK__CHECKED_VERTICES ? r.count - i : FK__CHECKED_VERTICES;
         if (!fk__run_joints_in_range_avx2(&r, n, influences)) return i;
         chunk.count = n;
-        if (dqs) fk__dqs_avx2_loop(&chunk, influences, normals, prefetch_plan);
-        else fk__lbs_avx2_loop(&chunk, influences, normals, prefetch_plan);
+        fk__dqs_avx2_loop(&chunk, influences, normals, prefetch_plan);
         fk__skin_advance(&r, normals, (size_t)n);
         i += n;
     }
     return run->count;
-}
-
-static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_checked(const fk__skin_run *run, const int influences,
-                                                                  const int normals)
-{
-    return fk__avx2_checked(run, influences, normals, 0);
-}
-
-static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_checked(const fk__skin_run *run, const int influences,
-                                                                  const int normals)
-{
-    return fk__avx2_checked(run, influences, normals, 1);
 }
 
 /* Each loop a function of its own: compiled into one, the vertex-at-a-time
@@ -4016,12 +4025,12 @@ FK__SKIN_SPECIALIZE(fk__lbs_avx2_packed_run, fk__lbs_avx2_packed)
 static FK__SIMD_TARGET int fk__lbs_avx2_records_run(const fk__skin_run *run)
 {
 #if defined(__OPTIMIZE__)
-    return run->normals ? fk__lbs_avx2_rows(run, 4, 1, 0) : fk__lbs_avx2_rows(run, 4, 0, 0);
+    return run->normals ? fk__lbs_avx2_rows(run, 4, 1, FK__LAYOUT_RECORDS) : fk__lbs_avx2_rows(run, 4, 0, FK__LAYOUT_RECORDS);
 #else /* one copy, as FK__SKIN_SPECIALIZE() makes in unoptimized builds */
-    return fk__lbs_avx2_rows(run, 4, run->normals != NULL, 0);
+    return fk__lbs_avx2_rows(run, 4, run->normals != NULL, FK__LAYOUT_RECORDS);
 #endif
 }
-FK__SKIN_SPECIALIZE(fk__lbs_avx2c, fk__lbs_avx2_checked)
+FK__SKIN_SPECIALIZE(fk__lbs_avx2_strided_run, fk__lbs_avx2_strided)
 #undef FK__SIMD_TARGET
 #define FK__SIMD_TARGET FK__AVX2_TARGET
 FK__SKIN_SPECIALIZE(fk__dqs_avx2c, fk__dqs_avx2_checked)
@@ -4030,12 +4039,13 @@ FK__SKIN_SPECIALIZE(fk__dqs_avx2c, fk__dqs_avx2_checked)
 static FK__AVX2_TARGET int fk__lbs_avx2(const fk__skin_run *run)
 {
     if (fk__skin_run_packed(run)) return fk__lbs_avx2_packed_run(run);
-    return run->influences == 4 && fk__skin_run_records(run) ? fk__lbs_avx2_records_run(run) : fk__lbs_avx2c(run);
+    return run->influences == 4 && fk__skin_run_records(run) ? fk__lbs_avx2_records_run(run)
+                                                             : fk__lbs_avx2_strided_run(run);
 }
 
 /* ---- AVX2 DQS on packed arrays: the pivots one group ahead ----
    fk__dqs_avx2_loop() goes eight vertices at a time in any layout, after
-   fk__avx2_checked() has checked their indices. On packed arrays
+   fk__dqs_avx2_checked() has checked their indices. On packed arrays
    fk__dqs_avx2_packed() goes the same way with three differences, each
    measured on an AMD Zen 4 with the AVX-512 loops compiled out (a harness,
    1M vertices, k = 4, pinned, fastest of 21, alternating; bones in both
@@ -4104,7 +4114,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_packed_pivots8_avx2(const 
 }
 
 /* DQS on packed arrays, checking the joint indices eight vertices at a time;
-   returns how many vertices were done, as fk__avx2_checked() does. The pivots
+   returns how many vertices were done, as fk__dqs_avx2_checked() does. The pivots
    of the next group are found from its indices before they are checked: a
    pivot reads no memory through them. */
 static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_packed(const fk__skin_run *run, const int influences,
@@ -4697,12 +4707,6 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_avx512(fk__skin_run *ru
     *run = r_;
     return i;
 }
-
-/* The layouts fk__lbs_avx512_loop() is compiled for: any strides; every array
-   tightly packed, so that the strides are constants; interleaved records,
-   every input array at one stride and both outputs at another, so that the
-   strides are two numbers held in registers. */
-enum { FK__LAYOUT_STRIDED, FK__LAYOUT_PACKED, FK__LAYOUT_RECORDS };
 
 /* Writes the four vertices from vertex `at` of the run on, as
    fk__lbs_rows4_avx512() leaves them, in layouts other than packed (out_shape:

@@ -48,6 +48,13 @@ sse_fk_mutant() {
 # tests/test_simd.c must catch: built with aarch64-linux-gnu-gcc and run under
 # qemu-aarch64 on an x86-64 host (what tests/arm64.sh uses), natively on Arm.
 neon_mutant() { names+=("$1"); needs+=(arm64); flags+=(""); finds+=("$2"); replacements+=("$3"); judges+=(test_simd); }
+# avx2_skin_mutant NAME FIND REPLACEMENT: a bug in the AVX2 skinning loops
+# that test_simd's layouts cannot show and the property tests' can (built with
+# FK_LBS_NO_AVX512, so that they run the AVX2 loops).
+avx2_skin_mutant() {
+    names+=("$1"); needs+=(avx2); flags+=(-DFK_LBS_NO_AVX512); finds+=("$2"); replacements+=("$3")
+    judges+=("test_simd test_properties")
+}
 # avx2_fk_mutant NAME FIND REPLACEMENT: a bug in the AVX2 forward kinematics
 # (the parents-first pass where the CPU has AVX2), which the same tests must
 # catch (FK_LBS_NO_AVX512 for the compile time, as above).
@@ -309,7 +316,7 @@ simd_mutant lbs_avx2_second_four_weights_unread avx2 -DFK_LBS_NO_AVX512 \
 # the packed store, and the rare lengths handed to the reference.
 simd_mutant lbs_avx2_rows_joints_unchecked avx2 -DFK_LBS_NO_AVX512 \
 '        if (!fk__run_joints_in_range_avx2(&r, 4, influences)) {
-            if (held_at) fk__store4_held_avx2(held_at, r.out_position_stride, packed, held_xy, held_z, normals);
+            if (held_at) fk__store4_held_avx2(held_at, held_stride, packed, held_xy, held_z, normals);
             return i;
         }' \
 ''
@@ -338,22 +345,22 @@ simd_mutant lbs_avx2_rows_last_point_overread avx2 -DFK_LBS_NO_AVX512 \
 # written over the next group's place; and the second vertex of each pair
 # summed as the first.
 simd_mutant lbs_avx2_rows_held_lost_at_bad_index avx2 -DFK_LBS_NO_AVX512 \
-'            if (held_at) fk__store4_held_avx2(held_at, r.out_position_stride, packed, held_xy, held_z, normals);
+'            if (held_at) fk__store4_held_avx2(held_at, held_stride, packed, held_xy, held_z, normals);
             return i;' \
 '            return i;'
 
 simd_mutant lbs_avx2_rows_held_lost_at_end avx2 -DFK_LBS_NO_AVX512 \
-'    if (held_at) fk__store4_held_avx2(held_at, r.out_position_stride, packed, held_xy, held_z, normals);
+'    if (held_at) fk__store4_held_avx2(held_at, held_stride, packed, held_xy, held_z, normals);
     r.count -= i;' \
 '    r.count -= i;'
 
 simd_mutant lbs_avx2_rows_held_normals_one_group_late avx2 -DFK_LBS_NO_AVX512 \
-'            if (held_at) fk__store4_held_avx2(held_at, r.out_normal_stride, packed, held_xy, held_z, 1);' \
+'            if (held_at) fk__store4_held_avx2(held_at, held_stride, packed, held_xy, held_z, 1);' \
 '            if (held_at) fk__store4_held_avx2(r.out_normals, r.out_normal_stride, packed, held_xy, held_z, 1);'
 
 simd_mutant lbs_avx2_rows_held_positions_one_group_late avx2 -DFK_LBS_NO_AVX512 \
-'            if (held_at) fk__store4_held_avx2(held_at, r.out_position_stride, packed, held_xy, held_z, 0);' \
-'            if (held_at) fk__store4_held_avx2(r.out_positions, r.out_position_stride, packed, held_xy, held_z, 0);'
+'            if (held_at) fk__store4_held_avx2(held_at, held_stride, packed, held_xy, held_z, 0);' \
+'            if (held_at) fk__store4_held_avx2(r.out_positions, held_stride, packed, held_xy, held_z, 0);'
 
 simd_mutant lbs_avx2_rows_pair_second_vertex_repeated avx2 -DFK_LBS_NO_AVX512 \
 'fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v + 1, influences, 1,' \
@@ -372,8 +379,21 @@ simd_mutant lbs_avx2_records_stored_packed avx2 -DFK_LBS_NO_AVX512 \
 '    else fk__store4x3_avx2(p, xy, z);'
 
 simd_mutant lbs_avx2_records_for_every_layout avx2 -DFK_LBS_NO_AVX512 \
-'    return run->influences == 4 && fk__skin_run_records(run) ? fk__lbs_avx2_records_run(run) : fk__lbs_avx2c(run);' \
+'    return run->influences == 4 && fk__skin_run_records(run) ? fk__lbs_avx2_records_run(run)
+                                                             : fk__lbs_avx2_strided_run(run);' \
 '    return fk__lbs_avx2_records_run(run);'
+
+# In other layouts (any strides) it keeps the run's own strides: here it
+# takes the records' (every input at the positions' stride), or writes the
+# held normals at the positions' output stride (test_simd's layouts give
+# both outputs one stride; the property tests' do not).
+simd_mutant lbs_avx2_strided_read_as_records avx2 -DFK_LBS_NO_AVX512 \
+'        if (layout == FK__LAYOUT_RECORDS) {' \
+'        if (layout != FK__LAYOUT_PACKED) {'
+
+avx2_skin_mutant lbs_avx2_strided_normals_at_position_stride \
+'    held_stride = normals ? r.out_normal_stride : r.out_position_stride;' \
+'    held_stride = r.out_position_stride;'
 
 simd_mutant lbs_avx2_rows_store_order avx2 -DFK_LBS_NO_AVX512 \
 '_mm256_setr_epi32(0, 4, 0, 1, 5, 0, 2, 6)' \
