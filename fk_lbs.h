@@ -4025,7 +4025,8 @@ FK__SKIN_SPECIALIZE(fk__lbs_avx2_packed_run, fk__lbs_avx2_packed)
 static FK__SIMD_TARGET int fk__lbs_avx2_records_run(const fk__skin_run *run)
 {
 #if defined(__OPTIMIZE__)
-    return run->normals ? fk__lbs_avx2_rows(run, 4, 1, FK__LAYOUT_RECORDS) : fk__lbs_avx2_rows(run, 4, 0, FK__LAYOUT_RECORDS);
+    return run->normals ? fk__lbs_avx2_rows(run, 4, 1, FK__LAYOUT_RECORDS)
+                        : fk__lbs_avx2_rows(run, 4, 0, FK__LAYOUT_RECORDS);
 #else /* one copy, as FK__SKIN_SPECIALIZE() makes in unoptimized builds */
     return fk__lbs_avx2_rows(run, 4, run->normals != NULL, FK__LAYOUT_RECORDS);
 #endif
@@ -5494,7 +5495,8 @@ static FK__ALWAYS_INLINE int fk__dqs_neon_loop(const fk__skin_run *run, const in
         const uint16_t *joints = (const uint16_t *)(const void *)r.joints;
         const float *weights = (const float *)(const void *)r.weights;
         /* with two influences, the first (see fk__dqs_pivot_avx2()) */
-        const int pivot_joint = r.signed_bones ? 0 : joints[influences <= 2 ? 0 : fk__heaviest_neon(weights, influences)];
+        const int pivot_joint =
+            r.signed_bones ? 0 : joints[influences <= 2 ? 0 : fk__heaviest_neon(weights, influences)];
         const uint16_t *hemisphere_row = r.hemisphere ? r.hemisphere + (size_t)pivot_joint * FK__DQS_TABLE_BONES : NULL;
         const float *q = r.palette + (size_t)pivot_joint * FK__DQS_PALETTE_STRIDE;
         const fk_quat pivot = fk_quat_make(q[0], q[1], q[2], q[3]);
