@@ -310,27 +310,29 @@ $(BUILD)/no_simd/test_properties: tests/prop_harness.h tests/prop_cases.h
 # this machine has.
 TEST_PROGRAMS += $(BUILD)/avx2/test_simd $(BUILD)/sse2/test_simd
 
-$(BUILD)/avx2/test_simd: tests/test_simd.c tests/check.h tests/test_random.h $(HEADER)
-	@mkdir -p $(@D)
-	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DFK_LBS_NO_AVX512 $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
+# The core and property tests once more on each: test_simd holds the loops to
+# the reference within a few ulps, these to everything else the library
+# promises (the core tests caught AVX2 LBS giving interleaved records other
+# bits than other layouts, 24 November).
+TEST_PROGRAMS += $(BUILD)/avx2/test_core $(BUILD)/avx2/test_properties $(BUILD)/sse2/test_core \
+                 $(BUILD)/sse2/test_properties
+LOOPS_avx2 = -DFK_LBS_NO_AVX512
+LOOPS_sse2 = -DFK_LBS_NO_AVX2
 
-# The core and property tests once more on the AVX2 loops, which a CPU without
-# AVX-512 runs: test_simd holds them to the reference within a few ulps, and
-# these to everything else the library promises (the core tests caught AVX2
-# LBS giving interleaved records other bits than other layouts, 24 November).
-TEST_PROGRAMS += $(BUILD)/avx2/test_core $(BUILD)/avx2/test_properties
-
-$(BUILD)/avx2/fk_lbs.o: tests/fk_lbs_impl.c $(HEADER)
+$(BUILD)/avx2/test_simd $(BUILD)/sse2/test_simd: $(BUILD)/%/test_simd: tests/test_simd.c tests/check.h \
+                                                 tests/test_random.h $(HEADER)
 	@mkdir -p $(@D)
-	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DFK_LBS_NO_AVX512 $(WARNINGS) -c $< -o $@
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(LOOPS_$*) $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
+
+$(BUILD)/avx2/fk_lbs.o $(BUILD)/sse2/fk_lbs.o: $(BUILD)/%/fk_lbs.o: tests/fk_lbs_impl.c $(HEADER)
+	@mkdir -p $(@D)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(LOOPS_$*) $(WARNINGS) -c $< -o $@
 
 $(BUILD)/avx2/test_%: tests/test_%.c tests/check.h tests/test_random.h $(HEADER) $(BUILD)/avx2/fk_lbs.o
-	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DFK_LBS_NO_AVX512 $(TEST_WARNINGS) $< $(BUILD)/avx2/fk_lbs.o -o $@ $(LDLIBS)
-$(BUILD)/avx2/test_properties: tests/prop_harness.h tests/prop_cases.h
-
-$(BUILD)/sse2/test_%: tests/test_%.c tests/check.h tests/test_random.h $(HEADER)
-	@mkdir -p $(@D)
-	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DFK_LBS_NO_AVX2 $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(LOOPS_avx2) $(TEST_WARNINGS) $< $(BUILD)/avx2/fk_lbs.o -o $@ $(LDLIBS)
+$(BUILD)/sse2/test_%: tests/test_%.c tests/check.h tests/test_random.h $(HEADER) $(BUILD)/sse2/fk_lbs.o
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(LOOPS_sse2) $(TEST_WARNINGS) $< $(BUILD)/sse2/fk_lbs.o -o $@ $(LDLIBS)
+$(BUILD)/avx2/test_properties $(BUILD)/sse2/test_properties: tests/prop_harness.h tests/prop_cases.h
 
 # 64-bit Arm, where fk_skin_lbs() and fk_skin_dqs() run their NEON loops: the
 # header and the core, bad-input, SIMD and property tests cross-compiled and run
