@@ -3656,16 +3656,17 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__run_joints_in_range_avx2(const 
     return !over;
 }
 
-/* ---- AVX2 LBS on packed arrays and records: rows, four vertices at a time ----
-   fk__lbs_avx2_loop() works one vertex at a time on the palette's columns. For
-   packed arrays and interleaved records fk__lbs_avx2_rows() works as the
-   AVX-512 loop does, on each bone's rows r0 r1 r2 (x' = r0 . (x, y, z, 1), and
-   so on): rows 0 and 1 in a 256-bit register and row 2 in a 128-bit one, so
-   that one weight, picked within the 128-bit halves, serves all three. The
-   blended rows times the point leave each coordinate as the sum of four
-   lanes; four vertices' sums are taken together by in-lane shuffles, which
-   leaves x', y' and z' of the four vertices in lanes, where four normals are
-   renormalized at once. On an AMD Zen 4, with the AVX-512 loops compiled out
+/* ---- AVX2 LBS: rows, four vertices at a time ----
+   fk__lbs_avx2_loop() works one vertex at a time on the palette's columns; it
+   does the last one to four vertices of a run. The rest, in every layout,
+   fk__lbs_avx2_rows() does as the AVX-512 loop does, on each bone's rows r0
+   r1 r2 (x' = r0 . (x, y, z, 1), and so on): rows 0 and 1 in a 256-bit
+   register and row 2 in a 128-bit one, so that one weight, picked within
+   the 128-bit halves, serves all three. The blended rows times the point
+   leave each coordinate as the sum of four lanes; four vertices' sums are
+   taken together by in-lane shuffles, which leaves x', y' and z' of the four
+   vertices in lanes, where four normals are renormalized at once. On packed
+   arrays, on an AMD Zen 4, with the AVX-512 loops compiled out
    (a harness, k = 4, pinned, fastest of 21): 3.2 to 2.4 ns a vertex at 10k
    and 100k vertices, 3.3 to 2.7 at 1M; with normals 6.8 to 4.9
    (performance.md); since then, with each group's normals held back a group,
@@ -4013,15 +4014,19 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_checked(const fk__skin
     return run->count;
 }
 
-/* Each loop a function of its own: compiled into one, the vertex-at-a-time
-   loop on 24-byte records of positions and normals took 13% more time (its
-   instructions the same, its registers and places not). */
+/* Each layout's loop a function of its own: compiled into one function with
+   the loop for packed arrays, the loop for other layouts (then the
+   vertex-at-a-time one) took 13% more time on 24-byte records of positions
+   and normals (its instructions the same, its registers and places not). */
 #undef FK__SIMD_TARGET
 #define FK__SIMD_TARGET FK__AVX2_TARGET __attribute__((noinline))
 FK__SKIN_SPECIALIZE(fk__lbs_avx2_packed_run, fk__lbs_avx2_packed)
-/* Records with four influences only, as in the AVX-512 loops: a copy for
-   every count made the header take 12% longer to compile (gcc -O2, 13.9 to
-   15.5 s), for 14 to 16% on records with one, two or eight. */
+/* Records with four influences have a copy of their own, with the strides
+   cut to two, as in the AVX-512 loops: against the copy for any strides, 5%
+   less time with normals and 13% without (1M vertices, 48-byte records,
+   AVX-512 compiled out, three alternating rounds). Other counts on records
+   take the copy for any strides: a copy of their own for every count made
+   the header take 12% longer to compile (gcc -O2, 13.9 to 15.5 s). */
 static FK__SIMD_TARGET int fk__lbs_avx2_records_run(const fk__skin_run *run)
 {
 #if defined(__OPTIMIZE__)
