@@ -3880,9 +3880,8 @@ enum { FK__LAYOUT_STRIDED, FK__LAYOUT_PACKED, FK__LAYOUT_RECORDS };
    strides the vertex-at-a-time one, 400 vertices skinned from 48-byte records
    and from arrays with padded index and weight lists came out a few ulps
    apart (test_core). (Both loops leave the last one to four vertices to the
-   vertex-at-a-time loop, the same ones in every layout; the AVX-512 loop on
-   packed arrays large enough to stream also its first few, to align the
-   stream, so there those differ from other layouts by a few ulps.)
+   vertex-at-a-time loop, the same ones in every layout; test_simd holds every
+   layout to the same bits.)
    On records, with the points read as three floats and the normals held
    back (below), this loop takes 20% less time than the vertex-at-a-time one
    (6.57 to 5.26 ms at 1M vertices with normals on 48-byte records, k = 4,
@@ -4404,17 +4403,36 @@ static FK__AVX512_TARGET __attribute__((noinline, cold)) __m512 fk__normalize4_l
     return _mm512_loadu_ps(lanes);
 }
 
+/* The squared length of normals, as both AVX-512 LBS renormalizations (four
+   and sixteen vertices at a time) round it: two fused multiply-adds on x^2,
+   written out, so that no compiler's choice to fuse can make the two round
+   apart. They did: gcc's GNU modes fuse a product into a following sum across
+   intrinsics, and fused (x^2 + y^2) + z^2 in the sixteen-vertex loop but not
+   in the four-vertex one (a masked product), so that with gcc's defaults
+   packed arrays and interleaved records gave a tenth of their normals other
+   last bits (test_simd, layouts_give_the_same_bits). Written out, the
+   sixteen-vertex loop is as fast as before (LBS with normals, 1M vertices,
+   k = 4: 3.92 against 3.97 ms, five alternating rounds); the four-vertex one
+   needs a third block shuffle, 4% slower on interleaved records with one or
+   two influences (with four they take the sixteen-vertex loop). Keeping the
+   products apart from the sums by an empty asm instead made the sixteen-vertex
+   loop 1 to 2% slower. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__length2_avx512(__m512 x, __m512 y, __m512 z)
+{
+    return _mm512_fmadd_ps(z, z, _mm512_fmadd_ps(y, y, _mm512_mul_ps(x, x)));
+}
+
 /* Normals laid out as fk__sum_lanes4_avx512() leaves them, each divided by its
    length: AVX-512's 14-bit estimate of 1/sqrt and the Newton step of
-   fk__normalize_sse(), on the squares of blocks 0 to 2 summed by two block
-   swaps, in the same order for every lane of a vertex. Block 3 comes out as
-   anything. Vertices whose length the estimate cannot take go one by one to
-   fk__normalize_sse(), which hands them to the reference. */
+   fk__normalize_sse(), on fk__length2_avx512() of blocks 0 to 2, each
+   broadcast to every block. Block 3 comes out as anything. Vertices whose
+   length the estimate cannot take go one by one to fk__normalize_sse(), which
+   hands them to the reference. */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__normalize4_lanes_avx512(__m512 n)
 {
-    __m512 square = _mm512_maskz_mul_ps(0x0FFF, n, n), length2;
-    length2 = _mm512_add_ps(square, _mm512_shuffle_f32x4(square, square, _MM_SHUFFLE(2, 3, 0, 1)));
-    length2 = _mm512_add_ps(length2, _mm512_shuffle_f32x4(length2, length2, _MM_SHUFFLE(1, 0, 3, 2)));
+    const __m512 length2 = fk__length2_avx512(_mm512_shuffle_f32x4(n, n, _MM_SHUFFLE(0, 0, 0, 0)),
+                                              _mm512_shuffle_f32x4(n, n, _MM_SHUFFLE(1, 1, 1, 1)),
+                                              _mm512_shuffle_f32x4(n, n, _MM_SHUFFLE(2, 2, 2, 2)));
     if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0))
         return _mm512_mul_ps(n, fk__inverse_length_avx512(length2));
     return fk__normalize4_lanes_exact_avx512(n);
@@ -4559,7 +4577,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store16x3_lanes_avx512(char 
 
 /* x, y and z of sixteen normals across, from four registers of four vertices
    as fk__sum_lanes4_avx512() leaves them (seven block shuffles), and the sums
-   of their squares, (x^2 + y^2) + z^2 as in fk__normalize4_lanes_avx512(). */
+   of their squares (fk__length2_avx512(), as in fk__normalize4_lanes_avx512()). */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__gather16_lanes_avx512(const __m512 turned[4], __m512 xyz[3])
 {
     const __m512 xy01 = _mm512_shuffle_f32x4(turned[0], turned[1], _MM_SHUFFLE(1, 0, 1, 0));
@@ -4569,8 +4587,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__gather16_lanes_avx512(cons
     xyz[0] = _mm512_shuffle_f32x4(xy01, xy23, _MM_SHUFFLE(2, 0, 2, 0));
     xyz[1] = _mm512_shuffle_f32x4(xy01, xy23, _MM_SHUFFLE(3, 1, 3, 1));
     xyz[2] = _mm512_shuffle_f32x4(z01, z23, _MM_SHUFFLE(2, 0, 2, 0));
-    return _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(xyz[0], xyz[0]), _mm512_mul_ps(xyz[1], xyz[1])),
-                         _mm512_mul_ps(xyz[2], xyz[2]));
+    return fk__length2_avx512(xyz[0], xyz[1], xyz[2]);
 }
 
 /* Sixteen normals, four vertices a register as fk__sum_lanes4_avx512() leaves
@@ -4602,7 +4619,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__normalize16_lanes_avx512(__m
    them, divided by their lengths and written packed: x, y and z across
    (fk__gather16_lanes_avx512()), all sixteen lengths from one estimate and
    Newton step, and fk__store16x3_avx512(). Four at a time in the lanes they
-   came in (fk__normalize4_lanes_avx512(), two block shuffles each, and a
+   came in (fk__normalize4_lanes_avx512(), then two block shuffles each, and a
    class test and an estimate for every four) took LBS with normals 12% longer
    at 100k vertices, k = 4, and 21% with k = 1, on an AMD Zen 4;
    fk__normalize16_lanes_avx512() and the lanes' store, 10% longer. */
@@ -4623,19 +4640,24 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__normalize_store16_avx512(cha
     }
 }
 
-/* How many vertices fk__lbs16_avx512() leaves to other loops before its first
-   streamed line (the output positions then sit on a 64-byte boundary), or -1
-   when the run's output positions take less than FK_LBS_STREAM_MIN_BYTES (or
-   their floats are misaligned): then it stores as usual, and the output stays
-   in the caches for whatever reads it next. */
+/* How many vertices fk__lbs16_avx512() does before its first streamed line
+   (the output positions then sit on a 64-byte boundary), or -1 when the run's
+   output positions take less than FK_LBS_STREAM_MIN_BYTES or do not start on
+   a 16-byte boundary, or the run is too short to reach a line: then it stores
+   as usual, and the output stays in the caches for whatever reads it next.
+   From a 16-byte boundary the head is 0, 4, 8 or 12 vertices (12 * head runs
+   through the multiples of 16 mod 64), so that it goes four at a time by the
+   same arithmetic as the rest and every vertex comes out with the bits it has
+   in other layouts. (Heads of any length, by other loops, gave a few vertices
+   at each end other last bits.) */
 static int fk__stream_head(const fk__skin_run *r)
 {
     const uintptr_t out = (uintptr_t)r->out_positions;
     const unsigned long long bytes = (unsigned long long)r->count * 12u;
     int head = 0;
-    if (bytes < (unsigned long long)FK_LBS_STREAM_MIN_BYTES || out % sizeof(float) != 0) return -1;
-    while ((out + 12u * (unsigned)head) % 64u != 0) ++head; /* 12 * head runs through every multiple of 4 mod 64 */
-    return head;
+    if (bytes < (unsigned long long)FK_LBS_STREAM_MIN_BYTES || out % 16u != 0) return -1;
+    while ((out + 12u * (unsigned)head) % 64u != 0) head += 4;
+    return head + 16 < r->count ? head : -1;
 }
 
 /* The rows step of LBS for the four vertices from vertex `at` of the run on: each vertex's blended rows, its point in every block, and the
@@ -4686,13 +4708,14 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_avx512(fk__skin_run *ru
     fk__skin_run r_ = *run, *r = &r_; /* a copy, as in fk__lbs_avx512_loop() */
     const int head = fk__stream_head(r), stream = head >= 0;
     int i = 0, g;
-    if (head > 0 && head + 16 < r->count) {
-        fk__skin_run first = *r;
-        first.count = head;
-        if (!fk__packed_joints_in_range_avx512(r->joints, (size_t)head * (size_t)influences, r->joint_limit)) return -1;
-        fk__lbs_avx2_loop(&first, influences, normals, FK__PREFETCH_ALL);
-        fk__skin_advance(r, normals, (size_t)head);
-        i = head;
+    if (head > 0 && !fk__packed_joints_in_range_avx512(r->joints, (size_t)head * (size_t)influences, r->joint_limit))
+        return -1;
+    for (; i < head; i += 4) { /* the four-vertex step of fk__lbs_avx512_loop() */
+        __m512 turned;
+        const __m512 moved = fk__lbs_rows4_avx512(r, rows, 0, influences, normals, &turned, 1);
+        if (normals) fk__store4x3_lanes_avx512(r->out_normals, turned);
+        fk__store4x3_lanes_avx512(r->out_positions, moved);
+        fk__skin_advance(r, normals, 4);
     }
     for (; i + 16 < r->count; i += 16) {
         __m512 moved[4], turned[4];

@@ -335,6 +335,98 @@ static void agree(skin_function skin, const char *method, int count)
     }
 }
 
+/* Vertex i's output position (normal, if `normal`) in a layout's output buffer. */
+static const float *output_of(const layout *l, const char *out, int i, int normal)
+{
+    return (const float *)(const void *)(out + (size_t)i * l->vertex_bytes + (normal ? l->normal_offset : l->position_offset));
+}
+
+/* Whether skinned positions and normals, `step` floats from one vertex's to
+   the next, are bit for bit those in `expected` (positions, then normals). */
+static int same_bits_as(const float *positions, const float *normals, size_t step, const float *expected,
+                        int with_normals)
+{
+    size_t n = (size_t)test_mesh.count, i;
+    int same = 1;
+    for (i = 0; i < n; ++i)
+        same &= memcmp(positions + step * i, expected + 3 * i, 12) == 0 &&
+                (!with_normals || memcmp(normals + step * i, expected + 3 * (n + i), 12) == 0);
+    return same;
+}
+
+/* The same vertices skinned by the same bones give the same bits in every
+   layout (packed, interleaved, padded lists, records), whatever the output's
+   place relative to a cache line (where the loops start streaming), and in
+   place: a vertex's arithmetic does not depend on which loop or which part of
+   a loop reaches it. 1500 vertices, so that packed outputs are streamed (see
+   FK_LBS_STREAM_MIN_BYTES above). */
+static void layouts_give_the_same_bits(void)
+{
+    enum { COUNT = 1500 };
+    static float expected[2 * 3 * COUNT];
+    const size_t n = COUNT;
+    char *line = (char *)malloc(24 * n + 128), *aligned;
+    int method, k, which, with_normals, shift, in_place;
+    char what[160];
+    if (!line) { fprintf(stderr, "out of memory\n"); exit(1); }
+    aligned = line + (64 - (uintptr_t)line % 64);
+    make_bones(3.0f);
+    for (method = 0; method < 2; ++method) {
+        skin_function skin = method ? fk_skin_dqs : fk_skin_lbs;
+        for (k = 1; k <= MAX_K; ++k) {
+            make_mesh(COUNT, k);
+            for (with_normals = 0; with_normals < 2; ++with_normals) {
+                for (which = 0; which < LAYOUTS; ++which) {
+                    layout l = layout_for(which, k);
+                    buffers b;
+                    fk_skin_desc d;
+                    size_t i;
+                    fill(&l, &b);
+                    d = describe(&l, &b, with_normals, 0, used_bones);
+                    snprintf(what, sizeof what, "%s k=%d%s: %s", method ? "DQS" : "LBS", k,
+                             with_normals ? ", normals" : "", l.name);
+                    CHECK(skin(&d) == FK_OK, "%s: call failed", what);
+                    if (which == 0)
+                        for (i = 0; i < n; ++i) {
+                            memcpy(expected + 3 * i, output_of(&l, b.out, (int)i, 0), 12);
+                            memcpy(expected + 3 * (n + i), output_of(&l, b.out, (int)i, 1), 12);
+                        }
+                    else
+                        CHECK(same_bits_as(output_of(&l, b.out, 0, 0), output_of(&l, b.out, 0, 1),
+                                           l.vertex_bytes / 4, expected, with_normals),
+                              "%s: other bits than %s", what, layouts[0].name);
+                    release(&b);
+                }
+                /* packed outputs at every 4-byte place in a cache line, apart and in place */
+                for (shift = 0; shift < 64; shift += 4)
+                    for (in_place = 0; in_place < 2; ++in_place) {
+                        layout l = layout_for(PACKED, k);
+                        buffers b;
+                        fk_skin_desc d;
+                        float *positions = (float *)(void *)(aligned + shift), *normals = positions + 3 * n;
+                        fill(&l, &b);
+                        d = describe(&l, &b, with_normals, 0, used_bones);
+                        if (in_place) {
+                            memcpy(positions, b.vertices, 24 * n);
+                            d.positions = positions;
+                            if (with_normals) d.normals = normals;
+                        }
+                        d.out_positions = positions;
+                        if (with_normals) d.out_normals = normals;
+                        snprintf(what, sizeof what, "%s k=%d%s: packed output %d bytes past a line%s",
+                                 method ? "DQS" : "LBS", k, with_normals ? ", normals" : "", shift,
+                                 in_place ? ", in place" : "");
+                        CHECK(skin(&d) == FK_OK, "%s: call failed", what);
+                        CHECK(same_bits_as(positions, normals, 3, expected, with_normals), "%s: other bits than %s",
+                              what, layouts[0].name);
+                        release(&b);
+                    }
+            }
+        }
+    }
+    free(line);
+}
+
 static void lbs_simd_matches_reference(void) { make_bones(3.0f); agree(fk_skin_lbs, "LBS", 1000); }
 
 /* The DQS sign table is built when bones^2 <= 2 vertices k: with 40 bones,
@@ -912,5 +1004,6 @@ int main(void)
     RUN_TEST(edge_cases_match_reference);
     RUN_TEST(nan_weights_stay_in_their_vertex);
     RUN_TEST(forward_paths_agree_bit_for_bit);
+    RUN_TEST(layouts_give_the_same_bits);
     return check_finish();
 }
