@@ -549,7 +549,10 @@ FK_LBS_DEF fk_result fk_skin_validate(const fk_skin_desc *desc);
     anything is written; a joint index out of range is found when its vertex is
     reached, and the vertices before it have then been written.
     @remark Reentrant; to skin from several threads, give each thread a copy of the
-    descriptor with its pointers advanced to a sub-range of the vertices. */
+    descriptor with its pointers advanced to a sub-range of the vertices.
+    @remark A vertex's result depends on its own data and the bones alone: the
+    same bits come out in any layout, in place or not, and from one call or from
+    many calls over pieces of the vertices (on one CPU, from one build). */
 FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc);
 
 /** @brief Dual quaternion skinning (Kavan et al. 2008): the influences' unit dual
@@ -564,7 +567,12 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc);
     keeps its rest position and normal; NaN in its weights or data makes its
     outputs NaN.
     @param desc what to skin; see fk_skin_desc.
-    @return as fk_skin_lbs(). */
+    @return as fk_skin_lbs().
+    @remark As for fk_skin_lbs(), a vertex's bits do not depend on the layout or
+    on how the vertices are split between calls, but for the vertices skinned in
+    one group (up to sixteen) with one whose blend needs the careful path (a
+    zero, subnormal or overflowing norm, NaN or infinite data): the group then
+    goes vertex by vertex, which may round a neighbour otherwise. */
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
 
 /* ============================================================================
@@ -3237,52 +3245,6 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__weight_avx2(const float *wei
                       : _mm256_permute_ps(*four, _MM_SHUFFLE(3, 3, 3, 3));
 }
 
-/* With eight lanes, columns c0 c1 share one register and c2 t the other: two
-   fused multiply-adds per influence, and the weight is one broadcast (see
-   fk__weight_avx2()). */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_loop(const fk__skin_run *run, const int influences,
-                                                                 const int normals, const int prefetch_plan)
-{
-    fk__skin_run r = *run; /* see fk__skin_advance() */
-    int i, e;
-    for (i = 0; i < r.count; ++i) {
-        const uint16_t *joints = (const uint16_t *)(const void *)r.joints;
-        const float *weights = (const float *)(const void *)r.weights;
-        const float *m = r.palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS;
-        __m256 four = influences % 4 == 0 ? _mm256_broadcast_ps((const __m128 *)(const void *)weights) : _mm256_setzero_ps();
-        __m256 w = fk__weight_avx2(weights, 0, influences, &four);
-        __m256 c01 = _mm256_mul_ps(w, _mm256_load_ps(m)), c2t = _mm256_mul_ps(w, _mm256_load_ps(m + 8));
-        __m128 c0, c1, c2, p, n = _mm_setzero_ps();
-        if (i % 4 == 0) fk__prefetch_ahead(&r, prefetch_plan, normals, 0);
-        FK__UNROLL
-        for (e = 1; e < influences; ++e) {
-            m = r.palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS;
-            w = fk__weight_avx2(weights, e, influences, &four);
-            c01 = _mm256_fmadd_ps(w, _mm256_load_ps(m), c01);
-            c2t = _mm256_fmadd_ps(w, _mm256_load_ps(m + 8), c2t);
-        }
-        c0 = _mm256_castps256_ps128(c01);
-        c1 = _mm256_extractf128_ps(c01, 1);
-        c2 = _mm256_castps256_ps128(c2t);
-        {
-            const float *v = (const float *)(const void *)r.positions;
-            p = _mm_fmadd_ps(c0, _mm_broadcast_ss(&v[0]), _mm256_extractf128_ps(c2t, 1));
-            p = _mm_fmadd_ps(c1, _mm_broadcast_ss(&v[1]), p);
-            p = _mm_fmadd_ps(c2, _mm_broadcast_ss(&v[2]), p);
-        }
-        if (normals) {
-            const float *v = (const float *)(const void *)r.normals;
-            n = _mm_mul_ps(c0, _mm_broadcast_ss(&v[0]));
-            n = _mm_fmadd_ps(c1, _mm_broadcast_ss(&v[1]), n);
-            n = fk__normalize_sse(_mm_fmadd_ps(c2, _mm_broadcast_ss(&v[2]), n));
-        }
-        fk__store3_sse(r.out_positions, p);
-        if (normals) fk__store3_sse(r.out_normals, n);
-        fk__skin_advance(&r, normals, 1);
-    }
-    return run->count;
-}
-
 /* fk__heaviest_of() for eight weights in one register: the maximum in every
    lane, then the first lane that equals it (the lowest set bit; none, for NaN
    weights, reads as 0). The SSE version's compare-and-select between two halves
@@ -3577,6 +3539,44 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_finish8_avx2(const fk__ski
                            normals ? r->out_normals + (size_t)v * r->out_normal_stride : NULL);
 }
 
+/* The last one to seven vertices of a run (`lanes` of them), by
+   fk__dqs8_avx2() as the groups of eight (see fk__lbs_tail_avx2()): the
+   missing lanes repeat the last vertex's blend and point. (One vertex at a
+   time, until late on 24 November, they came out a few ulps from what the
+   groups give them.) */
+static FK__AVX2_TARGET void fk__dqs_tail_avx2(const fk__skin_run *r, const int source, const int lanes,
+                                              const int influences, const int normals)
+{
+    float points[2][8 * 3 + 1] = {{0.0f}, {0.0f}}, out[2][8 * 3];
+    __m256 blend[8];
+    int v;
+    for (v = 0; v < 8; ++v) {
+        const size_t from = (size_t)(v < lanes ? v : lanes - 1);
+        const char *joint = r->joints + from * r->joint_stride, *weight = r->weights + from * r->weight_stride;
+        blend[v] = v < lanes ? fk__dqs_blend_avx2(r, source,
+                                                  fk__dqs_pivot_avx2(source == FK__DQS_SIGNED, joint, weight, influences),
+                                                  joint, weight, influences)
+                             : blend[lanes - 1];
+        memcpy(points[0] + 3 * v, r->positions + from * r->position_stride, 3 * sizeof(float));
+        if (normals) memcpy(points[1] + 3 * v, r->normals + from * r->normal_stride, 3 * sizeof(float));
+    }
+    if (fk__dqs8_avx2(blend, (const char *)(const void *)points[0], 3 * sizeof(float),
+                      normals ? (const char *)(const void *)points[1] : NULL, 3 * sizeof(float),
+                      (char *)(void *)out[0], 3 * sizeof(float), (char *)(void *)out[1], 3 * sizeof(float))) {
+        for (v = 0; v < lanes; ++v) {
+            memcpy(r->out_positions + (size_t)v * r->out_position_stride, out[0] + 3 * v, 3 * sizeof(float));
+            if (normals) memcpy(r->out_normals + (size_t)v * r->out_normal_stride, out[1] + 3 * v, 3 * sizeof(float));
+        }
+        return;
+    }
+    for (v = 0; v < lanes; ++v) /* as fk__dqs_finish8_avx2() when fk__dqs8_avx2() declines */
+        fk__dqs_vertex_sse(_mm256_castps256_ps128(blend[v]), _mm256_extractf128_ps(blend[v], 1),
+                           r->positions + (size_t)v * r->position_stride,
+                           normals ? r->normals + (size_t)v * r->normal_stride : NULL,
+                           r->out_positions + (size_t)v * r->out_position_stride,
+                           normals ? r->out_normals + (size_t)v * r->out_normal_stride : NULL);
+}
+
 static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_loop(const fk__skin_run *run, const int influences,
                                                                  const int normals, const int prefetch_plan)
 {
@@ -3596,14 +3596,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_loop(const fk__skin_ru
         fk__dqs_finish8_avx2(&r, blend, normals);
         fk__skin_advance(&r, normals, 8);
     }
-    for (; i < r.count; ++i) {
-        __m256 blend = fk__dqs_blend_avx2(&r, source,
-                                          fk__dqs_pivot_avx2(source == FK__DQS_SIGNED, r.joints, r.weights, influences),
-                                          r.joints, r.weights, influences);
-        fk__dqs_vertex_sse(_mm256_castps256_ps128(blend), _mm256_extractf128_ps(blend, 1), r.positions,
-                           normals ? r.normals : NULL, r.out_positions, r.out_normals);
-        fk__skin_advance(&r, normals, 1);
-    }
+    if (i < r.count) fk__dqs_tail_avx2(&r, source, r.count - i, influences, normals);
     return run->count;
 }
 
@@ -3657,9 +3650,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__run_joints_in_range_avx2(const 
 }
 
 /* ---- AVX2 LBS: rows, four vertices at a time ----
-   fk__lbs_avx2_loop() works one vertex at a time on the palette's columns; it
-   does the last one to four vertices of a run. The rest, in every layout,
-   fk__lbs_avx2_rows() does as the AVX-512 loop does, on each bone's rows r0
+   In every layout fk__lbs_avx2_rows() works as the AVX-512 loop does, on each bone's rows r0
    r1 r2 (x' = r0 . (x, y, z, 1), and so on): rows 0 and 1 in a 256-bit
    register and row 2 in a 128-bit one, so that one weight, picked within
    the 128-bit halves, serves all three. The blended rows times the point
@@ -3863,6 +3854,54 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store4_held_avx2(char *p, size
     else fk__store4x3_strided_avx2(p, stride, xy, z);
 }
 
+/* The last one to four vertices of a run (`lanes` of them), by the four-vertex
+   step's own arithmetic, so that every vertex comes out with the same bits
+   wherever it falls in a call: a call split into pieces, as from threads,
+   gives what one call gives. (A loop one vertex at a time on the bones'
+   columns did these until late on 24 November; a call in pieces of 1 to 37
+   vertices then gave a tenth of its vertices other last bits.) Their points
+   are copied, the missing lanes repeating the last vertex, into a buffer the
+   step's 16-byte loads may read past; the results are copied out. Nothing
+   past the run is read or written, and everything is read before anything is
+   written (in place). The joint indices are checked by the caller. */
+static FK__AVX2_TARGET void fk__lbs_tail_avx2(const fk__skin_run *r, const float *rows, const int lanes,
+                                              const int influences, const int normals)
+{
+    float points[2][4 * 3 + 1] = {{0.0f}, {0.0f}}, out[2][4 * 3 + 4];
+    __m256 moved01[4], turned01[4], xy;
+    __m128 moved2[4], turned2[4], z;
+    fk__skin_run vertex = *r;
+    int v;
+    for (v = 0; v < 4; ++v) {
+        const size_t from = (size_t)(v < lanes ? v : lanes - 1);
+        memcpy(points[0] + 3 * v, r->positions + from * r->position_stride, 3 * sizeof(float));
+        if (normals) memcpy(points[1] + 3 * v, r->normals + from * r->normal_stride, 3 * sizeof(float));
+    }
+    vertex.position_stride = vertex.normal_stride = 3 * sizeof(float);
+    for (v = 0; v < 4; ++v) {
+        const size_t from = (size_t)(v < lanes ? v : lanes - 1);
+        vertex.positions = (const char *)(const void *)(points[0] + 3 * v);
+        vertex.normals = (const char *)(const void *)(points[1] + 3 * v);
+        vertex.joints = r->joints + from * r->joint_stride;
+        vertex.weights = r->weights + from * r->weight_stride;
+        turned01[v] = _mm256_setzero_ps();
+        turned2[v] = _mm_setzero_ps();
+        fk__lbs_rows_vertex_avx2(&vertex, rows, 0, influences, normals, 1, &moved01[v], &moved2[v], &turned01[v],
+                                 &turned2[v]);
+    }
+    fk__sum_lanes4_avx2(moved01, moved2, &xy, &z);
+    fk__store4x3_avx2((char *)(void *)out[0], xy, z);
+    if (normals) {
+        fk__sum_lanes4_avx2(turned01, turned2, &xy, &z);
+        fk__normalize4_lanes_avx2(&xy, &z);
+        fk__store4x3_avx2((char *)(void *)out[1], xy, z);
+    }
+    for (v = 0; v < lanes; ++v) {
+        memcpy(r->out_positions + (size_t)v * r->out_position_stride, out[0] + 3 * v, 3 * sizeof(float));
+        if (normals) memcpy(r->out_normals + (size_t)v * r->out_normal_stride, out[1] + 3 * v, 3 * sizeof(float));
+    }
+}
+
 /* The layouts the AVX2 LBS loop and fk__lbs_avx512_loop() are compiled for:
    any strides; every array tightly packed, so that the strides are constants;
    interleaved records, every input array at one stride and both outputs at
@@ -3877,13 +3916,13 @@ enum { FK__LAYOUT_STRIDED, FK__LAYOUT_PACKED, FK__LAYOUT_RECORDS };
    written, so in-place skinning works. The rows take 16 KB of stack, as in
    the AVX-512 loop. One loop for every layout gives every layout the same
    arithmetic, so the same bits: when records took this loop and other
-   strides the vertex-at-a-time one, 400 vertices skinned from 48-byte records
+   strides a loop one vertex at a time on the bones' columns (since removed),
+   400 vertices skinned from 48-byte records
    and from arrays with padded index and weight lists came out a few ulps
-   apart (test_core). (Both loops leave the last one to four vertices to the
-   vertex-at-a-time loop, the same ones in every layout; test_simd holds every
-   layout to the same bits.)
+   apart (test_core); test_simd now holds every layout, and a call split into
+   pieces, to the same bits.
    On records, with the points read as three floats and the normals held
-   back (below), this loop takes 20% less time than the vertex-at-a-time one
+   back (below), this loop took 20% less time than that one
    (6.57 to 5.26 ms at 1M vertices with normals on 48-byte records, k = 4,
    AVX-512 compiled out, three alternating rounds); with 16-byte point loads
    it had taken twice as long (performance.md).
@@ -3970,7 +4009,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_rows(const fk__skin_ru
     if (held_at) fk__store4_held_avx2(held_at, held_stride, packed, held_xy, held_z, normals);
     r.count -= i; /* the last one to four vertices */
     if (!fk__run_joints_in_range_avx2(&r, r.count, influences)) return i;
-    fk__lbs_avx2_loop(&r, influences, normals, prefetch_plan);
+    if (r.count > 0) fk__lbs_tail_avx2(&r, rows, r.count, influences, normals);
     return run->count;
 }
 
@@ -4184,10 +4223,13 @@ static int fk__has_avx2_fma(void)
 #define FK__SIMD_TARGET FK__AVX512_TARGET
 
 /* gcc 12's own AVX-512 intrinsics (those that leave lanes "undefined") set off
-   -Wmaybe-uninitialized in C++ at -O2 (gcc bug 105593, fixed in gcc 13). */
+   -Wmaybe-uninitialized, and where inlined into a function not inlined
+   further (fk__lbs_tail_avx512()) -Wuninitialized, in C++ at -O2 (gcc bug
+   105593, fixed in gcc 13). */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 
 /* LBS with AVX-512, four vertices at a time. A bone's 3x4 matrix, padded to
@@ -4666,19 +4708,23 @@ static int fk__stream_head(const fk__skin_run *r)
    if `normalize`. */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__lbs_rows4_avx512(const fk__skin_run *r, const float *rows, size_t at,
                                                                       const int influences, const int normals,
-                                                                      __m512 *turned, const int normalize)
+                                                                      __m512 *turned, const int normalize,
+                                                                      const int lanes)
 {
     const __m512 one = _mm512_set1_ps(1.0f), zero = _mm512_setzero_ps();
     __m512 m[4], point[4], normal[4], moved;
     int v;
     FK__UNROLL
-    for (v = 0; v < 4; ++v)
-        m[v] = fk__lbs_blend_avx512(rows, r->joints + (at + (size_t)v) * r->joint_stride,
-                                    r->weights + (at + (size_t)v) * r->weight_stride, influences);
+    for (v = 0; v < 4; ++v) {
+        const size_t from = at + (size_t)(v < lanes ? v : lanes - 1); /* lanes: 4, or in the tail 1 to 4 */
+        m[v] = fk__lbs_blend_avx512(rows, r->joints + from * r->joint_stride, r->weights + from * r->weight_stride,
+                                    influences);
+    }
     FK__UNROLL
     for (v = 0; v < 4; ++v) {
-        point[v] = fk__point_rows_avx512(r->positions + (at + (size_t)v) * r->position_stride, one);
-        if (normals) normal[v] = fk__point_rows_avx512(r->normals + (at + (size_t)v) * r->normal_stride, zero);
+        const size_t from = at + (size_t)(v < lanes ? v : lanes - 1);
+        point[v] = fk__point_rows_avx512(r->positions + from * r->position_stride, one);
+        if (normals) normal[v] = fk__point_rows_avx512(r->normals + from * r->normal_stride, zero);
     }
     moved = fk__sum_lanes4_avx512(_mm512_mul_ps(m[0], point[0]), _mm512_mul_ps(m[1], point[1]),
                                   _mm512_mul_ps(m[2], point[2]), _mm512_mul_ps(m[3], point[3]));
@@ -4689,6 +4735,32 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__lbs_rows4_avx512(const fk_
         if (normalize) *turned = fk__normalize4_lanes_avx512(*turned);
     }
     return moved;
+}
+
+/* The last one to four vertices of a run (`lanes` of them), by
+   fk__lbs_rows4_avx512() as every other vertex, as fk__lbs_tail_avx2() does
+   them for the AVX2 loop. */
+static FK__AVX512_TARGET void fk__lbs_tail_avx512(const fk__skin_run *r, const float *rows, const int lanes,
+                                                  const int influences, const int normals)
+{
+    float points[2][4 * 3 + 1] = {{0.0f}, {0.0f}}, out[2][4 * 3 + 4];
+    fk__skin_run copied = *r;
+    __m512 moved, turned = _mm512_setzero_ps();
+    int v;
+    for (v = 0; v < lanes; ++v) {
+        memcpy(points[0] + 3 * v, r->positions + (size_t)v * r->position_stride, 3 * sizeof(float));
+        if (normals) memcpy(points[1] + 3 * v, r->normals + (size_t)v * r->normal_stride, 3 * sizeof(float));
+    }
+    copied.positions = (const char *)(const void *)points[0];
+    copied.normals = (const char *)(const void *)points[1];
+    copied.position_stride = copied.normal_stride = 3 * sizeof(float);
+    moved = fk__lbs_rows4_avx512(&copied, rows, 0, influences, normals, &turned, 1, lanes);
+    fk__store4x3_lanes_avx512((char *)(void *)out[0], moved);
+    if (normals) fk__store4x3_lanes_avx512((char *)(void *)out[1], turned);
+    for (v = 0; v < lanes; ++v) {
+        memcpy(r->out_positions + (size_t)v * r->out_position_stride, out[0] + 3 * v, 3 * sizeof(float));
+        if (normals) memcpy(r->out_normals + (size_t)v * r->out_normal_stride, out[1] + 3 * v, 3 * sizeof(float));
+    }
 }
 
 /* LBS on packed arrays, sixteen vertices an iteration: the four-vertex step of
@@ -4712,7 +4784,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_avx512(fk__skin_run *ru
         return -1;
     for (; i < head; i += 4) { /* the four-vertex step of fk__lbs_avx512_loop() */
         __m512 turned;
-        const __m512 moved = fk__lbs_rows4_avx512(r, rows, 0, influences, normals, &turned, 1);
+        const __m512 moved = fk__lbs_rows4_avx512(r, rows, 0, influences, normals, &turned, 1, 4);
         if (normals) fk__store4x3_lanes_avx512(r->out_normals, turned);
         fk__store4x3_lanes_avx512(r->out_positions, moved);
         fk__skin_advance(r, normals, 4);
@@ -4726,7 +4798,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_avx512(fk__skin_run *ru
         FK__UNROLL
         for (g = 0; g < 4; ++g) {
             fk__prefetch_ahead(r, FK__PREFETCH_ALL, normals, 4 * (size_t)g);
-            moved[g] = fk__lbs_rows4_avx512(r, rows, 4 * (size_t)g, influences, normals, &turned[g], 0);
+            moved[g] = fk__lbs_rows4_avx512(r, rows, 4 * (size_t)g, influences, normals, &turned[g], 0, 4);
         }
         fk__store16x3_lanes_avx512(r->out_positions, moved, stream);
         if (normals) fk__normalize_store16_avx512(r->out_normals, turned); /* streamed: 13% slower, on a Zen 4 */
@@ -4775,7 +4847,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_strided_avx512(fk__skin
         FK__UNROLL
         for (g = 0; g < 4; ++g) {
             fk__prefetch_ahead(r, prefetch_plan, 1, 4 * (size_t)g);
-            moved[g] = fk__lbs_rows4_avx512(r, rows, 4 * (size_t)g, influences, 1, &turned[g], 0);
+            moved[g] = fk__lbs_rows4_avx512(r, rows, 4 * (size_t)g, influences, 1, &turned[g], 0, 4);
         }
         fk__normalize16_lanes_avx512(turned);
         FK__UNROLL
@@ -4821,7 +4893,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
         __m512 moved, turned;
         if (!fk__joints_in_range_avx512(&r, r.joints, 4, influences, packed)) return i;
         fk__prefetch_ahead(&r, prefetch_plan, normals, 0);
-        moved = fk__lbs_rows4_avx512(&r, rows, 0, influences, normals, &turned, 1);
+        moved = fk__lbs_rows4_avx512(&r, rows, 0, influences, normals, &turned, 1, 4);
         if (packed) {
             if (normals) fk__store4x3_lanes_avx512(r.out_normals, turned);
             fk__store4x3_lanes_avx512(r.out_positions, moved);
@@ -4832,7 +4904,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
     }
     r.count -= i; /* the last one to four vertices */
     if (r.count > 0 && !fk__joints_in_range_avx512(&r, r.joints, r.count, influences, packed)) return i;
-    fk__lbs_avx2_loop(&r, influences, normals, prefetch_plan);
+    if (r.count > 0) fk__lbs_tail_avx512(&r, rows, r.count, influences, normals);
     return run->count;
 }
 

@@ -259,9 +259,10 @@ mutant joint_index_unchecked \
 # Packed LBS, sixteen vertices an iteration: the indices checked up front (the
 # group's, and those of the vertices done first so that streamed lines start on
 # a 64-byte boundary), the vertices done first (left unwritten, or done by
-# another loop, as they were until late on 24 November: their last bits then differ
-# from other layouts'), a line of the output picked wrong, and the boundary
-# missed (a streaming store faults off one).
+# another loop, as they were until late on 24 November: the AVX2 loop, whose
+# normals then get other last bits than in other layouts), a line of the
+# output picked wrong, and the boundary missed (a streaming store faults off
+# one).
 simd_mutant lbs_avx512_sixteen_unchecked avx512 "" \
 '        if (!fk__packed_joints_in_range_avx512(r->joints, 16 * (size_t)influences, r->joint_limit)) {' \
 '        if (0) {'
@@ -280,7 +281,7 @@ simd_mutant lbs_avx512_stream_head_by_other_loop avx512 "" \
 '    if (head > 0) {
         fk__skin_run first = *r;
         first.count = head;
-        fk__lbs_avx2_loop(&first, influences, normals, FK__PREFETCH_ALL);
+        (void)fk__lbs_avx2_packed(&first, influences, normals);
         fk__skin_advance(r, normals, (size_t)head);
         i = head;
     }
@@ -338,6 +339,55 @@ simd_mutant lbs_avx2_rows_joints_unchecked avx2 -DFK_LBS_NO_AVX512 \
 simd_mutant lbs_avx2_rows_tail_unchecked avx2 -DFK_LBS_NO_AVX512 \
 '    if (!fk__run_joints_in_range_avx2(&r, r.count, influences)) return i;' \
 ''
+
+# The last one to four vertices of a run go through the four-vertex step too,
+# from copies of their points, so that a call split into pieces gives the
+# bits of one call: the tail done by another loop (the SSE2 one for AVX2; for
+# AVX-512 the AVX2 tail, whose positions round alike and normals do not),
+# its last vertex never written, the missing lanes reading past the run.
+simd_mutant lbs_avx2_tail_by_other_loop avx2 -DFK_LBS_NO_AVX512 \
+'    if (r.count > 0) fk__lbs_tail_avx2(&r, rows, r.count, influences, normals);' \
+'    if (r.count > 0) (void)fk__lbs_sse_loop(&r, influences, normals);'
+
+simd_mutant lbs_avx512_tail_by_other_loop avx512 "" \
+'    moved = fk__lbs_rows4_avx512(&copied, rows, 0, influences, normals, &turned, 1, lanes);' \
+'    fk__lbs_tail_avx2(r, rows, lanes, influences, normals);
+    return;
+    moved = fk__lbs_rows4_avx512(&copied, rows, 0, influences, normals, &turned, 1, lanes);'
+
+simd_mutant lbs_avx512_tail_last_unwritten avx512 "" \
+'    moved = fk__lbs_rows4_avx512(&copied, rows, 0, influences, normals, &turned, 1, lanes);
+    fk__store4x3_lanes_avx512((char *)(void *)out[0], moved);
+    if (normals) fk__store4x3_lanes_avx512((char *)(void *)out[1], turned);
+    for (v = 0; v < lanes; ++v) {' \
+'    moved = fk__lbs_rows4_avx512(&copied, rows, 0, influences, normals, &turned, 1, lanes);
+    fk__store4x3_lanes_avx512((char *)(void *)out[0], moved);
+    if (normals) fk__store4x3_lanes_avx512((char *)(void *)out[1], turned);
+    for (v = 0; v < lanes - 1; ++v) {'
+
+simd_mutant lbs_avx512_tail_lanes_past_the_run avx512 "" \
+'        const size_t from = at + (size_t)(v < lanes ? v : lanes - 1); /* lanes: 4, or in the tail 1 to 4 */' \
+'        const size_t from = at + (size_t)v; /* lanes: 4, or in the tail 1 to 4 */'
+
+# The same for DQS with AVX2 (the AVX-512 loop hands its last zero to fifteen
+# vertices to it): the tail one vertex at a time again, as until late on 24
+# November, or its last vertex never written.
+simd_mutant dqs_avx2_tail_by_other_loop avx2 -DFK_LBS_NO_AVX512 \
+'    if (i < r.count) fk__dqs_tail_avx2(&r, source, r.count - i, influences, normals);' \
+'    for (; i < r.count; ++i) {
+        __m256 blend = fk__dqs_blend_avx2(&r, source,
+                                          fk__dqs_pivot_avx2(source == FK__DQS_SIGNED, r.joints, r.weights, influences),
+                                          r.joints, r.weights, influences);
+        fk__dqs_vertex_sse(_mm256_castps256_ps128(blend), _mm256_extractf128_ps(blend, 1), r.positions,
+                           normals ? r.normals : NULL, r.out_positions, r.out_normals);
+        fk__skin_advance(&r, normals, 1);
+    }'
+
+simd_mutant dqs_avx2_tail_last_unwritten avx2 -DFK_LBS_NO_AVX512 \
+'                      (char *)(void *)out[0], 3 * sizeof(float), (char *)(void *)out[1], 3 * sizeof(float))) {
+        for (v = 0; v < lanes; ++v) {' \
+'                      (char *)(void *)out[0], 3 * sizeof(float), (char *)(void *)out[1], 3 * sizeof(float))) {
+        for (v = 0; v < lanes - 1; ++v) {'
 
 simd_mutant lbs_avx2_rows_second_translation_dropped avx2 -DFK_LBS_NO_AVX512 \
 '                            _mm256_set1_ps(1.0f), 0x88);' \

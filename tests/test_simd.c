@@ -9,7 +9,8 @@
    interleaved and padded layouts, in place, at block boundaries, with a bad
    joint index, with every packed array ending at an unreadable page, at the
    edges where the fast normalizations hand over, and with NaN weights; and
-   the DQS sign table against its definition.
+   the DQS sign table against its definition. Bit for bit: every layout, and a
+   call split into pieces, give the same bits.
    Built with -DFK_LBS_NO_SIMD both sides run the reference loops and must
    still agree, which they do trivially; the test then checks the plumbing. */
 #define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS under -std=c99 */
@@ -425,6 +426,83 @@ static void layouts_give_the_same_bits(void)
         }
     }
     free(line);
+}
+
+/* A descriptor for `count` vertices from vertex `first` of d's. */
+static fk_skin_desc piece_of(const fk_skin_desc *d, int first, int count)
+{
+    fk_skin_desc piece = *d;
+    size_t at = (size_t)first;
+    piece.vertex_count = count;
+    piece.positions = (const float *)(const void *)((const char *)d->positions + at * d->position_stride);
+    piece.joints = (const uint16_t *)(const void *)((const char *)d->joints + at * d->joint_stride);
+    piece.weights = (const float *)(const void *)((const char *)d->weights + at * d->weight_stride);
+    piece.out_positions = (float *)(void *)((char *)d->out_positions + at * d->out_position_stride);
+    if (d->normals) {
+        piece.normals = (const float *)(const void *)((const char *)d->normals + at * d->normal_stride);
+        piece.out_normals = (float *)(void *)((char *)d->out_normals + at * d->out_normal_stride);
+    }
+    return piece;
+}
+
+/* A call split into pieces (as threads would split it, see the docs'
+   performance page) gives the bits of one call over all the vertices: pieces
+   of 1 to 37 vertices, so that every vertex sooner or later falls in a loop's
+   last, short group. Packed arrays and 72-byte records, in place too. */
+static void pieces_give_the_bits_of_one_call(void)
+{
+    enum { COUNT = 1500 };
+    static float expected[2 * 3 * COUNT];
+    const int ways[2] = {PACKED, LAYOUTS - 1};
+    int method, k, way, with_normals, in_place, first, i;
+    char what[160];
+    make_bones(3.0f);
+    for (method = 0; method < 2; ++method) {
+        skin_function skin = method ? fk_skin_dqs : fk_skin_lbs;
+        for (k = 1; k <= MAX_K; ++k) {
+            make_mesh(COUNT, k);
+            for (way = 0; way < 2; ++way)
+                for (with_normals = 0; with_normals < 2; ++with_normals)
+                    for (in_place = 0; in_place < 2; ++in_place) {
+                        layout l = layout_for(ways[way], k);
+                        buffers whole, pieces;
+                        fk_skin_desc d;
+                        const float *out_p, *out_n;
+                        int same = 1;
+                        snprintf(what, sizeof what, "%s k=%d%s%s: %s", method ? "DQS" : "LBS", k,
+                                 with_normals ? ", normals" : "", in_place ? ", in place" : "", l.name);
+                        fill(&l, &whole);
+                        d = describe(&l, &whole, with_normals, in_place, used_bones);
+                        CHECK(skin(&d) == FK_OK, "%s: one call failed", what);
+                        out_p = d.out_positions;
+                        out_n = d.out_normals;
+                        for (i = 0; i < COUNT; ++i) {
+                            memcpy(expected + 3 * i, (const char *)out_p + (size_t)i * d.out_position_stride, 12);
+                            if (with_normals)
+                                memcpy(expected + 3 * (COUNT + i), (const char *)out_n + (size_t)i * d.out_normal_stride, 12);
+                        }
+                        fill(&l, &pieces);
+                        d = describe(&l, &pieces, with_normals, in_place, used_bones);
+                        for (first = 0; first < COUNT;) {
+                            int count = 1 + (int)(rng_next() % 37);
+                            fk_skin_desc piece;
+                            if (count > COUNT - first) count = COUNT - first;
+                            piece = piece_of(&d, first, count);
+                            CHECK(skin(&piece) == FK_OK, "%s: piece from %d failed", what, first);
+                            first += count;
+                        }
+                        for (i = 0; i < COUNT; ++i)
+                            same &= memcmp((const char *)d.out_positions + (size_t)i * d.out_position_stride,
+                                           expected + 3 * i, 12) == 0 &&
+                                    (!with_normals ||
+                                     memcmp((const char *)d.out_normals + (size_t)i * d.out_normal_stride,
+                                            expected + 3 * (COUNT + i), 12) == 0);
+                        CHECK(same, "%s: pieces give other bits than one call", what);
+                        release(&whole);
+                        release(&pieces);
+                    }
+        }
+    }
 }
 
 static void lbs_simd_matches_reference(void) { make_bones(3.0f); agree(fk_skin_lbs, "LBS", 1000); }
@@ -1005,5 +1083,6 @@ int main(void)
     RUN_TEST(nan_weights_stay_in_their_vertex);
     RUN_TEST(forward_paths_agree_bit_for_bit);
     RUN_TEST(layouts_give_the_same_bits);
+    RUN_TEST(pieces_give_the_bits_of_one_call);
     return check_finish();
 }
