@@ -385,4 +385,4 @@ bench: | $(BUILD)
 all: $(TEST_PROGRAMS)
 
 test: $(TEST_PROGRAMS)
-	tests/run_tests.sh $(TEST_PROGRAMS) $(TEST_SCRIPTS)
+	tests/run_tests.sh $(TEST_SCRIPTS) $(TEST_PROGRAMS)
