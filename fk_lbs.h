@@ -3650,10 +3650,10 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__run_joints_in_range_avx2(const 
 }
 
 /* ---- AVX2 LBS: rows, four vertices at a time ----
-   In every layout fk__lbs_avx2_rows() works as the AVX-512 loop does, on each bone's rows r0
-   r1 r2 (x' = r0 . (x, y, z, 1), and so on): rows 0 and 1 in a 256-bit
-   register and row 2 in a 128-bit one, so that one weight, picked within
-   the 128-bit halves, serves all three. The blended rows times the point
+   In every layout fk__lbs_avx2_rows() works as the AVX-512 loop does, on
+   each bone's rows r0 r1 r2 (x' = r0 . (x, y, z, 1), and so on): rows 0 and
+   1 in a 256-bit register and row 2 in a 128-bit one, so that one weight,
+   picked within the 128-bit halves, serves all three. The blended rows times the point
    leave each coordinate as the sum of four lanes; four vertices' sums are
    taken together by in-lane shuffles, which leaves x', y' and z' of the four
    vertices in lanes, where four normals are renormalized at once. On packed
