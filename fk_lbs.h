@@ -3155,6 +3155,37 @@ FK__SKIN_SPECIALIZE(fk__dqs_sse2, fk__dqs_sse_loop)
 
 #define FK__SIMD_TARGET FK__AVX2_TARGET
 
+/* The last few vertices of a run go through the loops' own steps of `slots`
+   (4 or 8) vertices, so that they come out with the bits they would get
+   anywhere else in a call (fk__lbs_tail_avx2(), fk__dqs_tail_avx2(),
+   fk__lbs_tail_avx512()). The step reads its points from copies: the `lanes`
+   vertices' three floats each, the slots past them repeating the last vertex,
+   and one float more, which a 16-byte load of the last slot reads. Nothing
+   past the run is read, and everything is read before anything is written. */
+static void fk__tail_points(const fk__skin_run *r, int lanes, int slots, int normals, float *positions,
+                            float *normal_copies)
+{
+    int v;
+    for (v = 0; v < slots; ++v) {
+        const size_t from = (size_t)(v < lanes ? v : lanes - 1);
+        memcpy(positions + 3 * v, r->positions + from * r->position_stride, 3 * sizeof(float));
+        if (normals) memcpy(normal_copies + 3 * v, r->normals + from * r->normal_stride, 3 * sizeof(float));
+    }
+    positions[3 * slots] = normal_copies[3 * slots] = 0.0f;
+}
+
+/* Writes the step's results for the run's last `lanes` vertices, packed in
+   `positions` and `normal_results`, to the run's outputs. */
+static void fk__tail_results(const fk__skin_run *r, int lanes, int normals, const float *positions,
+                             const float *normal_results)
+{
+    int v;
+    for (v = 0; v < lanes; ++v) {
+        memcpy(r->out_positions + (size_t)v * r->out_position_stride, positions + 3 * v, 3 * sizeof(float));
+        if (normals) memcpy(r->out_normals + (size_t)v * r->out_normal_stride, normal_results + 3 * v, 3 * sizeof(float));
+    }
+}
+
 /* Asks for the vertices FK__PREFETCH_VERTICES ahead, input and output: the
    loops are compute-bound and the hardware prefetchers alone let them wait on
    the streams. For the output, a store to a line that is not in the cache
@@ -3540,33 +3571,27 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_finish8_avx2(const fk__ski
 }
 
 /* The last one to seven vertices of a run (`lanes` of them), by
-   fk__dqs8_avx2() as the groups of eight (see fk__lbs_tail_avx2()): the
-   missing lanes repeat the last vertex's blend and point. (One vertex at a
-   time, until late on 24 November, they came out a few ulps from what the
-   groups give them.) */
+   fk__dqs8_avx2() as the groups of eight (see fk__tail_points()): the
+   missing lanes repeat the last vertex's blend. (One vertex at a time, until
+   late on 24 November, they came out a few ulps from what the groups give
+   them.) */
 static FK__AVX2_TARGET void fk__dqs_tail_avx2(const fk__skin_run *r, const int source, const int lanes,
                                               const int influences, const int normals)
 {
-    float points[2][8 * 3 + 1] = {{0.0f}, {0.0f}}, out[2][8 * 3];
+    float points[2][8 * 3 + 1], out[2][8 * 3];
     __m256 blend[8];
     int v;
-    for (v = 0; v < 8; ++v) {
-        const size_t from = (size_t)(v < lanes ? v : lanes - 1);
-        const char *joint = r->joints + from * r->joint_stride, *weight = r->weights + from * r->weight_stride;
-        blend[v] = v < lanes ? fk__dqs_blend_avx2(r, source,
-                                                  fk__dqs_pivot_avx2(source == FK__DQS_SIGNED, joint, weight, influences),
-                                                  joint, weight, influences)
-                             : blend[lanes - 1];
-        memcpy(points[0] + 3 * v, r->positions + from * r->position_stride, 3 * sizeof(float));
-        if (normals) memcpy(points[1] + 3 * v, r->normals + from * r->normal_stride, 3 * sizeof(float));
+    for (v = 0; v < lanes; ++v) {
+        const char *joint = r->joints + (size_t)v * r->joint_stride, *weight = r->weights + (size_t)v * r->weight_stride;
+        blend[v] = fk__dqs_blend_avx2(r, source, fk__dqs_pivot_avx2(source == FK__DQS_SIGNED, joint, weight, influences),
+                                      joint, weight, influences);
     }
+    for (; v < 8; ++v) blend[v] = blend[lanes - 1];
+    fk__tail_points(r, lanes, 8, normals, points[0], points[1]);
     if (fk__dqs8_avx2(blend, (const char *)(const void *)points[0], 3 * sizeof(float),
                       normals ? (const char *)(const void *)points[1] : NULL, 3 * sizeof(float),
                       (char *)(void *)out[0], 3 * sizeof(float), (char *)(void *)out[1], 3 * sizeof(float))) {
-        for (v = 0; v < lanes; ++v) {
-            memcpy(r->out_positions + (size_t)v * r->out_position_stride, out[0] + 3 * v, 3 * sizeof(float));
-            if (normals) memcpy(r->out_normals + (size_t)v * r->out_normal_stride, out[1] + 3 * v, 3 * sizeof(float));
-        }
+        fk__tail_results(r, lanes, normals, out[0], out[1]);
         return;
     }
     for (v = 0; v < lanes; ++v) /* as fk__dqs_finish8_avx2() when fk__dqs8_avx2() declines */
@@ -3653,10 +3678,10 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__run_joints_in_range_avx2(const 
    In every layout fk__lbs_avx2_rows() works as the AVX-512 loop does, on
    each bone's rows r0 r1 r2 (x' = r0 . (x, y, z, 1), and so on): rows 0 and
    1 in a 256-bit register and row 2 in a 128-bit one, so that one weight,
-   picked within the 128-bit halves, serves all three. The blended rows times the point
-   leave each coordinate as the sum of four lanes; four vertices' sums are
-   taken together by in-lane shuffles, which leaves x', y' and z' of the four
-   vertices in lanes, where four normals are renormalized at once. On packed
+   picked within the 128-bit halves, serves all three. The blended rows times
+   the point leave each coordinate as the sum of four lanes; four vertices'
+   sums are taken together by in-lane shuffles, which leaves x', y' and z' of
+   the four vertices in lanes, where four normals are renormalized at once. On packed
    arrays, on an AMD Zen 4, with the AVX-512 loops compiled out
    (a harness, k = 4, pinned, fastest of 21): 3.2 to 2.4 ns a vertex at 10k
    and 100k vertices, 3.3 to 2.7 at 1M; with normals 6.8 to 4.9
@@ -3855,28 +3880,21 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store4_held_avx2(char *p, size
 }
 
 /* The last one to four vertices of a run (`lanes` of them), by the four-vertex
-   step's own arithmetic, so that every vertex comes out with the same bits
-   wherever it falls in a call: a call split into pieces, as from threads,
-   gives what one call gives. (A loop one vertex at a time on the bones'
-   columns did these until late on 24 November; a call in pieces of 1 to 37
-   vertices then gave a tenth of its vertices other last bits.) Their points
-   are copied, the missing lanes repeating the last vertex, into a buffer the
-   step's 16-byte loads may read past; the results are copied out. Nothing
-   past the run is read or written, and everything is read before anything is
-   written (in place). The joint indices are checked by the caller. */
+   step's own arithmetic (see fk__tail_points()), so that every vertex comes
+   out with the same bits wherever it falls in a call: a call split into
+   pieces, as from threads, gives what one call gives. (A loop one vertex at
+   a time on the bones' columns did these until late on 24 November; a call in
+   pieces of 1 to 37 vertices then gave a tenth of its vertices other last
+   bits.) The joint indices are checked by the caller. */
 static FK__AVX2_TARGET void fk__lbs_tail_avx2(const fk__skin_run *r, const float *rows, const int lanes,
                                               const int influences, const int normals)
 {
-    float points[2][4 * 3 + 1] = {{0.0f}, {0.0f}}, out[2][4 * 3 + 4];
+    float points[2][4 * 3 + 1], out[2][4 * 3 + 4];
     __m256 moved01[4], turned01[4], xy;
     __m128 moved2[4], turned2[4], z;
     fk__skin_run vertex = *r;
     int v;
-    for (v = 0; v < 4; ++v) {
-        const size_t from = (size_t)(v < lanes ? v : lanes - 1);
-        memcpy(points[0] + 3 * v, r->positions + from * r->position_stride, 3 * sizeof(float));
-        if (normals) memcpy(points[1] + 3 * v, r->normals + from * r->normal_stride, 3 * sizeof(float));
-    }
+    fk__tail_points(r, lanes, 4, normals, points[0], points[1]);
     vertex.position_stride = vertex.normal_stride = 3 * sizeof(float);
     for (v = 0; v < 4; ++v) {
         const size_t from = (size_t)(v < lanes ? v : lanes - 1);
@@ -3884,8 +3902,6 @@ static FK__AVX2_TARGET void fk__lbs_tail_avx2(const fk__skin_run *r, const float
         vertex.normals = (const char *)(const void *)(points[1] + 3 * v);
         vertex.joints = r->joints + from * r->joint_stride;
         vertex.weights = r->weights + from * r->weight_stride;
-        turned01[v] = _mm256_setzero_ps();
-        turned2[v] = _mm_setzero_ps();
         fk__lbs_rows_vertex_avx2(&vertex, rows, 0, influences, normals, 1, &moved01[v], &moved2[v], &turned01[v],
                                  &turned2[v]);
     }
@@ -3896,10 +3912,7 @@ static FK__AVX2_TARGET void fk__lbs_tail_avx2(const fk__skin_run *r, const float
         fk__normalize4_lanes_avx2(&xy, &z);
         fk__store4x3_avx2((char *)(void *)out[1], xy, z);
     }
-    for (v = 0; v < lanes; ++v) {
-        memcpy(r->out_positions + (size_t)v * r->out_position_stride, out[0] + 3 * v, 3 * sizeof(float));
-        if (normals) memcpy(r->out_normals + (size_t)v * r->out_normal_stride, out[1] + 3 * v, 3 * sizeof(float));
-    }
+    fk__tail_results(r, lanes, normals, out[0], out[1]);
 }
 
 /* The layouts the AVX2 LBS loop and fk__lbs_avx512_loop() are compiled for:
@@ -4661,8 +4674,8 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__normalize16_lanes_avx512(__m
    them, divided by their lengths and written packed: x, y and z across
    (fk__gather16_lanes_avx512()), all sixteen lengths from one estimate and
    Newton step, and fk__store16x3_avx512(). Four at a time in the lanes they
-   came in (fk__normalize4_lanes_avx512(), then two block shuffles each, and a
-   class test and an estimate for every four) took LBS with normals 12% longer
+   came in (fk__normalize4_lanes_avx512() as it was then, two block shuffles
+   each, and a class test and an estimate for every four) took LBS with normals 12% longer
    at 100k vertices, k = 4, and 21% with k = 1, on an AMD Zen 4;
    fk__normalize16_lanes_avx512() and the lanes' store, 10% longer. */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__normalize_store16_avx512(char *p, __m512 turned[4])
@@ -4739,28 +4752,21 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__lbs_rows4_avx512(const fk_
 
 /* The last one to four vertices of a run (`lanes` of them), by
    fk__lbs_rows4_avx512() as every other vertex, as fk__lbs_tail_avx2() does
-   them for the AVX2 loop. */
+   them for the AVX2 loop (see fk__tail_points()). */
 static FK__AVX512_TARGET void fk__lbs_tail_avx512(const fk__skin_run *r, const float *rows, const int lanes,
                                                   const int influences, const int normals)
 {
-    float points[2][4 * 3 + 1] = {{0.0f}, {0.0f}}, out[2][4 * 3 + 4];
+    float points[2][4 * 3 + 1], out[2][4 * 3 + 4];
     fk__skin_run copied = *r;
     __m512 moved, turned = _mm512_setzero_ps();
-    int v;
-    for (v = 0; v < lanes; ++v) {
-        memcpy(points[0] + 3 * v, r->positions + (size_t)v * r->position_stride, 3 * sizeof(float));
-        if (normals) memcpy(points[1] + 3 * v, r->normals + (size_t)v * r->normal_stride, 3 * sizeof(float));
-    }
+    fk__tail_points(r, lanes, 4, normals, points[0], points[1]);
     copied.positions = (const char *)(const void *)points[0];
     copied.normals = (const char *)(const void *)points[1];
     copied.position_stride = copied.normal_stride = 3 * sizeof(float);
     moved = fk__lbs_rows4_avx512(&copied, rows, 0, influences, normals, &turned, 1, lanes);
     fk__store4x3_lanes_avx512((char *)(void *)out[0], moved);
     if (normals) fk__store4x3_lanes_avx512((char *)(void *)out[1], turned);
-    for (v = 0; v < lanes; ++v) {
-        memcpy(r->out_positions + (size_t)v * r->out_position_stride, out[0] + 3 * v, 3 * sizeof(float));
-        if (normals) memcpy(r->out_normals + (size_t)v * r->out_normal_stride, out[1] + 3 * v, 3 * sizeof(float));
-    }
+    fk__tail_results(r, lanes, normals, out[0], out[1]);
 }
 
 /* LBS on packed arrays, sixteen vertices an iteration: the four-vertex step of
