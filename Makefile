@@ -336,16 +336,18 @@ $(BUILD)/avx2/test_properties $(BUILD)/sse2/test_properties: tests/prop_harness.
 
 # 64-bit Arm, where fk_skin_lbs() and fk_skin_dqs() run their NEON loops: the
 # header and the core, bad-input, SIMD and property tests cross-compiled and run
-# under qemu (tests/arm64.sh), with the cross compiler and qemu installed when
-# missing.
+# under qemu (tests/arm64.sh), with the cross compilers and qemu installed when
+# missing. The script also compiles the header as C++ for aarch64 (g++ and
+# clang++) and with clang, which clang-tools installs.
 TEST_SCRIPTS += tests/arm64.sh
 ifeq ($(shell uname -m),x86_64)
 test mutants sanitize: arm64-tools
 endif
 
 .PHONY: arm64-tools
-arm64-tools:
+arm64-tools: clang-tools
 	$(call need_debian_package,gcc-aarch64-linux-gnu,/usr/bin/aarch64-linux-gnu-gcc)
+	$(call need_debian_package,g++-aarch64-linux-gnu,/usr/bin/aarch64-linux-gnu-g++)
 	$(call need_debian_package,libc6-dev-arm64-cross,/usr/aarch64-linux-gnu/include/stdio.h)
 	$(call need_debian_package,qemu-user,/usr/bin/qemu-aarch64)
 

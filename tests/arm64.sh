@@ -4,9 +4,10 @@
 # aarch64-linux-gnu-gcc and run under qemu-aarch64 (Debian's gcc-aarch64-linux-gnu,
 # libc6-dev-arm64-cross and qemu-user; `make test` installs them). The header is
 # compiled alone under the project's warning flags (tests/fk_lbs_impl.c, the
-# library the tests link), then the core, bad-input and SIMD-versus-reference
-# tests run, and the property tests at 100 cases each (emulation is about ten
-# times slower; the x86-64 build runs 1000). Each counts as its own closing line
+# library the tests link), as C++11 by aarch64-linux-gnu-g++ and clang++, and as
+# C99 by clang (Debian's g++-aarch64-linux-gnu and clang). Then the core,
+# bad-input and SIMD-versus-reference tests run, and the property tests at 100
+# cases each (emulation is about ten times slower; the x86-64 build runs 1000). Each counts as its own closing line
 # says; a compile error counts as one failure. Prints "N passed, N failed".
 # `tests/arm64.sh --sanitize` (make sanitize) runs test_simd and the skinning
 # fuzzer's saved inputs instead, built with AddressSanitizer and
@@ -25,7 +26,7 @@ run="qemu-aarch64 -L /usr/aarch64-linux-gnu"
 warnings="-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wdouble-promotion -Werror"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 passed=0; failed=0
-for tool in $cc qemu-aarch64; do
+for tool in $cc aarch64-linux-gnu-g++ clang qemu-aarch64; do
     command -v $tool >/dev/null || { echo "FAIL $tool is not installed (make test installs it)"; echo "0 passed, 1 failed"; exit 1; }
 done
 
@@ -49,6 +50,18 @@ else
     $cc $test_flags "$root/tests/test_simd.c" -o "$work/test_simd" -lm >"$work/test_simd.log" 2>&1 &
     wait
     programs="test_core test_bad_input test_simd test_properties"; built_as="aarch64, qemu"
+    # The header as C++11 (g++ and clang++) and as C99 by clang, for aarch64:
+    # the NEON loops compile only here, so the x86-64 compile matrix never sees
+    # them. Each is one check, and fails if the NEON loops were not in it.
+    printf '%s\n' '#include "compile_only.c"' '#if !defined(FK__SIMD_NEON)' \
+        '#error the NEON loops were not compiled' '#endif' >"$work/neon_compile.c"
+    cp "$work/neon_compile.c" "$work/neon_compile.cpp"
+    compilers=("aarch64-linux-gnu-g++ -std=c++11 -O2" "clang++ --target=aarch64-linux-gnu -std=c++11 -O2"
+               "clang --target=aarch64-linux-gnu -std=c99 -O2")
+    for n in 0 1 2; do
+        source=$work/neon_compile.$([ $n = 2 ] && echo c || echo cpp)
+        ( ${compilers[n]} $warnings -I"$root" -I"$root/tests" -c "$source" -o "$work/neon$n.o" >"$work/neon$n.log" 2>&1 ) &
+    done
     for program in test_core test_bad_input test_properties; do
         [ -f "$work/fk_lbs.o" ] || { echo "not built: the library does not compile" >"$work/$program.log"; continue; }
         while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
@@ -60,6 +73,14 @@ else
     else
         echo "FAIL the header does not compile for aarch64:"; cat "$work/fk_lbs.log"; failed=$((failed + 1))
     fi
+    for n in 0 1 2; do
+        if [ -f "$work/neon$n.o" ]; then
+            echo "   the header compiles for aarch64 with ${compilers[n]}"; passed=$((passed + 1))
+        else
+            echo "FAIL the header does not compile for aarch64 with ${compilers[n]}:"; head -20 "$work/neon$n.log"
+            failed=$((failed + 1))
+        fi
+    done
 fi
 
 for program in $programs; do
