@@ -568,11 +568,12 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc);
     outputs NaN.
     @param desc what to skin; see fk_skin_desc.
     @return as fk_skin_lbs().
-    @remark As for fk_skin_lbs(), a vertex's bits do not depend on the layout or
-    on how the vertices are split between calls, but for the vertices skinned in
-    one group (up to sixteen) with one whose blend needs the careful path (a
-    zero, subnormal or overflowing norm, NaN or infinite data): the group then
-    goes vertex by vertex, which may round a neighbour otherwise. */
+    @remark As for fk_skin_lbs(), a vertex's result depends on its own data and
+    the bones alone: the same bits come out in any layout, in place or not, and
+    from one call or from many calls over pieces of the vertices (on one CPU,
+    from one build). That holds for vertices whose blend needs the careful path
+    (a zero, subnormal or overflowing norm, NaN or infinite data) and for their
+    neighbours too. */
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
 
 /* ============================================================================
@@ -3497,8 +3498,8 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs8_avx2(const __m256 blend[8]
     pz = _mm256_fmadd_ps(tz, inverse, pz);
     /* Folding the normalization into one division lets intermediates reach N |v|,
        which can overflow where the reference's unit rotation would not: any
-       non-finite result sends all eight vertices, before anything is stored, to
-       the one-vertex path and from there to the reference. */
+       non-finite result declines the eight vertices, before anything is
+       stored, and fk__dqs_declined_avx2() sends that vertex to the reference. */
     finite = _mm256_and_ps(_mm256_and_ps(fk__finite_mask_avx2(px), fk__finite_mask_avx2(py)), fk__finite_mask_avx2(pz));
     if (normal) {
         fk__load8x3_avx2(normal, normal_stride, &nx, &ny, &nz);
@@ -3553,21 +3554,45 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_blends8_avx2(const fk__ski
     }
 }
 
+/* The run's first `count` vertices, with these blends, after fk__dqs8_avx2()
+   or fk__dqs16_avx512() declined them as a group: each vertex alone, as a
+   group of eight copies of itself (see fk__tail_points()). A vertex whose
+   blend the group's arithmetic takes gets the bits it gets in any group, and
+   only one that needs the careful path goes to the reference. (Until 24
+   November the group went to fk__dqs_vertex_sse(), whose arithmetic rounds
+   otherwise: a vertex's bits depended on its neighbours.) Rare, so out of
+   line; every vertex is read before it is written, as in the groups. */
+static FK__AVX2_TARGET __attribute__((noinline, cold)) void fk__dqs_declined_avx2(const fk__skin_run *r,
+                                                                                 const __m256 *blend, int count,
+                                                                                 const int normals)
+{
+    float points[2][8 * 3 + 1], out[2][8 * 3];
+    __m256 copies[8];
+    int v, c;
+    for (v = 0; v < count; ++v) {
+        fk__skin_run one = *r;
+        fk__skin_advance(&one, normals, (size_t)v);
+        for (c = 0; c < 8; ++c) copies[c] = blend[v];
+        fk__tail_points(&one, 1, 8, normals, points[0], points[1]);
+        if (fk__dqs8_avx2(copies, (const char *)(const void *)points[0], 3 * sizeof(float),
+                          normals ? (const char *)(const void *)points[1] : NULL, 3 * sizeof(float),
+                          (char *)(void *)out[0], 3 * sizeof(float), (char *)(void *)out[1], 3 * sizeof(float)))
+            fk__tail_results(&one, 1, normals, out[0], out[1]);
+        else
+            fk__dqs_vertex_reference(_mm256_castps256_ps128(blend[v]), _mm256_extractf128_ps(blend[v], 1),
+                                     one.positions, normals ? one.normals : NULL, one.out_positions,
+                                     normals ? one.out_normals : NULL);
+    }
+}
+
 /* The run's first eight vertices moved by their blends: all together, or,
    when fk__dqs8_avx2() declines, one by one. */
 static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_finish8_avx2(const fk__skin_run *r, const __m256 blend[8],
                                                                   const int normals)
 {
-    int v;
-    if (fk__dqs8_avx2(blend, r->positions, r->position_stride, normals ? r->normals : NULL, r->normal_stride,
-                      r->out_positions, r->out_position_stride, r->out_normals, r->out_normal_stride))
-        return;
-    for (v = 0; v < 8; ++v)
-        fk__dqs_vertex_sse(_mm256_castps256_ps128(blend[v]), _mm256_extractf128_ps(blend[v], 1),
-                           r->positions + (size_t)v * r->position_stride,
-                           normals ? r->normals + (size_t)v * r->normal_stride : NULL,
-                           r->out_positions + (size_t)v * r->out_position_stride,
-                           normals ? r->out_normals + (size_t)v * r->out_normal_stride : NULL);
+    if (!fk__dqs8_avx2(blend, r->positions, r->position_stride, normals ? r->normals : NULL, r->normal_stride,
+                       r->out_positions, r->out_position_stride, r->out_normals, r->out_normal_stride))
+        fk__dqs_declined_avx2(r, blend, 8, normals);
 }
 
 /* The last one to seven vertices of a run (`lanes` of them), by
@@ -3594,12 +3619,7 @@ static FK__AVX2_TARGET void fk__dqs_tail_avx2(const fk__skin_run *r, const int s
         fk__tail_results(r, lanes, normals, out[0], out[1]);
         return;
     }
-    for (v = 0; v < lanes; ++v) /* as fk__dqs_finish8_avx2() when fk__dqs8_avx2() declines */
-        fk__dqs_vertex_sse(_mm256_castps256_ps128(blend[v]), _mm256_extractf128_ps(blend[v], 1),
-                           r->positions + (size_t)v * r->position_stride,
-                           normals ? r->normals + (size_t)v * r->normal_stride : NULL,
-                           r->out_positions + (size_t)v * r->out_position_stride,
-                           normals ? r->out_normals + (size_t)v * r->out_normal_stride : NULL);
+    fk__dqs_declined_avx2(r, blend, lanes, normals);
 }
 
 static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_loop(const fk__skin_run *run, const int influences,
@@ -5338,13 +5358,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__ski
                 pivot[v] = fk__dqs_pivot_avx2(0, r.joints + (size_t)(16 + v) * r.joint_stride,
                                               r.weights + (size_t)(16 + v) * r.weight_stride, influences);
         }
-        if (!fk__dqs16_avx512(blend, &r, normals, packed))
-            for (v = 0; v < 16; ++v)
-                fk__dqs_vertex_sse(_mm256_castps256_ps128(blend[v]), _mm256_extractf128_ps(blend[v], 1),
-                                   r.positions + (size_t)v * r.position_stride,
-                                   normals ? r.normals + (size_t)v * r.normal_stride : NULL,
-                                   r.out_positions + (size_t)v * r.out_position_stride,
-                                   normals ? r.out_normals + (size_t)v * r.out_normal_stride : NULL);
+        if (!fk__dqs16_avx512(blend, &r, normals, packed)) fk__dqs_declined_avx2(&r, blend, 16, normals);
         fk__skin_advance(&r, normals, 16);
     }
     r.count -= i; /* the last zero to fifteen vertices, checked by the AVX2 loop */

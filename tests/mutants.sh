@@ -367,6 +367,18 @@ simd_mutant lbs_avx512_tail_lanes_past_the_run avx512 "" \
 '        const size_t from = at + (size_t)(v < lanes ? v : lanes - 1); /* lanes: 4, or in the tail 1 to 4 */' \
 '        const size_t from = at + (size_t)v; /* lanes: 4, or in the tail 1 to 4 */'
 
+# A DQS group that declines (one blend needs the careful path) goes vertex by
+# vertex, each as a group of copies of itself: the group through the SSE
+# arithmetic again, as until 24 November, rounds its neighbours otherwise.
+simd_mutant dqs_declined_group_by_sse avx512 "" \
+'        fk__tail_points(&one, 1, 8, normals, points[0], points[1]);
+        if (fk__dqs8_avx2(copies,' \
+'        fk__dqs_vertex_sse(_mm256_castps256_ps128(blend[v]), _mm256_extractf128_ps(blend[v], 1), one.positions,
+                           normals ? one.normals : NULL, one.out_positions, normals ? one.out_normals : NULL);
+        continue;
+        fk__tail_points(&one, 1, 8, normals, points[0], points[1]);
+        if (fk__dqs8_avx2(copies,'
+
 # The same for DQS with AVX2 (the AVX-512 loop hands its last zero to fifteen
 # vertices to it): the tail one vertex at a time again, as until late on 24
 # November, or its last vertex never written.

@@ -450,7 +450,9 @@ static fk_skin_desc piece_of(const fk_skin_desc *d, int first, int count)
    performance page) gives the bits of one call over all the vertices: pieces
    of 1 to 37 vertices, so that every vertex sooner or later falls in a loop's
    last, short group. Packed arrays and 72-byte records, in place too; k as in
-   layouts_give_the_same_bits(). */
+   layouts_give_the_same_bits(). For DQS, one vertex in 61 has all weights
+   zero and one in 89 a position near FLT_MAX, blends that take the careful
+   path, and their neighbours must not round otherwise for it. */
 static void pieces_give_the_bits_of_one_call(void)
 {
     enum { COUNT = 1500 };
@@ -463,6 +465,12 @@ static void pieces_give_the_bits_of_one_call(void)
         skin_function skin = method ? fk_skin_dqs : fk_skin_lbs;
         for (k = 1; k <= MAX_K; k = k == 4 ? 8 : k + 1) {
             make_mesh(COUNT, k);
+            for (i = 0; method && i < COUNT; ++i) {
+                int e;
+                if (i % 61 == 7)
+                    for (e = 0; e < k; ++e) test_mesh.weights[i][e] = 0.0f;
+                if (i % 89 == 3) test_mesh.positions[i][0] = test_mesh.positions[i][2] = 3e38f;
+            }
             for (way = 0; way < 2; ++way)
                 for (with_normals = 0; with_normals < 2; ++with_normals)
                     for (in_place = 0; in_place < 2; ++in_place) {
