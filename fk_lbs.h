@@ -3156,6 +3156,23 @@ FK__SKIN_SPECIALIZE(fk__dqs_sse2, fk__dqs_sse_loop)
 
 #define FK__SIMD_TARGET FK__AVX2_TARGET
 
+/* Every AVX2 and AVX-512 skinning loop returns through this, with the upper
+   halves of the vector registers cleared (vzeroupper): left in use, they make
+   the SSE code after the call, the library's own and the caller's, wait on
+   their old contents. Compilers clear them on return by themselves, but gcc
+   does not at -O0 (every call returned with them in use), and at -O2 not
+   after a call it counts as clearing them when it emitted no vzeroupper before
+   it (every LBS call: its tail ends calling fk__tail_results(), compiled for
+   SSE). On an AMD Zen 4 a call on 16 vertices took 1.97 us instead of 0.88.
+   (Inlining that helper also cleared them, but made DQS 2% slower at a
+   million vertices.) tests/test_simd.c asks the processor after every kind of
+   call. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__upper_cleared(int vertices_done)
+{
+    _mm256_zeroupper();
+    return vertices_done;
+}
+
 /* The last few vertices of a run go through the loops' own steps of `slots`
    (4 or 8) vertices, so that they come out with the bits they would get
    anywhere else in a call (fk__lbs_tail_avx2(), fk__dqs_tail_avx2(),
@@ -4115,9 +4132,11 @@ FK__SKIN_SPECIALIZE(fk__dqs_avx2c, fk__dqs_avx2_checked)
 
 static FK__AVX2_TARGET int fk__lbs_avx2(const fk__skin_run *run)
 {
-    if (fk__skin_run_packed(run)) return fk__lbs_avx2_packed_run(run);
-    return run->influences == 4 && fk__skin_run_records(run) ? fk__lbs_avx2_records_run(run)
-                                                             : fk__lbs_avx2_strided_run(run);
+    int done;
+    if (fk__skin_run_packed(run)) done = fk__lbs_avx2_packed_run(run);
+    else done = run->influences == 4 && fk__skin_run_records(run) ? fk__lbs_avx2_records_run(run)
+                                                                  : fk__lbs_avx2_strided_run(run);
+    return fk__upper_cleared(done);
 }
 
 /* ---- AVX2 DQS on packed arrays: the pivots one group ahead ----
@@ -4234,8 +4253,8 @@ FK__SKIN_SPECIALIZE(fk__dqs_avx2_packed_run, fk__dqs_avx2_packed_any)
 
 static FK__AVX2_TARGET int fk__dqs_avx2(const fk__skin_run *run)
 {
-    return fk__skin_run_packed(run) && fk__dqs_source(run) != FK__DQS_DOT ? fk__dqs_avx2_packed_run(run)
-                                                                         : fk__dqs_avx2c(run);
+    const int packed = fk__skin_run_packed(run) && fk__dqs_source(run) != FK__DQS_DOT;
+    return fk__upper_cleared(packed ? fk__dqs_avx2_packed_run(run) : fk__dqs_avx2c(run));
 }
 
 /* Decided by the compiler when it may assume AVX2 and FMA, else asked of the CPU
@@ -4976,9 +4995,11 @@ FK__SKIN_SPECIALIZE(fk__lbs_avx512_strided_run, fk__lbs_avx512_strided)
 
 static FK__AVX512_TARGET int fk__lbs_avx512(const fk__skin_run *run)
 {
-    if (fk__skin_run_packed(run)) return fk__lbs_avx512_packed_run(run);
-    return run->influences == 4 && fk__skin_run_records(run) ? fk__lbs_avx512_records_run(run)
-                                                              : fk__lbs_avx512_strided_run(run);
+    int done;
+    if (fk__skin_run_packed(run)) done = fk__lbs_avx512_packed_run(run);
+    else done = run->influences == 4 && fk__skin_run_records(run) ? fk__lbs_avx512_records_run(run)
+                                                                  : fk__lbs_avx512_strided_run(run);
+    return fk__upper_cleared(done);
 }
 
 /* DQS with AVX-512, sixteen vertices at a time: any number of influences on
@@ -5409,7 +5430,7 @@ static FK__AVX512_TARGET __attribute__((noinline)) int fk__dqs_avx512_strided_ru
 
 static FK__AVX512_TARGET int fk__dqs_avx512(const fk__skin_run *run)
 {
-    return fk__skin_run_packed(run) ? fk__dqs_avx512_packed_run(run) : fk__dqs_avx512_strided_run(run);
+    return fk__upper_cleared(fk__skin_run_packed(run) ? fk__dqs_avx512_packed_run(run) : fk__dqs_avx512_strided_run(run));
 }
 #undef FK__SIMD_TARGET
 
