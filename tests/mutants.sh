@@ -33,7 +33,9 @@ mutant() { names+=("$1"); finds+=("$2"); replacements+=("$3"); needs+=(""); flag
 # simd_mutant NAME NEEDS FLAGS FIND REPLACEMENT: a bug in a SIMD loop, which
 # tests/test_simd.c (built without FK_LBS_NO_SIMD, with FLAGS to pick the loop)
 # must catch. NEEDS is what the CPU must have for that loop to run: avx512, avx2
-# or x86-64; on a CPU without it the mutant is skipped and said to be.
+# or x86-64; on a CPU without it the mutant is skipped and said to be. NEEDS
+# gcc-avx512 builds test_simd with gcc whatever CC is, for a bug that only gcc's
+# code shows.
 simd_mutant() { names+=("$1"); needs+=("$2"); flags+=("$3"); finds+=("$4"); replacements+=("$5"); judges+=(test_simd); }
 # sse_fk_mutant NAME FIND REPLACEMENT: a bug in the SSE2 forward kinematics (the
 # parents-first pass on x86-64), which the property and bad-input tests, built
@@ -381,9 +383,9 @@ simd_mutant dqs_declined_group_by_sse avx512 "" \
 
 # The skinning loops return with the upper halves of the vector registers
 # cleared: without the explicit vzeroupper, gcc at -O0 (how this script builds
-# test_simd) clears them nowhere. (clang clears them itself, even at -O0; built
-# with clang, this one survives.)
-simd_mutant upper_halves_not_cleared avx512 "" \
+# test_simd) clears them nowhere. Built with gcc whatever CC is: clang clears
+# them itself, even at -O0, so with clang the code without it is not wrong.
+simd_mutant upper_halves_not_cleared gcc-avx512 "" \
 '    _mm256_zeroupper();
     return vertices_done;' \
 '    return vertices_done;'
@@ -946,6 +948,7 @@ cpu_has() {
         x86-64) return 0 ;;
         avx2) set -- avx2 fma ;;
         avx512) set -- avx512f avx512vl avx512dq avx512bw avx2 fma ;;
+        gcc-avx512) command -v gcc >/dev/null || return 1; set -- avx512f avx512vl avx512dq avx512bw avx2 fma ;;
     esac
     for flag in "$@"; do grep -qw "$flag" /proc/cpuinfo || return 1; done
 }
@@ -961,6 +964,7 @@ choose_programs() {
         if [ "${needs[$1]}" = arm64 ] && [ "$(uname -m)" != aarch64 ]; then
             program_cc=aarch64-linux-gnu-gcc; program_runner="qemu-aarch64 -L /usr/aarch64-linux-gnu"
         fi
+        [ "${needs[$1]}" = gcc-avx512 ] && program_cc=gcc
     fi
 }
 
