@@ -3571,31 +3571,41 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_blends8_avx2(const fk__ski
     }
 }
 
+/* fk__dqs8_avx2() on copies of the points of the run's first `lanes` vertices
+   (see fk__tail_points()), given eight blends; writes their results out if it
+   takes them, and returns whether it did. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs8_copies_avx2(const fk__skin_run *r, const __m256 blend[8],
+                                                                 const int lanes, const int normals)
+{
+    float points[2][8 * 3 + 1], out[2][8 * 3];
+    fk__tail_points(r, lanes, 8, normals, points[0], points[1]);
+    if (!fk__dqs8_avx2(blend, (const char *)(const void *)points[0], 3 * sizeof(float),
+                       normals ? (const char *)(const void *)points[1] : NULL, 3 * sizeof(float),
+                       (char *)(void *)out[0], 3 * sizeof(float), (char *)(void *)out[1], 3 * sizeof(float)))
+        return 0;
+    fk__tail_results(r, lanes, normals, out[0], out[1]);
+    return 1;
+}
+
 /* The run's first `count` vertices, with these blends, after fk__dqs8_avx2()
    or fk__dqs16_avx512() declined them as a group: each vertex alone, as a
-   group of eight copies of itself (see fk__tail_points()). A vertex whose
-   blend the group's arithmetic takes gets the bits it gets in any group, and
-   only one that needs the careful path goes to the reference. (Until 24
-   November the group went to fk__dqs_vertex_sse(), whose arithmetic rounds
-   otherwise: a vertex's bits depended on its neighbours.) Rare, so out of
-   line; every vertex is read before it is written, as in the groups. */
+   group of eight copies of itself. A vertex whose blend the group's
+   arithmetic takes gets the bits it gets in any group, and only one that
+   needs the careful path goes to the reference. (Until 24 November the group
+   went to fk__dqs_vertex_sse(), whose arithmetic rounds otherwise: a vertex's
+   bits depended on its neighbours.) Rare, so out of line; every vertex is
+   read before it is written, as in the groups. */
 static FK__AVX2_TARGET __attribute__((noinline, cold)) void fk__dqs_declined_avx2(const fk__skin_run *r,
                                                                                  const __m256 *blend, int count,
                                                                                  const int normals)
 {
-    float points[2][8 * 3 + 1], out[2][8 * 3];
     __m256 copies[8];
     int v, c;
     for (v = 0; v < count; ++v) {
         fk__skin_run one = *r;
         fk__skin_advance(&one, normals, (size_t)v);
         for (c = 0; c < 8; ++c) copies[c] = blend[v];
-        fk__tail_points(&one, 1, 8, normals, points[0], points[1]);
-        if (fk__dqs8_avx2(copies, (const char *)(const void *)points[0], 3 * sizeof(float),
-                          normals ? (const char *)(const void *)points[1] : NULL, 3 * sizeof(float),
-                          (char *)(void *)out[0], 3 * sizeof(float), (char *)(void *)out[1], 3 * sizeof(float)))
-            fk__tail_results(&one, 1, normals, out[0], out[1]);
-        else
+        if (!fk__dqs8_copies_avx2(&one, copies, 1, normals))
             fk__dqs_vertex_reference(_mm256_castps256_ps128(blend[v]), _mm256_extractf128_ps(blend[v], 1),
                                      one.positions, normals ? one.normals : NULL, one.out_positions,
                                      normals ? one.out_normals : NULL);
@@ -3620,7 +3630,6 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_finish8_avx2(const fk__ski
 static FK__AVX2_TARGET void fk__dqs_tail_avx2(const fk__skin_run *r, const int source, const int lanes,
                                               const int influences, const int normals)
 {
-    float points[2][8 * 3 + 1], out[2][8 * 3];
     __m256 blend[8];
     int v;
     for (v = 0; v < lanes; ++v) {
@@ -3629,14 +3638,7 @@ static FK__AVX2_TARGET void fk__dqs_tail_avx2(const fk__skin_run *r, const int s
                                       joint, weight, influences);
     }
     for (; v < 8; ++v) blend[v] = blend[lanes - 1];
-    fk__tail_points(r, lanes, 8, normals, points[0], points[1]);
-    if (fk__dqs8_avx2(blend, (const char *)(const void *)points[0], 3 * sizeof(float),
-                      normals ? (const char *)(const void *)points[1] : NULL, 3 * sizeof(float),
-                      (char *)(void *)out[0], 3 * sizeof(float), (char *)(void *)out[1], 3 * sizeof(float))) {
-        fk__tail_results(r, lanes, normals, out[0], out[1]);
-        return;
-    }
-    fk__dqs_declined_avx2(r, blend, lanes, normals);
+    if (!fk__dqs8_copies_avx2(r, blend, lanes, normals)) fk__dqs_declined_avx2(r, blend, lanes, normals);
 }
 
 static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_loop(const fk__skin_run *run, const int influences,
@@ -5430,7 +5432,8 @@ static FK__AVX512_TARGET __attribute__((noinline)) int fk__dqs_avx512_strided_ru
 
 static FK__AVX512_TARGET int fk__dqs_avx512(const fk__skin_run *run)
 {
-    return fk__upper_cleared(fk__skin_run_packed(run) ? fk__dqs_avx512_packed_run(run) : fk__dqs_avx512_strided_run(run));
+    const int packed = fk__skin_run_packed(run);
+    return fk__upper_cleared(packed ? fk__dqs_avx512_packed_run(run) : fk__dqs_avx512_strided_run(run));
 }
 #undef FK__SIMD_TARGET
 

@@ -373,13 +373,10 @@ simd_mutant lbs_avx512_tail_lanes_past_the_run avx512 "" \
 # vertex, each as a group of copies of itself: the group through the SSE
 # arithmetic again, as until 24 November, rounds its neighbours otherwise.
 simd_mutant dqs_declined_group_by_sse avx512 "" \
-'        fk__tail_points(&one, 1, 8, normals, points[0], points[1]);
-        if (fk__dqs8_avx2(copies,' \
+'        if (!fk__dqs8_copies_avx2(&one, copies, 1, normals))' \
 '        fk__dqs_vertex_sse(_mm256_castps256_ps128(blend[v]), _mm256_extractf128_ps(blend[v], 1), one.positions,
                            normals ? one.normals : NULL, one.out_positions, normals ? one.out_normals : NULL);
-        continue;
-        fk__tail_points(&one, 1, 8, normals, points[0], points[1]);
-        if (fk__dqs8_avx2(copies,'
+        if (0)'
 
 # The skinning loops return with the upper halves of the vector registers
 # cleared: without the explicit vzeroupper, gcc at -O0 (how this script builds
