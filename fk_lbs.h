@@ -4409,7 +4409,11 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__sum_lanes4_avx512(__m512 p
    instruction faults where its masked-off lanes would reach an unwritable
    page; a masked vmovups does not (test_simd: DQS on 1008 interleaved records
    whose output ends at an unmapped page). The empty asm makes the register's
-   value opaque to the compiler, so the two stay apart. */
+   value opaque to the compiler, so the two stay apart. (The 24-byte store
+   never writes a run's last vertex today: the LBS loops that use it leave
+   that vertex to their tail, so its masked-off lanes stay inside the next
+   record, and no test can make it fault. It is kept apart all the same, for
+   a loop that does.) */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store3_masked_avx512(char *p, __m128 point)
 {
     __asm__("" : "+v"(point));

@@ -819,6 +819,54 @@ static void records_case(int count, int method, int with_normals)
     munmap(mapping[0], mapped[0]);
     munmap(mapping[1], mapped[1]);
 }
+
+/* Output records of 28 bytes, each a position, its normal right after it, and
+   four bytes of the caller's own: the loops' other shape of pairs (masked
+   24-byte stores; 24-byte records go as packed pairs). The output ends where
+   writable memory ends, and the caller's bytes must stay as they were. */
+static void pair_records_case(int count, int method, int with_normals)
+{
+    const size_t stride = 28;
+    size_t mapped[2];
+    char *mapping[2], *in = guarded(48 * (size_t)count, &mapping[0], &mapped[0]);
+    char *out = guarded(stride * (size_t)count, &mapping[1], &mapped[1]);
+    fk_skin_desc d;
+    int i, kept = 1;
+    for (i = 0; i < count; ++i) {
+        memcpy(in + 48 * (size_t)i, test_mesh.joints[i], 8);
+        memcpy(in + 48 * (size_t)i + 8, test_mesh.weights[i], 16);
+        memcpy(in + 48 * (size_t)i + 24, test_mesh.normals[i], 12);
+        memcpy(in + 48 * (size_t)i + 36, test_mesh.positions[i], 12);
+    }
+    memset(out, 0x7F, stride * (size_t)count);
+    memset(&d, 0, sizeof d);
+    d.vertex_count = count;
+    d.influences = 4;
+    d.joints = (const uint16_t *)(const void *)in;
+    d.weights = (const float *)(const void *)(in + 8);
+    d.normals = with_normals ? (const float *)(const void *)(in + 24) : NULL;
+    d.positions = (const float *)(const void *)(in + 36);
+    d.out_positions = (float *)(void *)out;
+    d.out_normals = with_normals ? (float *)(void *)(out + 12) : NULL;
+    d.joint_stride = d.weight_stride = d.normal_stride = d.position_stride = 48;
+    d.out_normal_stride = d.out_position_stride = stride;
+    d.transforms = bones;
+    d.transform_count = BONES;
+    CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "%s, %d vertices: call failed",
+          method ? "DQS" : "LBS", count);
+    CHECK(same_as_reference(method ? fk_skin_dqs : fk_skin_lbs, (const float *)(const void *)out,
+                            (const float *)(const void *)(out + 12), stride / sizeof(float), with_normals),
+          "%s, %d 28-byte records%s: differs from the reference", method ? "DQS" : "LBS", count,
+          with_normals ? ", normals" : "");
+    for (i = 0; i < count; ++i) {
+        size_t c, from = stride * (size_t)i + (with_normals ? 24 : 12);
+        for (c = from; c < stride * (size_t)(i + 1); ++c) kept &= (unsigned char)out[c] == 0x7F;
+    }
+    CHECK(kept, "%s, %d 28-byte records%s: a byte not the library's was written", method ? "DQS" : "LBS", count,
+          with_normals ? ", normals" : "");
+    munmap(mapping[0], mapped[0]);
+    munmap(mapping[1], mapped[1]);
+}
 #endif
 
 /* Every packed array ends where readable memory ends: the loops that read 16
@@ -838,6 +886,17 @@ static void records_end_where_memory_ends(void)
 {
 #if defined(HAVE_GUARD_PAGES)
     for_each_guarded_case(records_case);
+#else
+    CHECK(1, "no guard pages on this system");
+#endif
+}
+
+/* The same for output records whose position and normal are followed by bytes
+   of the caller's, which the loops must neither write nor reach past the end. */
+static void pair_records_end_where_memory_ends(void)
+{
+#if defined(HAVE_GUARD_PAGES)
+    for_each_guarded_case(pair_records_case);
 #else
     CHECK(1, "no guard pages on this system");
 #endif
@@ -1193,6 +1252,7 @@ int main(void)
     RUN_TEST(odd_counts_match_reference);
     RUN_TEST(packed_arrays_end_where_memory_ends);
     RUN_TEST(records_end_where_memory_ends);
+    RUN_TEST(pair_records_end_where_memory_ends);
     RUN_TEST(bad_index_stops_where_the_reference_stops);
     RUN_TEST(edge_cases_match_reference);
     RUN_TEST(nan_weights_stay_in_their_vertex);
