@@ -4740,6 +4740,15 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__normalize_store16_avx512(cha
     }
 }
 
+/* Writes four packed vertices' positions (and normals) as
+   fk__lbs_rows4_avx512() leaves them. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__lbs_store4_packed_avx512(const fk__skin_run *r, __m512 moved,
+                                                                            __m512 turned, const int normals)
+{
+    if (normals) fk__store4x3_lanes_avx512(r->out_normals, turned);
+    fk__store4x3_lanes_avx512(r->out_positions, moved);
+}
+
 /* How many vertices fk__lbs16_avx512() does before its first streamed line
    (the output positions then sit on a 64-byte boundary), or -1 when the run's
    output positions take less than FK_LBS_STREAM_MIN_BYTES or do not start on
@@ -4834,10 +4843,9 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_avx512(fk__skin_run *ru
     if (head > 0 && !fk__packed_joints_in_range_avx512(r->joints, (size_t)head * (size_t)influences, r->joint_limit))
         return -1;
     for (; i < head; i += 4) { /* the four-vertex step of fk__lbs_avx512_loop() */
-        __m512 turned;
+        __m512 turned = _mm512_setzero_ps(); /* set only with normals */
         const __m512 moved = fk__lbs_rows4_avx512(r, rows, 0, influences, normals, &turned, 1, 4);
-        if (normals) fk__store4x3_lanes_avx512(r->out_normals, turned);
-        fk__store4x3_lanes_avx512(r->out_positions, moved);
+        fk__lbs_store4_packed_avx512(r, moved, turned, normals);
         fk__skin_advance(r, normals, 4);
     }
     for (; i + 16 < r->count; i += 16) {
@@ -4941,13 +4949,12 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
     /* the last vertex of the run is left to the tail, so that every 16-byte
        point load stays inside the arrays */
     for (; i + 4 < r.count; i += 4) {
-        __m512 moved, turned;
+        __m512 moved, turned = _mm512_setzero_ps(); /* set only with normals */
         if (!fk__joints_in_range_avx512(&r, r.joints, 4, influences, packed)) return i;
         fk__prefetch_ahead(&r, prefetch_plan, normals, 0);
         moved = fk__lbs_rows4_avx512(&r, rows, 0, influences, normals, &turned, 1, 4);
         if (packed) {
-            if (normals) fk__store4x3_lanes_avx512(r.out_normals, turned);
-            fk__store4x3_lanes_avx512(r.out_positions, moved);
+            fk__lbs_store4_packed_avx512(&r, moved, turned, normals);
         } else {
             fk__lbs_store4_strided_avx512(&r, 0, moved, turned, normals, out_shape);
         }

@@ -275,8 +275,8 @@ simd_mutant lbs_avx512_stream_head_unchecked avx512 "" \
 ''
 
 simd_mutant lbs_avx512_stream_head_skipped avx512 "" \
-'        fk__store4x3_lanes_avx512(r->out_positions, moved);' \
-'        (void)moved;'
+'        fk__lbs_store4_packed_avx512(r, moved, turned, normals);' \
+'        (void)moved; (void)turned;'
 
 simd_mutant lbs_avx512_stream_head_by_other_loop avx512 "" \
 '    for (; i < head; i += 4) { /* the four-vertex step of fk__lbs_avx512_loop() */' \
@@ -794,9 +794,9 @@ simd_mutant lbs_avx512_rows_store_lane avx512 "" \
 # is their last field) crashes a guard-page test.
 simd_mutant lbs_avx512_last_point_overread avx512 "" \
 '    for (; i + 4 < r.count; i += 4) {
-        __m512 moved, turned;' \
+        __m512 moved, turned = _mm512_setzero_ps(); /* set only with normals */' \
 '    for (; i + 4 <= r.count; i += 4) {
-        __m512 moved, turned;'
+        __m512 moved, turned = _mm512_setzero_ps(); /* set only with normals */'
 
 # Blends whose folded normalization overflows must go to the reference, on each path.
 simd_mutant dqs_avx512_overflow_kept avx512 "" \
