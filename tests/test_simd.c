@@ -781,62 +781,24 @@ static void packed_case(int count, int method, int with_normals)
     for (a = 0; a < 6; ++a) munmap(mapping[a], mapped[a]);
 }
 
-/* Interleaved records whose point is their last field: 48 bytes in (indices,
-   weights, normal, position) and 24 out (normal, position), each buffer
-   ending where readable memory ends. */
-static void records_case(int count, int method, int with_normals)
+/* Interleaved records whose point is their last field, 48 bytes in (indices,
+   weights, normal, position), skinned into output records of `stride` bytes
+   with the position and the normal at the given offsets; each buffer ends where
+   readable (writable) memory ends, and every output byte that is not the
+   library's must stay as it was. */
+static void guarded_records(int count, int method, int with_normals, size_t stride, size_t position_at,
+                            size_t normal_at)
 {
-    size_t mapped[2];
-    char *mapping[2], *in = guarded(48 * (size_t)count, &mapping[0], &mapped[0]);
-    char *out = guarded(24 * (size_t)count, &mapping[1], &mapped[1]);
-    fk_skin_desc d;
-    int i;
-    for (i = 0; i < count; ++i) {
-        memcpy(in + 48 * (size_t)i, test_mesh.joints[i], 8);
-        memcpy(in + 48 * (size_t)i + 8, test_mesh.weights[i], 16);
-        memcpy(in + 48 * (size_t)i + 24, test_mesh.normals[i], 12);
-        memcpy(in + 48 * (size_t)i + 36, test_mesh.positions[i], 12);
-    }
-    memset(&d, 0, sizeof d);
-    d.vertex_count = count;
-    d.influences = 4;
-    d.joints = (const uint16_t *)(const void *)in;
-    d.weights = (const float *)(const void *)(in + 8);
-    d.normals = with_normals ? (const float *)(const void *)(in + 24) : NULL;
-    d.positions = (const float *)(const void *)(in + 36);
-    d.out_normals = with_normals ? (float *)(void *)out : NULL;
-    d.out_positions = (float *)(void *)(out + 12);
-    d.joint_stride = d.weight_stride = d.normal_stride = d.position_stride = 48;
-    d.out_normal_stride = d.out_position_stride = 24;
-    d.transforms = bones;
-    d.transform_count = BONES;
-    CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "%s, %d vertices: call failed",
-          method ? "DQS" : "LBS", count);
-    CHECK(same_as_reference(method ? fk_skin_dqs : fk_skin_lbs, (const float *)(const void *)(out + 12),
-                            (const float *)(const void *)out, 6, with_normals),
-          "%s, %d records%s: differs from the reference", method ? "DQS" : "LBS", count,
-          with_normals ? ", normals" : "");
-    munmap(mapping[0], mapped[0]);
-    munmap(mapping[1], mapped[1]);
-}
-
-/* Output records of 28 bytes, each a position, its normal right after it, and
-   four bytes of the caller's own: the loops' other shape of pairs (masked
-   24-byte stores; 24-byte records go as packed pairs). The output ends where
-   writable memory ends, and the caller's bytes must stay as they were. */
-static void pair_records_case(int count, int method, int with_normals)
-{
-    const size_t stride = 28;
-    size_t mapped[2];
+    size_t mapped[2], i, c;
     char *mapping[2], *in = guarded(48 * (size_t)count, &mapping[0], &mapped[0]);
     char *out = guarded(stride * (size_t)count, &mapping[1], &mapped[1]);
     fk_skin_desc d;
-    int i, kept = 1;
-    for (i = 0; i < count; ++i) {
-        memcpy(in + 48 * (size_t)i, test_mesh.joints[i], 8);
-        memcpy(in + 48 * (size_t)i + 8, test_mesh.weights[i], 16);
-        memcpy(in + 48 * (size_t)i + 24, test_mesh.normals[i], 12);
-        memcpy(in + 48 * (size_t)i + 36, test_mesh.positions[i], 12);
+    int kept = 1;
+    for (i = 0; i < (size_t)count; ++i) {
+        memcpy(in + 48 * i, test_mesh.joints[i], 8);
+        memcpy(in + 48 * i + 8, test_mesh.weights[i], 16);
+        memcpy(in + 48 * i + 24, test_mesh.normals[i], 12);
+        memcpy(in + 48 * i + 36, test_mesh.positions[i], 12);
     }
     memset(out, 0x7F, stride * (size_t)count);
     memset(&d, 0, sizeof d);
@@ -846,26 +808,40 @@ static void pair_records_case(int count, int method, int with_normals)
     d.weights = (const float *)(const void *)(in + 8);
     d.normals = with_normals ? (const float *)(const void *)(in + 24) : NULL;
     d.positions = (const float *)(const void *)(in + 36);
-    d.out_positions = (float *)(void *)out;
-    d.out_normals = with_normals ? (float *)(void *)(out + 12) : NULL;
+    d.out_positions = (float *)(void *)(out + position_at);
+    d.out_normals = with_normals ? (float *)(void *)(out + normal_at) : NULL;
     d.joint_stride = d.weight_stride = d.normal_stride = d.position_stride = 48;
     d.out_normal_stride = d.out_position_stride = stride;
     d.transforms = bones;
     d.transform_count = BONES;
     CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "%s, %d vertices: call failed",
           method ? "DQS" : "LBS", count);
-    CHECK(same_as_reference(method ? fk_skin_dqs : fk_skin_lbs, (const float *)(const void *)out,
-                            (const float *)(const void *)(out + 12), stride / sizeof(float), with_normals),
-          "%s, %d 28-byte records%s: differs from the reference", method ? "DQS" : "LBS", count,
+    CHECK(same_as_reference(method ? fk_skin_dqs : fk_skin_lbs, (const float *)(const void *)(out + position_at),
+                            (const float *)(const void *)(out + normal_at), stride / sizeof(float), with_normals),
+          "%s, %d %d-byte records%s: differs from the reference", method ? "DQS" : "LBS", count, (int)stride,
           with_normals ? ", normals" : "");
-    for (i = 0; i < count; ++i) {
-        size_t c, from = stride * (size_t)i + (with_normals ? 24 : 12);
-        for (c = from; c < stride * (size_t)(i + 1); ++c) kept &= (unsigned char)out[c] == 0x7F;
+    for (i = 0; i < stride * (size_t)count; ++i) {
+        c = i % stride;
+        if (!(c - position_at < 12 || (with_normals && c - normal_at < 12))) kept &= (unsigned char)out[i] == 0x7F;
     }
-    CHECK(kept, "%s, %d 28-byte records%s: a byte not the library's was written", method ? "DQS" : "LBS", count,
-          with_normals ? ", normals" : "");
+    CHECK(kept, "%s, %d %d-byte records%s: a byte not the library's was written", method ? "DQS" : "LBS", count,
+          (int)stride, with_normals ? ", normals" : "");
     munmap(mapping[0], mapped[0]);
     munmap(mapping[1], mapped[1]);
+}
+
+/* 24 bytes out: the normal, then the position, which ends the record. */
+static void records_case(int count, int method, int with_normals)
+{
+    guarded_records(count, method, with_normals, 24, 12, 0);
+}
+
+/* 28 bytes out: the position, its normal right after it (the loops' other
+   shape of pairs, written by masked 24-byte stores; 24-byte records go as
+   packed pairs), and four bytes of the caller's. */
+static void pair_records_case(int count, int method, int with_normals)
+{
+    guarded_records(count, method, with_normals, 28, 0, 12);
 }
 #endif
 
