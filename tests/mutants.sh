@@ -392,8 +392,9 @@ simd_mutant upper_halves_not_cleared gcc-avx512 "" \
 # vextractf32x4 to memory, which on an AMD Zen 4 faults where its masked-off
 # lanes reach an unwritable page (test_simd's DQS writes interleaved records up
 # to an unmapped page). gcc fuses it only when it optimizes, so this one builds
-# test_simd with gcc at -O1 (9 s; -O2 takes 18) whatever CC is. (The 24-byte store has no mutant:
-# no loop writes a run's last vertex with it; see the header.)
+# test_simd with gcc at -O1 (9 s; -O2 takes 18) whatever CC is. (The 24-byte
+# store has no mutant: no loop writes a run's last vertex with it; see the
+# header.)
 simd_mutant masked_store3_fused gcc-avx512 -O1 \
 '    __asm__("" : "+v"(point));
     _mm_mask_storeu_ps' \
@@ -957,7 +958,7 @@ cpu_has() {
         x86-64) return 0 ;;
         avx2) set -- avx2 fma ;;
         avx512) set -- avx512f avx512vl avx512dq avx512bw avx2 fma ;;
-        gcc-avx512) command -v gcc >/dev/null || return 1; set -- avx512f avx512vl avx512dq avx512bw avx2 fma ;;
+        gcc-avx512) command -v gcc >/dev/null && cpu_has avx512; return ;;
     esac
     for flag in "$@"; do grep -qw "$flag" /proc/cpuinfo || return 1; done
 }

@@ -7,8 +7,9 @@
    that no vertex uses), and the two results must agree to a few ulps of the
    numbers involved: for k = 1..8 influences, with and without normals, packed,
    interleaved and padded layouts, in place, at block boundaries, with a bad
-   joint index, with every packed array ending at an unreadable page, at the
-   edges where the fast normalizations hand over, and with NaN weights; and
+   joint index, with every packed array, and interleaved records in and out,
+   ending at an unreadable page, at the edges where the fast normalizations
+   hand over, and with NaN weights; and
    the DQS sign table against its definition. Bit for bit: every layout, and a
    call split into pieces, give the same bits. And every call returns with the
    upper halves of the vector registers clear.
@@ -820,7 +821,7 @@ static void guarded_records(int count, int method, int with_normals, size_t stri
                             (const float *)(const void *)(out + normal_at), stride / sizeof(float), with_normals),
           "%s, %d %d-byte records%s: differs from the reference", method ? "DQS" : "LBS", count, (int)stride,
           with_normals ? ", normals" : "");
-    for (i = 0; i < stride * (size_t)count; ++i) {
+    for (i = 0; i < stride * (size_t)count; ++i) { /* c - offset < 12: within that field (unsigned) */
         c = i % stride;
         if (!(c - position_at < 12 || (with_normals && c - normal_at < 12))) kept &= (unsigned char)out[i] == 0x7F;
     }
