@@ -19,14 +19,18 @@ TEST_PROGRAMS = $(BUILD)/test_core
 TEST_SCRIPTS  = tests/compile_matrix.sh tests/snippets.sh
 
 # $(call need_debian_package,PACKAGE,FILE): when FILE is missing, install the Debian
-# PACKAGE that provides it (as root, or through sudo), or stop and say how.
+# PACKAGE that provides it (as root, or through sudo), or stop and say how. apt's
+# own output is shown only when the install fails: its notes on stderr (debconf's,
+# on a machine without apt-utils) would otherwise read as the build's warnings.
 define need_debian_package
 @test -e $(2) || { \
   if [ "$$(id -u)" = 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; \
   else echo "$(2) is missing: run 'apt-get install $(1)' as root" >&2; exit 1; fi; \
-  echo "installing Debian package $(1) (for $(2))"; \
-  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $(1) >/dev/null; \
-  test -e $(2) || { echo "could not install $(1); run 'sudo apt-get install $(1)'" >&2; exit 1; }; }
+  echo "installing Debian package $(1) (for $(2))"; apt_log=$$(mktemp); \
+  { $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $(1); } >"$$apt_log" 2>&1; \
+  test -e $(2) || { cat "$$apt_log" >&2; rm -f "$$apt_log"; \
+                    echo "could not install $(1); run 'sudo apt-get install $(1)'" >&2; exit 1; }; \
+  rm -f "$$apt_log"; }
 endef
 
 .PHONY: all test clean help
@@ -38,7 +42,7 @@ default: all
 help:
 	@echo "make demo         build and run the examples; pictures in out/"
 	@echo "make test         build and run every test (ends with 'N passed, N failed')"
-	@echo "make mutants      check that the tests catch 155 deliberate bugs (about 4 minutes)"
+	@echo "make mutants      check that the tests catch 156 deliberate bugs (about 4 minutes)"
 	@echo "make bench        benchmarks: memcpy, a plain loop, LBS/DQS k=1..8, fk_forward"
 	@echo "make sanitize     every test program under ASan+UBSan (clang), then valgrind; NEON under qemu"
 	@echo "make fuzz         libFuzzer targets (FUZZ_SECONDS=60 each)"
