@@ -54,11 +54,14 @@
                               matrices count as rigid in fk_bind_from_matrices() and
                               fk_pose_from_matrices(): above float rounding, below
                               any scale an artist meant
-     FK_LBS_STREAM_MIN_BYTES  skinning calls whose output positions take at least
-                              this many bytes write them with streaming stores,
-                              past the caches (default 4 MiB: more than a core's
-                              L2 holds); so far the AVX-512 LBS loop on packed
-                              arrays
+     FK_LBS_STREAM_MIN_BYTES  skinning calls that read and write at least this
+                              many bytes write their output positions with
+                              streaming stores, past the caches (default 128 MiB,
+                              about 2.7 million vertices with four influences; so
+                              far the AVX-512 LBS loop on packed arrays). Below
+                              it the data can stay in a large last-level cache
+                              from call to call; docs/performance.md has the
+                              measurements
      FK_LBS_NO_SIMD           skin and pose with the plain C loops only (no
                               intrinsics)
      FK_LBS_NO_AVX512         on x86-64, use at most the AVX2 loops even where
@@ -949,7 +952,7 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
 #endif
 
 #ifndef FK_LBS_STREAM_MIN_BYTES
-#define FK_LBS_STREAM_MIN_BYTES (4u << 20)
+#define FK_LBS_STREAM_MIN_BYTES (128u << 20)
 #endif
 
 #ifdef __cplusplus
@@ -3245,14 +3248,15 @@ static FK__ALWAYS_INLINE int fk__inside(const char *array, size_t stride, const 
 }
 
 /* Which arrays besides the positions fk__prefetch_ahead() asks for: those not
-   inside another's records. Decided once per run; packed arrays take
+   inside another's records, and the output positions unless they are streamed
+   (fk__lbs16_avx512()). Decided once per run; packed arrays take
    FK__PREFETCH_ALL, a constant, so that the tests fold away. */
 enum { FK__PREFETCH_JOINTS = 1, FK__PREFETCH_WEIGHTS = 2, FK__PREFETCH_NORMALS = 4, FK__PREFETCH_OUT_NORMALS = 8,
-       FK__PREFETCH_ALL = 15 };
+       FK__PREFETCH_OUT_POSITIONS = 16, FK__PREFETCH_ALL = 31 };
 
 static FK__ALWAYS_INLINE int fk__prefetch_plan(const fk__skin_run *r)
 {
-    int plan = 0;
+    int plan = FK__PREFETCH_OUT_POSITIONS;
     if (!fk__inside(r->joints, r->joint_stride, r->positions, r->position_stride)) plan |= FK__PREFETCH_JOINTS;
     if (!fk__inside(r->weights, r->weight_stride, r->positions, r->position_stride)) plan |= FK__PREFETCH_WEIGHTS;
     if (r->normals && !fk__inside(r->normals, r->normal_stride, r->positions, r->position_stride))
@@ -3271,7 +3275,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__prefetch_ahead(const fk__skin_
     if (plan & FK__PREFETCH_JOINTS) fk__prefetch(r->joints, r->joint_stride, first);
     if (plan & FK__PREFETCH_WEIGHTS) fk__prefetch(r->weights, r->weight_stride, first);
     if (normals && (plan & FK__PREFETCH_NORMALS)) fk__prefetch(r->normals, r->normal_stride, first);
-    fk__prefetch(r->out_positions, r->out_position_stride, first);
+    if (plan & FK__PREFETCH_OUT_POSITIONS) fk__prefetch(r->out_positions, r->out_position_stride, first);
     if (normals && (plan & FK__PREFETCH_OUT_NORMALS)) fk__prefetch(r->out_normals, r->out_normal_stride, first);
 }
 
@@ -4750,10 +4754,12 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__lbs_store4_packed_avx512(con
 }
 
 /* How many vertices fk__lbs16_avx512() does before its first streamed line
-   (the output positions then sit on a 64-byte boundary), or -1 when the run's
-   output positions take less than FK_LBS_STREAM_MIN_BYTES or do not start on
-   a 16-byte boundary, or the run is too short to reach a line: then it stores
-   as usual, and the output stays in the caches for whatever reads it next.
+   (the output positions then sit on a 64-byte boundary), or -1 when the run
+   reads and writes fewer than FK_LBS_STREAM_MIN_BYTES (its arrays are packed:
+   24 bytes of positions in and out, 6 per influence, 24 of normals), or its
+   output positions do not start on a 16-byte boundary, or it is too short to
+   reach a line: then it stores as usual, and the output stays in the caches
+   for whatever reads it next.
    From a 16-byte boundary the head is 0, 4, 8 or 12 vertices (12 * head runs
    through the multiples of 16 mod 64), so that it goes four at a time by the
    same arithmetic as the rest and every vertex comes out with the bits it has
@@ -4762,7 +4768,8 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__lbs_store4_packed_avx512(con
 static int fk__stream_head(const fk__skin_run *r)
 {
     const uintptr_t out = (uintptr_t)r->out_positions;
-    const unsigned long long bytes = (unsigned long long)r->count * 12u;
+    const unsigned vertex_bytes = 24u + 6u * (unsigned)r->influences + (r->normals ? 24u : 0u);
+    const unsigned long long bytes = (unsigned long long)r->count * vertex_bytes;
     int head = 0;
     if (bytes < (unsigned long long)FK_LBS_STREAM_MIN_BYTES || out % 16u != 0) return -1;
     while ((out + 12u * (unsigned)head) % 64u != 0) head += 4;
@@ -4825,20 +4832,23 @@ static FK__AVX512_TARGET void fk__lbs_tail_avx512(const fk__skin_run *r, const f
 
 /* LBS on packed arrays, sixteen vertices an iteration: the four-vertex step of
    fk__lbs_avx512_loop() four times, with the sixteen vertices' indices checked
-   up front and their results written as whole 64-byte lines. Above
-   FK_LBS_STREAM_MIN_BYTES of output positions their lines are streamed: a
-   store that misses the caches otherwise has the line read from memory first,
-   12 MB more traffic for a million vertices. Normals are stored as usual:
-   streamed as well, they made LBS with normals 13% slower at a million
-   vertices on an AMD Zen 4, where streaming the positions alone made it 1-3%
-   faster and LBS without normals 3%. Leaves the last vertex and fewer than 16
-   before it to the caller's four-vertex loop; returns how many it did, or
-   -1 - done when a group had a bad index. */
+   up front and their results written as whole 64-byte lines. In runs that
+   move FK_LBS_STREAM_MIN_BYTES or more the position lines are streamed: a
+   store that misses the caches otherwise has the line read from memory first
+   (a third more traffic without normals), and, on an Intel Xeon with a large
+   cache, streaming paid only where the data outgrew it (3 million vertices
+   and more; at one million it cost 6 to 8%). Streamed lines are not asked for
+   ahead: there the prefetch made LBS take up to 1.9 times as long (on a Zen 4
+   it had saved 1 to 2%). Normals are stored as usual: streamed as well, they
+   made LBS with normals 13% slower on a Zen 4. Leaves the last vertex and
+   fewer than 16 before it to the caller's four-vertex loop; returns how many
+   it did, or -1 - done when a group had a bad index. */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_avx512(fk__skin_run *run, const float *rows, const int influences,
                                                                const int normals)
 {
     fk__skin_run r_ = *run, *r = &r_; /* a copy, as in fk__lbs_avx512_loop() */
     const int head = fk__stream_head(r), stream = head >= 0;
+    const int prefetch_plan = stream ? FK__PREFETCH_ALL & ~FK__PREFETCH_OUT_POSITIONS : FK__PREFETCH_ALL;
     int i = 0, g;
     if (head > 0 && !fk__packed_joints_in_range_avx512(r->joints, (size_t)head * (size_t)influences, r->joint_limit))
         return -1;
@@ -4856,7 +4866,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_avx512(fk__skin_run *ru
         }
         FK__UNROLL
         for (g = 0; g < 4; ++g) {
-            fk__prefetch_ahead(r, FK__PREFETCH_ALL, normals, 4 * (size_t)g);
+            fk__prefetch_ahead(r, prefetch_plan, normals, 4 * (size_t)g);
             moved[g] = fk__lbs_rows4_avx512(r, rows, 4 * (size_t)g, influences, normals, &turned[g], 0, 4);
         }
         fk__store16x3_lanes_avx512(r->out_positions, moved, stream);

@@ -293,6 +293,12 @@ simd_mutant lbs_avx512_sixteen_line_wrong avx512 "" \
 '_mm512_setr_epi32(5, 9, 2, 6, 10, 3, 7, 11, 16, 20, 24, 17, 21, 25, 18, 22)' \
 '_mm512_setr_epi32(5, 9, 2, 6, 10, 3, 7, 11, 16, 20, 24, 17, 21, 25, 18, 26)'
 
+# Streaming decided by the output positions' bytes alone, as until 24 November
+# (late): the loop then streams only far bigger calls than the options say.
+simd_mutant lbs_avx512_stream_counts_output_only avx512 "" \
+'    const unsigned vertex_bytes = 24u + 6u * (unsigned)r->influences + (r->normals ? 24u : 0u);' \
+'    const unsigned vertex_bytes = 12u;'
+
 simd_mutant lbs_avx512_stream_misaligned avx512 "" \
 '    while ((out + 12u * (unsigned)head) % 64u != 0) head += 4;' \
 '    while ((out + 12u * (unsigned)head) % 32u != 0) head += 4;'

@@ -17,9 +17,11 @@
    still agree, which they do trivially; the test then checks the plumbing. */
 #define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS under -std=c99 */
 #define FK_LBS_PALETTE_CAPACITY 64
-/* 1000 vertices' positions and more are streamed by the loops that stream
-   (fewer are stored as usual): both ways are tested */
-#define FK_LBS_STREAM_MIN_BYTES 12000
+/* Calls of 1000 vertices and more move at least 30000 bytes (30 a vertex with
+   one influence) and have their positions streamed by the loops that stream;
+   257 vertices move less (72 bytes a vertex at most, with four influences and
+   normals) and are stored as usual: both ways are tested */
+#define FK_LBS_STREAM_MIN_BYTES 30000
 #define FK_LBS_IMPLEMENTATION
 #include "fk_lbs.h"
 #include "check.h"
@@ -606,6 +608,42 @@ static void dqs_sign_table_matches_its_definition(void)
     CHECK(wrong_bits == 0, "%d bits of the one-bit table differ from fk_quat_dot() < 0", wrong_bits);
     CHECK(wrong_answers == 0, "%d of 256 tables answer wrongly whether one row serves", wrong_answers);
     CHECK(rows_serving >= 32, "one row served in only %d of 256 tables: the test misses that case", rows_serving);
+}
+#endif
+
+/* Where the packed AVX-512 LBS loop starts streaming: at FK_LBS_STREAM_MIN_BYTES
+   read and written, counted as the options say (24 bytes of positions in and
+   out, 6 per influence, 24 of normals), with an output on a 16-byte boundary,
+   after the 0 to 12 vertices that bring it to a 64-byte line. */
+#if defined(FK__SIMD_AVX512)
+static void streaming_starts_where_its_bytes_say(void)
+{
+    static const int ks[] = {1, 2, 4};
+    static char line_buffer[192];
+    char *line = line_buffer + (64 - (uintptr_t)line_buffer % 64) % 64;
+    int i, with_normals, offset;
+    for (i = 0; i < 3; ++i)
+        for (with_normals = 0; with_normals < 2; ++with_normals) {
+            const int vertex_bytes = 24 + 6 * ks[i] + (with_normals ? 24 : 0);
+            const int first = (FK_LBS_STREAM_MIN_BYTES + vertex_bytes - 1) / vertex_bytes;
+            fk__skin_run r;
+            memset(&r, 0, sizeof r);
+            r.influences = ks[i];
+            r.normals = with_normals ? line : NULL;
+            r.out_positions = line;
+            r.count = first - 1;
+            CHECK(fk__stream_head(&r) == -1, "k=%d%s: %d vertices (%d bytes) streamed", ks[i],
+                  with_normals ? ", normals" : "", r.count, r.count * vertex_bytes);
+            r.count = first;
+            CHECK(fk__stream_head(&r) == 0, "k=%d%s: %d vertices (%d bytes) not streamed from the first", ks[i],
+                  with_normals ? ", normals" : "", r.count, r.count * vertex_bytes);
+            for (offset = 4; offset < 64; offset += 4) { /* 16 bytes on: 4 vertices to the line (12 * 4 = 48) */
+                const int head = offset % 16 != 0 ? -1 : offset == 16 ? 4 : offset == 32 ? 8 : 12;
+                r.out_positions = line + offset;
+                CHECK(fk__stream_head(&r) == head, "k=%d: output %d bytes into a line: head %d, not %d", ks[i],
+                      offset, fk__stream_head(&r), head);
+            }
+        }
 }
 #endif
 
@@ -1227,6 +1265,9 @@ int main(void)
     RUN_TEST(dqs_sign_table_matches_its_definition);
 #endif
     RUN_TEST(odd_counts_match_reference);
+#if defined(FK__SIMD_AVX512)
+    RUN_TEST(streaming_starts_where_its_bytes_say);
+#endif
     RUN_TEST(packed_arrays_end_where_memory_ends);
     RUN_TEST(records_end_where_memory_ends);
     RUN_TEST(pair_records_end_where_memory_ends);
