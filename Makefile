@@ -42,7 +42,7 @@ default: all
 help:
 	@echo "make demo         build and run the examples; pictures in out/"
 	@echo "make test         build and run every test (ends with 'N passed, N failed')"
-	@echo "make mutants      check that the tests catch 156 deliberate bugs (about 4 minutes)"
+	@echo "make mutants      check that the tests catch 157 deliberate bugs (about 4 minutes)"
 	@echo "make bench        benchmarks: memcpy, a plain loop, LBS/DQS k=1..8, fk_forward"
 	@echo "make sanitize     every test program under ASan+UBSan (clang), then valgrind; NEON under qemu"
 	@echo "make fuzz         libFuzzer targets (FUZZ_SECONDS=60 each)"

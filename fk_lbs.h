@@ -4342,11 +4342,12 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__weight_avx512(const float 
 }
 
 static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__lbs_blend_avx512(const float *palette, const char *joint,
-                                                                      const char *weight, const int influences)
+                                                                      const char *weight, const int influences,
+                                                                      const int pick_weights)
 {
     const uint16_t *joints = (const uint16_t *)(const void *)joint;
     const float *weights = (const float *)(const void *)weight;
-    const int four_at_a_time = influences % 4 == 0;
+    const int four_at_a_time = pick_weights && influences % 4 == 0;
     __m512 four = _mm512_setzero_ps();
     __m512 m = _mm512_mul_ps(fk__weight_avx512(weights, 0, four_at_a_time, &four),
                              _mm512_load_ps(palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS));
@@ -4781,7 +4782,8 @@ static int fk__stream_head(const fk__skin_run *r)
    (fk__sum_lanes4_avx512()). With normals, *turned gets theirs, renormalized
    if `normalize`. */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__lbs_rows4_avx512(const fk__skin_run *r, const float *rows, size_t at,
-                                                                      const int influences, const int normals,
+                                                                      const int influences, const int pick_weights,
+                                                                      const int normals,
                                                                       __m512 *turned, const int normalize,
                                                                       const int lanes)
 {
@@ -4792,7 +4794,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__lbs_rows4_avx512(const fk_
     for (v = 0; v < 4; ++v) {
         const size_t from = at + (size_t)(v < lanes ? v : lanes - 1); /* lanes: 4, or in the tail 1 to 4 */
         m[v] = fk__lbs_blend_avx512(rows, r->joints + from * r->joint_stride, r->weights + from * r->weight_stride,
-                                    influences);
+                                    influences, pick_weights);
     }
     FK__UNROLL
     for (v = 0; v < 4; ++v) {
@@ -4815,7 +4817,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__lbs_rows4_avx512(const fk_
    fk__lbs_rows4_avx512() as every other vertex, as fk__lbs_tail_avx2() does
    them for the AVX2 loop (see fk__tail_points()). */
 static FK__AVX512_TARGET void fk__lbs_tail_avx512(const fk__skin_run *r, const float *rows, const int lanes,
-                                                  const int influences, const int normals)
+                                                  const int influences, const int pick_weights, const int normals)
 {
     float points[2][4 * 3 + 1], out[2][4 * 3 + 4];
     fk__skin_run copied = *r;
@@ -4824,7 +4826,7 @@ static FK__AVX512_TARGET void fk__lbs_tail_avx512(const fk__skin_run *r, const f
     copied.positions = (const char *)(const void *)points[0];
     copied.normals = (const char *)(const void *)points[1];
     copied.position_stride = copied.normal_stride = 3 * sizeof(float);
-    moved = fk__lbs_rows4_avx512(&copied, rows, 0, influences, normals, &turned, 1, lanes);
+    moved = fk__lbs_rows4_avx512(&copied, rows, 0, influences, pick_weights, normals, &turned, 1, lanes);
     fk__store4x3_lanes_avx512((char *)(void *)out[0], moved);
     if (normals) fk__store4x3_lanes_avx512((char *)(void *)out[1], turned);
     fk__tail_results(r, lanes, normals, out[0], out[1]);
@@ -4844,7 +4846,7 @@ static FK__AVX512_TARGET void fk__lbs_tail_avx512(const fk__skin_run *r, const f
    fewer than 16 before it to the caller's four-vertex loop; returns how many
    it did, or -1 - done when a group had a bad index. */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_avx512(fk__skin_run *run, const float *rows, const int influences,
-                                                               const int normals)
+                                                               const int pick_weights, const int normals)
 {
     fk__skin_run r_ = *run, *r = &r_; /* a copy, as in fk__lbs_avx512_loop() */
     const int head = fk__stream_head(r), stream = head >= 0;
@@ -4854,7 +4856,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_avx512(fk__skin_run *ru
         return -1;
     for (; i < head; i += 4) { /* the four-vertex step of fk__lbs_avx512_loop() */
         __m512 turned = _mm512_setzero_ps(); /* set only with normals */
-        const __m512 moved = fk__lbs_rows4_avx512(r, rows, 0, influences, normals, &turned, 1, 4);
+        const __m512 moved = fk__lbs_rows4_avx512(r, rows, 0, influences, pick_weights, normals, &turned, 1, 4);
         fk__lbs_store4_packed_avx512(r, moved, turned, normals);
         fk__skin_advance(r, normals, 4);
     }
@@ -4867,7 +4869,8 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_avx512(fk__skin_run *ru
         FK__UNROLL
         for (g = 0; g < 4; ++g) {
             fk__prefetch_ahead(r, prefetch_plan, normals, 4 * (size_t)g);
-            moved[g] = fk__lbs_rows4_avx512(r, rows, 4 * (size_t)g, influences, normals, &turned[g], 0, 4);
+            moved[g] = fk__lbs_rows4_avx512(r, rows, 4 * (size_t)g, influences, pick_weights, normals, &turned[g], 0,
+                                            4);
         }
         fk__store16x3_lanes_avx512(r->out_positions, moved, stream);
         if (normals) fk__normalize_store16_avx512(r->out_normals, turned); /* streamed: 13% slower, on a Zen 4 */
@@ -4901,8 +4904,8 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__lbs_store4_strided_avx512(co
    any of the sixteen is written, and the caller's four-vertex loop finds the
    index. Leaves the last vertex to the caller; returns how many it did. */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_strided_avx512(fk__skin_run *r, const float *rows,
-                                                                       const int influences, int prefetch_plan,
-                                                                       int out_shape)
+                                                                       const int influences, const int pick_weights,
+                                                                       int prefetch_plan, int out_shape)
 {
     const size_t group = 4 * r->joint_stride;
     int i, g;
@@ -4916,7 +4919,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_strided_avx512(fk__skin
         FK__UNROLL
         for (g = 0; g < 4; ++g) {
             fk__prefetch_ahead(r, prefetch_plan, 1, 4 * (size_t)g);
-            moved[g] = fk__lbs_rows4_avx512(r, rows, 4 * (size_t)g, influences, 1, &turned[g], 0, 4);
+            moved[g] = fk__lbs_rows4_avx512(r, rows, 4 * (size_t)g, influences, pick_weights, 1, &turned[g], 0, 4);
         }
         fk__normalize16_lanes_avx512(turned);
         FK__UNROLL
@@ -4928,7 +4931,8 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_strided_avx512(fk__skin
 
 /* Checks the joint indices as it goes (see fk__skin_loop). */
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__skin_run *run, const int influences,
-                                                                    const int normals, const int layout)
+                                                                    const int pick_weights, const int normals,
+                                                                    const int layout)
 {
     fk__skin_run r = *run; /* see fk__skin_advance() */
     const int packed = layout == FK__LAYOUT_PACKED;
@@ -4943,7 +4947,7 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
         r.weight_stride = (size_t)influences * sizeof(float);
         /* k = 8 without normals: 0 to 4% slower at 1M (with them 10% faster); 3, 5: 20% */
         if (influences == 1 || influences == 2 || influences == 4 || (influences == 8 && normals)) {
-            i = fk__lbs16_avx512(&r, rows, influences, normals);
+            i = fk__lbs16_avx512(&r, rows, influences, pick_weights, normals);
             if (i < 0) return -1 - i;
         }
     } else if (layout == FK__LAYOUT_RECORDS) {
@@ -4955,14 +4959,14 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
     /* four influences only: in every copy of the loop, the pass took the header
        half as long again to compile (9 to 13.5 s at -O2), for 5 to 12% */
     if (!packed && normals && influences == 4)
-        i = fk__lbs16_strided_avx512(&r, rows, influences, prefetch_plan, out_shape);
+        i = fk__lbs16_strided_avx512(&r, rows, influences, pick_weights, prefetch_plan, out_shape);
     /* the last vertex of the run is left to the tail, so that every 16-byte
        point load stays inside the arrays */
     for (; i + 4 < r.count; i += 4) {
         __m512 moved, turned = _mm512_setzero_ps(); /* set only with normals */
         if (!fk__joints_in_range_avx512(&r, r.joints, 4, influences, packed)) return i;
         fk__prefetch_ahead(&r, prefetch_plan, normals, 0);
-        moved = fk__lbs_rows4_avx512(&r, rows, 0, influences, normals, &turned, 1, 4);
+        moved = fk__lbs_rows4_avx512(&r, rows, 0, influences, pick_weights, normals, &turned, 1, 4);
         if (packed) {
             fk__lbs_store4_packed_avx512(&r, moved, turned, normals);
         } else {
@@ -4972,26 +4976,32 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__ski
     }
     r.count -= i; /* the last one to four vertices */
     if (r.count > 0 && !fk__joints_in_range_avx512(&r, r.joints, r.count, influences, packed)) return i;
-    if (r.count > 0) fk__lbs_tail_avx512(&r, rows, r.count, influences, normals);
+    if (r.count > 0) fk__lbs_tail_avx512(&r, rows, r.count, influences, pick_weights, normals);
     return run->count;
 }
 
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_packed(const fk__skin_run *run, const int influences,
                                                                       const int normals)
 {
-    return fk__lbs_avx512_loop(run, influences, normals, FK__LAYOUT_PACKED);
+    return fk__lbs_avx512_loop(run, influences, 1, normals, FK__LAYOUT_PACKED);
 }
 
-static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_records(const fk__skin_run *run, const int influences,
+static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_packed_loaded(const fk__skin_run *run, const int influences,
+                                                                             const int normals)
+{
+    return fk__lbs_avx512_loop(run, influences, 0, normals, FK__LAYOUT_PACKED);
+}
+
+static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_records(const fk__skin_run *run, const int pick_weights,
                                                                        const int normals)
 {
-    return fk__lbs_avx512_loop(run, influences, normals, FK__LAYOUT_RECORDS);
+    return fk__lbs_avx512_loop(run, 4, pick_weights, normals, FK__LAYOUT_RECORDS);
 }
 
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_strided(const fk__skin_run *run, const int influences,
                                                                        const int normals)
 {
-    return fk__lbs_avx512_loop(run, influences, normals, FK__LAYOUT_STRIDED);
+    return fk__lbs_avx512_loop(run, influences, 1, normals, FK__LAYOUT_STRIDED);
 }
 
 /* Packed arrays and other layouts in functions of their own, so that a change
@@ -5002,26 +5012,74 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_strided(const fk__
 #undef FK__SIMD_TARGET
 #define FK__SIMD_TARGET FK__AVX512_TARGET __attribute__((noinline))
 FK__SKIN_SPECIALIZE(fk__lbs_avx512_packed_run, fk__lbs_avx512_packed)
+/* Packed arrays with four or eight influences, each weight read by a broadcast
+   load (see FK__LOAD_WEIGHTS() below); other counts read them so anyway. */
+static FK__SIMD_TARGET int fk__lbs_avx512_packed_loaded_run(const fk__skin_run *run)
+{
+#if defined(__OPTIMIZE__)
+    const int normals = run->normals != NULL;
+    if (run->influences == 4)
+        return normals ? fk__lbs_avx512_packed_loaded(run, 4, 1) : fk__lbs_avx512_packed_loaded(run, 4, 0);
+    if (run->influences == 8)
+        return normals ? fk__lbs_avx512_packed_loaded(run, 8, 1) : fk__lbs_avx512_packed_loaded(run, 8, 0);
+#endif
+    return fk__lbs_avx512_packed_loaded(run, run->influences, run->normals != NULL);
+}
 /* Interleaved records: four influences only (what vertex buffers hold), as a
-   copy for every count took the header a fifth longer to compile. */
+   copy for every count took the header a fifth longer to compile. The weights
+   are read either way (see FK__LOAD_WEIGHTS() below), each in a function of
+   its own: the four copies in one function took 3.9 to 4.1 ms where each pair
+   apart took 3.5 to 3.6 (1M vertices with normals, weights by broadcast
+   loads, on the Intel Xeon). */
 static FK__SIMD_TARGET int fk__lbs_avx512_records_run(const fk__skin_run *run)
 {
 #if defined(__OPTIMIZE__)
-    return run->normals ? fk__lbs_avx512_records(run, 4, 1) : fk__lbs_avx512_records(run, 4, 0);
+    return run->normals ? fk__lbs_avx512_records(run, 1, 1) : fk__lbs_avx512_records(run, 1, 0);
 #else /* one copy, as FK__SKIN_SPECIALIZE() makes in unoptimized builds */
-    return fk__lbs_avx512_records(run, 4, run->normals != NULL);
+    return fk__lbs_avx512_records(run, 1, run->normals != NULL);
+#endif
+}
+
+static FK__SIMD_TARGET int fk__lbs_avx512_records_loaded_run(const fk__skin_run *run)
+{
+#if defined(__OPTIMIZE__)
+    return run->normals ? fk__lbs_avx512_records(run, 0, 1) : fk__lbs_avx512_records(run, 0, 0);
+#else
+    return fk__lbs_avx512_records(run, 0, run->normals != NULL);
 #endif
 }
 FK__SKIN_SPECIALIZE(fk__lbs_avx512_strided_run, fk__lbs_avx512_strided)
 #undef FK__SIMD_TARGET
 #define FK__SIMD_TARGET FK__AVX512_TARGET
 
+/* Whether the AVX-512 LBS loop reads a vertex's weights by a broadcast load
+   each rather than four by one load and picked out by shuffles. Shuffles of
+   512-bit registers run on one port of Intel's cores, the port that also takes
+   half the multiply-adds, while a broadcast load takes only a load port; on an
+   AMD Zen 4 a broadcast into a 512-bit register takes a load and a shuffle
+   unit, and the loads are the loop's limit. Measured at a million vertices,
+   packed arrays (a harness, fastest of 15 calls, three alternating rounds):
+   on an Intel Xeon with AVX-512, broadcast loads took k = 4 1.96 ms against
+   2.17, with normals 2.81 against 3.10, k = 8 3.46 against 3.97, k = 8 with
+   normals 4.39 against 4.85, on interleaved records (k = 4, normals) 3.49
+   against 3.72; on a Zen 4, shuffles took 6% less time on packed arrays and
+   5% on records (see fk__weight_avx512()). The vendor stands for the
+   microarchitecture: other cores of either may differ. FK__LOAD_WEIGHTS()
+   lets test_simd run both ways on one machine. */
+#ifndef FK__LOAD_WEIGHTS
+#define FK__LOAD_WEIGHTS() __builtin_cpu_is("intel")
+#endif
+
 static FK__AVX512_TARGET int fk__lbs_avx512(const fk__skin_run *run)
 {
     int done;
-    if (fk__skin_run_packed(run)) done = fk__lbs_avx512_packed_run(run);
-    else done = run->influences == 4 && fk__skin_run_records(run) ? fk__lbs_avx512_records_run(run)
-                                                                  : fk__lbs_avx512_strided_run(run);
+    if (fk__skin_run_packed(run))
+        done = run->influences % 4 == 0 && FK__LOAD_WEIGHTS() ? fk__lbs_avx512_packed_loaded_run(run)
+                                                              : fk__lbs_avx512_packed_run(run);
+    else if (run->influences == 4 && fk__skin_run_records(run))
+        done = FK__LOAD_WEIGHTS() ? fk__lbs_avx512_records_loaded_run(run) : fk__lbs_avx512_records_run(run);
+    else
+        done = fk__lbs_avx512_strided_run(run); /* the rare layouts: shuffles, as on AMD */
     return fk__upper_cleared(done);
 }
 

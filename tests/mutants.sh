@@ -317,8 +317,16 @@ simd_mutant lbs_avx512_packed_last_index_unchecked avx512 "" \
 '_mm256_maskz_loadu_epi16((__mmask16)((1u << (count * influences)) - 1u), joint),' \
 '_mm256_maskz_loadu_epi16((__mmask16)((1u << (count * influences - 1)) - 1u), joint),'
 
-# Packed weights are read four to a 16-byte load and picked out by shuffles:
-# the second weight picked as the third, or the second four of eight never read.
+# Packed weights are read four to a 16-byte load and picked out by shuffles
+# (on AMD; on Intel by a broadcast load each: test_simd runs both ways): the
+# second weight picked as the third, or the second four of eight never read;
+# and, read by broadcast loads, the normals dropped by the function that
+# calls that copy of the loop (in the copy for any count, the one this
+# script's unoptimized builds have).
+simd_mutant lbs_avx512_loaded_normals_dropped avx512 "" \
+'    return fk__lbs_avx512_packed_loaded(run, run->influences, run->normals != NULL);' \
+'    return fk__lbs_avx512_packed_loaded(run, run->influences, 0);'
+
 simd_mutant lbs_avx512_weight_shuffle_wrong avx512 "" \
 '         : e % 4 == 1 ? _mm512_permute_ps(*four, _MM_SHUFFLE(1, 1, 1, 1))' \
 '         : e % 4 == 1 ? _mm512_permute_ps(*four, _MM_SHUFFLE(2, 2, 2, 2))'
@@ -358,10 +366,10 @@ simd_mutant lbs_avx2_tail_by_other_loop avx2 -DFK_LBS_NO_AVX512 \
 '    if (r.count > 0) (void)fk__lbs_sse_loop(&r, influences, normals);'
 
 simd_mutant lbs_avx512_tail_by_other_loop avx512 "" \
-'    moved = fk__lbs_rows4_avx512(&copied, rows, 0, influences, normals, &turned, 1, lanes);' \
+'    moved = fk__lbs_rows4_avx512(&copied, rows, 0, influences, pick_weights, normals, &turned, 1, lanes);' \
 '    fk__lbs_tail_avx2(r, rows, lanes, influences, normals);
     return;
-    moved = fk__lbs_rows4_avx512(&copied, rows, 0, influences, normals, &turned, 1, lanes);'
+    moved = fk__lbs_rows4_avx512(&copied, rows, 0, influences, pick_weights, normals, &turned, 1, lanes);'
 
 # (fk__tail_results() writes every tail; the bug is planted in it twice, once
 # for the AVX-512 LBS tail and once, with AVX-512 compiled out, for the AVX2 ones.)

@@ -22,6 +22,13 @@
    257 vertices move less (72 bytes a vertex at most, with four influences and
    normals) and are stored as usual: both ways are tested */
 #define FK_LBS_STREAM_MIN_BYTES 30000
+/* How the AVX-512 LBS loop reads four or eight weights: -1 as the CPU's vendor
+   says (FK__LOAD_WEIGHTS() in fk_lbs.h), 0 four by one load, picked out by
+   shuffles, 1 by a broadcast load each; so both ways run on any machine */
+static int weight_reads = -1;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define FK__LOAD_WEIGHTS() (weight_reads < 0 ? __builtin_cpu_is("intel") : weight_reads)
+#endif
 #define FK_LBS_IMPLEMENTATION
 #include "fk_lbs.h"
 #include "check.h"
@@ -520,6 +527,18 @@ static void pieces_give_the_bits_of_one_call(void)
 }
 
 static void lbs_simd_matches_reference(void) { make_bones(3.0f); agree(fk_skin_lbs, "LBS", 1000); }
+
+/* The same, with the weights read each way the AVX-512 loop can read them
+   (the test above reads them the way this CPU's vendor is given). */
+#if defined(FK__SIMD_AVX512)
+static void lbs_weight_reads_match_reference(void)
+{
+    make_bones(3.0f);
+    for (weight_reads = 0; weight_reads < 2; ++weight_reads)
+        agree(fk_skin_lbs, weight_reads ? "LBS, weights by broadcast loads" : "LBS, weights by shuffles", 1000);
+    weight_reads = -1;
+}
+#endif
 
 /* The DQS sign table is built when bones^2 <= 2 vertices k: with 40 bones,
    1000 vertices use it for k = 2 to 8; with 64 bones, 250 vertices use the
@@ -1256,7 +1275,11 @@ static void calls_leave_the_upper_halves_clear(void)
 
 int main(void)
 {
+    (void)weight_reads; /* read only where the AVX-512 loops are compiled */
     RUN_TEST(lbs_simd_matches_reference);
+#if defined(FK__SIMD_AVX512)
+    RUN_TEST(lbs_weight_reads_match_reference);
+#endif
     RUN_TEST(dqs_simd_with_sign_table_matches_reference);
     RUN_TEST(dqs_simd_with_dot_products_matches_reference);
     RUN_TEST(dqs_simd_with_one_hemisphere_matches_reference);
