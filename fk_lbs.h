@@ -4837,7 +4837,7 @@ static FK__AVX512_TARGET void fk__lbs_tail_avx512(const fk__skin_run *r, const f
    up front and their results written as whole 64-byte lines. In runs that
    move FK_LBS_STREAM_MIN_BYTES or more the position lines are streamed: a
    store that misses the caches otherwise has the line read from memory first
-   (a third more traffic without normals), and, on an Intel Xeon with a large
+   (a quarter more traffic without normals), and, on an Intel Xeon with a large
    cache, streaming paid only where the data outgrew it (3 million vertices
    and more; at one million it cost 6 to 8%). Streamed lines are not asked for
    ahead: there the prefetch made LBS take up to 1.9 times as long (on a Zen 4

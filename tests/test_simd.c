@@ -19,7 +19,7 @@
 #define FK_LBS_PALETTE_CAPACITY 64
 /* Calls of 1000 vertices and more move at least 30000 bytes (30 a vertex with
    one influence) and have their positions streamed by the loops that stream;
-   257 vertices move less (72 bytes a vertex at most, with four influences and
+   257 vertices move less (96 bytes a vertex at most, with eight influences and
    normals) and are stored as usual: both ways are tested */
 #define FK_LBS_STREAM_MIN_BYTES 30000
 /* How the AVX-512 LBS loop reads four or eight weights: -1 as the CPU's vendor
@@ -637,11 +637,11 @@ static void dqs_sign_table_matches_its_definition(void)
 #if defined(FK__SIMD_AVX512)
 static void streaming_starts_where_its_bytes_say(void)
 {
-    static const int ks[] = {1, 2, 4};
+    static const int ks[] = {1, 2, 4, 8}; /* the counts that loop takes (8 with normals only) */
     static char line_buffer[192];
     char *line = line_buffer + (64 - (uintptr_t)line_buffer % 64) % 64;
     int i, with_normals, offset;
-    for (i = 0; i < 3; ++i)
+    for (i = 0; i < 4; ++i)
         for (with_normals = 0; with_normals < 2; ++with_normals) {
             const int vertex_bytes = 24 + 6 * ks[i] + (with_normals ? 24 : 0);
             const int first = (FK_LBS_STREAM_MIN_BYTES + vertex_bytes - 1) / vertex_bytes;
