@@ -56,12 +56,12 @@
                               any scale an artist meant
      FK_LBS_STREAM_MIN_BYTES  skinning calls that read and write at least this
                               many bytes write their output positions with
-                              streaming stores, past the caches (default 128 MiB,
-                              about 2.7 million vertices with four influences; so
-                              far the AVX-512 LBS loop on packed arrays). Below
-                              it the data can stay in a large last-level cache
-                              from call to call; docs/performance.md has the
-                              measurements
+                              streaming stores, past the caches (default 128 MiB:
+                              about 2.8 million vertices with four influences, 1.9
+                              with normals too; so far the AVX-512 LBS loop on
+                              packed arrays). Below it the data can stay in a
+                              large last-level cache from call to call;
+                              docs/performance.md has the measurements
      FK_LBS_NO_SIMD           skin and pose with the plain C loops only (no
                               intrinsics)
      FK_LBS_NO_AVX512         on x86-64, use at most the AVX2 loops even where
