@@ -4410,9 +4410,9 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__sum_lanes4_avx512(__m512 p
 
 /* Masked stores of 12 and 24 bytes from a 128-bit and a 256-bit register.
    gcc fuses a masked store of lanes taken out of a wider register into one
-   vextractf32x4 (or vextractf32x8) to memory, and on an AMD Zen 4 that
-   instruction faults where its masked-off lanes would reach an unwritable
-   page; a masked vmovups does not (test_simd: DQS on 1008 interleaved records
+   vextractf32x4 (or vextractf32x8) to memory, and on an AMD Zen 4 and an
+   Intel Xeon that instruction faults where its masked-off lanes would reach an
+   unwritable page; a masked vmovups does not (test_simd: DQS on 1008 interleaved records
    whose output ends at an unmapped page). The empty asm makes the register's
    value opaque to the compiler, so the two stay apart. (The 24-byte store
    never writes a run's last vertex today: the LBS loops that use it leave
@@ -4992,10 +4992,17 @@ static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_packed_loaded(cons
     return fk__lbs_avx512_loop(run, influences, 0, normals, FK__LAYOUT_PACKED);
 }
 
-static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_records(const fk__skin_run *run, const int pick_weights,
-                                                                       const int normals)
+/* Interleaved records: four influences only (what vertex buffers hold), as a
+   copy for every count took the header a fifth longer to compile; a copy with
+   normals and one without, as FK__SKIN_SPECIALIZE() makes them. */
+static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_records(const fk__skin_run *run, const int pick_weights)
 {
-    return fk__lbs_avx512_loop(run, 4, pick_weights, normals, FK__LAYOUT_RECORDS);
+#if defined(__OPTIMIZE__)
+    return run->normals ? fk__lbs_avx512_loop(run, 4, pick_weights, 1, FK__LAYOUT_RECORDS)
+                        : fk__lbs_avx512_loop(run, 4, pick_weights, 0, FK__LAYOUT_RECORDS);
+#else /* one copy, as FK__SKIN_SPECIALIZE() makes in unoptimized builds */
+    return fk__lbs_avx512_loop(run, 4, pick_weights, run->normals != NULL, FK__LAYOUT_RECORDS);
+#endif
 }
 
 static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_strided(const fk__skin_run *run, const int influences,
@@ -5025,28 +5032,18 @@ static FK__SIMD_TARGET int fk__lbs_avx512_packed_loaded_run(const fk__skin_run *
 #endif
     return fk__lbs_avx512_packed_loaded(run, run->influences, run->normals != NULL);
 }
-/* Interleaved records: four influences only (what vertex buffers hold), as a
-   copy for every count took the header a fifth longer to compile. The weights
-   are read either way (see FK__LOAD_WEIGHTS() below), each in a function of
-   its own: the four copies in one function took 3.9 to 4.1 ms where each pair
-   apart took 3.5 to 3.6 (1M vertices with normals, weights by broadcast
-   loads, on the Intel Xeon). */
+/* Interleaved records, the weights read either way (see FK__LOAD_WEIGHTS()
+   below), each way in a function of its own: the four copies in one function
+   took 3.9 to 4.1 ms where each pair apart took 3.5 to 3.6 (1M vertices with
+   normals, weights by broadcast loads, on the Intel Xeon). */
 static FK__SIMD_TARGET int fk__lbs_avx512_records_run(const fk__skin_run *run)
 {
-#if defined(__OPTIMIZE__)
-    return run->normals ? fk__lbs_avx512_records(run, 1, 1) : fk__lbs_avx512_records(run, 1, 0);
-#else /* one copy, as FK__SKIN_SPECIALIZE() makes in unoptimized builds */
-    return fk__lbs_avx512_records(run, 1, run->normals != NULL);
-#endif
+    return fk__lbs_avx512_records(run, 1);
 }
 
 static FK__SIMD_TARGET int fk__lbs_avx512_records_loaded_run(const fk__skin_run *run)
 {
-#if defined(__OPTIMIZE__)
-    return run->normals ? fk__lbs_avx512_records(run, 0, 1) : fk__lbs_avx512_records(run, 0, 0);
-#else
-    return fk__lbs_avx512_records(run, 0, run->normals != NULL);
-#endif
+    return fk__lbs_avx512_records(run, 0);
 }
 FK__SKIN_SPECIALIZE(fk__lbs_avx512_strided_run, fk__lbs_avx512_strided)
 #undef FK__SIMD_TARGET

@@ -403,8 +403,8 @@ simd_mutant upper_halves_not_cleared gcc-avx512 "" \
 
 # The masked 12-byte store keeps its register opaque to the compiler: without
 # that, gcc fuses the store with the extract of its lanes into one
-# vextractf32x4 to memory, which on an AMD Zen 4 faults where its masked-off
-# lanes reach an unwritable page (test_simd's DQS writes interleaved records up
+# vextractf32x4 to memory, which on an AMD Zen 4 and an Intel Xeon faults
+# where its masked-off lanes reach an unwritable page (test_simd's DQS writes interleaved records up
 # to an unmapped page). gcc fuses it only when it optimizes, so this one builds
 # test_simd with gcc at -O1 (9 s; -O2 takes 18) whatever CC is. (The 24-byte
 # store has no mutant: no loop writes a run's last vertex with it; see the
