@@ -138,6 +138,22 @@ TEST_PROGRAMS += $(BUILD)/test_examples
 $(BUILD)/test_examples: CPPFLAGS += -DEXAMPLES_BUILD_DIR='"$(BUILD)"'
 $(BUILD)/test_examples: $$(EXAMPLES) | $(STB_IMAGE_WRITE)
 
+# ---- Threads example -------------------------------------------------------------
+# examples/threads.c splits skinning calls over threads and checks the bits against
+# one call. It draws nothing, so it links no renderer and is not in EXAMPLES (whose
+# programs must draw pictures); `make demo` runs it on a smaller mesh than its
+# default of a million vertices, to stay quick, and test_examples runs it too.
+
+$(BUILD)/example_threads: examples/threads.c $(HEADER) | $(BUILD)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $< -o $@ $(LDLIBS) -lpthread
+
+.PHONY: demo-threads
+examples: $(BUILD)/example_threads
+demo: demo-threads
+demo-threads: $(BUILD)/example_threads
+	$(BUILD)/example_threads --vertices 100000
+$(BUILD)/test_examples: $(BUILD)/example_threads
+
 # ---- Real data -----------------------------------------------------------------
 # BVH motion capture (examples/bvh.c, no dependency) and rigged models read through
 # assimp (Debian libassimp-dev); the files come from Debian's assimp-testmodels.
@@ -272,7 +288,7 @@ test-programs: $$(CHECKED_PROGRAMS)
 SANITIZE_SKIP ?=
 sanitize:
 	$(SANITIZE_ENV) $(MAKE) --no-print-directory BUILD=$(BUILD)/sanitize CC=$(SANITIZE_CC) \
-	    CFLAGS='$(SANITIZE_FLAGS)' SKIP_PROGRAMS='$(SANITIZE_SKIP) contract/test_simd' test-programs
+	    CFLAGS='$(SANITIZE_FLAGS)' SKIP_PROGRAMS='$(SANITIZE_SKIP) contract/test_simd wasm/%' test-programs
 	$(MAKE) --no-print-directory valgrind
 	tests/arm64.sh --sanitize
 
@@ -309,34 +325,23 @@ $(BUILD)/no_simd/test_simd: tests/test_simd.c tests/check.h tests/test_random.h 
 	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DFK_LBS_NO_SIMD $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
 $(BUILD)/no_simd/test_properties: tests/prop_harness.h tests/prop_cases.h
 
-# On x86-64 the widest loops the CPU has are chosen at run time (AVX-512, else
-# AVX2, else SSE2); these builds test the AVX2 and the SSE2 loops too, whatever
-# this machine has.
-TEST_PROGRAMS += $(BUILD)/avx2/test_simd $(BUILD)/sse2/test_simd
-
-# The core and property tests once more on each: test_simd holds the loops to
-# the reference within a few ulps, these to everything else the library
-# promises (the core tests caught AVX2 LBS giving interleaved records other
-# bits than other layouts, 24 November).
-TEST_PROGRAMS += $(BUILD)/avx2/test_core $(BUILD)/avx2/test_properties $(BUILD)/sse2/test_core \
-                 $(BUILD)/sse2/test_properties
-LOOPS_avx2 = -DFK_LBS_NO_AVX512
+# On x86-64 the fast paths run the AVX2 tier where the CPU has AVX2 and FMA,
+# else the SSE2 tier; these builds hold the SSE2 tier to test_simd and to the
+# core and property tests too, whatever this machine has.
+TEST_PROGRAMS += $(BUILD)/sse2/test_simd $(BUILD)/sse2/test_core $(BUILD)/sse2/test_properties
 LOOPS_sse2 = -DFK_LBS_NO_AVX2
 
-$(BUILD)/avx2/test_simd $(BUILD)/sse2/test_simd: $(BUILD)/%/test_simd: tests/test_simd.c tests/check.h \
-                                                 tests/test_random.h $(HEADER)
+$(BUILD)/sse2/test_simd: tests/test_simd.c tests/check.h tests/test_random.h $(HEADER)
 	@mkdir -p $(@D)
-	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(LOOPS_$*) $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(LOOPS_sse2) $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
 
-$(BUILD)/avx2/fk_lbs.o $(BUILD)/sse2/fk_lbs.o: $(BUILD)/%/fk_lbs.o: tests/fk_lbs_impl.c $(HEADER)
+$(BUILD)/sse2/fk_lbs.o: tests/fk_lbs_impl.c $(HEADER)
 	@mkdir -p $(@D)
-	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(LOOPS_$*) $(WARNINGS) -c $< -o $@
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(LOOPS_sse2) $(WARNINGS) -c $< -o $@
 
-$(BUILD)/avx2/test_%: tests/test_%.c tests/check.h tests/test_random.h $(HEADER) $(BUILD)/avx2/fk_lbs.o
-	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(LOOPS_avx2) $(TEST_WARNINGS) $< $(BUILD)/avx2/fk_lbs.o -o $@ $(LDLIBS)
 $(BUILD)/sse2/test_%: tests/test_%.c tests/check.h tests/test_random.h $(HEADER) $(BUILD)/sse2/fk_lbs.o
 	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(LOOPS_sse2) $(TEST_WARNINGS) $< $(BUILD)/sse2/fk_lbs.o -o $@ $(LDLIBS)
-$(BUILD)/avx2/test_properties $(BUILD)/sse2/test_properties: tests/prop_harness.h tests/prop_cases.h
+$(BUILD)/sse2/test_properties: tests/prop_harness.h tests/prop_cases.h
 
 # 64-bit Arm, where fk_skin_lbs() and fk_skin_dqs() run their NEON loops: the
 # header and the core, bad-input, SIMD and property tests cross-compiled and run
@@ -377,14 +382,156 @@ test: clang-tools
 
 # ---- Benchmarks ------------------------------------------------------------------
 
-# `make bench` builds with the same CFLAGS as everything else (default -O2 -g);
-# compare with `make bench CFLAGS='-O3 -march=native'`. Rebuilt every time, so
-# that the flags asked for are the flags measured. About 35 seconds.
-.PHONY: bench
-bench: | $(BUILD)
-	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DBENCH_FLAGS="$(CC) $(CFLAGS)" $(WARNINGS) -Wno-double-promotion \
-	    tests/bench/bench.c -o $(BUILD)/bench $(LDLIBS) -lpthread
+# `make bench` first times the header's build against stb_image.h's, gcc and
+# clang at -O2, and gives both headers' .text (bench-compile:
+# tests/bench/compile_cost.sh). It then builds the benchmark with the same CFLAGS
+# as everything else (default -O2 -g1); compare with `make bench CFLAGS='-O3
+# -march=native'`. Rebuilt every time, so that the flags asked for are the flags
+# measured. The benchmark ends by timing this header against the one at
+# BASELINE_COMMIT, which git extracts into $(BUILD)/baseline/fk_lbs.h and which
+# is compiled with the same flags into tests/bench/baseline.c's object (beside
+# bench.c, on a second core; kept while the command that built it is the same);
+# without git or that commit, make says so and the benchmark leaves that part
+# out. About 85 seconds with fbf9e24's header (20 s to build with gcc at -O2,
+# timed once and built once into the benchmark), 70 with the rewrite's first
+# version of 27 November; about 30 s more the first time (fbf9e24's objects in
+# $(BUILD)/baseline).
+BASELINE_COMMIT ?= fbf9e24
+BENCH_BASELINE   = $(BUILD)/baseline
+BENCH_COMPILE    = $(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DBENCH_FLAGS="$(CC) $(CFLAGS)" $(WARNINGS) -Wno-double-promotion
+BENCH_COMPILE_BASELINE = $(CC) -std=c99 -I$(BENCH_BASELINE) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) \
+                         -c tests/bench/baseline.c -o $(BENCH_BASELINE)/baseline.o
+
+.PHONY: bench bench-compile bench-baseline
+bench: bench-compile bench-baseline
+	@set -e; run() { for a; do case $$a in *" "*) printf "'%s' " "$$a";; *) printf '%s ' "$$a";; esac; done; \
+	                 echo; "$$@"; }; \
+	if [ -s $(BENCH_BASELINE)/fk_lbs.h ]; then \
+	    recipe='$(BENCH_COMPILE_BASELINE)' baseline=; \
+	    if [ "$$(cat $(BENCH_BASELINE)/baseline.recipe 2>/dev/null)" != "$$recipe" ] \
+	       || [ ! $(BENCH_BASELINE)/baseline.o -nt $(BENCH_BASELINE)/fk_lbs.h ] \
+	       || [ ! $(BENCH_BASELINE)/baseline.o -nt tests/bench/baseline.c ]; then \
+	        rm -f $(BENCH_BASELINE)/baseline.recipe; \
+	        { run $(BENCH_COMPILE_BASELINE) && echo "$$recipe" >$(BENCH_BASELINE)/baseline.recipe; } & baseline=$$!; \
+	    fi; \
+	    run $(BENCH_COMPILE) -DBENCH_BASELINE=$(BASELINE_COMMIT) -c tests/bench/bench.c -o $(BUILD)/bench.o \
+	        || { wait; exit 1; }; \
+	    [ -z "$$baseline" ] || wait $$baseline; \
+	    run $(CC) $(CFLAGS) $(BUILD)/bench.o $(BENCH_BASELINE)/baseline.o -o $(BUILD)/bench $(LDLIBS) -lpthread; \
+	else \
+	    run $(BENCH_COMPILE) tests/bench/bench.c -o $(BUILD)/bench $(LDLIBS) -lpthread; \
+	fi
 	$(BUILD)/bench
+
+# The compiles' times, against stb_image.h's implementation compiled alike.
+bench-compile: bench-baseline clang-tools
+	$(call need_debian_package,libstb-dev,/usr/include/stb/stb_image.h)
+	$(call need_debian_package,time,/usr/bin/time)
+	BASELINE_COMMIT=$(BASELINE_COMMIT) tests/bench/compile_cost.sh $(BUILD)
+
+# Replaced only when it differs, so that compile_cost.sh keeps its objects.
+bench-baseline: | $(BUILD)
+	@mkdir -p $(BENCH_BASELINE)
+	@if git show $(BASELINE_COMMIT):fk_lbs.h >$(BENCH_BASELINE)/fk_lbs.h.tmp 2>/dev/null; then \
+	    cmp -s $(BENCH_BASELINE)/fk_lbs.h.tmp $(BENCH_BASELINE)/fk_lbs.h \
+	        || mv $(BENCH_BASELINE)/fk_lbs.h.tmp $(BENCH_BASELINE)/fk_lbs.h; \
+	else \
+	    rm -f $(BENCH_BASELINE)/fk_lbs.h; \
+	    echo "git show $(BASELINE_COMMIT):fk_lbs.h failed (no git, or no such commit): no comparison with that header"; \
+	fi; \
+	rm -f $(BENCH_BASELINE)/fk_lbs.h.tmp
+
+# ---- Install ---------------------------------------------------------------------
+# `make install` copies the header into $(DESTDIR)$(INCLUDEDIR) and writes a
+# pkg-config file, fk_lbs.pc, into $(DESTDIR)$(PKGCONFIGDIR); `make uninstall`
+# removes both. There is no library file: the implementation is compiled into the
+# user's program (FK_LBS_IMPLEMENTATION), so the .pc file links only libm, which
+# the implementation calls. Its paths are written relative to ${prefix} when they
+# lie under PREFIX, so that `pkg-config --define-variable=prefix=...` can move them.
+# tests/install.sh installs into a scratch DESTDIR and builds a program against it.
+
+PREFIX       ?= /usr/local
+DESTDIR      ?=
+INCLUDEDIR   ?= $(PREFIX)/include
+LIBDIR       ?= $(PREFIX)/lib
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+INSTALL      ?= install
+
+TEST_SCRIPTS += tests/install.sh
+test: pkg-config-tool
+
+.PHONY: install uninstall pkg-config-tool
+install:
+	$(INSTALL) -d '$(DESTDIR)$(INCLUDEDIR)' '$(DESTDIR)$(PKGCONFIGDIR)'
+	$(INSTALL) -m 644 $(HEADER) '$(DESTDIR)$(INCLUDEDIR)/'
+	printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))' '' \
+	    'Name: fk_lbs' \
+	    'Description: Forward kinematics and blend skinning (LBS, DQS) in one C header' \
+	    'Version: $(DOCS_VERSION)' 'Cflags: -I$${includedir}' 'Libs: -lm' >'$(DESTDIR)$(PKGCONFIGDIR)/fk_lbs.pc'
+	chmod 644 '$(DESTDIR)$(PKGCONFIGDIR)/fk_lbs.pc'
+
+uninstall:
+	rm -f '$(DESTDIR)$(INCLUDEDIR)/$(notdir $(HEADER))' '$(DESTDIR)$(PKGCONFIGDIR)/fk_lbs.pc'
+
+pkg-config-tool:
+	$(call need_debian_package,pkg-config,/usr/bin/pkg-config)
+
+# ---- WebAssembly -----------------------------------------------------------------
+# The core, bad-input, SIMD and property tests built for wasm32 (WASI) with
+# SIMD128 and run under node's WASI by tests/wasm/run.mjs: each program
+# $(BUILD)/wasm/test_NAME.wasm has a wrapper script $(BUILD)/wasm/test_NAME that
+# tests/run_tests.sh runs like any test program, arguments and environment
+# (PROPS_N, PROPS_SEED) passed on. `make test-wasm` runs these alone. wasm-tools
+# installs what is missing: Debian's clang finds wasi-libc (/usr/include/wasm32-wasi,
+# /usr/lib/wasm32-wasi) without --sysroot and links with wasm-ld-14 (lld-14) and
+# compiler-rt's wasm32 builtins; node 18.17 and later run WASI without a flag.
+# WASI has no process clocks: clock() (the property tests' PROPS_SEED=random)
+# is wasi-libc's emulation on the wall clock. wasm-ld gives a program 64 KiB of
+# stack below its heap by default, where an overflow silently overwrites the
+# globals (malloc's among them): test_simd's main() takes 53 KB and fk_skin_dqs()
+# 15-27 KB, so the tests get 1 MiB, placed first in memory so that an overflow
+# traps instead.
+
+WASM_CC     ?= clang
+WASM_FLAGS  ?= --target=wasm32-wasi -msimd128 -O2
+WASM_NODE   ?= node
+WASM_CLOCK   = -D_WASI_EMULATED_PROCESS_CLOCKS
+WASM_LDFLAGS = -Wl,--stack-first,-z,stack-size=1048576
+WASM_LDLIBS  = -lwasi-emulated-process-clocks -lm
+WASM_TESTS   = core bad_input simd properties
+WASM_PROGRAMS = $(WASM_TESTS:%=$(BUILD)/wasm/test_%)
+
+TEST_PROGRAMS += $(WASM_PROGRAMS)
+
+.PHONY: wasm-tools test-wasm
+wasm-tools: clang-tools
+	$(call need_debian_package,lld-14,/usr/bin/wasm-ld-14)
+	$(call need_debian_package,wasi-libc,/usr/lib/wasm32-wasi/libc.a)
+	$(call need_debian_package,libclang-rt-14-dev-wasm32,$(shell $(WASM_CC) --target=wasm32-wasi -print-libgcc-file-name))
+	$(call need_debian_package,nodejs,/usr/bin/node)
+
+$(BUILD)/wasm/fk_lbs.o: tests/fk_lbs_impl.c $(HEADER) | wasm-tools
+	@mkdir -p $(@D)
+	$(WASM_CC) $(WASM_FLAGS) -std=c99 $(CPPFLAGS) $(WARNINGS) -c $< -o $@
+
+$(filter-out %/test_simd.wasm,$(WASM_PROGRAMS:%=%.wasm)): $(BUILD)/wasm/test_%.wasm: tests/test_%.c tests/check.h \
+                                                           tests/test_random.h $(HEADER) $(BUILD)/wasm/fk_lbs.o
+	$(WASM_CC) $(WASM_FLAGS) -std=c99 $(CPPFLAGS) $(WASM_CLOCK) $(TEST_WARNINGS) $< $(BUILD)/wasm/fk_lbs.o -o $@ \
+	    $(WASM_LDFLAGS) $(WASM_LDLIBS)
+$(BUILD)/wasm/test_properties.wasm: tests/prop_harness.h tests/prop_cases.h
+
+$(BUILD)/wasm/test_simd.wasm: tests/test_simd.c tests/check.h tests/test_random.h $(HEADER) | wasm-tools
+	@mkdir -p $(@D)
+	$(WASM_CC) $(WASM_FLAGS) -std=c99 $(CPPFLAGS) $(WASM_CLOCK) $(TEST_WARNINGS) $< -o $@ \
+	    $(WASM_LDFLAGS) $(WASM_LDLIBS)
+
+$(WASM_PROGRAMS): %: %.wasm tests/wasm/run.mjs
+	printf '#!/bin/sh\nexec %s "%s" --argv0 "$$0" "%s" "$$@"\n' '$(WASM_NODE)' '$(CURDIR)/tests/wasm/run.mjs' \
+	    '$(abspath $<)' >$@
+	chmod +x $@
+
+test-wasm: $(WASM_PROGRAMS)
+	tests/run_tests.sh $(WASM_PROGRAMS)
 
 # ---- Aggregate targets (last, so every area's programs are listed) ------------
 

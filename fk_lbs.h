@@ -899,47 +899,50 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
 #include <math.h>   /* sqrtf, sinf, cosf, atan2f, sqrt, fabs */
 #include <string.h> /* memcpy */
 
-/* Which SIMD loops the skinning functions can use (see "Skinning: SIMD loops").
-   The intrinsics headers are included here, outside extern "C". */
+/* The instruction sets the fast paths (FAST PATHS, at the end) are written
+   for; their headers are included here, outside extern "C". */
 #if !defined(FK_LBS_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
 #define FK__SIMD_SSE2 1
 #include <emmintrin.h>
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(FK_LBS_NO_AVX2)
 #define FK__SIMD_AVX2 1
 #include <immintrin.h>
-#define FK__AVX2_TARGET __attribute__((target("avx2,fma")))
-#if !defined(FK_LBS_NO_AVX512)
-#define FK__SIMD_AVX512 1
-#define FK__AVX512_TARGET __attribute__((target("avx512f,avx512vl,avx512dq,avx512bw,avx2,fma")))
 #endif
-#endif
-#elif !defined(FK_LBS_NO_SIMD) && (defined(__aarch64__) || defined(_M_ARM64))
+#elif !defined(FK_LBS_NO_SIMD) && defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
 #define FK__SIMD_NEON 1
 #include <arm_neon.h>
+#elif !defined(FK_LBS_NO_SIMD) && defined(__wasm_simd128__)
+#define FK__SIMD_WASM 1
+#include <wasm_simd128.h>
+#endif
+#if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON) || defined(FK__SIMD_WASM)
+#define FK__SIMD 1
 #endif
 
-/* The influence loops of the specialized SIMD loops run 1, 2, 4 or 8 times and
-   should be unrolled; gcc does that at -O2 only when asked (clang unasked, and it
-   warns about a request it cannot meet in the general case). */
+/* The fast paths' influence loops run 4 times or any number of times; gcc
+   unrolls the first at -O2 only when asked (clang unasked). */
 #if defined(__GNUC__) && __GNUC__ >= 8 && !defined(__clang__)
-#define FK__UNROLL _Pragma("GCC unroll 8")
+#define FK__UNROLL _Pragma("GCC unroll 4")
 #else
 #define FK__UNROLL
 #endif
 
-/* Marks the common side of a branch, so that the compiler lays it out straight. */
-#if defined(__GNUC__) || defined(__clang__)
-#define FK__LIKELY(x) __builtin_expect(!!(x), 1)
-#else
-#define FK__LIKELY(x) (x)
-#endif
-
+/* Marks the common side of a branch, and helpers the fast paths inline. */
 #if defined(__GNUC__) || defined(__clang__)
 #define FK__ALWAYS_INLINE inline __attribute__((always_inline))
+#define FK__NOINLINE __attribute__((noinline))
+#define FK__FLATTEN __attribute__((flatten))
+#define FK__LIKELY(x) __builtin_expect(!!(x), 1)
 #elif defined(_MSC_VER)
 #define FK__ALWAYS_INLINE __forceinline
+#define FK__NOINLINE __declspec(noinline)
+#define FK__FLATTEN
+#define FK__LIKELY(x) (x)
 #else
 #define FK__ALWAYS_INLINE
+#define FK__NOINLINE
+#define FK__FLATTEN
+#define FK__LIKELY(x) (x)
 #endif
 
 #ifndef FK_LBS_ASSERT
@@ -951,13 +954,10 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
 #define FK_LBS_RIGID_TOLERANCE 1e-4
 #endif
 
-#ifndef FK_LBS_STREAM_MIN_BYTES
-#define FK_LBS_STREAM_MIN_BYTES (128u << 20)
-#endif
-
 #ifdef __cplusplus
 extern "C" {
 #endif
+
 
 FK_LBS_DEF const char *fk_result_description(fk_result result)
 {
@@ -1340,133 +1340,6 @@ FK_LBS_DEF fk_rigid fk_dual_quat_to_rigid(fk_dual_quat d)
     return fk_rigid_make(real, fk__dual_quat_translation(real, dual));
 }
 
-/* ---- SIMD building blocks ---------------------------------------------------------
-   Forward kinematics and skinning use SSE2 where it is available (any x86-64);
-   these functions do lane for lane what the scalar helpers above do, in the same
-   order of operations, so that results agree bit for bit where the compiler does
-   not fuse multiplies and adds differently in the two. */
-
-#if defined(FK__SIMD_SSE2)
-
-/* The lanes of one register permuted (imm as for _mm_shuffle_ps(v, v, imm)) by
-   the integer shuffle. Targeting AVX, compilers turn _mm_shuffle_ps(v, v, imm)
-   into vpermilps, which recent Intel cores run on one port (shufps and pshufd on
-   two, by the published port tables): forward kinematics built with
-   -march=native ran 5% slower than with plain -O2 here, and pshufd (or vshufps)
-   won that back. Without AVX, pshufd also spares the copy that shufps, which
-   overwrites its operand, needs. */
-#define FK__PERMUTE_SSE(v, imm) _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(v), (imm)))
-
-/* Four lanes of which x, y, z are used: loaded and stored as 4 + 4 + 4 bytes, never
-   touching the fourth float, which may be another vertex's or past the end. */
-static FK__ALWAYS_INLINE void fk__store3_sse(void *p, __m128 v)
-{
-    _mm_storel_pi((__m64 *)p, v);
-    _mm_store_ss((float *)p + 2, _mm_movehl_ps(v, v));
-}
-
-/* fk_quat_dot() in lane 0, summed in the same order: the DQS hemisphere test then
-   agrees with the reference even for nearly orthogonal rotations. */
-static FK__ALWAYS_INLINE __m128 fk__dot4_sse(__m128 a, __m128 b)
-{
-    __m128 m = _mm_mul_ps(a, b);
-    __m128 sum = _mm_add_ss(m, FK__PERMUTE_SSE(m, 1));
-    sum = _mm_add_ss(sum, _mm_movehl_ps(m, m));
-    return _mm_add_ss(sum, FK__PERMUTE_SSE(m, 3));
-}
-
-/* a x b in lanes x, y, z: (a b.yzx - a.yzx b) comes out as z x y, rotated back. */
-static FK__ALWAYS_INLINE __m128 fk__cross_sse(__m128 a, __m128 b)
-{
-    __m128 a_yzx = FK__PERMUTE_SSE(a, _MM_SHUFFLE(3, 0, 2, 1)), b_yzx = FK__PERMUTE_SSE(b, _MM_SHUFFLE(3, 0, 2, 1));
-    __m128 c = _mm_sub_ps(_mm_mul_ps(a, b_yzx), _mm_mul_ps(a_yzx, b));
-    return FK__PERMUTE_SSE(c, _MM_SHUFFLE(3, 0, 2, 1));
-}
-
-static FK__ALWAYS_INLINE __m128 fk__load3_sse(const void *p)
-{
-    const float *v = (const float *)p;
-    return _mm_movelh_ps(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)p), _mm_load_ss(v + 2));
-}
-
-/* fk_quat_mul() lane by lane: (a.w b + a.x b1) + (a.y b2 + a.z b3), with b1, b2,
-   b3 permutations of b and the products' signs flipped where the formula
-   subtracts (x - y and x + (-y) are the same IEEE operation). */
-static FK__ALWAYS_INLINE __m128 fk__quat_mul_sse(__m128 a, __m128 b)
-{
-    __m128 sum = _mm_mul_ps(FK__PERMUTE_SSE(a, _MM_SHUFFLE(3, 3, 3, 3)), b);
-    __m128 x = _mm_mul_ps(FK__PERMUTE_SSE(a, _MM_SHUFFLE(0, 0, 0, 0)), FK__PERMUTE_SSE(b, _MM_SHUFFLE(0, 1, 2, 3)));
-    __m128 y = _mm_mul_ps(FK__PERMUTE_SSE(a, _MM_SHUFFLE(1, 1, 1, 1)), FK__PERMUTE_SSE(b, _MM_SHUFFLE(1, 0, 3, 2)));
-    __m128 z = _mm_mul_ps(FK__PERMUTE_SSE(a, _MM_SHUFFLE(2, 2, 2, 2)), FK__PERMUTE_SSE(b, _MM_SHUFFLE(2, 3, 0, 1)));
-    sum = _mm_add_ps(sum, _mm_xor_ps(x, _mm_setr_ps(0.0f, -0.0f, 0.0f, -0.0f)));
-    return _mm_add_ps(sum, _mm_add_ps(_mm_xor_ps(y, _mm_setr_ps(0.0f, 0.0f, -0.0f, -0.0f)),
-                                      _mm_xor_ps(z, _mm_setr_ps(-0.0f, 0.0f, 0.0f, -0.0f))));
-}
-
-/* Whether a float's bits are those of a positive normal number, FLT_MIN to
-   FLT_MAX: one integer comparison instead of two floating-point ones. */
-static FK__ALWAYS_INLINE int fk__is_positive_normal_sse(__m128 x)
-{
-    unsigned bits = (unsigned)_mm_cvtsi128_si32(_mm_castps_si128(x));
-    return bits - 0x00800000u <= 0x7F7FFFFFu - 0x00800000u;
-}
-
-/* Half of fk_quat_normalize()'s factor for four quaternions, one per lane:
-   0.5 / |q|, with |q|^2 summed as fk_quat_dot() sums it, for the quaternions
-   whose x, y, z, w are the lanes of qx, qy, qz, qw. Forward kinematics scales
-   each joint's rotation by it, q / (2 |q|): the normalized bits halved (0.5 / s
-   is (1 / s) / 2 exactly, and so is each product unless it falls below
-   FLT_MIN), and multiplies the half rotation by twice the renormalization
-   factor, which takes the factor's halving off the chain from parent to child.
-   Lanes whose |q|^2 is not a positive normal float (a rotation that cannot be
-   normalized) are set in *not_normal. The one-pass path computes the factors
-   of many joints ahead of the chain, four at a time
-   (fk__half_unit_factors_sse()); the general path gives this function one
-   rotation's x, y, z, w in all four lanes, so both evaluate the same
-   expression and round alike even where the compiler fuses the multiplies
-   and adds. */
-static FK__ALWAYS_INLINE __m128 fk__half_unit_factors_of_lanes_sse(__m128 qx, __m128 qy, __m128 qz, __m128 qw,
-                                                                   __m128i *not_normal)
-{
-    __m128 norm2 = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(qx, qx), _mm_mul_ps(qy, qy)), _mm_mul_ps(qz, qz)),
-                              _mm_mul_ps(qw, qw));
-    __m128i bits = _mm_castps_si128(norm2); /* positive normal: 0x00800000 to 0x7F7FFFFF as signed integers */
-    *not_normal = _mm_or_si128(_mm_cmplt_epi32(bits, _mm_set1_epi32(0x00800000)),
-                               _mm_cmpgt_epi32(bits, _mm_set1_epi32(0x7F7FFFFF)));
-    return _mm_div_ps(_mm_set1_ps(0.5f), _mm_sqrt_ps(norm2));
-}
-
-/* fk__half_unit_factors_of_lanes_sse() of the quaternions a, b, c, d,
-   transposed so that each lane holds one. */
-static FK__ALWAYS_INLINE __m128 fk__half_unit_factors_sse(__m128 a, __m128 b, __m128 c, __m128 d,
-                                                          __m128i *not_normal)
-{
-    __m128 ab_low = _mm_unpacklo_ps(a, b), cd_low = _mm_unpacklo_ps(c, d);
-    __m128 ab_high = _mm_unpackhi_ps(a, b), cd_high = _mm_unpackhi_ps(c, d);
-    return fk__half_unit_factors_of_lanes_sse(_mm_movelh_ps(ab_low, cd_low), _mm_movehl_ps(cd_low, ab_low),
-                                              _mm_movelh_ps(ab_high, cd_high), _mm_movehl_ps(cd_high, ab_high),
-                                              not_normal);
-}
-
-/* Twice fk__renormalization_factor() in every lane, 3 - |q|^2, |q|^2 summed in
-   the same pairs. */
-static FK__ALWAYS_INLINE __m128 fk__doubled_renormalization_factor_sse(__m128 q)
-{
-    __m128 norm2 = _mm_mul_ps(q, q);
-    norm2 = _mm_add_ps(norm2, FK__PERMUTE_SSE(norm2, _MM_SHUFFLE(1, 0, 3, 2)));
-    norm2 = _mm_add_ps(norm2, FK__PERMUTE_SSE(norm2, _MM_SHUFFLE(2, 3, 0, 1)));
-    return _mm_sub_ps(_mm_set1_ps(3.0f), norm2);
-}
-
-/* fk_quat_rotate(): s = 2 u x v, then (v + w s) + u x s. */
-static FK__ALWAYS_INLINE __m128 fk__quat_rotate_sse(__m128 q, __m128 v)
-{
-    __m128 s = _mm_mul_ps(fk__cross_sse(q, v), _mm_set1_ps(2.0f));
-    return _mm_add_ps(_mm_add_ps(v, _mm_mul_ps(s, FK__PERMUTE_SSE(q, _MM_SHUFFLE(3, 3, 3, 3)))), fk__cross_sse(q, s));
-}
-
-#endif /* FK__SIMD_SSE2 */
-
 /* ---- Forward kinematics --------------------------------------------------------
    One joint alone rotates about its pivot x: move x to the origin, rotate, move
    back, so v -> q (v - x) + x, i.e. Q = q and t = x - q x.
@@ -1493,17 +1366,13 @@ static int fk__parent_index(const int *parents, int joint) { return parents[join
    never compound. Taking the factor from the parent lets it run beside the
    product instead of after it: forward kinematics is a chain of these from root
    to leaf, each joint waiting for its parent's rotation, and this shortens every
-   link by a third. |q|^2 is summed in pairs, as the SIMD lanes do
-   (fk__doubled_renormalization_factor_sse(), which takes its place where there
-   is SSE2: it leaves out the halving, and the joint's rotation comes in halved,
-   exactly, so the product is the same and one multiplication shorter). */
-#if !defined(FK__SIMD_SSE2)
+   link by a third. |q|^2 is summed in pairs, as the vector lanes of the fast
+   path sum it. */
 static float fk__renormalization_factor(fk_quat q)
 {
     float norm2 = (q.x * q.x + q.z * q.z) + (q.y * q.y + q.w * q.w);
     return 0.5f * (3.0f - norm2);
 }
-#endif
 
 /* Checks each parent index on its own; reports whether parents precede children. */
 static fk_result fk__check_parents(int joint_count, const int *parents, int *parents_first)
@@ -1519,113 +1388,11 @@ static fk_result fk__check_parents(int joint_count, const int *parents, int *par
     return FK_OK;
 }
 
-#if defined(FK__SIMD_SSE2)
-/* Q_i of a joint below a root: the product with the parent's rotation, scaled by
-   the parent's renormalization factor (half_q comes in halved, the factor
-   doubled). */
-static FK__ALWAYS_INLINE __m128 fk__child_rotation_sse(__m128 parent_q, __m128 half_q, int rest_frame)
-{
-    return _mm_mul_ps(rest_frame ? fk__quat_mul_sse(half_q, parent_q) : fk__quat_mul_sse(parent_q, half_q),
-                      fk__doubled_renormalization_factor_sse(parent_q));
-}
-
-/* fk__joint_transform() below, four lanes at a time, in half the instructions:
-   half_q is the joint's rotation normalized and halved
-   (times fk__half_unit_factors_sse()), x its rest position, pivot x plus its
-   translation; the parent's rotation and translation come in registers (a
-   root has neither). Returns the translation, which the one-pass path checks
-   for overflow (finite inputs near FLT_MAX make it infinite; the general path
-   then reports it), and sets *q_out to the rotation. */
-static FK__ALWAYS_INLINE __m128 fk__joint_transform_sse(int root, __m128 parent_q, __m128 parent_t, __m128 half_q,
-                                                        __m128 x, __m128 pivot, int rest_frame, __m128 *q_out)
-{
-    __m128 q, t;
-    if (root) {
-        q = _mm_add_ps(half_q, half_q);
-        t = _mm_sub_ps(pivot, fk__quat_rotate_sse(q, x));
-    } else {
-        q = fk__child_rotation_sse(parent_q, half_q, rest_frame);
-        t = _mm_sub_ps(_mm_add_ps(parent_t, fk__quat_rotate_sse(parent_q, pivot)), fk__quat_rotate_sse(q, x));
-    }
-    *q_out = q;
-    return t;
-}
-
-static FK__ALWAYS_INLINE void fk__store_rigid_sse(fk_rigid *out, __m128 q, __m128 t)
-{
-    _mm_storeu_ps(&out->q.x, q);
-    fk__store3_sse(&out->t, t);
-}
-#endif
-
-#if defined(FK__SIMD_AVX2)
-/* AVX2 without FMA: a fused multiply-add rounds once where the public functions
-   round twice, and forward kinematics gives their bits. (A build that allows
-   FMA everywhere, -march=native say, lets the compiler fuse here as it may in
-   the SSE2 code and the public functions; tests/test_simd.c allows for that.) */
-#define FK__AVX2_NO_FMA_TARGET __attribute__((target("avx2")))
-
-/* FK__PERMUTE_SSE() in both halves of a 256-bit register. */
-#define FK__PERMUTE_AVX2(v, imm) _mm256_castsi256_ps(_mm256_shuffle_epi32(_mm256_castps_si256(v), (imm)))
-
-static FK__AVX2_NO_FMA_TARGET FK__ALWAYS_INLINE __m256 fk__cross_avx2(__m256 a, __m256 b)
-{
-    __m256 a_yzx = FK__PERMUTE_AVX2(a, _MM_SHUFFLE(3, 0, 2, 1)), b_yzx = FK__PERMUTE_AVX2(b, _MM_SHUFFLE(3, 0, 2, 1));
-    __m256 c = _mm256_sub_ps(_mm256_mul_ps(a, b_yzx), _mm256_mul_ps(a_yzx, b));
-    return FK__PERMUTE_AVX2(c, _MM_SHUFFLE(3, 0, 2, 1));
-}
-
-/* fk__quat_rotate_sse() of two points by two rotations at once, lane by lane. */
-static FK__AVX2_NO_FMA_TARGET FK__ALWAYS_INLINE __m256 fk__quat_rotate_avx2(__m256 q, __m256 v)
-{
-    __m256 s = _mm256_mul_ps(fk__cross_avx2(q, v), _mm256_set1_ps(2.0f));
-    return _mm256_add_ps(_mm256_add_ps(v, _mm256_mul_ps(s, FK__PERMUTE_AVX2(q, _MM_SHUFFLE(3, 3, 3, 3)))),
-                         fk__cross_avx2(q, s));
-}
-
-/* The translation of a joint below a root, t_p + Q_p pivot - Q_i x, with its
-   two rotations in the two halves of one register: half the instructions of
-   the arithmetic that dominates a joint, the same bits, and a humanoid's pass
-   9% faster (a harness, alternating runs). Not always_inline, so that the SSE2
-   one-pass loop can name it on a branch it never takes; the AVX2 loop inlines
-   it (flatten). */
-static FK__AVX2_NO_FMA_TARGET __m128 fk__child_translation_avx2(__m128 parent_q, __m128 parent_t, __m128 q,
-                                                               __m128 pivot, __m128 x)
-{
-    __m256 rotated = fk__quat_rotate_avx2(_mm256_insertf128_ps(_mm256_castps128_ps256(parent_q), q, 1),
-                                          _mm256_insertf128_ps(_mm256_castps128_ps256(pivot), x, 1));
-    return _mm_sub_ps(_mm_add_ps(parent_t, _mm256_castps256_ps128(rotated)), _mm256_extractf128_ps(rotated, 1));
-}
-
-/* Decided by the compiler when it may assume AVX2, else asked of the CPU (gcc
-   and clang keep the answer in their runtime library, not in ours). */
-static int fk__has_avx2(void)
-{
-#if defined(__AVX2__)
-    return 1;
-#else
-    return __builtin_cpu_supports("avx2");
-#endif
-}
-#endif
 
 /* Absolute transform of one joint from its parent's (NULL for a root). */
 static fk_rigid fk__joint_transform(const fk_rigid *parent, fk_vec3 rest_joint, fk_quat rotation,
                                     const fk_vec3 *translation, int rest_frame)
 {
-#if defined(FK__SIMD_SSE2)
-    __m128 x = fk__load3_sse(&rest_joint), given = _mm_loadu_ps(&rotation.x), q, t;
-    __m128i not_normal; /* the caller has checked */
-    __m128 factor = fk__half_unit_factors_of_lanes_sse(FK__PERMUTE_SSE(given, 0x00), FK__PERMUTE_SSE(given, 0x55),
-                                                       FK__PERMUTE_SSE(given, 0xAA), FK__PERMUTE_SSE(given, 0xFF),
-                                                       &not_normal);
-    fk_rigid r;
-    t = fk__joint_transform_sse(!parent, parent ? _mm_loadu_ps(&parent->q.x) : x, parent ? fk__load3_sse(&parent->t) : x,
-                                _mm_mul_ps(given, factor), x,
-                                translation ? _mm_add_ps(x, fk__load3_sse(translation)) : x, rest_frame, &q);
-    fk__store_rigid_sse(&r, q, t);
-    return r;
-#else
     fk_quat q = fk_quat_normalize(rotation);
     fk_vec3 pivot = translation ? fk_vec3_add(rest_joint, *translation) : rest_joint;
     fk_rigid r;
@@ -1638,9 +1405,7 @@ static fk_rigid fk__joint_transform(const fk_rigid *parent, fk_vec3 rest_joint, 
                         fk__renormalization_factor(parent->q));
     r.t = fk_vec3_sub(fk_vec3_add(parent->t, fk_quat_rotate(parent->q, pivot)), fk_quat_rotate(r.q, rest_joint));
     return r;
-#endif
 }
-
 /* Joints whose parent comes later are resolved by walking up from each joint to
    the nearest finished ancestor (or a root), then computing back down the path.
    The path is remembered in the output array itself: while a joint waits, its
@@ -1704,170 +1469,44 @@ static fk_result fk__forward_any_order(int joint_count, const int *parents, cons
 
 /* The common case in one pass: parents before children, every input valid,
    checked as it is computed. Returns 0 at the first joint whose parent or
-   rotation is not so (with SSE2, at the first batch of joints with a rotation
-   that cannot be normalized), or after the pass if any position, translation
-   or result was not finite, and the general path below starts over, sorting out the order
-   or finding the error, so results and error codes are those of the general
-   path whichever way it goes. The checks accept exactly what the general path
-   accepts, computed without branches: a finite x has x - x == 0 (with SSE2 the
-   t - t of every joint are summed, which stays 0 unless one was not, and tested
-   once at the end), and a float between FLT_MIN and FLT_MAX has its bits
-   between theirs. With SSE2 only the translations t are tested: a coordinate of
-   x or of the pivot x + d that is infinite or NaN makes the same coordinate of
-   t so, since t is pivot - (x + r) for a root and (t_p + (pivot + r')) - (x + r)
-   below it (fk__quat_rotate_sse() adds its rotated part r to the point itself),
-   and inf - inf, inf + NaN and the like are never finite. Every helper is
-   inlined (flatten) and the loop is compiled once per convention and with and
-   without translations: calls and branches would cost more than the arithmetic,
-   which is the same source as the general path's. On x86-64 it is compiled
-   once more for AVX2 (wide), where a joint's two rotations share a register
-   (fk__child_translation_avx2()), and that loop runs where the CPU has AVX2.
-   With SSE2 the first FK__FORWARD_NEAR_JOINTS joints also keep their rotation and
-   translation in aligned arrays on the stack, from which their children read
-   them: whole, aligned 16-byte loads of what was just stored, where out[], 28
-   bytes a joint, has the translation in 8 + 4 bytes and some rotations across
-   cache lines (3% faster on both 60-joint skeletons). A joint whose parent
-   is the joint just before it (most of a skeleton listed depth first) takes
-   the parent's transform from the registers instead, without waiting for the
-   store to reach the load. And the square root and division that normalize
-   each rotation, which take longer than the rest of a joint's chain, run
-   ahead of it: FK__FORWARD_BATCH joints' factors at a time, four per
-   instruction (fk__half_unit_factors_of()), the loop then multiplying each
-   rotation by its own. On an AMD Zen 4 the two took a depth-first humanoid
-   from 89 to 142 million joints per second (docs/performance.md). */
-#define FK__FORWARD_NEAR_JOINTS 256
-#define FK__FORWARD_BATCH 64
-
-#if defined(FK__SIMD_SSE2)
-/* fk__half_unit_factors_sse() of count rotations (1 to FK__FORWARD_BATCH) into
-   factors, four at a time (the last four repeat the last rotation where count
-   is not a multiple of four, and fill lanes beyond it). Returns 0 if one
-   cannot be normalized. */
-static FK__ALWAYS_INLINE int fk__half_unit_factors_of(const fk_quat *rotations, int count, float *factors)
-{
-    __m128i not_normal = _mm_setzero_si128(), lanes_not_normal;
-    int i, last = count - 1;
-    for (i = 0; i + 4 <= count; i += 4) {
-        _mm_storeu_ps(factors + i, fk__half_unit_factors_sse(_mm_loadu_ps(&rotations[i].x),
-                                                             _mm_loadu_ps(&rotations[i + 1].x),
-                                                             _mm_loadu_ps(&rotations[i + 2].x),
-                                                             _mm_loadu_ps(&rotations[i + 3].x), &lanes_not_normal));
-        not_normal = _mm_or_si128(not_normal, lanes_not_normal);
-    }
-    if (i < count) {
-        __m128 a = _mm_loadu_ps(&rotations[i].x), b = _mm_loadu_ps(&rotations[i + 1 < last ? i + 1 : last].x);
-        __m128 c = _mm_loadu_ps(&rotations[i + 2 < last ? i + 2 : last].x);
-        _mm_storeu_ps(factors + i, fk__half_unit_factors_sse(a, b, c, c, &lanes_not_normal));
-        not_normal = _mm_or_si128(not_normal, lanes_not_normal);
-    }
-    return _mm_movemask_epi8(not_normal) == 0;
-}
-#endif
-
-static FK__ALWAYS_INLINE int fk__forward_pass(int joint_count, const int *parents, const fk_vec3 *rest_joints,
-                                              const fk_quat *rotations, const fk_vec3 *translations,
-                                              fk_rigid *out, const int rest_frame, const int translated,
-                                              const int wide)
+   rotation is not so, or after the pass if any position, translation or
+   result was not finite, and the general path below starts over, sorting out
+   the order or finding the error, so results and error codes are those of
+   the general path whichever way it goes. The checks accept exactly what the
+   general path accepts, computed without branches: a finite x has x - x == 0,
+   and a float between FLT_MIN and FLT_MAX has its bits between theirs. */
+static int fk__forward_parents_first_reference(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                               const fk_quat *rotations, const fk_vec3 *translations,
+                                               fk_rigid *out, int rest_frame)
 {
     int i;
-    (void)wide; /* used only where there is AVX2 */
-#if defined(FK__SIMD_SSE2)
-    __m128 not_finite = _mm_setzero_ps(); /* sum of t - t: 0 unless a t was not finite */
-    __m128 near_q[FK__FORWARD_NEAR_JOINTS], near_t[FK__FORWARD_NEAR_JOINTS]; /* see above */
-    float half_unit_factors[FK__FORWARD_BATCH];                             /* see above */
-    __m128 q = _mm_setzero_ps(), t = q;
-    int batch, end;
-    for (batch = 0; batch < joint_count; batch = end) { /* end, not batch + 64: no overflow near INT_MAX */
-        end = joint_count - batch < FK__FORWARD_BATCH ? joint_count : batch + FK__FORWARD_BATCH;
-        if (!fk__half_unit_factors_of(rotations + batch, end - batch, half_unit_factors)) return 0;
-        for (i = batch; i < end; ++i) {
-            int parent = parents[i];
-            __m128 rotation = _mm_loadu_ps(&rotations[i].x);
-            __m128 x = fk__load3_sse(&rest_joints[i]), d = translated ? fk__load3_sse(&translations[i]) : x;
-            __m128 parent_q = x, parent_t = x, half_q, pivot;
-            if (parent >= i) return 0;
-            if (parent == i - 1) { /* the joint just computed (or, for the first, a root: unused) */
-                parent_q = q;
-                parent_t = t;
-            } else if (parent >= 0 && parent < FK__FORWARD_NEAR_JOINTS) {
-                parent_q = near_q[parent];
-                parent_t = near_t[parent];
-            } else if (parent >= 0) {
-                parent_q = _mm_loadu_ps(&out[parent].q.x);
-                parent_t = fk__load3_sse(&out[parent].t);
-            }
-            half_q = _mm_mul_ps(rotation, _mm_set1_ps(half_unit_factors[i - batch]));
-            pivot = translated ? _mm_add_ps(x, d) : x;
-#if defined(FK__SIMD_AVX2)
-            if (wide && parent >= 0) {
-                q = fk__child_rotation_sse(parent_q, half_q, rest_frame);
-                t = fk__child_translation_avx2(parent_q, parent_t, q, pivot, x);
-            } else
-#endif
-            t = fk__joint_transform_sse(parent < 0, parent_q, parent_t, half_q, x, pivot, rest_frame, &q);
-            if (i < FK__FORWARD_NEAR_JOINTS) {
-                near_q[i] = q;
-                near_t[i] = t;
-            }
-            fk__store_rigid_sse(&out[i], q, t);
-            not_finite = _mm_add_ps(not_finite, _mm_sub_ps(t, t)); /* x and d too: see above */
-        }
-    }
-    if (_mm_movemask_ps(_mm_cmpneq_ps(not_finite, _mm_setzero_ps())) & 7) return 0;
-#else
     for (i = 0; i < joint_count; ++i) {
         int parent = parents[i];
-        fk_vec3 x = rest_joints[i], d = translated ? translations[i] : x;
+        fk_vec3 x = rest_joints[i], d = translations ? translations[i] : x;
         float norm2 = fk_quat_dot(rotations[i], rotations[i]);
         float finite = (x.x - x.x) + (x.y - x.y) + (x.z - x.z) + (d.x - d.x) + (d.y - d.y) + (d.z - d.z);
         uint32_t bits;
         memcpy(&bits, &norm2, sizeof bits);
         if ((parent >= i) | (bits - 0x00800000u > 0x7F7FFFFFu - 0x00800000u) | !(finite == 0.0f)) return 0;
         out[i] = fk__joint_transform(parent < 0 ? NULL : &out[parent], x, rotations[i],
-                                     translated ? &translations[i] : NULL, rest_frame);
+                                     translations ? &translations[i] : NULL, rest_frame);
         if (!fk__vec3_is_finite(out[i].t)) return 0; /* overflowed: the general path reports it */
     }
-#endif
     return 1;
 }
 
-/* The one-pass loop compiled once per convention, with and without
-   translations, and in two widths. */
-#if defined(__GNUC__) || defined(__clang__)
-#define FK__FLATTEN __attribute__((flatten))
-#else
-#define FK__FLATTEN
-#endif
-#define FK__FORWARD_SPECIALIZE(name, target, wide) \
-    static FK__FLATTEN target int name(int joint_count, const int *parents, const fk_vec3 *rest_joints, \
-                                       const fk_quat *rotations, const fk_vec3 *translations, fk_rigid *out, \
-                                       int rest_frame) \
-    { \
-        const int n = joint_count; \
-        if (rest_frame) \
-            return translations ? fk__forward_pass(n, parents, rest_joints, rotations, translations, out, 1, 1, wide) \
-                                : fk__forward_pass(n, parents, rest_joints, rotations, NULL, out, 1, 0, wide); \
-        return translations ? fk__forward_pass(n, parents, rest_joints, rotations, translations, out, 0, 1, wide) \
-                            : fk__forward_pass(n, parents, rest_joints, rotations, NULL, out, 0, 0, wide); \
-    }
+/* The one-pass loop of the fast paths (see FAST PATHS), or NULL where there is none. */
+typedef int (*fk__forward_pass)(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                const fk_quat *rotations, const fk_vec3 *translations, fk_rigid *out, int rest_frame);
+static fk__forward_pass fk__fast_forward(void);
 
-FK__FORWARD_SPECIALIZE(fk__forward_parents_first, , 0)
-#if defined(FK__SIMD_AVX2)
-FK__FORWARD_SPECIALIZE(fk__forward_parents_first_avx2, FK__AVX2_NO_FMA_TARGET, 1)
-#endif
-
-/* The one-pass loop the CPU runs best. */
 static int fk__forward_one_pass(int joint_count, const int *parents, const fk_vec3 *rest_joints,
                                 const fk_quat *rotations, const fk_vec3 *translations, fk_rigid *out, int rest_frame)
 {
-#if defined(FK__SIMD_AVX2)
-    if (fk__has_avx2())
-        return fk__forward_parents_first_avx2(joint_count, parents, rest_joints, rotations, translations, out,
-                                              rest_frame);
-#endif
-    return fk__forward_parents_first(joint_count, parents, rest_joints, rotations, translations, out, rest_frame);
+    fk__forward_pass pass = fk__fast_forward();
+    if (!pass) pass = fk__forward_parents_first_reference;
+    return pass(joint_count, parents, rest_joints, rotations, translations, out, rest_frame);
 }
-
 static fk_result fk__forward(int joint_count, const int *parents, const fk_vec3 *rest_joints,
                              const fk_quat *rotations, const fk_vec3 *translations, fk_rigid *out,
                              int rest_frame)
@@ -2360,7 +1999,12 @@ static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
     layout->dense = d->joints == NULL;
     if (layout->dense && d->influences != d->transform_count) return FK_ERROR_INVALID_COUNT;
     k = (size_t)d->influences;
-    if (k > ((size_t)-1) / sizeof(float)) return FK_ERROR_INVALID_COUNT;
+    /* k weights a vertex must fit in size_t (on 32-bit targets INT_MAX of them
+       do not); with no vertices, nothing of them is ever read */
+    if (k > ((size_t)-1) / sizeof(float)) {
+        if (d->vertex_count > 0) return FK_ERROR_INVALID_COUNT;
+        k = 1;
+    }
     layout->position_stride = d->position_stride;
     layout->normal_stride = d->normal_stride;
     layout->joint_stride = d->joint_stride;
@@ -2653,3112 +2297,12 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
     return FK_OK;
 }
 
-/* ---- Skinning: SIMD loops --------------------------------------------------------
-   LBS goes whole columns at a time: a bone's matrix is four padded columns
-   [c0 c1 c2 t], the blend sum_k w_k M_k is four multiply-adds of four lanes per
-   influence (two of eight with AVX2, one of sixteen with AVX-512), and applying
-   it is c0 x + c1 y + c2 z + t (with AVX-512, and with AVX2 on packed arrays,
-   the bones' rows instead, four vertices at a time: fk__lbs_avx512_loop,
-   fk__lbs_avx2_rows). DQS blends one vertex at a time and finishes eight at a
-   time with AVX2 (fk__dqs8_avx2), sixteen with AVX-512 when the arrays are
-   packed (fk__dqs16_avx512); on packed arrays both find each group's pivots
-   while they finish the group before. Loads stay inside the
-   arrays (a 16-byte load of a 12-byte position only where another vertex's
-   record follows it; masked loads and stores otherwise); every vertex is read
-   before it is written, and only its own outputs are written. So strides,
-   alignment and in-place skinning are as for the reference.
-
-   The loops trust their joint indices, which are checked first: by
-   fk__skin_blocks(), a block of vertices at a time (eight indices at a time with
-   SSE2), or by the AVX-512 and AVX2 loops themselves as they go: AVX-512 LBS
-   four vertices at a time, AVX-512 DQS sixteen (packed arrays; it hands other
-   layouts and its tail to the AVX2 loop), AVX2 eight (LBS on packed arrays
-   four). A separate pass cost
-   AVX-512 DQS 8% at a million vertices. A bad index hands the rest to the
-   reference loop, which writes the vertices before the bad one and returns the
-   error, as documented.
-
-   x86-64 with gcc or clang: the AVX-512 and the AVX2 + FMA loops are compiled for
-   their target alone (a function attribute) and chosen at run time by
-   __builtin_cpu_supports, so a plain -O2 build runs the widest the machine has
-   and the SSE2 loops elsewhere. 64-bit Arm: NEON loops for LBS and DQS.
-   Anything else, or FK_LBS_NO_SIMD: the reference loops. */
-
-#if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
-
-/* Vertices per block whose joint indices are checked before the loop runs:
-   small enough that the block's indices are still in L1 when the loop reads them. */
-#define FK__SKIN_BLOCK 256
-
-/* One vertex of the SIMD DQS loops done by the reference (fk__dqs_finish()),
-   from the blend's lanes: for the norms and magnitudes the folded arithmetic of
-   the loops cannot take. */
-static void fk__dqs_vertex_lanes(const float real[4], const float dual[4], const void *position, const void *normal,
-                                 void *out, void *out_normal)
-{
-    fk_vec3 p = fk__load3((const float *)position), n = normal ? fk__load3((const float *)normal) : p;
-    fk__dqs_finish(fk_quat_make(real[0], real[1], real[2], real[3]), fk_quat_make(dual[0], dual[1], dual[2], dual[3]),
-                   &p, &n);
-    fk__store3((float *)out, p);
-    if (normal) fk__store3((float *)out_normal, n);
-}
-
-/* DQS flips an influence whose rotation lies in the other hemisphere from the
-   heaviest one's. For rigs of up to this many bones the test is made once per
-   pair of bones instead of once per influence: hemisphere[a * FK__DQS_TABLE_BONES
-   + b] is where in the palette to read bone b when bone a is the heaviest, the
-   bone itself or its negation. Same test, same order of operations as the
-   reference, so the same decisions. The same table is also kept one bit per
-   pair, for the vector loop that signs sixteen vertices at once: bit b of
-   flipped[a] says whether bone b is read negated when bone a is the heaviest.
-
-   Often one row serves every pivot: when the bones can be given signs s_b so
-   that bone b is flipped against pivot a exactly when s_a != s_b, the blend
-   with any pivot is the blend with bone 0 as pivot, times s_a, and a dual
-   quaternion and its negation move a vertex identically (bit for bit: rounding
-   is symmetric in sign). Then the loops need not look for the heaviest
-   influence. Returns whether that is so. */
-#define FK__DQS_TABLE_BONES 64
-
-/* Whether one row of the table serves: flipped against a == (s_a != s_b), with
-   s_b = flipped against bone 0, that is, row a is row 0, complemented when bone
-   a is flipped against bone 0. */
-static int fk__dqs_one_row_serves(const uint64_t *flipped, int bones)
-{
-    const uint64_t all = bones == FK__DQS_TABLE_BONES ? ~(uint64_t)0 : ((uint64_t)1 << bones) - 1;
-    int a;
-    for (a = 0; a < bones; ++a)
-        if (flipped[a] != (flipped[0] >> a & 1 ? ~flipped[0] & all : flipped[0])) return 0;
-    return 1;
-}
-
-#if defined(FK__SIMD_SSE2)
-static int fk__dqs_hemispheres(const float *palette, int bones, uint16_t *hemisphere, uint64_t *flipped)
-{
-    /* The rotations' x, y, z, w across, four bones to a register; the bones
-       past the last up to a multiple of four are zero, and zero never flips. */
-    float across[4][FK__DQS_TABLE_BONES];
-    const int padded = (bones + 3) / 4 * 4;
-    int a, b, c;
-    for (b = 0; b < padded; ++b)
-        for (c = 0; c < 4; ++c) across[c][b] = b < bones ? palette[(size_t)(b * FK__DQS_PALETTE_STRIDE + c)] : 0.0f;
-    for (a = 0; a < FK__DQS_TABLE_BONES; ++a) flipped[a] = 0; /* rows past the bones are read, never used */
-    for (a = 0; a < bones; ++a) {
-        const float *qa = palette + (size_t)a * FK__DQS_PALETTE_STRIDE;
-        const __m128 x = _mm_set1_ps(qa[0]), y = _mm_set1_ps(qa[1]), z = _mm_set1_ps(qa[2]), w = _mm_set1_ps(qa[3]);
-        uint16_t *row = hemisphere + (size_t)a * FK__DQS_TABLE_BONES;
-        uint64_t bits = 0; /* flipped[a], in a register: the stores to row may alias it */
-        for (b = 0; b < padded; b += 4) {
-            /* fk_quat_dot(), in its order of operations */
-            __m128 dot = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, _mm_loadu_ps(&across[0][b])),
-                                                          _mm_mul_ps(y, _mm_loadu_ps(&across[1][b]))),
-                                               _mm_mul_ps(z, _mm_loadu_ps(&across[2][b]))),
-                                    _mm_mul_ps(w, _mm_loadu_ps(&across[3][b])));
-            __m128 negative = _mm_cmplt_ps(dot, _mm_setzero_ps());
-            const __m128i lanes = _mm_setr_epi32(0, FK__DQS_PALETTE_STRIDE, 2 * FK__DQS_PALETTE_STRIDE,
-                                                 3 * FK__DQS_PALETTE_STRIDE);
-            const __m128i flip = _mm_and_si128(_mm_castps_si128(negative), _mm_set1_epi32(FK__DQS_BONE_FLOATS));
-            __m128i entry = _mm_add_epi32(_mm_add_epi32(_mm_set1_epi32(b * FK__DQS_PALETTE_STRIDE), lanes), flip);
-            _mm_storel_epi64((__m128i *)(void *)(row + b), _mm_packs_epi32(entry, entry));
-            bits |= (uint64_t)_mm_movemask_ps(negative) << b;
-        }
-        flipped[a] = bits;
-    }
-    return fk__dqs_one_row_serves(flipped, bones);
-}
-#else
-/* The same table on 64-bit Arm, a pair of bones at a time through fk_quat_dot()
-   itself: whether the compiler fuses its multiplies and adds (gcc does in its
-   GNU modes, on a target with fused multiply-adds), the table then decides as
-   the reference does. 4096 dot products for 64 bones; a call builds the table
-   only when it has at least half as many influences to skin. */
-static int fk__dqs_hemispheres(const float *palette, int bones, uint16_t *hemisphere, uint64_t *flipped)
-{
-    int a, b;
-    for (a = 0; a < FK__DQS_TABLE_BONES; ++a) flipped[a] = 0; /* rows past the bones are read, never used */
-    for (a = 0; a < bones; ++a) {
-        const float *qa = palette + (size_t)a * FK__DQS_PALETTE_STRIDE;
-        const fk_quat pivot = fk_quat_make(qa[0], qa[1], qa[2], qa[3]);
-        uint16_t *row = hemisphere + (size_t)a * FK__DQS_TABLE_BONES;
-        uint64_t bits = 0;
-        for (b = 0; b < bones; ++b) {
-            const float *qb = palette + (size_t)b * FK__DQS_PALETTE_STRIDE;
-            const int flip = fk_quat_dot(pivot, fk_quat_make(qb[0], qb[1], qb[2], qb[3])) < 0.0f;
-            row[b] = (uint16_t)(b * FK__DQS_PALETTE_STRIDE + (flip ? FK__DQS_BONE_FLOATS : 0));
-            bits |= (uint64_t)flip << b;
-        }
-        flipped[a] = bits;
-    }
-    return fk__dqs_one_row_serves(flipped, bones);
-}
-#endif
-
-typedef struct fk__skin_run {
-    const char *positions, *normals, *joints, *weights;
-    char *out_positions, *out_normals;
-    size_t position_stride, normal_stride, joint_stride, weight_stride;
-    size_t out_position_stride, out_normal_stride;
-    int count, influences;
-    unsigned joint_limit; /* the largest valid joint index */
-    const float *palette;
-    const uint16_t *hemisphere; /* DQS: fk__dqs_hemispheres() table, or NULL */
-    const uint64_t *flipped;    /* DQS: the same table, one bit per pair, or NULL */
-    const float *signed_bones;  /* DQS, when one row of that table serves every pivot: each
-                                   bone as that row signs it, FK__DQS_BONE_FLOATS apart; else NULL */
-} fk__skin_run;
-
-/* A loop returns how many of the run's vertices it did: all of them, or, for a
-   loop that checks joint indices itself, those before the first group of
-   vertices with a bad index (which it leaves unwritten). */
-typedef int (*fk__skin_loop)(const fk__skin_run *run);
-
-/* The loops work on a copy of their run, advanced as they go: stores through its
-   output pointers could alias *run itself, and the compiler would then reload
-   every stride after every vertex. */
-static FK__ALWAYS_INLINE void fk__skin_advance(fk__skin_run *r, const int normals, size_t vertices)
-{
-    r->positions += vertices * r->position_stride;
-    r->joints += vertices * r->joint_stride;
-    r->weights += vertices * r->weight_stride;
-    r->out_positions += vertices * r->out_position_stride;
-    if (normals) {
-        r->normals += vertices * r->normal_stride;
-        r->out_normals += vertices * r->out_normal_stride;
-    }
-}
-
-
-/* The largest valid joint index: transform_count - 1 (0 when there are none,
-   which the callers check first), at most what 16 bits hold. */
-static unsigned fk__joint_limit(const fk_skin_desc *d)
-{
-    return d->transform_count < 1 ? 0u : d->transform_count > 65536 ? 65535u : (unsigned)d->transform_count - 1u;
-}
-
-static fk__skin_run fk__skin_run_at(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                                    const uint16_t *hemisphere, const uint64_t *flipped, const float *signed_bones,
-                                    int begin, int end)
-{
-    fk__skin_run run;
-    size_t first = (size_t)begin;
-    run.positions = (const char *)d->positions + first * layout->position_stride;
-    run.normals = d->normals ? (const char *)d->normals + first * layout->normal_stride : NULL;
-    run.joints = (const char *)d->joints + first * layout->joint_stride;
-    run.weights = (const char *)d->weights + first * layout->weight_stride;
-    run.out_positions = (char *)d->out_positions + first * layout->out_position_stride;
-    run.out_normals = d->normals ? (char *)d->out_normals + first * layout->out_normal_stride : NULL;
-    run.position_stride = layout->position_stride;
-    run.normal_stride = layout->normal_stride;
-    run.joint_stride = layout->joint_stride;
-    run.weight_stride = layout->weight_stride;
-    run.out_position_stride = layout->out_position_stride;
-    run.out_normal_stride = layout->out_normal_stride;
-    run.count = end - begin;
-    run.influences = d->influences;
-    run.joint_limit = fk__joint_limit(d);
-    run.palette = palette;
-    run.hemisphere = hemisphere;
-    run.flipped = flipped;
-    run.signed_bones = signed_bones;
-    return run;
-}
-
-/* Whether every joint index of vertices [begin, end) is below transform_count. */
-static int fk__joints_in_range(const fk_skin_desc *d, const fk__skin_layout *layout, int begin, int end)
-{
-    size_t k = (size_t)d->influences, i = 0, count, e;
-    const char *first = (const char *)d->joints + (size_t)begin * layout->joint_stride;
-    unsigned limit;
-    int over = 0;
-    if (d->transform_count < 1) return 0;
-    limit = fk__joint_limit(d);
-    if (layout->joint_stride != k * sizeof(uint16_t)) { /* gaps between the lists */
-        for (i = (size_t)begin; i < (size_t)end; ++i, first += layout->joint_stride) {
-            const uint16_t *joints = (const uint16_t *)(const void *)first;
-            for (e = 0; e < k; ++e) over |= joints[e] > limit;
-        }
-        return !over;
-    }
-    count = (size_t)(end - begin) * k;
-#if defined(FK__SIMD_SSE2)
-    {
-        /* Saturating subtraction leaves a nonzero lane exactly where index > limit. */
-        __m128i bound = _mm_set1_epi16((short)(unsigned short)limit), excess = _mm_setzero_si128();
-        for (; i + 8 <= count; i += 8)
-            excess = _mm_or_si128(excess, _mm_subs_epu16(_mm_loadu_si128((const __m128i *)(const void *)(first + 2 * i)), bound));
-        over = _mm_movemask_epi8(_mm_cmpeq_epi16(excess, _mm_setzero_si128())) != 0xFFFF;
-    }
-#endif
-    for (; i < count; ++i) over |= ((const uint16_t *)(const void *)first)[i] > limit;
-    return !over;
-}
-
-/* Runs a SIMD loop block by block over the vertices whose indices check out,
-   and the reference loop over a block that has a bad index, which it reports. */
-static fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                                 const uint16_t *hemisphere, const uint64_t *flipped, const float *signed_bones,
-                                 fk__skin_loop loop,
-                                 int loop_checks_joints,
-                                 fk_result (*reference)(const fk_skin_desc *, const fk__skin_layout *,
-                                                        const float *, int, int))
-{
-    int begin;
-    if (loop_checks_joints) { /* one pass over the indices, not two */
-        int done = 0;
-        if (d->vertex_count == 0) return FK_OK;
-        if (d->transform_count >= 1) {
-            fk__skin_run run = fk__skin_run_at(d, layout, palette, hemisphere, flipped, signed_bones, 0, d->vertex_count);
-            done = loop(&run);
-        }
-        return done == d->vertex_count ? FK_OK : reference(d, layout, palette, done, d->vertex_count);
-    }
-    for (begin = 0; begin < d->vertex_count; begin += FK__SKIN_BLOCK) {
-        int end = d->vertex_count - begin > FK__SKIN_BLOCK ? begin + FK__SKIN_BLOCK : d->vertex_count;
-        if (fk__joints_in_range(d, layout, begin, end)) {
-            fk__skin_run run = fk__skin_run_at(d, layout, palette, hemisphere, flipped, signed_bones, begin, end);
-            loop(&run);
-        } else {
-            fk_result result = reference(d, layout, palette, begin, end);
-            if (result != FK_OK) return result;
-        }
-    }
-    return FK_OK;
-}
-
-/* Each loop is compiled once per common influence count and with and without
-   normals, so the influence loop unrolls and the normal branch disappears.
-   Unoptimized builds (debugging, the sanitizer and mutant builds of the tests)
-   get one copy with the counts given at run time: the same source and results,
-   and the header compiles in a fraction of the time (at -O0 about a third). */
-#if !defined(__OPTIMIZE__)
-#define FK__SKIN_SPECIALIZE(name, loop) \
-    static FK__SIMD_TARGET int name(const fk__skin_run *run) { return loop(run, run->influences, run->normals != NULL); }
-#else
-#define FK__SKIN_SPECIALIZE(name, loop) \
-    static FK__SIMD_TARGET int name(const fk__skin_run *run) \
-    { \
-        int normals = run->normals != NULL; \
-        switch (run->influences <= 8 ? run->influences * 2 + normals : 0) { \
-        case 2: return loop(run, 1, 0);  case 3: return loop(run, 1, 1); \
-        case 4: return loop(run, 2, 0);  case 5: return loop(run, 2, 1); \
-        case 8: return loop(run, 4, 0);  case 9: return loop(run, 4, 1); \
-        case 16: return loop(run, 8, 0); case 17: return loop(run, 8, 1); \
-        default: return loop(run, run->influences, normals); \
-        } \
-    }
-#endif
-
-#endif /* FK__SIMD_SSE2 || FK__SIMD_NEON */
-
-#if defined(FK__SIMD_SSE2)
-
-/* |v|^2 in every lane, for v whose fourth lane is zero. */
-static FK__ALWAYS_INLINE __m128 fk__length2_sse(__m128 v)
-{
-    __m128 square = _mm_mul_ps(v, v);
-    square = _mm_add_ps(square, _mm_shuffle_ps(square, square, _MM_SHUFFLE(1, 0, 3, 2)));
-    return _mm_add_ps(square, _mm_shuffle_ps(square, square, _MM_SHUFFLE(2, 3, 0, 1)));
-}
-
-/* 1/sqrt of each lane of a positive normal length2: the hardware estimate (12
-   bits) and one Newton step, y (3 - x y^2) / 2, which brings it to within a
-   few ulps of the reference. */
-static FK__ALWAYS_INLINE __m128 fk__inverse_length_sse(__m128 length2)
-{
-    __m128 y = _mm_rsqrt_ps(length2);
-    return _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), y), _mm_sub_ps(_mm_set1_ps(3.0f), _mm_mul_ps(_mm_mul_ps(y, y), length2)));
-}
-
-/* v / |v| over lanes x, y, z (the fourth is zero, the palette's padding), by
-   fk__inverse_length_sse(). Lengths the estimate cannot take (zero, subnormal,
-   overflowing, NaN) are handed to the reference, fk_vec3_normalize(), so the
-   rare cases have one implementation. */
-static FK__ALWAYS_INLINE __m128 fk__normalize_sse(__m128 v)
-{
-    __m128 length2 = fk__length2_sse(v);
-    if (FK__LIKELY(fk__is_positive_normal_sse(length2))) return _mm_mul_ps(v, fk__inverse_length_sse(length2));
-    { /* the rare lengths: exactly what the reference does */
-        float lanes[4];
-        fk_vec3 unit;
-        _mm_storeu_ps(lanes, v);
-        unit = fk_vec3_normalize(fk_vec3_make(lanes[0], lanes[1], lanes[2]));
-        return _mm_setr_ps(unit.x, unit.y, unit.z, 0.0f);
-    }
-}
-
-/* a . b in every lane, summed in whatever order is quickest. */
-static FK__ALWAYS_INLINE __m128 fk__dot4_all_sse(__m128 a, __m128 b)
-{
-    __m128 m = _mm_mul_ps(a, b);
-    m = _mm_add_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
-    return _mm_add_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
-}
-
-
-/* fk__dqs_vertex_lanes() for SSE registers. */
-static void fk__dqs_vertex_reference(__m128 real, __m128 dual, const void *position, const void *normal, void *out,
-                                     void *out_normal)
-{
-    float r[4], d[4];
-    _mm_storeu_ps(r, real);
-    _mm_storeu_ps(d, dual);
-    fk__dqs_vertex_lanes(r, d, position, normal, out, out_normal);
-}
-
-/* Moves one vertex by a blended dual quaternion (u, w) + eps (d, d_w) without
-   normalizing it first. With N = |real|^2, the unit rotation of v is
-       v + (2 w (u x v) + 2 u x (u x v)) / N
-   and the translation 2 (w d - d_w u + u x d) / N: the formulas of
-   fk_quat_rotate() and fk__dual_quat_translation() with the normalization
-   folded into one division at the end, off the critical path and without a
-   square root. Results agree with the reference to a few ulps. A norm the
-   division cannot take (zero, subnormal, infinite, NaN) is handed to the
-   reference's fk__dqs_finish(), so the rare cases have one implementation. */
-static FK__ALWAYS_INLINE void fk__dqs_vertex_sse(__m128 real, __m128 dual, const void *position, const void *normal,
-                                                 void *out, void *out_normal)
-{
-    __m128 norm2 = fk__dot4_all_sse(real, real), one = _mm_set1_ps(1.0f), inverse = one, w, dual_w, p, n, s, t, finite;
-    if (FK__LIKELY(fk__is_positive_normal_sse(norm2))) {
-        inverse = _mm_div_ps(one, norm2);
-    } else { /* zero, tiny, huge or NaN: exactly what the reference does */
-        fk__dqs_vertex_reference(real, dual, position, normal, out, out_normal);
-        return;
-    }
-    w = _mm_shuffle_ps(real, real, _MM_SHUFFLE(3, 3, 3, 3));
-    dual_w = _mm_shuffle_ps(dual, dual, _MM_SHUFFLE(3, 3, 3, 3));
-    p = fk__load3_sse(position);
-    s = fk__cross_sse(real, p);
-    s = _mm_add_ps(s, s);
-    t = _mm_sub_ps(_mm_mul_ps(dual, w), _mm_mul_ps(real, dual_w));
-    t = _mm_add_ps(t, fk__cross_sse(real, dual));
-    s = _mm_add_ps(_mm_add_ps(_mm_mul_ps(s, w), fk__cross_sse(real, s)), _mm_add_ps(t, t));
-    p = _mm_add_ps(p, _mm_mul_ps(s, inverse));
-    finite = _mm_sub_ps(p, p);
-    if (normal) {
-        n = fk__load3_sse(normal);
-        s = fk__cross_sse(real, n);
-        s = _mm_add_ps(s, s);
-        s = _mm_add_ps(_mm_mul_ps(s, w), fk__cross_sse(real, s));
-        n = _mm_add_ps(n, _mm_mul_ps(s, inverse));
-        finite = _mm_add_ps(finite, _mm_sub_ps(n, n));
-    }
-    /* Intermediates reach N |v| and can overflow where the reference's unit
-       rotation would not: then the reference does this vertex. */
-    if (FK__LIKELY((_mm_movemask_ps(_mm_cmpneq_ps(finite, _mm_setzero_ps())) & 7) == 0)) {
-        fk__store3_sse(out, p);
-        if (normal) fk__store3_sse(out_normal, n);
-        return;
-    }
-    fk__dqs_vertex_reference(real, dual, position, normal, out, out_normal);
-}
-
-/* The heaviest of four weights without a branch (weights are data, and a
-   mispredicted branch costs more than the whole search): the maximum in every
-   lane, then the first lane that equals it, as fk__heaviest() picks the first of
-   equals. A NaN weight may make it pick another influence, or none, read as 0;
-   the blend is NaN either way. */
-static FK__ALWAYS_INLINE int fk__heaviest4_sse(const float *w)
-{
-    __m128 v = _mm_loadu_ps(w), m = _mm_max_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1)));
-    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
-    return "\0\0\1\0\2\0\1\0\3\0\1\0\2\0\1\0"[_mm_movemask_ps(_mm_cmpeq_ps(v, m))]; /* lowest set bit */
-}
-
-/* fk__heaviest() for the unrolled loops. */
-static FK__ALWAYS_INLINE int fk__heaviest_of(const float *w, const int influences)
-{
-    int low, high;
-    if (influences == 2) return w[1] > w[0];
-    if (influences == 4) return fk__heaviest4_sse(w);
-    if (influences != 8) return fk__heaviest(w, influences);
-    low = fk__heaviest4_sse(w);
-    high = 4 + fk__heaviest4_sse(w + 4);
-    return low ^ ((low ^ high) & -(w[high] > w[low])); /* high if heavier, without a branch */
-}
-
-/* Where to read influence e's bone: from the table when there is one, else by the
-   reference's test, the dot product with the heaviest influence's rotation. */
-static FK__ALWAYS_INLINE const float *fk__dqs_bone_at(const float *palette, const uint16_t *hemisphere_row,
-                                                      __m128 pivot, int joint)
-{
-    const float *bone = palette + (size_t)joint * FK__DQS_PALETTE_STRIDE;
-    if (hemisphere_row) return palette + hemisphere_row[joint];
-    return bone + FK__DQS_BONE_FLOATS * (_mm_cvtss_f32(fk__dot4_sse(pivot, _mm_load_ps(bone))) < 0.0f);
-}
-
-static FK__ALWAYS_INLINE int fk__dqs_sse_loop(const fk__skin_run *run, const int influences, const int normals)
-{
-    fk__skin_run r = *run; /* see fk__skin_advance() */
-    int i, e;
-    for (i = 0; i < r.count; ++i) {
-        const uint16_t *joints = (const uint16_t *)(const void *)r.joints;
-        const float *weights = (const float *)(const void *)r.weights;
-        /* with two influences, the first (see fk__dqs_pivot_avx2()) */
-        int pivot_joint = r.signed_bones ? 0 : joints[influences <= 2 ? 0 : fk__heaviest_of(weights, influences)];
-        const uint16_t *hemisphere_row = r.hemisphere ? r.hemisphere + (size_t)pivot_joint * FK__DQS_TABLE_BONES : NULL;
-        __m128 pivot = _mm_load_ps(r.palette + (size_t)pivot_joint * FK__DQS_PALETTE_STRIDE);
-        __m128 real = _mm_setzero_ps(), dual = real;
-        FK__UNROLL
-        for (e = 0; e < influences; ++e) {
-            const float *b = r.signed_bones ? r.signed_bones + (size_t)joints[e] * FK__DQS_BONE_FLOATS
-                                            : fk__dqs_bone_at(r.palette, hemisphere_row, pivot, joints[e]);
-            __m128 w = _mm_set1_ps(weights[e]);
-            real = _mm_add_ps(real, _mm_mul_ps(w, _mm_load_ps(b)));
-            dual = _mm_add_ps(dual, _mm_mul_ps(w, _mm_load_ps(b + 4)));
-        }
-        fk__dqs_vertex_sse(real, dual, r.positions, normals ? r.normals : NULL, r.out_positions, r.out_normals);
-        fk__skin_advance(&r, normals, 1);
-    }
-    return run->count;
-}
-
-static FK__ALWAYS_INLINE int fk__lbs_sse_loop(const fk__skin_run *run, const int influences, const int normals)
-{
-    fk__skin_run r = *run; /* see fk__skin_advance() */
-    int i, e;
-    for (i = 0; i < r.count; ++i) {
-        const uint16_t *joints = (const uint16_t *)(const void *)r.joints;
-        const float *weights = (const float *)(const void *)r.weights;
-        const float *m = r.palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS;
-        __m128 w = _mm_set1_ps(weights[0]);
-        __m128 c0 = _mm_mul_ps(w, _mm_load_ps(m)), c1 = _mm_mul_ps(w, _mm_load_ps(m + 4));
-        __m128 c2 = _mm_mul_ps(w, _mm_load_ps(m + 8)), t = _mm_mul_ps(w, _mm_load_ps(m + 12));
-        __m128 p, n = c0;
-        FK__UNROLL
-        for (e = 1; e < influences; ++e) {
-            m = r.palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS;
-            w = _mm_set1_ps(weights[e]);
-            c0 = _mm_add_ps(c0, _mm_mul_ps(w, _mm_load_ps(m)));
-            c1 = _mm_add_ps(c1, _mm_mul_ps(w, _mm_load_ps(m + 4)));
-            c2 = _mm_add_ps(c2, _mm_mul_ps(w, _mm_load_ps(m + 8)));
-            t = _mm_add_ps(t, _mm_mul_ps(w, _mm_load_ps(m + 12)));
-        }
-        {
-            const float *v = (const float *)(const void *)r.positions;
-            p = _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(v[0])), _mm_mul_ps(c1, _mm_set1_ps(v[1])));
-            p = _mm_add_ps(_mm_add_ps(p, _mm_mul_ps(c2, _mm_set1_ps(v[2]))), t);
-        }
-        if (normals) {
-            const float *v = (const float *)(const void *)r.normals;
-            n = _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(v[0])), _mm_mul_ps(c1, _mm_set1_ps(v[1])));
-            n = fk__normalize_sse(_mm_add_ps(n, _mm_mul_ps(c2, _mm_set1_ps(v[2]))));
-        }
-        fk__store3_sse(r.out_positions, p);
-        if (normals) fk__store3_sse(r.out_normals, n);
-        fk__skin_advance(&r, normals, 1);
-    }
-    return run->count;
-}
-
-#define FK__SIMD_TARGET
-FK__SKIN_SPECIALIZE(fk__lbs_sse2, fk__lbs_sse_loop)
-FK__SKIN_SPECIALIZE(fk__dqs_sse2, fk__dqs_sse_loop)
-#undef FK__SIMD_TARGET
-
-#if defined(FK__SIMD_AVX2)
-
-#define FK__SIMD_TARGET FK__AVX2_TARGET
-
-/* Every AVX2 and AVX-512 skinning loop returns through this, with the upper
-   halves of the vector registers cleared (vzeroupper): left in use, they make
-   the SSE code after the call, the library's own and the caller's, wait on
-   their old contents. Compilers clear them on return by themselves, but gcc
-   does not at -O0 (every call returned with them in use), and at -O2 not
-   after a call it counts as clearing them when it emitted no vzeroupper before
-   it (every LBS call: its tail ends calling fk__tail_results(), compiled for
-   SSE). On an AMD Zen 4 a call on 16 vertices took 1.97 us instead of 0.88.
-   (Inlining that helper also cleared them, but made DQS 2% slower at a
-   million vertices.) tests/test_simd.c asks the processor after every kind of
-   call. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__upper_cleared(int vertices_done)
-{
-    _mm256_zeroupper();
-    return vertices_done;
-}
-
-/* The last few vertices of a run go through the loops' own steps of `slots`
-   (4 or 8) vertices, so that they come out with the bits they would get
-   anywhere else in a call (fk__lbs_tail_avx2(), fk__dqs_tail_avx2(),
-   fk__lbs_tail_avx512()). The step reads its points from copies: the `lanes`
-   vertices' three floats each, the slots past them repeating the last vertex,
-   and one float more, which a 16-byte load of the last slot reads. Nothing
-   past the run is read, and everything is read before anything is written. */
-static void fk__tail_points(const fk__skin_run *r, int lanes, int slots, int normals, float *positions,
-                            float *normal_copies)
-{
-    int v;
-    for (v = 0; v < slots; ++v) {
-        const size_t from = (size_t)(v < lanes ? v : lanes - 1);
-        memcpy(positions + 3 * v, r->positions + from * r->position_stride, 3 * sizeof(float));
-        if (normals) memcpy(normal_copies + 3 * v, r->normals + from * r->normal_stride, 3 * sizeof(float));
-    }
-    positions[3 * slots] = normal_copies[3 * slots] = 0.0f;
-}
-
-/* Writes the step's results for the run's last `lanes` vertices, packed in
-   `positions` and `normal_results`, to the run's outputs. */
-static void fk__tail_results(const fk__skin_run *r, int lanes, int normals, const float *positions,
-                             const float *normal_results)
-{
-    int v;
-    for (v = 0; v < lanes; ++v) {
-        memcpy(r->out_positions + (size_t)v * r->out_position_stride, positions + 3 * v, 3 * sizeof(float));
-        if (normals) memcpy(r->out_normals + (size_t)v * r->out_normal_stride, normal_results + 3 * v, 3 * sizeof(float));
-    }
-}
-
-/* Asks for the vertices FK__PREFETCH_VERTICES ahead, input and output: the
-   loops are compute-bound and the hardware prefetchers alone let them wait on
-   the streams. For the output, a store to a line that is not in the cache
-   waits for the line to be read and owned, and the waiting stores fill the
-   store buffer, which stalls the loop; a line asked for ahead arrives in time,
-   exclusive when no other core holds it, so the store needs no further
-   request (prefetchw, the prefetch for writing, measured the same). At a
-   million vertices in a harness, alternating runs:
-   - AVX-512 LBS: the input, about 10%; then the output, 2.64 to 2.40 ms
-     (with normals 4.39 to 4.13).
-   - AVX-512 DQS: the output, 2 to 4%; then the input, 3.93 to 3.65 ms with
-     bones every way, 4.93 to 4.41 with normals, 3.26 to 2.89 in one
-     hemisphere.
-   - The AVX2 loops (built with FK_LBS_NO_AVX512), both: LBS 3.29 to 3.04 ms,
-     with normals 5.95 to 5.11; DQS with bones every way 6.43 to 5.90.
-   Prefetches do not fault, so asking past the end of an array is harmless;
-   the addresses are computed as integers, because a pointer past the end of
-   an array is undefined in C even if nothing reads through it. */
-#define FK__PREFETCH_VERTICES 128
-
-/* The lines of four vertices of one array from vertex `first` on,
-   FK__PREFETCH_VERTICES ahead: one line for packed positions, normals, indices
-   and up to four weights, two for eight weights, three for 48-byte records. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__prefetch(const char *base, size_t stride, size_t first)
-{
-    uintptr_t at = (uintptr_t)base + (FK__PREFETCH_VERTICES + first) * stride;
-    _mm_prefetch((const char *)at, _MM_HINT_T0);
-    if (stride > 16) _mm_prefetch((const char *)(at + 64), _MM_HINT_T0);
-    if (stride > 32) _mm_prefetch((const char *)(at + 128), _MM_HINT_T0);
-    if (stride > 48) _mm_prefetch((const char *)(at + 192), _MM_HINT_T0);
-}
-
-/* Whether an array lies in the records of another (an interleaved vertex
-   buffer): its lines are then the other's, and asking for them again only
-   takes load slots. */
-static FK__ALWAYS_INLINE int fk__inside(const char *array, size_t stride, const char *records, size_t record_stride)
-{
-    return stride == record_stride && (uintptr_t)array - (uintptr_t)records < record_stride;
-}
-
-/* Which arrays besides the positions fk__prefetch_ahead() asks for: those not
-   inside another's records, and the output positions unless they are streamed
-   (fk__lbs16_avx512()). Decided once per run; packed arrays take
-   FK__PREFETCH_ALL, a constant, so that the tests fold away. */
-enum { FK__PREFETCH_JOINTS = 1, FK__PREFETCH_WEIGHTS = 2, FK__PREFETCH_NORMALS = 4, FK__PREFETCH_OUT_NORMALS = 8,
-       FK__PREFETCH_OUT_POSITIONS = 16, FK__PREFETCH_ALL = 31 };
-
-static FK__ALWAYS_INLINE int fk__prefetch_plan(const fk__skin_run *r)
-{
-    int plan = FK__PREFETCH_OUT_POSITIONS;
-    if (!fk__inside(r->joints, r->joint_stride, r->positions, r->position_stride)) plan |= FK__PREFETCH_JOINTS;
-    if (!fk__inside(r->weights, r->weight_stride, r->positions, r->position_stride)) plan |= FK__PREFETCH_WEIGHTS;
-    if (r->normals && !fk__inside(r->normals, r->normal_stride, r->positions, r->position_stride))
-        plan |= FK__PREFETCH_NORMALS;
-    if (r->out_normals && !fk__inside(r->out_normals, r->out_normal_stride, r->out_positions, r->out_position_stride))
-        plan |= FK__PREFETCH_OUT_NORMALS;
-    return plan;
-}
-
-/* What the four vertices from `first` on, FK__PREFETCH_VERTICES ahead, read and
-   write, each line once. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__prefetch_ahead(const fk__skin_run *r, const int plan,
-                                                                 const int normals, size_t first)
-{
-    fk__prefetch(r->positions, r->position_stride, first);
-    if (plan & FK__PREFETCH_JOINTS) fk__prefetch(r->joints, r->joint_stride, first);
-    if (plan & FK__PREFETCH_WEIGHTS) fk__prefetch(r->weights, r->weight_stride, first);
-    if (normals && (plan & FK__PREFETCH_NORMALS)) fk__prefetch(r->normals, r->normal_stride, first);
-    if (plan & FK__PREFETCH_OUT_POSITIONS) fk__prefetch(r->out_positions, r->out_position_stride, first);
-    if (normals && (plan & FK__PREFETCH_OUT_NORMALS)) fk__prefetch(r->out_normals, r->out_normal_stride, first);
-}
-
-/* Weight e of a vertex in all eight lanes: with k a multiple of four, one
-   16-byte load into both halves serves four influences, each picked out by a
-   shuffle within the halves (as fk__weight_avx512() does: on an AMD Zen 4 the
-   AVX2 LBS loop took 5% less time with k = 4, 8% with k = 8 and 7% with
-   normals, and 1% more on interleaved records); otherwise a broadcast load
-   each.
-   `four` holds weights 0 to 3 when called for e = 0 and keeps the last four
-   between calls, for e going up. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__weight_avx2(const float *weights, int e, const int influences,
-                                                               __m256 *four)
-{
-    if (influences % 4 != 0) return _mm256_broadcast_ss(&weights[e]);
-    if (e % 4 == 0 && e > 0) *four = _mm256_broadcast_ps((const __m128 *)(const void *)(weights + e));
-    return e % 4 == 0 ? _mm256_permute_ps(*four, _MM_SHUFFLE(0, 0, 0, 0))
-         : e % 4 == 1 ? _mm256_permute_ps(*four, _MM_SHUFFLE(1, 1, 1, 1))
-         : e % 4 == 2 ? _mm256_permute_ps(*four, _MM_SHUFFLE(2, 2, 2, 2))
-                      : _mm256_permute_ps(*four, _MM_SHUFFLE(3, 3, 3, 3));
-}
-
-/* fk__heaviest_of() for eight weights in one register: the maximum in every
-   lane, then the first lane that equals it (the lowest set bit; none, for NaN
-   weights, reads as 0). The SSE version's compare-and-select between two halves
-   was compiled to a branch that mispredicts on real weights: DQS with k = 8
-   took twice as long. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__heaviest_avx2(const float *w, const int influences)
-{
-    __m256 v, m;
-    if (influences != 8) return fk__heaviest_of(w, influences);
-    v = _mm256_loadu_ps(w);
-    m = _mm256_max_ps(v, _mm256_permute2f128_ps(v, v, 1));
-    m = _mm256_max_ps(m, _mm256_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
-    m = _mm256_max_ps(m, _mm256_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
-    return __builtin_ctz((unsigned)_mm256_movemask_ps(_mm256_cmp_ps(v, m, _CMP_EQ_OQ)) | 0x100u) & 7;
-}
-
-/* The joint whose rotation picks the hemisphere of a vertex's influences: the
-   heaviest influence's, or bone 0's when one row of the table serves every
-   pivot (see fk__dqs_hemispheres()). With two influences the first is taken,
-   whatever the weights: each influence is its own hemisphere's, and the other
-   is flipped against either exactly when their dot product (the same both
-   ways) is negative, so the blends with the two pivots are each other's
-   negation, bit for bit, which moves a vertex identically. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_pivot_avx2(int one_row, const char *joint, const char *weight,
-                                                               const int influences)
-{
-    const uint16_t *joints = (const uint16_t *)(const void *)joint;
-    if (one_row) return 0;
-    return joints[influences <= 2 ? 0 : fk__heaviest_avx2((const float *)(const void *)weight, influences)];
-}
-
-/* Where the DQS loops read an influence's bone: the pre-signed bones, the
-   palette through the hemisphere table, or the palette with a dot product
-   against the pivot (see fk__skin_run). Given as a constant, the test per
-   vertex disappears; the AVX-512 loop is compiled that way for the pre-signed
-   bones, the common case. */
-#define FK__DQS_SIGNED 0
-#define FK__DQS_TABLE 1
-#define FK__DQS_DOT 2
-
-static int fk__dqs_source(const fk__skin_run *r)
-{
-    return r->signed_bones ? FK__DQS_SIGNED : r->hemisphere ? FK__DQS_TABLE : FK__DQS_DOT;
-}
-
-/* The 16-bit number e of an array of them (joint indices, palette offsets),
-   read four at a time when the count is a multiple of four: one 64-bit load
-   and a shift instead of a load each. A DQS blend is bound by its loads (the
-   index, the weight, the bone, per influence), and this made DQS with four
-   influences 5 to 9% faster at 1M vertices, with the pre-signed bones and
-   through the table (a harness, alternating runs). `word` keeps the last four
-   between calls, for e going up from 0. The LBS loops measured the same
-   either way with gcc (the AVX-512 one 1% faster on an AMD Zen 4), and with
-   clang the AVX-512 one took 46% longer: they read one index at a time. */
-static FK__ALWAYS_INLINE size_t fk__u16_at(const uint16_t *values, int e, const int count, uint64_t *word)
-{
-    if (count % 4 != 0) return values[e];
-    if (e % 4 == 0) memcpy(word, values + e, sizeof *word);
-    return (uint16_t)(*word >> (16 * (e % 4)));
-}
-
-/* Real and dual part of a bone share one register: one fused multiply-add per
-   influence. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__dqs_blend_avx2(const fk__skin_run *r, const int source,
-                                                                  int pivot_joint, const char *joint,
-                                                                  const char *weight, const int influences)
-{
-    const uint16_t *joints = (const uint16_t *)(const void *)joint, *hemisphere = r->hemisphere;
-    const float *weights = (const float *)(const void *)weight, *palette = r->palette;
-    uint64_t word = 0;
-    int e;
-    __m256 blend = _mm256_setzero_ps();
-    if (source == FK__DQS_SIGNED) {
-        FK__UNROLL
-        for (e = 0; e < influences; ++e)
-            blend = _mm256_fmadd_ps(
-                _mm256_broadcast_ss(&weights[e]),
-                _mm256_load_ps(r->signed_bones + fk__u16_at(joints, e, influences, &word) * FK__DQS_BONE_FLOATS), blend);
-    } else if (source == FK__DQS_TABLE) {
-        /* With one or two influences the first is the pivot, which its own row
-           never flips: its bone is read without the table, one dependent load
-           fewer (k = 2 at 1M vertices, a harness: 6% less time with AVX-512,
-           3% with AVX2 alone). */
-        /* With four or eight influences the weights are read four to a load
-           and picked out by shuffles, as LBS reads them (fk__weight_avx2()):
-           with bones every way, k = 4, 4.18 to 3.89 ms at 1M vertices with
-           AVX-512 compiled out, k = 8 4% less, with normals 2%, on 48-byte
-           records 4% (a harness, three alternating rounds). The pre-signed
-           bones' loop measured 2% slower that way, and keeps its broadcasts. */
-        const uint16_t *hemisphere_row = hemisphere + (size_t)pivot_joint * FK__DQS_TABLE_BONES;
-        __m256 weights4 = influences % 4 == 0 ? _mm256_broadcast_ps((const __m128 *)(const void *)weights)
-                                              : _mm256_setzero_ps();
-        FK__UNROLL
-        for (e = 0; e < influences; ++e) {
-            size_t offset = influences <= 2 && e == 0 ? (size_t)joints[0] * FK__DQS_PALETTE_STRIDE
-                                                      : hemisphere_row[fk__u16_at(joints, e, influences, &word)];
-            blend = _mm256_fmadd_ps(fk__weight_avx2(weights, e, influences, &weights4),
-                                    _mm256_load_ps(palette + offset), blend);
-        }
-    } else {
-        __m128 pivot = _mm_load_ps(palette + (size_t)pivot_joint * FK__DQS_PALETTE_STRIDE);
-        FK__UNROLL
-        for (e = 0; e < influences; ++e)
-            blend = _mm256_fmadd_ps(_mm256_broadcast_ss(&weights[e]),
-                                    _mm256_load_ps(fk__dqs_bone_at(palette, NULL, pivot, joints[e])), blend);
-    }
-    return blend;
-}
-
-/* Four registers of four lanes a, b, c, d (each half of an eight-lane register
-   on its own) become the registers of their first three lanes across:
-   a0 b0 c0 d0, a1 b1 c1 d1, a2 b2 c2 d2. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__transpose4x3_avx2(__m256 a, __m256 b, __m256 c, __m256 d, __m256 *x,
-                                                                  __m256 *y, __m256 *z)
-{
-    __m256 ab_low = _mm256_unpacklo_ps(a, b), ab_high = _mm256_unpackhi_ps(a, b);
-    __m256 cd_low = _mm256_unpacklo_ps(c, d), cd_high = _mm256_unpackhi_ps(c, d);
-    *x = _mm256_shuffle_ps(ab_low, cd_low, _MM_SHUFFLE(1, 0, 1, 0));
-    *y = _mm256_shuffle_ps(ab_low, cd_low, _MM_SHUFFLE(3, 2, 3, 2));
-    *z = _mm256_shuffle_ps(ab_high, cd_high, _MM_SHUFFLE(1, 0, 1, 0));
-}
-
-/* Eight vertices' x, y, z, one register each, lane v for vertex v. The first seven
-   are read 16 bytes at a time: the fourth float is the next record's, which exists. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__load8x3_avx2(const char *p, size_t stride, __m256 *x, __m256 *y,
-                                                               __m256 *z)
-{
-    __m256 v04 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps((const float *)(const void *)p)),
-                                      _mm_loadu_ps((const float *)(const void *)(p + 4 * stride)), 1);
-    __m256 v15 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps((const float *)(const void *)(p + stride))),
-                                      _mm_loadu_ps((const float *)(const void *)(p + 5 * stride)), 1);
-    __m256 v26 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps((const float *)(const void *)(p + 2 * stride))),
-                                      _mm_loadu_ps((const float *)(const void *)(p + 6 * stride)), 1);
-    __m256 v37 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps((const float *)(const void *)(p + 3 * stride))),
-                                      fk__load3_sse(p + 7 * stride), 1);
-    fk__transpose4x3_avx2(v04, v15, v26, v37, x, y, z);
-}
-
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store8x3_avx2(char *p, size_t stride, __m256 x, __m256 y, __m256 z)
-{
-    __m256 v04, v15, v26, v37;
-    if (stride == 3 * sizeof(float)) {
-        /* Packed: 96 bytes in three stores. Register j holds floats 8j to 8j + 7,
-           each taken from vertex `pick` of x, y or z in turn. */
-        const __m256i pick0 = _mm256_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2), pick1 = _mm256_setr_epi32(2, 3, 3, 3, 4, 4, 4, 5),
-                      pick2 = _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7);
-        /* lanes of y then z in register 0: 1 4 7, 2 5; register 1: 2 5, 0 3 6; register 2: 0 3 6, 1 4 7 */
-        _mm256_storeu_ps((float *)(void *)p,
-                         _mm256_blend_ps(_mm256_blend_ps(_mm256_permutevar8x32_ps(x, pick0),
-                                                         _mm256_permutevar8x32_ps(y, pick0), 0x92),
-                                         _mm256_permutevar8x32_ps(z, pick0), 0x24));
-        _mm256_storeu_ps((float *)(void *)(p + 32),
-                         _mm256_blend_ps(_mm256_blend_ps(_mm256_permutevar8x32_ps(x, pick1),
-                                                         _mm256_permutevar8x32_ps(y, pick1), 0x24),
-                                         _mm256_permutevar8x32_ps(z, pick1), 0x49));
-        _mm256_storeu_ps((float *)(void *)(p + 64),
-                         _mm256_blend_ps(_mm256_blend_ps(_mm256_permutevar8x32_ps(x, pick2),
-                                                         _mm256_permutevar8x32_ps(y, pick2), 0x49),
-                                         _mm256_permutevar8x32_ps(z, pick2), 0x92));
-        return;
-    }
-    fk__transpose4x3_avx2(x, y, z, _mm256_setzero_ps(), &v04, &v15, &v26);
-    v37 = _mm256_shuffle_ps(_mm256_unpackhi_ps(x, y), _mm256_unpackhi_ps(z, z), _MM_SHUFFLE(3, 2, 3, 2));
-    fk__store3_sse(p, _mm256_castps256_ps128(v04));
-    fk__store3_sse(p + stride, _mm256_castps256_ps128(v15));
-    fk__store3_sse(p + 2 * stride, _mm256_castps256_ps128(v26));
-    fk__store3_sse(p + 3 * stride, _mm256_castps256_ps128(v37));
-    fk__store3_sse(p + 4 * stride, _mm256_extractf128_ps(v04, 1));
-    fk__store3_sse(p + 5 * stride, _mm256_extractf128_ps(v15, 1));
-    fk__store3_sse(p + 6 * stride, _mm256_extractf128_ps(v26, 1));
-    fk__store3_sse(p + 7 * stride, _mm256_extractf128_ps(v37, 1));
-}
-
-
-/* All ones in the lanes of v that are finite (v - v is NaN for NaN and infinities). */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__finite_mask_avx2(__m256 v)
-{
-    return _mm256_cmp_ps(_mm256_sub_ps(v, v), _mm256_setzero_ps(), _CMP_EQ_OQ);
-}
-
-/* DQS for eight vertices at once, each lane a vertex: the blends are transposed
-   so that the rotation, translation and division of fk__dqs_vertex_sse() are
-   plain arithmetic, without shuffles. Returns 0, having written nothing, when a
-   blend's norm needs the careful path. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs8_avx2(const __m256 blend[8], const char *position,
-                                                          size_t position_stride, const char *normal,
-                                                          size_t normal_stride, char *out, size_t out_stride,
-                                                          char *out_normal, size_t out_normal_stride)
-{
-    __m256 rx, ry, rz, rw, dx, dy, dz, dw, norm2, inverse, px, py, pz, sx, sy, sz, tx, ty, tz, two = _mm256_set1_ps(2.0f);
-    __m256 nx = _mm256_setzero_ps(), ny = nx, nz = nx, finite;
-    __m256 low0 = _mm256_permute2f128_ps(blend[0], blend[4], 0x20), high0 = _mm256_permute2f128_ps(blend[0], blend[4], 0x31);
-    __m256 low1 = _mm256_permute2f128_ps(blend[1], blend[5], 0x20), high1 = _mm256_permute2f128_ps(blend[1], blend[5], 0x31);
-    __m256 low2 = _mm256_permute2f128_ps(blend[2], blend[6], 0x20), high2 = _mm256_permute2f128_ps(blend[2], blend[6], 0x31);
-    __m256 low3 = _mm256_permute2f128_ps(blend[3], blend[7], 0x20), high3 = _mm256_permute2f128_ps(blend[3], blend[7], 0x31);
-    fk__transpose4x3_avx2(low0, low1, low2, low3, &rx, &ry, &rz);
-    rw = _mm256_shuffle_ps(_mm256_unpackhi_ps(low0, low1), _mm256_unpackhi_ps(low2, low3), _MM_SHUFFLE(3, 2, 3, 2));
-    fk__transpose4x3_avx2(high0, high1, high2, high3, &dx, &dy, &dz);
-    dw = _mm256_shuffle_ps(_mm256_unpackhi_ps(high0, high1), _mm256_unpackhi_ps(high2, high3), _MM_SHUFFLE(3, 2, 3, 2));
-    norm2 = _mm256_fmadd_ps(rw, rw, _mm256_fmadd_ps(rz, rz, _mm256_fmadd_ps(ry, ry, _mm256_mul_ps(rx, rx))));
-    if (_mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(norm2, _mm256_set1_ps(FLT_MIN), _CMP_GE_OQ),
-                                         _mm256_cmp_ps(norm2, _mm256_set1_ps(FLT_MAX), _CMP_LE_OQ))) != 0xFF)
-        return 0;
-    inverse = _mm256_div_ps(_mm256_set1_ps(1.0f), norm2);
-    /* translation t = w d - d_w u + u x d */
-    tx = _mm256_add_ps(_mm256_fmsub_ps(dx, rw, _mm256_mul_ps(rx, dw)), _mm256_fmsub_ps(ry, dz, _mm256_mul_ps(rz, dy)));
-    ty = _mm256_add_ps(_mm256_fmsub_ps(dy, rw, _mm256_mul_ps(ry, dw)), _mm256_fmsub_ps(rz, dx, _mm256_mul_ps(rx, dz)));
-    tz = _mm256_add_ps(_mm256_fmsub_ps(dz, rw, _mm256_mul_ps(rz, dw)), _mm256_fmsub_ps(rx, dy, _mm256_mul_ps(ry, dx)));
-    fk__load8x3_avx2(position, position_stride, &px, &py, &pz);
-    /* s = 2 u x p; the point moves by (w s + u x s + 2 t) / N */
-    sx = _mm256_mul_ps(two, _mm256_fmsub_ps(ry, pz, _mm256_mul_ps(rz, py)));
-    sy = _mm256_mul_ps(two, _mm256_fmsub_ps(rz, px, _mm256_mul_ps(rx, pz)));
-    sz = _mm256_mul_ps(two, _mm256_fmsub_ps(rx, py, _mm256_mul_ps(ry, px)));
-    tx = _mm256_fmadd_ps(two, tx, _mm256_fmadd_ps(sx, rw, _mm256_fmsub_ps(ry, sz, _mm256_mul_ps(rz, sy))));
-    ty = _mm256_fmadd_ps(two, ty, _mm256_fmadd_ps(sy, rw, _mm256_fmsub_ps(rz, sx, _mm256_mul_ps(rx, sz))));
-    tz = _mm256_fmadd_ps(two, tz, _mm256_fmadd_ps(sz, rw, _mm256_fmsub_ps(rx, sy, _mm256_mul_ps(ry, sx))));
-    px = _mm256_fmadd_ps(tx, inverse, px);
-    py = _mm256_fmadd_ps(ty, inverse, py);
-    pz = _mm256_fmadd_ps(tz, inverse, pz);
-    /* Folding the normalization into one division lets intermediates reach N |v|,
-       which can overflow where the reference's unit rotation would not: any
-       non-finite result declines the eight vertices, before anything is
-       stored, and fk__dqs_declined_avx2() sends that vertex to the reference. */
-    finite = _mm256_and_ps(_mm256_and_ps(fk__finite_mask_avx2(px), fk__finite_mask_avx2(py)), fk__finite_mask_avx2(pz));
-    if (normal) {
-        fk__load8x3_avx2(normal, normal_stride, &nx, &ny, &nz);
-        sx = _mm256_mul_ps(two, _mm256_fmsub_ps(ry, nz, _mm256_mul_ps(rz, ny)));
-        sy = _mm256_mul_ps(two, _mm256_fmsub_ps(rz, nx, _mm256_mul_ps(rx, nz)));
-        sz = _mm256_mul_ps(two, _mm256_fmsub_ps(rx, ny, _mm256_mul_ps(ry, nx)));
-        nx = _mm256_fmadd_ps(_mm256_fmadd_ps(sx, rw, _mm256_fmsub_ps(ry, sz, _mm256_mul_ps(rz, sy))), inverse, nx);
-        ny = _mm256_fmadd_ps(_mm256_fmadd_ps(sy, rw, _mm256_fmsub_ps(rz, sx, _mm256_mul_ps(rx, sz))), inverse, ny);
-        nz = _mm256_fmadd_ps(_mm256_fmadd_ps(sz, rw, _mm256_fmsub_ps(rx, sy, _mm256_mul_ps(ry, sx))), inverse, nz);
-        finite = _mm256_and_ps(finite, _mm256_and_ps(_mm256_and_ps(fk__finite_mask_avx2(nx), fk__finite_mask_avx2(ny)),
-                                                     fk__finite_mask_avx2(nz)));
-    }
-    if (_mm256_movemask_ps(finite) != 0xFF) return 0;
-    if (normal) fk__store8x3_avx2(out_normal, out_normal_stride, nx, ny, nz);
-    fk__store8x3_avx2(out, out_stride, px, py, pz);
-    return 1;
-}
-
-/* The pivots of the run's eight vertices from `first` on, one by one (see
-   fk__dqs_pivot_avx2()). */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_pivots8_avx2(const fk__skin_run *r, const int source,
-                                                                  size_t first, const int influences, int pivot[8])
-{
-    int v;
-    FK__UNROLL
-    for (v = 0; v < 8; ++v)
-        pivot[v] = fk__dqs_pivot_avx2(source == FK__DQS_SIGNED, r->joints + (first + (size_t)v) * r->joint_stride,
-                                      r->weights + (first + (size_t)v) * r->weight_stride, influences);
-}
-
-/* The blends of the run's first eight vertices, given their pivots. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_blends8_avx2(const fk__skin_run *r, const int source,
-                                                                  const int pivot[8], const int influences,
-                                                                  __m256 blend[8])
-{
-    int v;
-    /* Unrolled, the eight blends stay in registers: with four influences 19%
-       less time on packed arrays and 10% on interleaved records, none with
-       normals; with two 11% less on packed arrays (2.94 to 2.62 ms at 1M, with
-       normals 4.49 to 4.25), with one 6% (a harness, AVX-512 compiled out).
-       Unrolled for every count, the header took a quarter longer to compile;
-       up to four influences, 4% (gcc -O2, 12.5 to 13.2 s). */
-    if (influences <= 4) {
-        FK__UNROLL
-        for (v = 0; v < 8; ++v)
-            blend[v] = fk__dqs_blend_avx2(r, source, pivot[v], r->joints + (size_t)v * r->joint_stride,
-                                          r->weights + (size_t)v * r->weight_stride, influences);
-    } else {
-        for (v = 0; v < 8; ++v)
-            blend[v] = fk__dqs_blend_avx2(r, source, pivot[v], r->joints + (size_t)v * r->joint_stride,
-                                          r->weights + (size_t)v * r->weight_stride, influences);
-    }
-}
-
-/* fk__dqs8_avx2() on copies of the points of the run's first `lanes` vertices
-   (see fk__tail_points()), given eight blends; writes their results out if it
-   takes them, and returns whether it did. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs8_copies_avx2(const fk__skin_run *r, const __m256 blend[8],
-                                                                 const int lanes, const int normals)
-{
-    float points[2][8 * 3 + 1], out[2][8 * 3];
-    fk__tail_points(r, lanes, 8, normals, points[0], points[1]);
-    if (!fk__dqs8_avx2(blend, (const char *)(const void *)points[0], 3 * sizeof(float),
-                       normals ? (const char *)(const void *)points[1] : NULL, 3 * sizeof(float),
-                       (char *)(void *)out[0], 3 * sizeof(float), (char *)(void *)out[1], 3 * sizeof(float)))
-        return 0;
-    fk__tail_results(r, lanes, normals, out[0], out[1]);
-    return 1;
-}
-
-/* The run's first `count` vertices, with these blends, after fk__dqs8_avx2()
-   or fk__dqs16_avx512() declined them as a group: each vertex alone, as a
-   group of eight copies of itself. A vertex whose blend the group's
-   arithmetic takes gets the bits it gets in any group, and only one that
-   needs the careful path goes to the reference. (Until 24 November the group
-   went to fk__dqs_vertex_sse(), whose arithmetic rounds otherwise: a vertex's
-   bits depended on its neighbours.) Rare, so out of line; every vertex is
-   read before it is written, as in the groups. */
-static FK__AVX2_TARGET __attribute__((noinline, cold)) void fk__dqs_declined_avx2(const fk__skin_run *r,
-                                                                                 const __m256 *blend, int count,
-                                                                                 const int normals)
-{
-    __m256 copies[8];
-    int v, c;
-    for (v = 0; v < count; ++v) {
-        fk__skin_run one = *r;
-        fk__skin_advance(&one, normals, (size_t)v);
-        for (c = 0; c < 8; ++c) copies[c] = blend[v];
-        if (!fk__dqs8_copies_avx2(&one, copies, 1, normals))
-            fk__dqs_vertex_reference(_mm256_castps256_ps128(blend[v]), _mm256_extractf128_ps(blend[v], 1),
-                                     one.positions, normals ? one.normals : NULL, one.out_positions,
-                                     normals ? one.out_normals : NULL);
-    }
-}
-
-/* The run's first eight vertices moved by their blends: all together, or,
-   when fk__dqs8_avx2() declines, one by one. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_finish8_avx2(const fk__skin_run *r, const __m256 blend[8],
-                                                                  const int normals)
-{
-    if (!fk__dqs8_avx2(blend, r->positions, r->position_stride, normals ? r->normals : NULL, r->normal_stride,
-                       r->out_positions, r->out_position_stride, r->out_normals, r->out_normal_stride))
-        fk__dqs_declined_avx2(r, blend, 8, normals);
-}
-
-/* The last one to seven vertices of a run (`lanes` of them), by
-   fk__dqs8_avx2() as the groups of eight (see fk__tail_points()): the
-   missing lanes repeat the last vertex's blend. (One vertex at a time, until
-   late on 24 November, they came out a few ulps from what the groups give
-   them.) */
-static FK__AVX2_TARGET void fk__dqs_tail_avx2(const fk__skin_run *r, const int source, const int lanes,
-                                              const int influences, const int normals)
-{
-    __m256 blend[8];
-    int v;
-    for (v = 0; v < lanes; ++v) {
-        const char *joint = r->joints + (size_t)v * r->joint_stride, *weight = r->weights + (size_t)v * r->weight_stride;
-        blend[v] = fk__dqs_blend_avx2(r, source, fk__dqs_pivot_avx2(source == FK__DQS_SIGNED, joint, weight, influences),
-                                      joint, weight, influences);
-    }
-    for (; v < 8; ++v) blend[v] = blend[lanes - 1];
-    if (!fk__dqs8_copies_avx2(r, blend, lanes, normals)) fk__dqs_declined_avx2(r, blend, lanes, normals);
-}
-
-static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_loop(const fk__skin_run *run, const int influences,
-                                                                 const int normals, const int prefetch_plan)
-{
-    fk__skin_run r = *run; /* see fk__skin_advance() */
-    const int source = fk__dqs_source(run);
-    int i = 0;
-    for (; i + 8 <= r.count; i += 8) {
-        __m256 blend[8];
-        int pivot[8];
-        fk__prefetch_ahead(&r, prefetch_plan, normals, 0);
-        fk__prefetch_ahead(&r, prefetch_plan, normals, 4);
-        /* All eight pivots first: each is a chain of dependent loads and
-           compares, and the blends wait on it. Side by side the chains overlap;
-           one vertex after another, each blend stalls on its own. */
-        fk__dqs_pivots8_avx2(&r, source, 0, influences, pivot);
-        fk__dqs_blends8_avx2(&r, source, pivot, influences, blend);
-        fk__dqs_finish8_avx2(&r, blend, normals);
-        fk__skin_advance(&r, normals, 8);
-    }
-    if (i < r.count) fk__dqs_tail_avx2(&r, source, r.count - i, influences, normals);
-    return run->count;
-}
-
-/* Whether the `lanes` packed joint indices from `joint` on are at most `limit`:
-   sixteen at a time, then eight, then one by one, never reading past them. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__packed_joints_in_range_avx2(const char *joint, size_t lanes,
-                                                                              unsigned limit)
-{
-    const __m256i bound = _mm256_set1_epi16((short)(unsigned short)limit);
-    __m256i excess = _mm256_setzero_si256();
-    size_t done = 0;
-    unsigned over = 0;
-    for (; done + 16 <= lanes; done += 16)
-        excess = _mm256_or_si256(excess,
-                                 _mm256_subs_epu16(_mm256_loadu_si256((const __m256i *)(const void *)(joint + 2 * done)), bound));
-    if (done + 8 <= lanes) {
-        excess = _mm256_or_si256(excess, _mm256_castsi128_si256(_mm_subs_epu16(
-                                             _mm_loadu_si128((const __m128i *)(const void *)(joint + 2 * done)),
-                                             _mm256_castsi256_si128(bound))));
-        done += 8;
-    }
-    for (; done < lanes; ++done) over |= ((const uint16_t *)(const void *)joint)[done] > limit;
-    return !over && _mm256_testz_si256(excess, excess);
-}
-
-/* Whether the joint indices of the run's next `count` vertices are at most its
-   limit: packed lists with fk__packed_joints_in_range_avx2(); lists of four or
-   eight at other strides (interleaved records) with one 8- or 16-byte load
-   each, their largest index kept lane by lane (one by one, the check took a
-   sixth of the instructions of LBS on 48-byte records); others one by one. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__run_joints_in_range_avx2(const fk__skin_run *r, int count,
-                                                                          const int influences)
-{
-    unsigned over = 0;
-    int v, e;
-    if (r->joint_stride == (size_t)influences * sizeof(uint16_t))
-        return fk__packed_joints_in_range_avx2(r->joints, (size_t)count * (size_t)influences, r->joint_limit);
-    if (influences == 4 || influences == 8) {
-        __m128i largest = _mm_setzero_si128();
-        for (v = 0; v < count; ++v) {
-            const __m128i *list = (const __m128i *)(const void *)(r->joints + (size_t)v * r->joint_stride);
-            largest = _mm_max_epu16(largest, influences == 4 ? _mm_loadl_epi64(list) : _mm_loadu_si128(list));
-        }
-        largest = _mm_subs_epu16(largest, _mm_set1_epi16((short)(unsigned short)r->joint_limit));
-        return _mm_testz_si128(largest, largest);
-    }
-    for (v = 0; v < count; ++v)
-        for (e = 0; e < influences; ++e)
-            over |= ((const uint16_t *)(const void *)(r->joints + (size_t)v * r->joint_stride))[e] > r->joint_limit;
-    return !over;
-}
-
-/* ---- AVX2 LBS: rows, four vertices at a time ----
-   In every layout fk__lbs_avx2_rows() works as the AVX-512 loop does, on
-   each bone's rows r0 r1 r2 (x' = r0 . (x, y, z, 1), and so on): rows 0 and
-   1 in a 256-bit register and row 2 in a 128-bit one, so that one weight,
-   picked within the 128-bit halves, serves all three. The blended rows times
-   the point leave each coordinate as the sum of four lanes; four vertices'
-   sums are taken together by in-lane shuffles, which leaves x', y' and z' of
-   the four vertices in lanes, where four normals are renormalized at once. On packed
-   arrays, on an AMD Zen 4, with the AVX-512 loops compiled out
-   (a harness, k = 4, pinned, fastest of 21): 3.2 to 2.4 ns a vertex at 10k
-   and 100k vertices, 3.3 to 2.7 at 1M; with normals 6.8 to 4.9
-   (performance.md); since then, with each group's normals held back a group,
-   4.1 at 1M. */
-
-/* Whether a run's arrays are all tightly packed. */
-static int fk__skin_run_packed(const fk__skin_run *r)
-{
-    const size_t point_bytes = 3 * sizeof(float), k = (size_t)r->influences;
-    return r->position_stride == point_bytes && r->out_position_stride == point_bytes &&
-           r->joint_stride == k * sizeof(uint16_t) && r->weight_stride == k * sizeof(float) &&
-           (!r->normals || (r->normal_stride == point_bytes && r->out_normal_stride == point_bytes));
-}
-
-/* Whether a run's input arrays lie at one stride and its outputs at another,
-   as in interleaved records. */
-static int fk__skin_run_records(const fk__skin_run *r)
-{
-    const size_t in = r->position_stride, out = r->out_position_stride;
-    return r->joint_stride == in && r->weight_stride == in &&
-           (!r->normals || (r->normal_stride == in && r->out_normal_stride == out));
-}
-
-/* The run's bones as rows: bone j's columns [c0 c1 c2 t] become [r0 r1 r2 p]
-   (p, the columns' padding, is never read). */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_rows_avx2(const float *palette, int bones, float *rows)
-{
-    int j;
-    for (j = 0; j < bones; ++j) {
-        const float *c = palette + (size_t)j * FK__LBS_BONE_FLOATS;
-        float *row = rows + (size_t)j * FK__LBS_BONE_FLOATS;
-        __m128 c0 = _mm_load_ps(c), c1 = _mm_load_ps(c + 4), c2 = _mm_load_ps(c + 8), t = _mm_load_ps(c + 12);
-        _MM_TRANSPOSE4_PS(c0, c1, c2, t);
-        _mm_store_ps(row, c0);
-        _mm_store_ps(row + 4, c1);
-        _mm_store_ps(row + 8, c2);
-        _mm_store_ps(row + 12, t);
-    }
-}
-
-/* A point's x y z in lanes 0-2 of both halves. On packed arrays it is one
-   16-byte load, which reads 4 bytes past the point, the next vertex's x: the
-   loop leaves the run's last vertex to its tail. On interleaved records it is
-   read as its three floats (lane 3 then 0): there the 16-byte loads took the
-   loop twice as long (12.3 against 5.3 ns a vertex with normals on 48-byte
-   records, AVX-512 compiled out; on packed arrays the three floats cost 3 to
-   7%). */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__point_twice_avx2(const char *p, const int packed)
-{
-    __m128 xyz;
-    if (packed) return _mm256_broadcast_ps((const __m128 *)(const void *)p);
-    xyz = fk__load3_sse(p);
-    return _mm256_insertf128_ps(_mm256_castps128_ps256(xyz), xyz, 1);
-}
-
-/* Vertex `at` of the run: its blended rows 0-1 and 2 times (x, y, z, 1) and,
-   with normals, times (nx, ny, nz, 0) (points read by fk__point_twice_avx2()). */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_rows_vertex_avx2(const fk__skin_run *r, const float *rows,
-                                                                      size_t at, const int influences,
-                                                                      const int normals, const int packed,
-                                                                      __m256 *moved01, __m128 *moved2,
-                                                                      __m256 *turned01, __m128 *turned2)
-{
-    const uint16_t *joints = (const uint16_t *)(const void *)(r->joints + at * r->joint_stride);
-    const float *weights = (const float *)(const void *)(r->weights + at * r->weight_stride);
-    __m256 four = influences % 4 == 0 ? _mm256_broadcast_ps((const __m128 *)(const void *)weights) : _mm256_setzero_ps();
-    __m256 w = fk__weight_avx2(weights, 0, influences, &four), point;
-    const float *m = rows + (size_t)joints[0] * FK__LBS_BONE_FLOATS;
-    __m256 rows01 = _mm256_mul_ps(w, _mm256_load_ps(m));
-    __m128 row2 = _mm_mul_ps(_mm256_castps256_ps128(w), _mm_load_ps(m + 8));
-    int e;
-    FK__UNROLL
-    for (e = 1; e < influences; ++e) {
-        m = rows + (size_t)joints[e] * FK__LBS_BONE_FLOATS;
-        w = fk__weight_avx2(weights, e, influences, &four);
-        rows01 = _mm256_fmadd_ps(w, _mm256_load_ps(m), rows01);
-        row2 = _mm_fmadd_ps(_mm256_castps256_ps128(w), _mm_load_ps(m + 8), row2);
-    }
-    point = _mm256_blend_ps(fk__point_twice_avx2(r->positions + at * r->position_stride, packed),
-                            _mm256_set1_ps(1.0f), 0x88);
-    *moved01 = _mm256_mul_ps(rows01, point);
-    *moved2 = _mm_mul_ps(row2, _mm256_castps256_ps128(point));
-    if (normals) { /* the translation lanes are left out, not multiplied by 0: inf * 0 is NaN */
-        const __m256 normal = fk__point_twice_avx2(r->normals + at * r->normal_stride, packed);
-        *turned01 = _mm256_blend_ps(_mm256_mul_ps(rows01, normal), _mm256_setzero_ps(), 0x88);
-        *turned2 = _mm_blend_ps(_mm_mul_ps(row2, _mm256_castps256_ps128(normal)), _mm_setzero_ps(), 0x8);
-    }
-}
-
-/* The sums of each block's lanes for two vertices a and b: block sums
-   (a0 b0 a1 b1 | a2 b2 a3 b3) halfway, lanes of each pair added. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__sum_lanes2_avx2(__m256 a01, __m256 b01, __m128 a2, __m128 b2,
-                                                                 __m256 *pair01, __m128 *pair2)
-{
-    *pair01 = _mm256_add_ps(_mm256_unpacklo_ps(a01, b01), _mm256_unpackhi_ps(a01, b01));
-    *pair2 = _mm_add_ps(_mm_unpacklo_ps(a2, b2), _mm_unpackhi_ps(a2, b2));
-}
-
-/* Two pairs' partial sums from fk__sum_lanes2_avx2() (vertices 0 1, then 2 3)
-   finished: x' of the four vertices in lanes 0-3 of xy, y' in lanes 4-7, z'
-   in z. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__join_pairs_avx2(const __m256 pair01[2], const __m128 pair2[2],
-                                                                 __m256 *xy, __m128 *z)
-{
-    *xy = _mm256_add_ps(_mm256_shuffle_ps(pair01[0], pair01[1], _MM_SHUFFLE(1, 0, 1, 0)),
-                        _mm256_shuffle_ps(pair01[0], pair01[1], _MM_SHUFFLE(3, 2, 3, 2)));
-    *z = _mm_add_ps(_mm_shuffle_ps(pair2[0], pair2[1], _MM_SHUFFLE(1, 0, 1, 0)),
-                    _mm_shuffle_ps(pair2[0], pair2[1], _MM_SHUFFLE(3, 2, 3, 2)));
-}
-
-/* The four sums of each block's lanes for four vertices: x' of the four in
-   lanes 0-3 of xy, y' in lanes 4-7, z' in z. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__sum_lanes4_avx2(const __m256 p01[4], const __m128 p2[4], __m256 *xy,
-                                                                 __m128 *z)
-{
-    __m256 pair01[2];
-    __m128 pair2[2];
-    fk__sum_lanes2_avx2(p01[0], p01[1], p2[0], p2[1], &pair01[0], &pair2[0]);
-    fk__sum_lanes2_avx2(p01[2], p01[3], p2[2], p2[3], &pair01[1], &pair2[1]);
-    fk__join_pairs_avx2(pair01, pair2, xy, z);
-}
-
-/* Four vertices' x', y', z' (as fk__sum_lanes4_avx2() leaves them) as four
-   (x, y, z, 0), for the rare lengths' path. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lanes_to_points_avx2(__m256 xy, __m128 z, __m128 point[4])
-{
-    __m128 x = _mm256_castps256_ps128(xy), y = _mm256_extractf128_ps(xy, 1), zero = _mm_setzero_ps();
-    __m128 xy_low = _mm_unpacklo_ps(x, y), xy_high = _mm_unpackhi_ps(x, y);
-    __m128 z0_low = _mm_unpacklo_ps(z, zero), z0_high = _mm_unpackhi_ps(z, zero);
-    point[0] = _mm_movelh_ps(xy_low, z0_low);
-    point[1] = _mm_movehl_ps(z0_low, xy_low);
-    point[2] = _mm_movelh_ps(xy_high, z0_high);
-    point[3] = _mm_movehl_ps(z0_high, xy_high);
-}
-
-/* Renormalizes four normals held as fk__sum_lanes4_avx2() leaves them:
-   fk__inverse_length_sse() of |n|^2, summed in fk__normalize_sse()'s order;
-   when any length is one the estimate cannot take, each normal goes through
-   fk__normalize_sse(), which hands those to the reference. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__normalize4_lanes_avx2(__m256 *xy, __m128 *z)
-{
-    __m128 x = _mm256_castps256_ps128(*xy), y = _mm256_extractf128_ps(*xy, 1);
-    __m128 length2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(*z, *z)), _mm_mul_ps(y, y));
-    __m128 in_range = _mm_and_ps(_mm_cmpge_ps(length2, _mm_set1_ps(FLT_MIN)), _mm_cmple_ps(length2, _mm_set1_ps(FLT_MAX)));
-    if (FK__LIKELY(_mm_movemask_ps(in_range) == 0xF)) {
-        const __m128 inverse = fk__inverse_length_sse(length2);
-        *xy = _mm256_mul_ps(*xy, _mm256_insertf128_ps(_mm256_castps128_ps256(inverse), inverse, 1));
-        *z = _mm_mul_ps(*z, inverse);
-    } else {
-        __m128 normal[4];
-        float lanes[4][4];
-        int v;
-        fk__lanes_to_points_avx2(*xy, *z, normal);
-        for (v = 0; v < 4; ++v) _mm_storeu_ps(lanes[v], fk__normalize_sse(normal[v]));
-        *xy = _mm256_setr_ps(lanes[0][0], lanes[1][0], lanes[2][0], lanes[3][0], lanes[0][1], lanes[1][1], lanes[2][1],
-                             lanes[3][1]);
-        *z = _mm_setr_ps(lanes[0][2], lanes[1][2], lanes[2][2], lanes[3][2]);
-    }
-}
-
-/* Writes four vertices' x', y', z' (as fk__sum_lanes4_avx2() leaves them) to
-   packed points, as 32 and 16 bytes. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store4x3_avx2(char *p, __m256 xy, __m128 z)
-{
-    const __m256 zz = _mm256_castps128_ps256(z);
-    /* x0 y0 z0 x1 y1 z1 x2 y2, then z2 x3 y3 z3 */
-    __m256 first = _mm256_blend_ps(_mm256_permutevar8x32_ps(xy, _mm256_setr_epi32(0, 4, 0, 1, 5, 0, 2, 6)),
-                                   _mm256_permutevar8x32_ps(zz, _mm256_setr_epi32(0, 0, 0, 0, 0, 1, 0, 0)), 0x24);
-    __m128 last = _mm_blend_ps(_mm256_castps256_ps128(_mm256_permutevar8x32_ps(xy, _mm256_setr_epi32(0, 3, 7, 0, 0, 0, 0, 0))),
-                               _mm_shuffle_ps(z, z, _MM_SHUFFLE(3, 0, 0, 2)), 0x9);
-    _mm256_storeu_ps((float *)(void *)p, first);
-    _mm_storeu_ps((float *)(void *)(p + 32), last);
-}
-
-/* Writes four vertices' x', y', z' (as fk__sum_lanes4_avx2() leaves them) as
-   points `stride` bytes apart, 12 bytes each. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store4x3_strided_avx2(char *p, size_t stride, __m256 xy, __m128 z)
-{
-    __m128 point[4];
-    fk__lanes_to_points_avx2(xy, z, point);
-    fk__store3_sse(p, point[0]);
-    fk__store3_sse(p + stride, point[1]);
-    fk__store3_sse(p + 2 * stride, point[2]);
-    fk__store3_sse(p + 3 * stride, point[3]);
-}
-
-/* Writes four vertices' points held as fk__sum_lanes4_avx2() leaves them,
-   packed or `stride` bytes apart; normals are renormalized first. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__store4_held_avx2(char *p, size_t stride, const int packed, __m256 xy,
-                                                                  __m128 z, const int normals)
-{
-    if (normals) fk__normalize4_lanes_avx2(&xy, &z);
-    if (packed) fk__store4x3_avx2(p, xy, z);
-    else fk__store4x3_strided_avx2(p, stride, xy, z);
-}
-
-/* The last one to four vertices of a run (`lanes` of them), by the four-vertex
-   step's own arithmetic (see fk__tail_points()), so that every vertex comes
-   out with the same bits wherever it falls in a call: a call split into
-   pieces, as from threads, gives what one call gives. (A loop one vertex at
-   a time on the bones' columns did these until late on 24 November; a call in
-   pieces of 1 to 37 vertices then gave a tenth of its vertices other last
-   bits.) The joint indices are checked by the caller. */
-static FK__AVX2_TARGET void fk__lbs_tail_avx2(const fk__skin_run *r, const float *rows, const int lanes,
-                                              const int influences, const int normals)
-{
-    float points[2][4 * 3 + 1], out[2][4 * 3 + 4];
-    __m256 moved01[4], turned01[4], xy;
-    __m128 moved2[4], turned2[4], z;
-    fk__skin_run vertex = *r;
-    int v;
-    fk__tail_points(r, lanes, 4, normals, points[0], points[1]);
-    vertex.position_stride = vertex.normal_stride = 3 * sizeof(float);
-    for (v = 0; v < 4; ++v) {
-        const size_t from = (size_t)(v < lanes ? v : lanes - 1);
-        vertex.positions = (const char *)(const void *)(points[0] + 3 * v);
-        vertex.normals = (const char *)(const void *)(points[1] + 3 * v);
-        vertex.joints = r->joints + from * r->joint_stride;
-        vertex.weights = r->weights + from * r->weight_stride;
-        fk__lbs_rows_vertex_avx2(&vertex, rows, 0, influences, normals, 1, &moved01[v], &moved2[v], &turned01[v],
-                                 &turned2[v]);
-    }
-    fk__sum_lanes4_avx2(moved01, moved2, &xy, &z);
-    fk__store4x3_avx2((char *)(void *)out[0], xy, z);
-    if (normals) {
-        fk__sum_lanes4_avx2(turned01, turned2, &xy, &z);
-        fk__normalize4_lanes_avx2(&xy, &z);
-        fk__store4x3_avx2((char *)(void *)out[1], xy, z);
-    }
-    fk__tail_results(r, lanes, normals, out[0], out[1]);
-}
-
-/* The layouts the AVX2 LBS loop and fk__lbs_avx512_loop() are compiled for:
-   any strides; every array tightly packed, so that the strides are constants;
-   interleaved records, every input array at one stride and both outputs at
-   another, so that the strides are two numbers held in registers. */
-enum { FK__LAYOUT_STRIDED, FK__LAYOUT_PACKED, FK__LAYOUT_RECORDS };
-
-/* LBS in any layout: packed arrays (the strides constants), interleaved
-   records (one stride for the inputs and one for the outputs, held in
-   registers) or any strides, checking the joint indices four vertices at a
-   time as it goes; returns how many vertices were done (all, or those before
-   the first group with a bad index). Every vertex is read before it is
-   written, so in-place skinning works. The rows take 16 KB of stack, as in
-   the AVX-512 loop. One loop for every layout gives every layout the same
-   arithmetic, so the same bits: when records took this loop and other
-   strides a loop one vertex at a time on the bones' columns (since removed),
-   400 vertices skinned from 48-byte records
-   and from arrays with padded index and weight lists came out a few ulps
-   apart (test_core); test_simd now holds every layout, and a call split into
-   pieces, to the same bits.
-   On records, with the points read as three floats and the normals held
-   back (below), this loop took 20% less time than that one
-   (6.57 to 5.26 ms at 1M vertices with normals on 48-byte records, k = 4,
-   AVX-512 compiled out, three alternating rounds); with 16-byte point loads
-   it had taken twice as long (performance.md).
-   Each group's last output is held in registers and written one iteration
-   later, after the next group's blends: its normals, renormalized then, or
-   without normals its positions. Renormalizing is a long chain of dependent
-   operations (sums of squares, compares, estimate, Newton step, permutes),
-   and at the end of its own group it left the core too few independent
-   instructions to overlap with it: held back one group, LBS with normals
-   took 4.95 to 4.09 ms at 1M vertices with k = 4, 3.88 to 3.13 with k = 1,
-   6.77 to 6.20 with k = 8 (AMD Zen 4, AVX-512 compiled out, three
-   alternating rounds). The positions' shorter chain (sums, permutes) held
-   back saves 2 to 5% without normals (k = 1 1.56 to 1.48 ms, k = 2, 4, 8 2.5,
-   2 and 3%, at 1M, five alternating rounds); with normals as well it cost 2
-   to 3% more, so then they are written in their own group.
-   Summing each pair of vertices as soon as it is done (fk__sum_lanes2_avx2())
-   frees registers for the held normals: 2.5% of that (with no normals, 1.5
-   to 2% slower, so positions alone are summed as before). */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_rows(const fk__skin_run *run, const int influences,
-                                                                const int normals, const int layout)
-{
-    fk__skin_run r = *run; /* see fk__skin_advance() */
-    float row_storage[FK_LBS_PALETTE_CAPACITY * FK__LBS_BONE_FLOATS + 16];
-    float *rows = fk__align64(row_storage);
-    const int packed = layout == FK__LAYOUT_PACKED;
-    __m256 held_xy = _mm256_setzero_ps();
-    __m128 held_z = _mm_setzero_ps();
-    char *held_at = NULL; /* where the held points go; none before the first group */
-    size_t held_stride;   /* and their stride: the normals', or without normals the positions' */
-    int i, v, prefetch_plan = FK__PREFETCH_ALL;
-    if (packed) {
-        r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = 3 * sizeof(float);
-        r.joint_stride = (size_t)influences * sizeof(uint16_t);
-        r.weight_stride = (size_t)influences * sizeof(float);
-    } else {
-        if (layout == FK__LAYOUT_RECORDS) {
-            r.normal_stride = r.joint_stride = r.weight_stride = r.position_stride;
-            r.out_normal_stride = r.out_position_stride;
-        }
-        prefetch_plan = fk__prefetch_plan(&r);
-    }
-    held_stride = normals ? r.out_normal_stride : r.out_position_stride;
-    fk__lbs_rows_avx2(r.palette, (int)r.joint_limit + 1, rows);
-    for (i = 0; i + 4 < r.count; i += 4) {
-        __m256 moved01[4], turned01[4], xy;
-        __m128 moved2[4], turned2[4], z;
-        if (!fk__run_joints_in_range_avx2(&r, 4, influences)) {
-            if (held_at) fk__store4_held_avx2(held_at, held_stride, packed, held_xy, held_z, normals);
-            return i;
-        }
-        fk__prefetch_ahead(&r, prefetch_plan, normals, 0);
-        if (normals) {
-            __m256 moved_pairs01[2], turned_pairs01[2];
-            __m128 moved_pairs2[2], turned_pairs2[2];
-            FK__UNROLL
-            for (v = 0; v < 4; v += 2) {
-                fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v, influences, 1, packed, &moved01[v], &moved2[v],
-                                         &turned01[v], &turned2[v]);
-                fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v + 1, influences, 1, packed, &moved01[v + 1],
-                                         &moved2[v + 1], &turned01[v + 1], &turned2[v + 1]);
-                fk__sum_lanes2_avx2(moved01[v], moved01[v + 1], moved2[v], moved2[v + 1], &moved_pairs01[v / 2],
-                                    &moved_pairs2[v / 2]);
-                fk__sum_lanes2_avx2(turned01[v], turned01[v + 1], turned2[v], turned2[v + 1], &turned_pairs01[v / 2],
-                                    &turned_pairs2[v / 2]);
-            }
-            fk__join_pairs_avx2(moved_pairs01, moved_pairs2, &xy, &z);
-            if (held_at) fk__store4_held_avx2(held_at, held_stride, packed, held_xy, held_z, 1);
-            fk__join_pairs_avx2(turned_pairs01, turned_pairs2, &held_xy, &held_z);
-            held_at = r.out_normals;
-            fk__store4_held_avx2(r.out_positions, r.out_position_stride, packed, xy, z, 0);
-        } else {
-            FK__UNROLL
-            for (v = 0; v < 4; ++v)
-                fk__lbs_rows_vertex_avx2(&r, rows, (size_t)v, influences, 0, packed, &moved01[v], &moved2[v],
-                                         &turned01[v], &turned2[v]);
-            fk__sum_lanes4_avx2(moved01, moved2, &xy, &z);
-            if (held_at) fk__store4_held_avx2(held_at, held_stride, packed, held_xy, held_z, 0);
-            held_xy = xy;
-            held_z = z;
-            held_at = r.out_positions;
-        }
-        fk__skin_advance(&r, normals, 4);
-    }
-    if (held_at) fk__store4_held_avx2(held_at, held_stride, packed, held_xy, held_z, normals);
-    r.count -= i; /* the last one to four vertices */
-    if (!fk__run_joints_in_range_avx2(&r, r.count, influences)) return i;
-    if (r.count > 0) fk__lbs_tail_avx2(&r, rows, r.count, influences, normals);
-    return run->count;
-}
-
-static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_packed(const fk__skin_run *run, const int influences,
-                                                                  const int normals)
-{
-    return fk__lbs_avx2_rows(run, influences, normals, FK__LAYOUT_PACKED);
-}
-
-static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__lbs_avx2_strided(const fk__skin_run *run, const int influences,
-                                                                   const int normals)
-{
-    return fk__lbs_avx2_rows(run, influences, normals, FK__LAYOUT_STRIDED);
-}
-
-/* The AVX2 DQS loop checking the joint indices itself, eight vertices at a
-   time, as it goes, in every layout (the AVX-512 DQS loop's other layouts and
-   tail come here too; on packed arrays DQS has fk__dqs_avx2_packed()).
-   Returns how many vertices were done, as the AVX-512 loops do. Copies for
-   packed arrays alone, with the strides as constants, once made LBS 13%
-   faster than the separate pass of fk__skin_blocks(), for 100 KB of code and
-   60% more time to compile the header; this way is about 3% faster for DQS. */
-#define FK__CHECKED_VERTICES 8
-
-static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_checked(const fk__skin_run *run, const int influences,
-                                                                  const int normals)
-{
-    fk__skin_run r = *run; /* see fk__skin_advance() */
-    const int prefetch_plan = fk__prefetch_plan(&r);
-    int i = 0;
-    while (i < r.count) {
-        fk__skin_run chunk = r;
-        int n = r.count - i < FK__CHECKED_VERTICES ? r.count - i : FK__CHECKED_VERTICES;
-        if (!fk__run_joints_in_range_avx2(&r, n, influences)) return i;
-        chunk.count = n;
-        fk__dqs_avx2_loop(&chunk, influences, normals, prefetch_plan);
-        fk__skin_advance(&r, normals, (size_t)n);
-        i += n;
-    }
-    return run->count;
-}
-
-/* Each layout's loop a function of its own: compiled into one function with
-   the loop for packed arrays, the loop for other layouts (then the
-   vertex-at-a-time one) took 13% more time on 24-byte records of positions
-   and normals (its instructions the same, its registers and places not). */
-#undef FK__SIMD_TARGET
-#define FK__SIMD_TARGET FK__AVX2_TARGET __attribute__((noinline))
-FK__SKIN_SPECIALIZE(fk__lbs_avx2_packed_run, fk__lbs_avx2_packed)
-/* Records with four influences have a copy of their own, with the strides
-   cut to two, as in the AVX-512 loops: against the copy for any strides, 5%
-   less time with normals and 13% without (1M vertices, 48-byte records,
-   AVX-512 compiled out, three alternating rounds). Other counts on records
-   take the copy for any strides: a copy of their own for every count made
-   the header take 12% longer to compile (gcc -O2, 13.9 to 15.5 s). */
-static FK__SIMD_TARGET int fk__lbs_avx2_records_run(const fk__skin_run *run)
-{
-#if defined(__OPTIMIZE__)
-    return run->normals ? fk__lbs_avx2_rows(run, 4, 1, FK__LAYOUT_RECORDS)
-                        : fk__lbs_avx2_rows(run, 4, 0, FK__LAYOUT_RECORDS);
-#else /* one copy, as FK__SKIN_SPECIALIZE() makes in unoptimized builds */
-    return fk__lbs_avx2_rows(run, 4, run->normals != NULL, FK__LAYOUT_RECORDS);
-#endif
-}
-FK__SKIN_SPECIALIZE(fk__lbs_avx2_strided_run, fk__lbs_avx2_strided)
-#undef FK__SIMD_TARGET
-#define FK__SIMD_TARGET FK__AVX2_TARGET
-FK__SKIN_SPECIALIZE(fk__dqs_avx2c, fk__dqs_avx2_checked)
-#undef FK__SIMD_TARGET
-
-static FK__AVX2_TARGET int fk__lbs_avx2(const fk__skin_run *run)
-{
-    int done;
-    if (fk__skin_run_packed(run)) done = fk__lbs_avx2_packed_run(run);
-    else done = run->influences == 4 && fk__skin_run_records(run) ? fk__lbs_avx2_records_run(run)
-                                                                  : fk__lbs_avx2_strided_run(run);
-    return fk__upper_cleared(done);
-}
-
-/* ---- AVX2 DQS on packed arrays: the pivots one group ahead ----
-   fk__dqs_avx2_loop() goes eight vertices at a time in any layout, after
-   fk__dqs_avx2_checked() has checked their indices. On packed arrays
-   fk__dqs_avx2_packed() goes the same way with three differences, each
-   measured on an AMD Zen 4 with the AVX-512 loops compiled out (a harness,
-   1M vertices, k = 4, pinned, fastest of 21, alternating; bones in both
-   hemispheres, so the signs come from the table):
-   - Its strides and the source of its bones (fk__dqs_source()) are constants:
-     5.6 to 5.3 ns a vertex, and 3.8 to 3.2 with the bones in one hemisphere,
-     where no pivots are needed.
-   - It finds the pivots of each group before it finishes the group before, as
-     the AVX-512 loop does: 5.3 to 4.4 ns. A pivot is a chain of dependent
-     loads and compares; found after a finish, it started too late for the
-     core to overlap it with anything. (Blends found a group ahead took 6.4
-     ns: eight more registers than the core has. Offsets into the table found
-     a group ahead as well took 4.8 to 5.1.)
-   - With four influences, the pivots of eight vertices are found together in
-     vector registers (fk__dqs_pivots8x4_avx2()): 4.3 to 4.1 ns.
-   fk__store8x3_avx2() writes packed points as three 32-byte stores: 1 to 2%
-   at 1M vertices, and with normals 6.4 to 5.8 ns at 100k. With bones every
-   way DQS went from 5.6 to 4.1 ns a vertex, and with normals from 8.4 to
-   5.5; the header takes 10% longer to compile (11.2 to 12.2 s at -O2). */
-
-/* The pivots of eight vertices with four influences each, the index and weight
-   lists packed: the choice of fk__heaviest4_sse(), lane for lane, made for
-   two vertices a register. Each lane's key is its lane number above its joint
-   index; the smallest key among the lanes equal to the largest weight is the
-   first such lane's. A vertex with no lane equal (NaN weights) gets joint 0,
-   so that its pivot is in range whatever its weights; its blend is NaN
-   either way. Unchecked joint indices give wrong pivots but read nothing. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_pivots8x4_avx2(const char *joint, const char *weight,
-                                                                    int pivot[8])
-{
-    const float *weights = (const float *)(const void *)weight;
-    const __m256i lane = _mm256_setr_epi32(0, 1 << 16, 2 << 16, 3 << 16, 0, 1 << 16, 2 << 16, 3 << 16);
-    const __m256i none = _mm256_set1_epi32(4 << 16);
-    __m256i key[4], pairs01, pairs23, by_two;
-    int m;
-    FK__UNROLL
-    for (m = 0; m < 4; ++m) { /* vertices 2m and 2m + 1 */
-        __m256 w = _mm256_loadu_ps(weights + 8 * m);
-        __m256 top = _mm256_max_ps(w, _mm256_shuffle_ps(w, w, _MM_SHUFFLE(2, 3, 0, 1)));
-        __m256i k;
-        top = _mm256_max_ps(top, _mm256_shuffle_ps(top, top, _MM_SHUFFLE(1, 0, 3, 2)));
-        k = _mm256_or_si256(lane, _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(joint + 16 * m))));
-        k = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(none), _mm256_castsi256_ps(k),
-                                                 _mm256_cmp_ps(w, top, _CMP_EQ_OQ)));
-        k = _mm256_min_epu32(k, _mm256_shuffle_epi32(k, _MM_SHUFFLE(2, 3, 0, 1)));
-        key[m] = _mm256_min_epu32(k, _mm256_shuffle_epi32(k, _MM_SHUFFLE(1, 0, 3, 2)));
-    }
-    /* each vertex's key fills its four lanes; one lane of each, in order */
-    pairs01 = _mm256_blend_epi32(key[0], key[1], 0x22); /* vertices 0 2 . . 1 3 . . */
-    pairs23 = _mm256_blend_epi32(key[2], key[3], 0x88); /* vertices . . 4 6 . . 5 7 */
-    by_two = _mm256_blend_epi32(pairs01, pairs23, 0xCC);
-    _mm256_storeu_si256((__m256i *)(void *)pivot,
-                        _mm256_and_si256(_mm256_permutevar8x32_epi32(by_two, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)),
-                                         _mm256_set1_epi32(0xFFFF)));
-}
-
-/* The pivots of the eight packed vertices from `first` on. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_packed_pivots8_avx2(const fk__skin_run *r, const int source,
-                                                                         size_t first, const int influences,
-                                                                         int pivot[8])
-{
-    if (source == FK__DQS_TABLE && influences == 4)
-        fk__dqs_pivots8x4_avx2(r->joints + first * r->joint_stride, r->weights + first * r->weight_stride, pivot);
-    else
-        fk__dqs_pivots8_avx2(r, source, first, influences, pivot);
-}
-
-/* DQS on packed arrays, checking the joint indices eight vertices at a time;
-   returns how many vertices were done, as fk__dqs_avx2_checked() does. The pivots
-   of the next group are found from its indices before they are checked: a
-   pivot reads no memory through them. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_packed(const fk__skin_run *run, const int influences,
-                                                                   const int normals, const int source)
-{
-    fk__skin_run r = *run; /* see fk__skin_advance() */
-    const size_t group_lanes = 8 * (size_t)influences;
-    int i = 0, pivot[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = 3 * sizeof(float);
-    r.joint_stride = (size_t)influences * sizeof(uint16_t);
-    r.weight_stride = (size_t)influences * sizeof(float);
-    if (source != FK__DQS_SIGNED && r.count >= 8) fk__dqs_packed_pivots8_avx2(&r, source, 0, influences, pivot);
-    for (; i + 8 <= r.count; i += 8) {
-        __m256 blend[8];
-        if (!fk__packed_joints_in_range_avx2(r.joints, group_lanes, r.joint_limit)) return i;
-        fk__prefetch_ahead(&r, FK__PREFETCH_ALL, normals, 0);
-        fk__prefetch_ahead(&r, FK__PREFETCH_ALL, normals, 4);
-        fk__dqs_blends8_avx2(&r, source, pivot, influences, blend);
-        if (source != FK__DQS_SIGNED && i + 16 <= r.count) /* the next group's (this group's are read) */
-            fk__dqs_packed_pivots8_avx2(&r, source, 8, influences, pivot);
-        fk__dqs_finish8_avx2(&r, blend, normals);
-        fk__skin_advance(&r, normals, 8);
-    }
-    r.count -= i; /* the last zero to seven vertices */
-    return r.count > 0 ? i + fk__dqs_avx2c(&r) : run->count;
-}
-
-/* The bones' source as a constant (the table's dot products, for small
-   meshes, stay with the general loop). */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_avx2_packed_any(const fk__skin_run *run, const int influences,
-                                                                       const int normals)
-{
-    if (fk__dqs_source(run) == FK__DQS_SIGNED) return fk__dqs_avx2_packed(run, influences, normals, FK__DQS_SIGNED);
-    return fk__dqs_avx2_packed(run, influences, normals, FK__DQS_TABLE);
-}
-
-#define FK__SIMD_TARGET FK__AVX2_TARGET __attribute__((noinline))
-FK__SKIN_SPECIALIZE(fk__dqs_avx2_packed_run, fk__dqs_avx2_packed_any)
-#undef FK__SIMD_TARGET
-
-static FK__AVX2_TARGET int fk__dqs_avx2(const fk__skin_run *run)
-{
-    const int packed = fk__skin_run_packed(run) && fk__dqs_source(run) != FK__DQS_DOT;
-    return fk__upper_cleared(packed ? fk__dqs_avx2_packed_run(run) : fk__dqs_avx2c(run));
-}
-
-/* Decided by the compiler when it may assume AVX2 and FMA, else asked of the CPU
-   (gcc and clang keep the answer in their runtime library, not in ours). */
-static int fk__has_avx2_fma(void)
-{
-#if defined(__AVX2__) && defined(__FMA__)
-    return 1;
-#else
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#endif
-}
-
-#endif /* FK__SIMD_AVX2 */
-
-#if defined(FK__SIMD_AVX512)
-
-#define FK__SIMD_TARGET FK__AVX512_TARGET
-
-/* gcc 12's own AVX-512 intrinsics (those that leave lanes "undefined") set off
-   -Wmaybe-uninitialized, and where inlined into a function not inlined
-   further (fk__lbs_tail_avx512()) -Wuninitialized, in C++ at -O2 (gcc bug
-   105593, fixed in gcc 13). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-
-/* LBS with AVX-512, four vertices at a time. A bone's 3x4 matrix, padded to
-   4x4, fills one 16-lane register, so the blend is one fused multiply-add per
-   influence. The blend is applied to (x, y, z, 1) by rows: the bones are
-   transposed once per call (block i = row i), the point is one 16-byte
-   broadcast load into every block, and the product's sums within each block,
-   for four vertices together, take only in-lane shuffles (unpacks and
-   shuffles within 128-bit lanes), leaving x' of vertex v in lane v of block 0,
-   y' in block 1, z' in block 2. On AMD Zen 4 a permute across 128-bit lanes
-   measured as costly as a multiply-add beside multiply-adds, an in-lane
-   shuffle free: applied by columns ([c0 c1 c2 t] times
-   [x x x x y y y y z z z z 1 1 1 1], then the sum of the blocks) four vertices
-   took 11 such permutes, by rows one. The 16-byte load reads the 4 bytes after
-   the point (the next vertex's x, or the rest of a record), so the run's last
-   vertex goes to the tail loop. Results are written:
-   - packed: one permute for a 32-byte and a 16-byte store (not one masked
-     64-byte store: skinning in place, it made each load of the next four
-     vertices wait for it, 3.5 ms instead of 2.2 at a million vertices);
-   - other layouts: one permute and a masked 12-byte store per vertex; or, when
-     each output normal follows its position (x y z nx ny nz), a masked
-     24-byte store per vertex; or, when those pairs are also packed (24-byte
-     records), the four vertices' 96 bytes in a 64-byte and a 32-byte store.
-   With normals, sixteen vertices go at a time where they can, and their
-   normals are normalized together (fk__normalize_store16_avx512() for packed
-   arrays, fk__normalize16_lanes_avx512() for other layouts).
-   Interleaved records with four influences (every input array at one stride
-   and both outputs at another, as one vertex buffer in and one out) get a
-   copy of the loop of their own, whose strides are then two numbers instead
-   of six: on 48-byte records in, 24 out, with normals, it took 2.5 to 5% less
-   time than the loop for any strides, which runs out of registers.
-   Nothing is read or written outside the arrays, and all four vertices are
-   read before any is written, so in-place skinning works as for the
-   reference. */
-
-/* Weight e of a vertex in every lane. With four_at_a_time (a count that is a
-   multiple of four), one 16-byte load into every block serves
-   four influences, each picked out by a shuffle within the blocks: on an AMD
-   Zen 4, where the loop is bound by its loads and such a shuffle runs beside
-   the multiply-adds, 2% faster at 100,000 vertices and 6% at a million than a
-   broadcast load per influence, and 5% faster on interleaved records. `four`
-   keeps the last four between calls, for e going up from 0. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__weight_avx512(const float *weights, int e, const int four_at_a_time,
-                                                                  __m512 *four)
-{
-    if (!four_at_a_time) return _mm512_set1_ps(weights[e]);
-    if (e % 4 == 0) *four = _mm512_broadcast_f32x4(_mm_loadu_ps(weights + e));
-    return e % 4 == 0 ? _mm512_permute_ps(*four, _MM_SHUFFLE(0, 0, 0, 0))
-         : e % 4 == 1 ? _mm512_permute_ps(*four, _MM_SHUFFLE(1, 1, 1, 1))
-         : e % 4 == 2 ? _mm512_permute_ps(*four, _MM_SHUFFLE(2, 2, 2, 2))
-                      : _mm512_permute_ps(*four, _MM_SHUFFLE(3, 3, 3, 3)); /* a switch compiled worse (AVX2) */
-}
-
-static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__lbs_blend_avx512(const float *palette, const char *joint,
-                                                                      const char *weight, const int influences,
-                                                                      const int pick_weights)
-{
-    const uint16_t *joints = (const uint16_t *)(const void *)joint;
-    const float *weights = (const float *)(const void *)weight;
-    const int four_at_a_time = pick_weights && influences % 4 == 0;
-    __m512 four = _mm512_setzero_ps();
-    __m512 m = _mm512_mul_ps(fk__weight_avx512(weights, 0, four_at_a_time, &four),
-                             _mm512_load_ps(palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS));
-    int e;
-    FK__UNROLL
-    for (e = 1; e < influences; ++e)
-        m = _mm512_fmadd_ps(fk__weight_avx512(weights, e, four_at_a_time, &four),
-                            _mm512_load_ps(palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS), m);
-    return m;
-}
-
-/* Every class a float can be in but a positive normal number (FLT_MIN to
-   FLT_MAX): NaN, zero, infinity, subnormal, negative. One class test tells
-   whether a sum of squares lies in the range the fast normalizations take, with
-   no constants to compare against (two compares and their bounds measured
-   slower). */
-#define FK__NOT_POSITIVE_NORMAL_CLASSES 0xFF
-
-/* 1/sqrt of each lane: AVX-512's 14-bit estimate and the Newton step of
-   fk__inverse_length_sse(), for lanes in the range FK__NOT_POSITIVE_NORMAL_CLASSES
-   leaves out. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__inverse_length_avx512(__m512 length2)
-{
-    __m512 y = _mm512_rsqrt14_ps(length2);
-    return _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), y),
-                         _mm512_fnmadd_ps(_mm512_mul_ps(y, y), length2, _mm512_set1_ps(3.0f)));
-}
-
-/* The run's bones as rows: bone j's [c0 c1 c2 t] (block i = column i) becomes
-   [r0 r1 r2 0] (block i = row i), one permute each. It is fk__lbs_rows_avx2()
-   with one instruction where that one has a 4 x 4 transpose: calling that one
-   from here made a call 0.03 us slower (0.81 to 0.84 us, 64 bones). */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__lbs_rows_avx512(const float *palette, int bones, float *rows)
-{
-    const __m512i transpose = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-    int j;
-    for (j = 0; j < bones; ++j)
-        _mm512_store_ps(rows + (size_t)j * FK__LBS_BONE_FLOATS,
-                        _mm512_permutexvar_ps(transpose, _mm512_load_ps(palette + (size_t)j * FK__LBS_BONE_FLOATS)));
-}
-
-/* A point (x, y, z, fill) in every block: one 16-byte broadcast load, the
-   fill merged in by its mask. The fourth float read is the next vertex's x,
-   or lies in the point's record (a stride is at least 12 bytes): the loop
-   leaves the run's last vertex to its tail. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__point_rows_avx512(const char *p, __m512 fill)
-{
-    return _mm512_mask_broadcast_f32x4(fill, 0x7777, _mm_loadu_ps((const float *)(const void *)p));
-}
-
-/* The four products' sums within each block, by in-lane shuffles only: for
-   vertex v's rows times its point, x' of the four vertices in block 0, y' in
-   block 1, z' in block 2, lane v. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__sum_lanes4_avx512(__m512 p0, __m512 p1, __m512 p2, __m512 p3)
-{
-    __m512 a = _mm512_add_ps(_mm512_unpacklo_ps(p0, p1), _mm512_unpackhi_ps(p0, p1));
-    __m512 b = _mm512_add_ps(_mm512_unpacklo_ps(p2, p3), _mm512_unpackhi_ps(p2, p3));
-    return _mm512_add_ps(_mm512_shuffle_ps(a, b, _MM_SHUFFLE(1, 0, 1, 0)), _mm512_shuffle_ps(a, b, _MM_SHUFFLE(3, 2, 3, 2)));
-}
-
-/* Masked stores of 12 and 24 bytes from a 128-bit and a 256-bit register.
-   gcc fuses a masked store of lanes taken out of a wider register into one
-   vextractf32x4 (or vextractf32x8) to memory, and on an AMD Zen 4 and an
-   Intel Xeon that instruction faults where its masked-off lanes would reach an
-   unwritable page; a masked vmovups does not (test_simd: DQS on 1008 interleaved records
-   whose output ends at an unmapped page). The empty asm makes the register's
-   value opaque to the compiler, so the two stay apart. (The 24-byte store
-   never writes a run's last vertex today: the LBS loops that use it leave
-   that vertex to their tail, so its masked-off lanes stay inside the next
-   record, and no test can make it fault. It is kept apart all the same, for
-   a loop that does.) */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store3_masked_avx512(char *p, __m128 point)
-{
-    __asm__("" : "+v"(point));
-    _mm_mask_storeu_ps((float *)(void *)p, 7, point);
-}
-
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store6_masked_avx512(char *p, __m256 pair)
-{
-    __asm__("" : "+v"(pair));
-    _mm256_mask_storeu_ps((float *)(void *)p, 0x3F, pair);
-}
-
-/* Writes x y z of lane v (blocks 0, 1, 2) to packed vertex v: one permute, a
-   32-byte and a 16-byte store (not one masked 64-byte store: in place, the next
-   four vertices' loads overlap its 64 bytes and wait for it; performance.md). */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store4x3_lanes_avx512(char *p, __m512 across)
-{
-    __m512 packed = _mm512_permutexvar_ps(_mm512_setr_epi32(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, 0, 0, 0, 0), across);
-    _mm256_storeu_ps((float *)(void *)p, _mm512_castps512_ps256(packed));
-    _mm_storeu_ps((float *)(void *)(p + 32), _mm512_extractf32x4_ps(packed, 2));
-}
-
-/* fk__store4x3_lanes_avx512() at any stride: the lanes of each vertex brought
-   together by one permute, then a masked 12-byte store each. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store4x3_strided_avx512(char *p, size_t stride, __m512 across)
-{
-    __m512 blocks = _mm512_permutexvar_ps(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), across);
-    fk__store3_masked_avx512(p, _mm512_castps512_ps128(blocks));
-    fk__store3_masked_avx512(p + stride, _mm512_extractf32x4_ps(blocks, 1));
-    fk__store3_masked_avx512(p + 2 * stride, _mm512_extractf32x4_ps(blocks, 2));
-    fk__store3_masked_avx512(p + 3 * stride, _mm512_extractf32x4_ps(blocks, 3));
-}
-
-/* Where fk__lbs_avx512_loop() writes four vertices' positions and normals at
-   strides other than packed: each array apart; or each normal right after its
-   position (x y z nx ny nz), both at one stride; or such pairs packed, 24
-   bytes a vertex. Decided once per run. */
-enum { FK__OUT_APART, FK__OUT_PAIRS, FK__OUT_PACKED_PAIRS };
-
-static int fk__out_shape(const fk__skin_run *r, const int normals)
-{
-    const size_t point_bytes = 3 * sizeof(float);
-    if (!normals || r->out_normals != r->out_positions + point_bytes || r->out_normal_stride != r->out_position_stride)
-        return FK__OUT_APART;
-    return r->out_position_stride == 2 * point_bytes ? FK__OUT_PACKED_PAIRS : FK__OUT_PAIRS;
-}
-
-/* Writes four vertices' positions and normals, as fk__sum_lanes4_avx512()
-   leaves them, as pairs: with packed pairs, two permutes pick the 96 bytes
-   for a 64-byte and a 32-byte store; otherwise two permutes put vertex v's
-   pair in half v % 2 of a register, for a masked 24-byte store each (half the
-   stores of the arrays apart, where four of them measured 6% of the loop's
-   time on 48-byte records with normals). */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store4x6_pairs_avx512(char *p, size_t stride, __m512 moved,
-                                                                         __m512 turned, const int packed_pairs)
-{
-    float *out = (float *)(void *)p;
-    if (packed_pairs) { /* lanes 16 and up are the normals */
-        _mm512_storeu_ps(out, _mm512_permutex2var_ps(
-                                  moved, _mm512_setr_epi32(0, 4, 8, 16, 20, 24, 1, 5, 9, 17, 21, 25, 2, 6, 10, 18), turned));
-        _mm256_storeu_ps(out + 16, _mm512_castps512_ps256(_mm512_permutex2var_ps(
-                                       moved, _mm512_setr_epi32(22, 26, 3, 7, 11, 19, 23, 27, 0, 0, 0, 0, 0, 0, 0, 0),
-                                       turned)));
-    } else {
-        __m512 pairs01 = _mm512_permutex2var_ps(
-            moved, _mm512_setr_epi32(0, 4, 8, 16, 20, 24, 0, 0, 1, 5, 9, 17, 21, 25, 0, 0), turned);
-        __m512 pairs23 = _mm512_permutex2var_ps(
-            moved, _mm512_setr_epi32(2, 6, 10, 18, 22, 26, 0, 0, 3, 7, 11, 19, 23, 27, 0, 0), turned);
-        fk__store6_masked_avx512(p, _mm512_castps512_ps256(pairs01));
-        fk__store6_masked_avx512(p + stride, _mm512_extractf32x8_ps(pairs01, 1));
-        fk__store6_masked_avx512(p + 2 * stride, _mm512_castps512_ps256(pairs23));
-        fk__store6_masked_avx512(p + 3 * stride, _mm512_extractf32x8_ps(pairs23, 1));
-    }
-}
-
-/* The rare vertices of fk__normalize4_lanes_avx512(), out of line: inlined,
-   this path cost the common one about 3% at a million vertices with normals. */
-static FK__AVX512_TARGET __attribute__((noinline, cold)) __m512 fk__normalize4_lanes_exact_avx512(__m512 n)
-{
-    float lanes[16], v3[4];
-    int v;
-    _mm512_storeu_ps(lanes, n);
-    for (v = 0; v < 4; ++v) {
-        _mm_storeu_ps(v3, fk__normalize_sse(_mm_setr_ps(lanes[v], lanes[4 + v], lanes[8 + v], 0.0f)));
-        lanes[v] = v3[0]; lanes[4 + v] = v3[1]; lanes[8 + v] = v3[2];
-    }
-    return _mm512_loadu_ps(lanes);
-}
-
-/* The squared length of normals, as both AVX-512 LBS renormalizations (four
-   and sixteen vertices at a time) round it: two fused multiply-adds on x^2,
-   written out, so that no compiler's choice to fuse can make the two round
-   apart. They did: gcc's GNU modes fuse a product into a following sum across
-   intrinsics, and fused (x^2 + y^2) + z^2 in the sixteen-vertex loop but not
-   in the four-vertex one (a masked product), so that with gcc's defaults
-   packed arrays and interleaved records gave a tenth of their normals other
-   last bits (test_simd, layouts_give_the_same_bits). Written out, the
-   sixteen-vertex loop is as fast as before (LBS with normals, 1M vertices,
-   k = 4: 3.92 against 3.97 ms, five alternating rounds); the four-vertex one
-   needs a third block shuffle, 4% slower on interleaved records with one or
-   two influences (with four they take the sixteen-vertex loop). Keeping the
-   products apart from the sums by an empty asm instead made the sixteen-vertex
-   loop 1 to 2% slower. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__length2_avx512(__m512 x, __m512 y, __m512 z)
-{
-    return _mm512_fmadd_ps(z, z, _mm512_fmadd_ps(y, y, _mm512_mul_ps(x, x)));
-}
-
-/* Normals laid out as fk__sum_lanes4_avx512() leaves them, each divided by its
-   length: AVX-512's 14-bit estimate of 1/sqrt and the Newton step of
-   fk__normalize_sse(), on fk__length2_avx512() of blocks 0 to 2, each
-   broadcast to every block. Block 3 comes out as anything. Vertices whose
-   length the estimate cannot take go one by one to fk__normalize_sse(), which
-   hands them to the reference. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__normalize4_lanes_avx512(__m512 n)
-{
-    const __m512 length2 = fk__length2_avx512(_mm512_shuffle_f32x4(n, n, _MM_SHUFFLE(0, 0, 0, 0)),
-                                              _mm512_shuffle_f32x4(n, n, _MM_SHUFFLE(1, 1, 1, 1)),
-                                              _mm512_shuffle_f32x4(n, n, _MM_SHUFFLE(2, 2, 2, 2)));
-    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0))
-        return _mm512_mul_ps(n, fk__inverse_length_avx512(length2));
-    return fk__normalize4_lanes_exact_avx512(n);
-}
-
-/* fk__joints_in_range_avx512() for four lists of up to eight indices at any
-   stride: a masked load each (never past a list's end) and one test; lists of
-   four, an 8-byte load each into 256 bits (with the 512-bit form, LBS on
-   48-byte records with normals took 4% more time). Not
-   inlined by force: in the loop for packed arrays it is never called, and the
-   compiler then lays that loop out as before (with it forced inline there,
-   packed LBS measured 1 to 3% slower, from registers and places alone). */
-static FK__AVX512_TARGET int fk__four_lists_in_range_avx512(const fk__skin_run *r, const char *joint,
-                                                          const int influences)
-{
-    const __mmask8 lanes = (__mmask8)((1u << influences) - 1u);
-    const size_t stride = r->joint_stride;
-    __m512i all;
-    if (influences == 4) {
-        __m128i low = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)joint),
-                                         _mm_loadl_epi64((const __m128i *)(const void *)(joint + stride)));
-        __m128i high = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(joint + 2 * stride)),
-                                          _mm_loadl_epi64((const __m128i *)(const void *)(joint + 3 * stride)));
-        __m256i excess = _mm256_subs_epu16(_mm256_inserti128_si256(_mm256_castsi128_si256(low), high, 1),
-                                           _mm256_set1_epi16((short)(unsigned short)r->joint_limit));
-        return _mm256_testz_si256(excess, excess);
-    }
-    all = _mm512_castsi128_si512(_mm_maskz_loadu_epi16(lanes, joint));
-    all = _mm512_inserti32x4(all, _mm_maskz_loadu_epi16(lanes, joint + stride), 1);
-    all = _mm512_inserti32x4(all, _mm_maskz_loadu_epi16(lanes, joint + 2 * stride), 2);
-    all = _mm512_inserti32x4(all, _mm_maskz_loadu_epi16(lanes, joint + 3 * stride), 3);
-    all = _mm512_subs_epu16(all, _mm512_set1_epi16((short)(unsigned short)r->joint_limit));
-    return _mm512_test_epi16_mask(all, all) == 0;
-}
-
-/* Whether the joint indices of the `count` (1 to 4) vertices from `joint` on are
-   at most the run's limit: with packed lists of up to eight, one masked load of
-   16-bit lanes (256 bits for up to four influences, 512 for up to eight) and a
-   saturating subtraction that leaves nonzero lanes where an index is over; four lists of up to eight at any stride (interleaved
-   records), a masked load each and the same test (the loop over them took a
-   fifth of the time of LBS on 48-byte records in L2). */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__joints_in_range_avx512(const fk__skin_run *r, const char *joint,
-                                                                         int count, const int influences,
-                                                                         const int packed)
-{
-    if (packed && influences <= 4) { /* 16 indices at most: half the register, half the work on Zen 4 */
-        __m256i excess = _mm256_subs_epu16(
-            _mm256_maskz_loadu_epi16((__mmask16)((1u << (count * influences)) - 1u), joint),
-            _mm256_set1_epi16((short)(unsigned short)r->joint_limit));
-        return _mm256_testz_si256(excess, excess);
-    } else if (packed && influences <= 8) {
-        __m512i excess = _mm512_subs_epu16(
-            _mm512_maskz_loadu_epi16((__mmask32)((1ull << (count * influences)) - 1u), joint),
-            _mm512_set1_epi16((short)(unsigned short)r->joint_limit));
-        return _mm512_test_epi16_mask(excess, excess) == 0;
-    } else if (!packed && influences <= 8 && count == 4) {
-        return fk__four_lists_in_range_avx512(r, joint, influences);
-    } else {
-        unsigned over = 0;
-        int v, e;
-        for (v = 0; v < count; ++v)
-            for (e = 0; e < influences; ++e)
-                over |= ((const uint16_t *)(const void *)(joint + (size_t)v * r->joint_stride))[e] > r->joint_limit;
-        return !over;
-    }
-}
-
-/* Whether the `lanes` packed joint indices from `joint` on are at most `limit`:
-   32 indices per load (the last load masked, so nothing past them is read) and
-   the saturating subtraction of fk__joints_in_range_avx512(). */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__packed_joints_in_range_avx512(const char *joint, size_t lanes,
-                                                                                unsigned limit)
-{
-    const __m512i bound = _mm512_set1_epi16((short)(unsigned short)limit);
-    __m512i excess = _mm512_setzero_si512();
-    size_t done = 0;
-    for (; done + 32 <= lanes; done += 32)
-        excess = _mm512_or_si512(excess, _mm512_subs_epu16(_mm512_loadu_si512((const void *)(joint + 2 * done)), bound));
-    if (done < lanes)
-        excess = _mm512_or_si512(
-            excess, _mm512_subs_epu16(_mm512_maskz_loadu_epi16((__mmask32)((1ull << (lanes - done)) - 1u), joint + 2 * done),
-                                      bound));
-    return _mm512_test_epi16_mask(excess, excess) == 0;
-}
-
-/* Sixteen packed points x0 y0 z0 x1 ... z15 (192 bytes) as x, y and z across. A
-   coordinate's lanes lie in two of the three 64-byte loads: a two-source permute
-   takes those in the first two, a masked permute the rest (the same indices
-   serve both, as each reads only the low bits it needs). */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__load16x3_avx512(const char *p, __m512 xyz[3])
-{
-    const float *f = (const float *)(const void *)p;
-    __m512 a = _mm512_loadu_ps(f), b = _mm512_loadu_ps(f + 16), c = _mm512_loadu_ps(f + 32);
-    const __m512i x = _mm512_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45);
-    const __m512i y = _mm512_add_epi32(x, _mm512_set1_epi32(1)), z = _mm512_add_epi32(x, _mm512_set1_epi32(2));
-    /* lanes 11-15 of x and y, 10-15 of z, come from c */
-    xyz[0] = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(a, x, b), 0xF800, x, c);
-    xyz[1] = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(a, y, b), 0xF800, y, c);
-    xyz[2] = _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(a, z, b), 0xFC00, z, c);
-}
-
-/* The inverse of fk__load16x3_avx512(): each 64-byte store takes x and y lanes
-   by a two-source permute and z lanes by a masked one. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store16x3_avx512(char *p, const __m512 xyz[3])
-{
-    float *f = (float *)(void *)p;
-    const __m512i first = _mm512_setr_epi32(0, 16, 0, 1, 17, 1, 2, 18, 2, 3, 19, 3, 4, 20, 4, 5);
-    const __m512i second = _mm512_setr_epi32(21, 5, 6, 22, 6, 7, 23, 7, 8, 24, 8, 9, 25, 9, 10, 26);
-    const __m512i third = _mm512_setr_epi32(10, 11, 27, 11, 12, 28, 12, 13, 29, 13, 14, 30, 14, 15, 31, 15);
-    _mm512_storeu_ps(f, _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(xyz[0], first, xyz[1]), 0x4924, first, xyz[2]));
-    _mm512_storeu_ps(f + 16, _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(xyz[0], second, xyz[1]), 0x2492, second,
-                                                        xyz[2]));
-    _mm512_storeu_ps(f + 32,
-                     _mm512_mask_permutexvar_ps(_mm512_permutex2var_ps(xyz[0], third, xyz[1]), 0x9249, third, xyz[2]));
-}
-
-/* Writes sixteen packed vertices' x y z, as fk__sum_lanes4_avx512() left them
-   for four vertices each, in three 64-byte stores: each line is picked from two
-   of the four by one permute (three permutes for sixteen vertices, where
-   fk__store4x3_lanes_avx512() takes four). Streamed (p then 64-byte aligned),
-   the lines go to memory without being read first. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store16x3_lanes_avx512(char *p, const __m512 across[4],
-                                                                         const int stream)
-{
-    float *out = (float *)(void *)p;
-    __m512 line0 = _mm512_permutex2var_ps(across[0], _mm512_setr_epi32(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, 16, 20, 24, 17),
-                                          across[1]);
-    __m512 line1 = _mm512_permutex2var_ps(across[1], _mm512_setr_epi32(5, 9, 2, 6, 10, 3, 7, 11, 16, 20, 24, 17, 21, 25, 18, 22),
-                                          across[2]);
-    __m512 line2 = _mm512_permutex2var_ps(across[2], _mm512_setr_epi32(10, 3, 7, 11, 16, 20, 24, 17, 21, 25, 18, 22, 26, 19, 23, 27),
-                                          across[3]);
-    if (stream) {
-        _mm512_stream_ps(out, line0);
-        _mm512_stream_ps(out + 16, line1);
-        _mm512_stream_ps(out + 32, line2);
-    } else {
-        _mm512_storeu_ps(out, line0);
-        _mm512_storeu_ps(out + 16, line1);
-        _mm512_storeu_ps(out + 32, line2);
-    }
-}
-
-/* x, y and z of sixteen normals across, from four registers of four vertices
-   as fk__sum_lanes4_avx512() leaves them (seven block shuffles), and the sums
-   of their squares (fk__length2_avx512(), as in fk__normalize4_lanes_avx512()). */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__gather16_lanes_avx512(const __m512 turned[4], __m512 xyz[3])
-{
-    const __m512 xy01 = _mm512_shuffle_f32x4(turned[0], turned[1], _MM_SHUFFLE(1, 0, 1, 0));
-    const __m512 xy23 = _mm512_shuffle_f32x4(turned[2], turned[3], _MM_SHUFFLE(1, 0, 1, 0));
-    const __m512 z01 = _mm512_shuffle_f32x4(turned[0], turned[1], _MM_SHUFFLE(2, 2, 2, 2));
-    const __m512 z23 = _mm512_shuffle_f32x4(turned[2], turned[3], _MM_SHUFFLE(2, 2, 2, 2));
-    xyz[0] = _mm512_shuffle_f32x4(xy01, xy23, _MM_SHUFFLE(2, 0, 2, 0));
-    xyz[1] = _mm512_shuffle_f32x4(xy01, xy23, _MM_SHUFFLE(3, 1, 3, 1));
-    xyz[2] = _mm512_shuffle_f32x4(z01, z23, _MM_SHUFFLE(2, 0, 2, 0));
-    return fk__length2_avx512(xyz[0], xyz[1], xyz[2]);
-}
-
-/* Sixteen normals, four vertices a register as fk__sum_lanes4_avx512() leaves
-   them, divided by their lengths in place: the lengths of all sixteen from
-   one class test, estimate and Newton step (fk__gather16_lanes_avx512()), and
-   each register's four multiplied back by a block shuffle of them (or, if a
-   length is out of range, fk__normalize4_lanes_avx512() for each register).
-   For layouts other than packed, whose stores want the lanes as they are:
-   four at a time took LBS with normals 4.5% longer at 100k vertices on
-   48-byte records, 12% on 32-byte records with the normal apart, on a Zen 4. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__normalize16_lanes_avx512(__m512 turned[4])
-{
-    __m512 xyz[3];
-    const __m512 length2 = fk__gather16_lanes_avx512(turned, xyz);
-    int g;
-    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0)) {
-        const __m512 inverse = fk__inverse_length_avx512(length2);
-        turned[0] = _mm512_mul_ps(turned[0], _mm512_shuffle_f32x4(inverse, inverse, _MM_SHUFFLE(0, 0, 0, 0)));
-        turned[1] = _mm512_mul_ps(turned[1], _mm512_shuffle_f32x4(inverse, inverse, _MM_SHUFFLE(1, 1, 1, 1)));
-        turned[2] = _mm512_mul_ps(turned[2], _mm512_shuffle_f32x4(inverse, inverse, _MM_SHUFFLE(2, 2, 2, 2)));
-        turned[3] = _mm512_mul_ps(turned[3], _mm512_shuffle_f32x4(inverse, inverse, _MM_SHUFFLE(3, 3, 3, 3)));
-    } else {
-        FK__UNROLL
-        for (g = 0; g < 4; ++g) turned[g] = fk__normalize4_lanes_avx512(turned[g]);
-    }
-}
-
-/* Sixteen normals, four vertices a register as fk__sum_lanes4_avx512() leaves
-   them, divided by their lengths and written packed: x, y and z across
-   (fk__gather16_lanes_avx512()), all sixteen lengths from one estimate and
-   Newton step, and fk__store16x3_avx512(). Four at a time in the lanes they
-   came in (fk__normalize4_lanes_avx512() as it was then, two block shuffles
-   each, and a class test and an estimate for every four) took LBS with normals 12% longer
-   at 100k vertices, k = 4, and 21% with k = 1, on an AMD Zen 4;
-   fk__normalize16_lanes_avx512() and the lanes' store, 10% longer. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__normalize_store16_avx512(char *p, __m512 turned[4])
-{
-    __m512 xyz[3];
-    const __m512 length2 = fk__gather16_lanes_avx512(turned, xyz);
-    int g;
-    if (FK__LIKELY(_mm512_fpclass_ps_mask(length2, FK__NOT_POSITIVE_NORMAL_CLASSES) == 0)) {
-        const __m512 inverse = fk__inverse_length_avx512(length2);
-        FK__UNROLL
-        for (g = 0; g < 3; ++g) xyz[g] = _mm512_mul_ps(xyz[g], inverse);
-        fk__store16x3_avx512(p, xyz);
-    } else {
-        FK__UNROLL
-        for (g = 0; g < 4; ++g) turned[g] = fk__normalize4_lanes_avx512(turned[g]);
-        fk__store16x3_lanes_avx512(p, turned, 0);
-    }
-}
-
-/* Writes four packed vertices' positions (and normals) as
-   fk__lbs_rows4_avx512() leaves them. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__lbs_store4_packed_avx512(const fk__skin_run *r, __m512 moved,
-                                                                            __m512 turned, const int normals)
-{
-    if (normals) fk__store4x3_lanes_avx512(r->out_normals, turned);
-    fk__store4x3_lanes_avx512(r->out_positions, moved);
-}
-
-/* How many vertices fk__lbs16_avx512() does before its first streamed line
-   (the output positions then sit on a 64-byte boundary), or -1 when the run
-   reads and writes fewer than FK_LBS_STREAM_MIN_BYTES (its arrays are packed:
-   24 bytes of positions in and out, 6 per influence, 24 of normals), or its
-   output positions do not start on a 16-byte boundary, or it is too short to
-   reach a line: then it stores as usual, and the output stays in the caches
-   for whatever reads it next.
-   From a 16-byte boundary the head is 0, 4, 8 or 12 vertices (12 * head runs
-   through the multiples of 16 mod 64), so that it goes four at a time by the
-   same arithmetic as the rest and every vertex comes out with the bits it has
-   in other layouts. (Heads of any length, by other loops, gave a few vertices
-   at each end other last bits.) */
-static int fk__stream_head(const fk__skin_run *r)
-{
-    const uintptr_t out = (uintptr_t)r->out_positions;
-    const unsigned vertex_bytes = 24u + 6u * (unsigned)r->influences + (r->normals ? 24u : 0u);
-    const unsigned long long bytes = (unsigned long long)r->count * vertex_bytes;
-    int head = 0;
-    if (bytes < (unsigned long long)FK_LBS_STREAM_MIN_BYTES || out % 16u != 0) return -1;
-    while ((out + 12u * (unsigned)head) % 64u != 0) head += 4;
-    return head + 16 < r->count ? head : -1;
-}
-
-/* The rows step of LBS for the four vertices from vertex `at` of the run on: each vertex's blended rows, its point in every block, and the
-   sums within blocks, which leave x', y', z' of the four in blocks 0, 1, 2
-   (fk__sum_lanes4_avx512()). With normals, *turned gets theirs, renormalized
-   if `normalize`. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__lbs_rows4_avx512(const fk__skin_run *r, const float *rows, size_t at,
-                                                                      const int influences, const int pick_weights,
-                                                                      const int normals,
-                                                                      __m512 *turned, const int normalize,
-                                                                      const int lanes)
-{
-    const __m512 one = _mm512_set1_ps(1.0f), zero = _mm512_setzero_ps();
-    __m512 m[4], point[4], normal[4], moved;
-    int v;
-    FK__UNROLL
-    for (v = 0; v < 4; ++v) {
-        const size_t from = at + (size_t)(v < lanes ? v : lanes - 1); /* lanes: 4, or in the tail 1 to 4 */
-        m[v] = fk__lbs_blend_avx512(rows, r->joints + from * r->joint_stride, r->weights + from * r->weight_stride,
-                                    influences, pick_weights);
-    }
-    FK__UNROLL
-    for (v = 0; v < 4; ++v) {
-        const size_t from = at + (size_t)(v < lanes ? v : lanes - 1);
-        point[v] = fk__point_rows_avx512(r->positions + from * r->position_stride, one);
-        if (normals) normal[v] = fk__point_rows_avx512(r->normals + from * r->normal_stride, zero);
-    }
-    moved = fk__sum_lanes4_avx512(_mm512_mul_ps(m[0], point[0]), _mm512_mul_ps(m[1], point[1]),
-                                  _mm512_mul_ps(m[2], point[2]), _mm512_mul_ps(m[3], point[3]));
-    if (normals) { /* the translation lanes are left out, not multiplied by 0: inf * 0 is NaN */
-        *turned = fk__sum_lanes4_avx512(
-            _mm512_maskz_mul_ps(0x7777, m[0], normal[0]), _mm512_maskz_mul_ps(0x7777, m[1], normal[1]),
-            _mm512_maskz_mul_ps(0x7777, m[2], normal[2]), _mm512_maskz_mul_ps(0x7777, m[3], normal[3]));
-        if (normalize) *turned = fk__normalize4_lanes_avx512(*turned);
-    }
-    return moved;
-}
-
-/* The last one to four vertices of a run (`lanes` of them), by
-   fk__lbs_rows4_avx512() as every other vertex, as fk__lbs_tail_avx2() does
-   them for the AVX2 loop (see fk__tail_points()). */
-static FK__AVX512_TARGET void fk__lbs_tail_avx512(const fk__skin_run *r, const float *rows, const int lanes,
-                                                  const int influences, const int pick_weights, const int normals)
-{
-    float points[2][4 * 3 + 1], out[2][4 * 3 + 4];
-    fk__skin_run copied = *r;
-    __m512 moved, turned = _mm512_setzero_ps();
-    fk__tail_points(r, lanes, 4, normals, points[0], points[1]);
-    copied.positions = (const char *)(const void *)points[0];
-    copied.normals = (const char *)(const void *)points[1];
-    copied.position_stride = copied.normal_stride = 3 * sizeof(float);
-    moved = fk__lbs_rows4_avx512(&copied, rows, 0, influences, pick_weights, normals, &turned, 1, lanes);
-    fk__store4x3_lanes_avx512((char *)(void *)out[0], moved);
-    if (normals) fk__store4x3_lanes_avx512((char *)(void *)out[1], turned);
-    fk__tail_results(r, lanes, normals, out[0], out[1]);
-}
-
-/* LBS on packed arrays, sixteen vertices an iteration: the four-vertex step of
-   fk__lbs_avx512_loop() four times, with the sixteen vertices' indices checked
-   up front and their results written as whole 64-byte lines. In runs that
-   move FK_LBS_STREAM_MIN_BYTES or more the position lines are streamed: a
-   store that misses the caches otherwise has the line read from memory first
-   (a quarter more traffic without normals), and, on an Intel Xeon with a large
-   cache, streaming paid only where the data outgrew it (3 million vertices
-   and more; at one million it cost 6 to 8%). Streamed lines are not asked for
-   ahead: there the prefetch made LBS take up to 1.9 times as long (on a Zen 4
-   it had saved 1 to 2%). Normals are stored as usual: streamed as well, they
-   made LBS with normals 13% slower on a Zen 4. Leaves the last vertex and
-   fewer than 16 before it to the caller's four-vertex loop; returns how many
-   it did, or -1 - done when a group had a bad index. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_avx512(fk__skin_run *run, const float *rows, const int influences,
-                                                               const int pick_weights, const int normals)
-{
-    fk__skin_run r_ = *run, *r = &r_; /* a copy, as in fk__lbs_avx512_loop() */
-    const int head = fk__stream_head(r), stream = head >= 0;
-    const int prefetch_plan = stream ? FK__PREFETCH_ALL & ~FK__PREFETCH_OUT_POSITIONS : FK__PREFETCH_ALL;
-    int i = 0, g;
-    if (head > 0 && !fk__packed_joints_in_range_avx512(r->joints, (size_t)head * (size_t)influences, r->joint_limit))
-        return -1;
-    for (; i < head; i += 4) { /* the four-vertex step of fk__lbs_avx512_loop() */
-        __m512 turned = _mm512_setzero_ps(); /* set only with normals */
-        const __m512 moved = fk__lbs_rows4_avx512(r, rows, 0, influences, pick_weights, normals, &turned, 1, 4);
-        fk__lbs_store4_packed_avx512(r, moved, turned, normals);
-        fk__skin_advance(r, normals, 4);
-    }
-    for (; i + 16 < r->count; i += 16) {
-        __m512 moved[4], turned[4];
-        if (!fk__packed_joints_in_range_avx512(r->joints, 16 * (size_t)influences, r->joint_limit)) {
-            if (stream) _mm_sfence();
-            return -1 - i;
-        }
-        FK__UNROLL
-        for (g = 0; g < 4; ++g) {
-            fk__prefetch_ahead(r, prefetch_plan, normals, 4 * (size_t)g);
-            moved[g] = fk__lbs_rows4_avx512(r, rows, 4 * (size_t)g, influences, pick_weights, normals, &turned[g], 0,
-                                            4);
-        }
-        fk__store16x3_lanes_avx512(r->out_positions, moved, stream);
-        if (normals) fk__normalize_store16_avx512(r->out_normals, turned); /* streamed: 13% slower, on a Zen 4 */
-        fk__skin_advance(r, normals, 16);
-    }
-    if (stream) _mm_sfence(); /* streamed lines are ordered as usual from here on */
-    *run = r_;
-    return i;
-}
-
-/* Writes the four vertices from vertex `at` of the run on, as
-   fk__lbs_rows4_avx512() leaves them, in layouts other than packed (out_shape:
-   see fk__out_shape()). */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__lbs_store4_strided_avx512(const fk__skin_run *r, size_t at,
-                                                                             __m512 moved, __m512 turned,
-                                                                             const int normals, int out_shape)
-{
-    char *positions = r->out_positions + at * r->out_position_stride;
-    if (out_shape != FK__OUT_APART) {
-        fk__store4x6_pairs_avx512(positions, r->out_position_stride, moved, turned, out_shape == FK__OUT_PACKED_PAIRS);
-    } else {
-        if (normals) fk__store4x3_strided_avx512(r->out_normals + at * r->out_normal_stride, r->out_normal_stride, turned);
-        fk__store4x3_strided_avx512(positions, r->out_position_stride, moved);
-    }
-}
-
-/* LBS with normals in layouts other than packed, sixteen vertices an
-   iteration, so that their normals are normalized together
-   (fk__normalize16_lanes_avx512()): the four-vertex step of
-   fk__lbs_avx512_loop() four times. A group with a bad index stops it before
-   any of the sixteen is written, and the caller's four-vertex loop finds the
-   index. Leaves the last vertex to the caller; returns how many it did. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs16_strided_avx512(fk__skin_run *r, const float *rows,
-                                                                       const int influences, const int pick_weights,
-                                                                       int prefetch_plan, int out_shape)
-{
-    const size_t group = 4 * r->joint_stride;
-    int i, g;
-    for (i = 0; i + 16 < r->count; i += 16) {
-        __m512 moved[4], turned[4];
-        if (!(fk__joints_in_range_avx512(r, r->joints, 4, influences, 0) &&
-              fk__joints_in_range_avx512(r, r->joints + group, 4, influences, 0) &&
-              fk__joints_in_range_avx512(r, r->joints + 2 * group, 4, influences, 0) &&
-              fk__joints_in_range_avx512(r, r->joints + 3 * group, 4, influences, 0)))
-            break;
-        FK__UNROLL
-        for (g = 0; g < 4; ++g) {
-            fk__prefetch_ahead(r, prefetch_plan, 1, 4 * (size_t)g);
-            moved[g] = fk__lbs_rows4_avx512(r, rows, 4 * (size_t)g, influences, pick_weights, 1, &turned[g], 0, 4);
-        }
-        fk__normalize16_lanes_avx512(turned);
-        FK__UNROLL
-        for (g = 0; g < 4; ++g) fk__lbs_store4_strided_avx512(r, 4 * (size_t)g, moved[g], turned[g], 1, out_shape);
-        fk__skin_advance(r, 1, 16);
-    }
-    return i;
-}
-
-/* Checks the joint indices as it goes (see fk__skin_loop). */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_loop(const fk__skin_run *run, const int influences,
-                                                                    const int pick_weights, const int normals,
-                                                                    const int layout)
-{
-    fk__skin_run r = *run; /* see fk__skin_advance() */
-    const int packed = layout == FK__LAYOUT_PACKED;
-    const size_t point_bytes = 3 * sizeof(float);
-    float row_storage[FK_LBS_PALETTE_CAPACITY * FK__LBS_BONE_FLOATS + 16];
-    float *rows = fk__align64(row_storage);
-    int i = 0, prefetch_plan, out_shape;
-    fk__lbs_rows_avx512(r.palette, (int)r.joint_limit + 1, rows);
-    if (packed) {
-        r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = point_bytes;
-        r.joint_stride = (size_t)influences * sizeof(uint16_t);
-        r.weight_stride = (size_t)influences * sizeof(float);
-        /* k = 8 without normals: 0 to 4% slower at 1M (with them 10% faster); 3, 5: 20% */
-        if (influences == 1 || influences == 2 || influences == 4 || (influences == 8 && normals)) {
-            i = fk__lbs16_avx512(&r, rows, influences, pick_weights, normals);
-            if (i < 0) return -1 - i;
-        }
-    } else if (layout == FK__LAYOUT_RECORDS) {
-        r.normal_stride = r.joint_stride = r.weight_stride = r.position_stride;
-        r.out_normal_stride = r.out_position_stride;
-    }
-    prefetch_plan = packed ? FK__PREFETCH_ALL : fk__prefetch_plan(&r);
-    out_shape = packed ? FK__OUT_APART : fk__out_shape(&r, normals);
-    /* four influences only: in every copy of the loop, the pass took the header
-       half as long again to compile (9 to 13.5 s at -O2), for 5 to 12% */
-    if (!packed && normals && influences == 4)
-        i = fk__lbs16_strided_avx512(&r, rows, influences, pick_weights, prefetch_plan, out_shape);
-    /* the last vertex of the run is left to the tail, so that every 16-byte
-       point load stays inside the arrays */
-    for (; i + 4 < r.count; i += 4) {
-        __m512 moved, turned = _mm512_setzero_ps(); /* set only with normals */
-        if (!fk__joints_in_range_avx512(&r, r.joints, 4, influences, packed)) return i;
-        fk__prefetch_ahead(&r, prefetch_plan, normals, 0);
-        moved = fk__lbs_rows4_avx512(&r, rows, 0, influences, pick_weights, normals, &turned, 1, 4);
-        if (packed) {
-            fk__lbs_store4_packed_avx512(&r, moved, turned, normals);
-        } else {
-            fk__lbs_store4_strided_avx512(&r, 0, moved, turned, normals, out_shape);
-        }
-        fk__skin_advance(&r, normals, 4);
-    }
-    r.count -= i; /* the last one to four vertices */
-    if (r.count > 0 && !fk__joints_in_range_avx512(&r, r.joints, r.count, influences, packed)) return i;
-    if (r.count > 0) fk__lbs_tail_avx512(&r, rows, r.count, influences, pick_weights, normals);
-    return run->count;
-}
-
-static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_packed(const fk__skin_run *run, const int influences,
-                                                                      const int normals)
-{
-    return fk__lbs_avx512_loop(run, influences, 1, normals, FK__LAYOUT_PACKED);
-}
-
-static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_packed_loaded(const fk__skin_run *run, const int influences,
-                                                                             const int normals)
-{
-    return fk__lbs_avx512_loop(run, influences, 0, normals, FK__LAYOUT_PACKED);
-}
-
-/* Interleaved records: four influences only (what vertex buffers hold), as a
-   copy for every count took the header a fifth longer to compile; a copy with
-   normals and one without, as FK__SKIN_SPECIALIZE() makes them. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_records(const fk__skin_run *run, const int pick_weights)
-{
-#if defined(__OPTIMIZE__)
-    return run->normals ? fk__lbs_avx512_loop(run, 4, pick_weights, 1, FK__LAYOUT_RECORDS)
-                        : fk__lbs_avx512_loop(run, 4, pick_weights, 0, FK__LAYOUT_RECORDS);
-#else /* one copy, as FK__SKIN_SPECIALIZE() makes in unoptimized builds */
-    return fk__lbs_avx512_loop(run, 4, pick_weights, run->normals != NULL, FK__LAYOUT_RECORDS);
-#endif
-}
-
-static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__lbs_avx512_strided(const fk__skin_run *run, const int influences,
-                                                                       const int normals)
-{
-    return fk__lbs_avx512_loop(run, influences, 1, normals, FK__LAYOUT_STRIDED);
-}
-
-/* Packed arrays and other layouts in functions of their own, so that a change
-   to one loop does not move the other's code: with both in one function, a
-   faster index check for interleaved records made packed LBS with normals 4 to
-   6% slower (a harness, alternating runs), with no change to its instructions
-   but their registers and places. */
-#undef FK__SIMD_TARGET
-#define FK__SIMD_TARGET FK__AVX512_TARGET __attribute__((noinline))
-FK__SKIN_SPECIALIZE(fk__lbs_avx512_packed_run, fk__lbs_avx512_packed)
-/* Packed arrays with four or eight influences, each weight read by a broadcast
-   load (see FK__LOAD_WEIGHTS() below); other counts read them so anyway. */
-static FK__SIMD_TARGET int fk__lbs_avx512_packed_loaded_run(const fk__skin_run *run)
-{
-#if defined(__OPTIMIZE__)
-    const int normals = run->normals != NULL;
-    if (run->influences == 4)
-        return normals ? fk__lbs_avx512_packed_loaded(run, 4, 1) : fk__lbs_avx512_packed_loaded(run, 4, 0);
-    if (run->influences == 8)
-        return normals ? fk__lbs_avx512_packed_loaded(run, 8, 1) : fk__lbs_avx512_packed_loaded(run, 8, 0);
-#endif
-    return fk__lbs_avx512_packed_loaded(run, run->influences, run->normals != NULL);
-}
-/* Interleaved records, the weights read either way (see FK__LOAD_WEIGHTS()
-   below), each way in a function of its own: the four copies in one function
-   took 3.9 to 4.1 ms where each pair apart took 3.5 to 3.6 (1M vertices with
-   normals, weights by broadcast loads, on the Intel Xeon). */
-static FK__SIMD_TARGET int fk__lbs_avx512_records_run(const fk__skin_run *run)
-{
-    return fk__lbs_avx512_records(run, 1);
-}
-
-static FK__SIMD_TARGET int fk__lbs_avx512_records_loaded_run(const fk__skin_run *run)
-{
-    return fk__lbs_avx512_records(run, 0);
-}
-FK__SKIN_SPECIALIZE(fk__lbs_avx512_strided_run, fk__lbs_avx512_strided)
-#undef FK__SIMD_TARGET
-#define FK__SIMD_TARGET FK__AVX512_TARGET
-
-/* Whether the AVX-512 LBS loop reads a vertex's weights by a broadcast load
-   each rather than four by one load and picked out by shuffles. Shuffles of
-   512-bit registers run on one port of Intel's cores, the port that also takes
-   half the multiply-adds, while a broadcast load takes only a load port; on an
-   AMD Zen 4 a broadcast into a 512-bit register takes a load and a shuffle
-   unit, and the loads are the loop's limit. Measured at a million vertices,
-   packed arrays (a harness, fastest of 15 calls, three alternating rounds):
-   on an Intel Xeon with AVX-512, broadcast loads took k = 4 1.96 ms against
-   2.17, with normals 2.81 against 3.10, k = 8 3.46 against 3.97, k = 8 with
-   normals 4.39 against 4.85, on interleaved records (k = 4, normals) 3.49
-   against 3.72; on a Zen 4, shuffles took 6% less time on packed arrays and
-   5% on records (see fk__weight_avx512()). The vendor stands for the
-   microarchitecture: other cores of either may differ. FK__LOAD_WEIGHTS()
-   lets test_simd run both ways on one machine. */
-#ifndef FK__LOAD_WEIGHTS
-#define FK__LOAD_WEIGHTS() __builtin_cpu_is("intel")
-#endif
-
-static FK__AVX512_TARGET int fk__lbs_avx512(const fk__skin_run *run)
-{
-    int done;
-    if (fk__skin_run_packed(run))
-        done = run->influences % 4 == 0 && FK__LOAD_WEIGHTS() ? fk__lbs_avx512_packed_loaded_run(run)
-                                                              : fk__lbs_avx512_packed_run(run);
-    else if (run->influences == 4 && fk__skin_run_records(run))
-        done = FK__LOAD_WEIGHTS() ? fk__lbs_avx512_records_loaded_run(run) : fk__lbs_avx512_records_run(run);
-    else
-        done = fk__lbs_avx512_strided_run(run); /* the rare layouts: shuffles, as on AMD */
-    return fk__upper_cleared(done);
-}
-
-/* DQS with AVX-512, sixteen vertices at a time: any number of influences on
-   tightly packed arrays, four on any other layout (interleaved records: each
-   point then a masked load and store, transposed in registers); the AVX2 loop
-   takes the rest, and the last up to 15 vertices. The blends are those of the
-   AVX2 loop, one eight-lane register per vertex; the finish is
-   fk__dqs8_avx2()'s arithmetic, lane for lane, on sixteen lanes, so the two
-   loops give the same bits. What the wider registers save is
-   shuffling: the sixteen vertices' 192 bytes of positions are three 64-byte
-   loads picked apart by two permutes per coordinate, and the blends become
-   sixteen lanes of rx ... dw in 32 shuffles, where eight lanes took 28. The
-   passes over the sixteen vertices are unrolled by eight, not sixteen: fully
-   unrolled, this function alone was 243 KB of code and the header took three
-   times as long to compile, for a few percent. */
-
-/* Sixteen blends, vertex v in blend[v], become eight registers of sixteen lanes,
-   lane v for vertex v: real x y z w, then dual x y z w. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__transpose_blends16_avx512(const __m256 blend[16], __m512 part[8])
-{
-    /* block 0 of pair[j] is blend j's real part, block 1 its dual part, blocks 2
-       and 3 those of blend j + 8 */
-    const __m512i real_blocks = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
-    const __m512i dual_blocks = _mm512_setr_epi32(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
-    __m512 pair[8], across[2][4];
-    int j, h;
-    FK__UNROLL
-    for (j = 0; j < 8; ++j) pair[j] = _mm512_insertf32x8(_mm512_castps256_ps512(blend[j]), blend[j + 8], 1);
-    FK__UNROLL
-    for (h = 0; h < 2; ++h) { /* h = 0: blends 0-3 and 8-11; h = 1: 4-7 and 12-15 */
-        __m512 low01 = _mm512_unpacklo_ps(pair[4 * h], pair[4 * h + 1]);
-        __m512 high01 = _mm512_unpackhi_ps(pair[4 * h], pair[4 * h + 1]);
-        __m512 low23 = _mm512_unpacklo_ps(pair[4 * h + 2], pair[4 * h + 3]);
-        __m512 high23 = _mm512_unpackhi_ps(pair[4 * h + 2], pair[4 * h + 3]);
-        /* across[h][c]: coordinate c of four blends in each block */
-        across[h][0] = _mm512_shuffle_ps(low01, low23, _MM_SHUFFLE(1, 0, 1, 0));
-        across[h][1] = _mm512_shuffle_ps(low01, low23, _MM_SHUFFLE(3, 2, 3, 2));
-        across[h][2] = _mm512_shuffle_ps(high01, high23, _MM_SHUFFLE(1, 0, 1, 0));
-        across[h][3] = _mm512_shuffle_ps(high01, high23, _MM_SHUFFLE(3, 2, 3, 2));
-    }
-    FK__UNROLL
-    for (j = 0; j < 4; ++j) {
-        part[j] = _mm512_permutex2var_ps(across[0][j], real_blocks, across[1][j]);
-        part[4 + j] = _mm512_permutex2var_ps(across[0][j], dual_blocks, across[1][j]);
-    }
-}
-
-/* fk__load16x3_avx512() for points at any stride (interleaved records): each
-   point is one masked 12-byte load (nothing past it is read) into a 128-bit
-   block, points j, j + 4, j + 8, j + 12 in block[j], and a 4 x 4 transpose
-   within each 128-bit lane puts lane v of x, y and z at point v. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__load16x3_strided_avx512(const char *p, size_t stride, __m512 xyz[3])
-{
-    __m512 block[4], low01, low23, high01, high23;
-    int j;
-    FK__UNROLL
-    for (j = 0; j < 4; ++j) {
-        block[j] = _mm512_castps128_ps512(_mm_maskz_loadu_ps(7, p + (size_t)j * stride));
-        block[j] = _mm512_insertf32x4(block[j], _mm_maskz_loadu_ps(7, p + (size_t)(j + 4) * stride), 1);
-        block[j] = _mm512_insertf32x4(block[j], _mm_maskz_loadu_ps(7, p + (size_t)(j + 8) * stride), 2);
-        block[j] = _mm512_insertf32x4(block[j], _mm_maskz_loadu_ps(7, p + (size_t)(j + 12) * stride), 3);
-    }
-    low01 = _mm512_unpacklo_ps(block[0], block[1]);  /* x_a x_b y_a y_b, a = 4 L, b = 4 L + 1 */
-    low23 = _mm512_unpacklo_ps(block[2], block[3]);  /* the same for 4 L + 2 and 4 L + 3 */
-    high01 = _mm512_unpackhi_ps(block[0], block[1]); /* z_a z_b, then the unread lanes */
-    high23 = _mm512_unpackhi_ps(block[2], block[3]);
-    xyz[0] = _mm512_shuffle_ps(low01, low23, _MM_SHUFFLE(1, 0, 1, 0));
-    xyz[1] = _mm512_shuffle_ps(low01, low23, _MM_SHUFFLE(3, 2, 3, 2));
-    xyz[2] = _mm512_shuffle_ps(high01, high23, _MM_SHUFFLE(1, 0, 1, 0));
-}
-
-/* The inverse of fk__load16x3_strided_avx512(): the transpose back, then one
-   masked 12-byte store per point (nothing between records is written). */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__store16x3_strided_avx512(char *p, size_t stride, const __m512 xyz[3])
-{
-    const __m512 xy_low = _mm512_unpacklo_ps(xyz[0], xyz[1]), xy_high = _mm512_unpackhi_ps(xyz[0], xyz[1]);
-    const __m512 zz_low = _mm512_unpacklo_ps(xyz[2], xyz[2]), zz_high = _mm512_unpackhi_ps(xyz[2], xyz[2]);
-    __m512 block[4]; /* block[j]: x y z z of point 4 L + j in 128-bit lane L */
-    int j;
-    block[0] = _mm512_shuffle_ps(xy_low, zz_low, _MM_SHUFFLE(1, 0, 1, 0));
-    block[1] = _mm512_shuffle_ps(xy_low, zz_low, _MM_SHUFFLE(3, 2, 3, 2));
-    block[2] = _mm512_shuffle_ps(xy_high, zz_high, _MM_SHUFFLE(1, 0, 1, 0));
-    block[3] = _mm512_shuffle_ps(xy_high, zz_high, _MM_SHUFFLE(3, 2, 3, 2));
-    FK__UNROLL
-    for (j = 0; j < 4; ++j) {
-        fk__store3_masked_avx512(p + (size_t)j * stride, _mm512_castps512_ps128(block[j]));
-        fk__store3_masked_avx512(p + (size_t)(j + 4) * stride, _mm512_extractf32x4_ps(block[j], 1));
-        fk__store3_masked_avx512(p + (size_t)(j + 8) * stride, _mm512_extractf32x4_ps(block[j], 2));
-        fk__store3_masked_avx512(p + (size_t)(j + 12) * stride, _mm512_extractf32x4_ps(block[j], 3));
-    }
-}
-
-/* NaN or an infinity (v - v would be NaN): one class test per register. */
-#define FK__NOT_FINITE_CLASSES 0x99 /* quiet NaN, +inf, -inf, signalling NaN */
-
-/* fk__dqs8_avx2() for the run's first sixteen vertices; packed: its arrays are
-   tightly packed. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs16_avx512(const __m256 blend[16], const fk__skin_run *r,
-                                                               const int normals, const int packed)
-{
-    __m512 part[8], p[3], n[3], rx, ry, rz, rw, dx, dy, dz, dw, norm2, inverse, sx, sy, sz, tx, ty, tz;
-    const __m512 two = _mm512_set1_ps(2.0f);
-    __mmask16 not_finite;
-    fk__transpose_blends16_avx512(blend, part);
-    rx = part[0]; ry = part[1]; rz = part[2]; rw = part[3];
-    dx = part[4]; dy = part[5]; dz = part[6]; dw = part[7];
-    norm2 = _mm512_fmadd_ps(rw, rw, _mm512_fmadd_ps(rz, rz, _mm512_fmadd_ps(ry, ry, _mm512_mul_ps(rx, rx))));
-    if (_mm512_fpclass_ps_mask(norm2, FK__NOT_POSITIVE_NORMAL_CLASSES)) return 0;
-    inverse = _mm512_div_ps(_mm512_set1_ps(1.0f), norm2);
-    /* translation t = w d - d_w u + u x d */
-    tx = _mm512_add_ps(_mm512_fmsub_ps(dx, rw, _mm512_mul_ps(rx, dw)), _mm512_fmsub_ps(ry, dz, _mm512_mul_ps(rz, dy)));
-    ty = _mm512_add_ps(_mm512_fmsub_ps(dy, rw, _mm512_mul_ps(ry, dw)), _mm512_fmsub_ps(rz, dx, _mm512_mul_ps(rx, dz)));
-    tz = _mm512_add_ps(_mm512_fmsub_ps(dz, rw, _mm512_mul_ps(rz, dw)), _mm512_fmsub_ps(rx, dy, _mm512_mul_ps(ry, dx)));
-    if (packed) fk__load16x3_avx512(r->positions, p);
-    else fk__load16x3_strided_avx512(r->positions, r->position_stride, p);
-    /* s = 2 u x p; the point moves by (w s + u x s + 2 t) / N */
-    sx = _mm512_mul_ps(two, _mm512_fmsub_ps(ry, p[2], _mm512_mul_ps(rz, p[1])));
-    sy = _mm512_mul_ps(two, _mm512_fmsub_ps(rz, p[0], _mm512_mul_ps(rx, p[2])));
-    sz = _mm512_mul_ps(two, _mm512_fmsub_ps(rx, p[1], _mm512_mul_ps(ry, p[0])));
-    tx = _mm512_fmadd_ps(two, tx, _mm512_fmadd_ps(sx, rw, _mm512_fmsub_ps(ry, sz, _mm512_mul_ps(rz, sy))));
-    ty = _mm512_fmadd_ps(two, ty, _mm512_fmadd_ps(sy, rw, _mm512_fmsub_ps(rz, sx, _mm512_mul_ps(rx, sz))));
-    tz = _mm512_fmadd_ps(two, tz, _mm512_fmadd_ps(sz, rw, _mm512_fmsub_ps(rx, sy, _mm512_mul_ps(ry, sx))));
-    p[0] = _mm512_fmadd_ps(tx, inverse, p[0]);
-    p[1] = _mm512_fmadd_ps(ty, inverse, p[1]);
-    p[2] = _mm512_fmadd_ps(tz, inverse, p[2]);
-    not_finite = (__mmask16)(_mm512_fpclass_ps_mask(p[0], FK__NOT_FINITE_CLASSES) |
-                             _mm512_fpclass_ps_mask(p[1], FK__NOT_FINITE_CLASSES) |
-                             _mm512_fpclass_ps_mask(p[2], FK__NOT_FINITE_CLASSES));
-    if (normals) {
-        if (packed) fk__load16x3_avx512(r->normals, n);
-        else fk__load16x3_strided_avx512(r->normals, r->normal_stride, n);
-        sx = _mm512_mul_ps(two, _mm512_fmsub_ps(ry, n[2], _mm512_mul_ps(rz, n[1])));
-        sy = _mm512_mul_ps(two, _mm512_fmsub_ps(rz, n[0], _mm512_mul_ps(rx, n[2])));
-        sz = _mm512_mul_ps(two, _mm512_fmsub_ps(rx, n[1], _mm512_mul_ps(ry, n[0])));
-        n[0] = _mm512_fmadd_ps(_mm512_fmadd_ps(sx, rw, _mm512_fmsub_ps(ry, sz, _mm512_mul_ps(rz, sy))), inverse, n[0]);
-        n[1] = _mm512_fmadd_ps(_mm512_fmadd_ps(sy, rw, _mm512_fmsub_ps(rz, sx, _mm512_mul_ps(rx, sz))), inverse, n[1]);
-        n[2] = _mm512_fmadd_ps(_mm512_fmadd_ps(sz, rw, _mm512_fmsub_ps(rx, sy, _mm512_mul_ps(ry, sx))), inverse, n[2]);
-        not_finite = (__mmask16)(not_finite | _mm512_fpclass_ps_mask(n[0], FK__NOT_FINITE_CLASSES) |
-                                 _mm512_fpclass_ps_mask(n[1], FK__NOT_FINITE_CLASSES) |
-                                 _mm512_fpclass_ps_mask(n[2], FK__NOT_FINITE_CLASSES));
-    }
-    if (not_finite) return 0; /* see fk__dqs8_avx2() */
-    if (packed) {
-        if (normals) fk__store16x3_avx512(r->out_normals, n);
-        fk__store16x3_avx512(r->out_positions, p);
-    } else {
-        if (normals) fk__store16x3_strided_avx512(r->out_normals, r->out_normal_stride, n);
-        fk__store16x3_strided_avx512(r->out_positions, r->out_position_stride, p);
-    }
-    return 1;
-}
-
-/* Rows flipped[pivot] of the hemisphere table (see fk__dqs_hemispheres()) for
-   eight pivots: four lookups among sixteen rows each, by the low four bits of
-   the pivot, and bits 4 and 5 choose among them. No memory is read by a pivot,
-   so one from unchecked joint indices is harmless. (A gather instruction took
-   as long.) */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512i fk__dqs_rows_avx512(const uint64_t *flipped, __m512i pivot)
-{
-    __m512i rows[4];
-    __mmask8 bit4 = _mm512_test_epi64_mask(pivot, _mm512_set1_epi64(16));
-    __mmask8 bit5 = _mm512_test_epi64_mask(pivot, _mm512_set1_epi64(32));
-    int quarter;
-    FK__UNROLL
-    for (quarter = 0; quarter < 4; ++quarter)
-        rows[quarter] = _mm512_permutex2var_epi64(_mm512_loadu_si512((const void *)(flipped + 16 * quarter)), pivot,
-                                                  _mm512_loadu_si512((const void *)(flipped + 16 * quarter + 8)));
-    return _mm512_mask_blend_epi64(bit5, _mm512_mask_blend_epi64(bit4, rows[0], rows[1]),
-                                   _mm512_mask_blend_epi64(bit4, rows[2], rows[3]));
-}
-
-/* The offsets of fk__dqs_offsets16x4_avx512() for eight vertices, one 16-bit lane
-   per influence: joint * FK__DQS_PALETTE_STRIDE, plus FK__DQS_BONE_FLOATS where
-   bit `joint` of the vertex's row (one 64-bit lane per vertex) is set. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__dqs_offsets8x4_avx512(__m512i joints, __m512i rows,
-                                                                         __m512i *offsets)
-{
-    const __m512i vertex_word = _mm512_set_epi16(28, 28, 28, 28, 24, 24, 24, 24, 20, 20, 20, 20, 16, 16, 16, 16, 12, 12,
-                                                 12, 12, 8, 8, 8, 8, 4, 4, 4, 4, 0, 0, 0, 0);
-    /* the 16 bits of the row that hold bit `joint`, and that bit */
-    __m512i word = _mm512_permutexvar_epi16(_mm512_add_epi16(vertex_word, _mm512_srli_epi16(joints, 4)), rows);
-    __mmask32 flip = _mm512_test_epi16_mask(_mm512_srlv_epi16(word, _mm512_and_si512(joints, _mm512_set1_epi16(15))),
-                                            _mm512_set1_epi16(1));
-    __m512i offset = _mm512_slli_epi16(joints, 4);
-    *offsets = _mm512_mask_add_epi16(offset, flip, offset, _mm512_set1_epi16(FK__DQS_BONE_FLOATS));
-}
-
-/* The four joint indices of eight vertices, a vertex's in a 64-bit lane: one
-   load of packed lists, else one 8-byte load per vertex. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512i fk__joints8x4_avx512(const char *joint, size_t stride,
-                                                                      const int packed)
-{
-    __m128i pair[4];
-    int j;
-    if (packed) return _mm512_loadu_si512((const void *)joint);
-    FK__UNROLL
-    for (j = 0; j < 4; ++j)
-        pair[j] = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(joint + (size_t)(2 * j) * stride)),
-                                     _mm_loadl_epi64((const __m128i *)(const void *)(joint + (size_t)(2 * j + 1) * stride)));
-    return _mm512_inserti64x4(
-        _mm512_castsi256_si512(_mm256_inserti128_si256(_mm256_castsi128_si256(pair[0]), pair[1], 1)),
-        _mm256_inserti128_si256(_mm256_castsi128_si256(pair[2]), pair[3], 1), 1);
-}
-
-/* The four weights of four vertices, a vertex's in a 128-bit lane. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE __m512 fk__weights4x4_avx512(const char *weight, size_t stride,
-                                                                      const int packed)
-{
-    __m512 w;
-    if (packed) return _mm512_loadu_ps(weight);
-    w = _mm512_castps128_ps512(_mm_loadu_ps((const float *)(const void *)weight));
-    w = _mm512_insertf32x4(w, _mm_loadu_ps((const float *)(const void *)(weight + stride)), 1);
-    w = _mm512_insertf32x4(w, _mm_loadu_ps((const float *)(const void *)(weight + 2 * stride)), 2);
-    return _mm512_insertf32x4(w, _mm_loadu_ps((const float *)(const void *)(weight + 3 * stride)), 3);
-}
-
-/* Where in the palette each influence of sixteen vertices with four influences
-   reads its bone: the bone, or its negation when the heaviest influence's row of
-   the table says so. The other loops find the heaviest influence and read the
-   table vertex by vertex, scalar loads and compares; here the sixteen vertices
-   go together in vector registers.
-
-   The heaviest is found as fk__heaviest4_sse() finds it, lane for lane: the
-   largest weight in the vertex's four, the first lane equal to it. A vertex with
-   a NaN weight may have no lane equal; its pivot is then joint 0, and its blend
-   is NaN whatever the signs. Unchecked joint indices give wrong offsets but read
-   nothing, so the offsets of the next group can be found before its indices are
-   checked. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__dqs_offsets16x4_avx512(const fk__skin_run *r, size_t first,
-                                                                       const int packed, __m512i offsets[2])
-{
-    const char *joint = r->joints + first * r->joint_stride, *weight = r->weights + first * r->weight_stride;
-    const __m512i joints_low = fk__joints8x4_avx512(joint, r->joint_stride, packed);
-    const __m512i joints_high = fk__joints8x4_avx512(joint + 8 * r->joint_stride, r->joint_stride, packed);
-    uint64_t heaviest = 0, below;
-    __m512i pivot_low, pivot_high, row_low, row_high;
-    int m;
-    FK__UNROLL
-    for (m = 0; m < 4; ++m) { /* vertices 4m to 4m + 3, one per 128-bit lane */
-        __m512 w = fk__weights4x4_avx512(weight + (size_t)(4 * m) * r->weight_stride, r->weight_stride, packed);
-        __m512 top = _mm512_max_ps(w, _mm512_permute_ps(w, _MM_SHUFFLE(2, 3, 0, 1)));
-        top = _mm512_max_ps(top, _mm512_permute_ps(top, _MM_SHUFFLE(1, 0, 3, 2)));
-        heaviest |= (uint64_t)_mm512_cmp_ps_mask(w, top, _CMP_EQ_OQ) << (16 * m);
-    }
-    /* bit 4v + e: influence e of vertex v; keep the lowest set bit of each four */
-    below = (heaviest & 0x7777777777777777u) << 1 | (heaviest & 0x3333333333333333u) << 2 |
-            (heaviest & 0x1111111111111111u) << 3;
-    heaviest &= ~below;
-    /* the heaviest influence's joint, alone in its vertex's 64 bits, summed out by bytes
-       (a checked joint is below 64, so its high byte is 0) */
-    pivot_low = _mm512_sad_epu8(_mm512_maskz_mov_epi16((__mmask32)heaviest, joints_low), _mm512_setzero_si512());
-    pivot_high = _mm512_sad_epu8(_mm512_maskz_mov_epi16((__mmask32)(heaviest >> 32), joints_high), _mm512_setzero_si512());
-    row_low = fk__dqs_rows_avx512(r->flipped, pivot_low);
-    row_high = fk__dqs_rows_avx512(r->flipped, pivot_high);
-    fk__dqs_offsets8x4_avx512(joints_low, row_low, offsets);
-    fk__dqs_offsets8x4_avx512(joints_high, row_high, offsets + 1);
-}
-
-/* fk__dqs_offsets16x4_avx512() for packed lists of two influences, whose pivot
-   is the first (see fk__dqs_pivot_avx2()): the first influence reads its bone
-   as it is, the second its negation where bit joint_1 of row flipped[joint_0]
-   is set. One load holds the sixteen vertices' indices, vertex v's in 32-bit
-   lane v. Each vertex needs one bit, so the table is read as 256 16-bit words
-   (word 4 joint_0 + joint_1 / 16), four lookups among 64 words and bits 6 and
-   7 of the word's number choosing among them: 2.50 to 2.38 ms at 1M vertices
-   (a harness, six alternating rounds) against looking up the 64-bit rows as
-   fk__dqs_offsets16x4_avx512() does. Indices are masked into the table, so an
-   unchecked one reads nothing it should not. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE void fk__dqs_offsets16x2_avx512(const fk__skin_run *r, size_t first,
-                                                                          __m512i *offsets)
-{
-    const __m512i joints = _mm512_loadu_si512((const void *)(r->joints + first * r->joint_stride));
-    const __m512i seconds = _mm512_srli_epi32(joints, 16);
-    /* 16-bit word 4 joint_0 + joint_1 / 16 of the table, in the low half of each 32-bit lane */
-    const __m512i word_index = _mm512_add_epi32(_mm512_slli_epi32(_mm512_and_si512(joints, _mm512_set1_epi32(63)), 2),
-                                                _mm512_and_si512(_mm512_srli_epi32(seconds, 4), _mm512_set1_epi32(3)));
-    const __m512i offset = _mm512_slli_epi16(joints, 4);
-    const char *table = (const char *)r->flipped;
-    __mmask32 bit6 = _mm512_test_epi16_mask(word_index, _mm512_set1_epi16(64));
-    __mmask32 bit7 = _mm512_test_epi16_mask(word_index, _mm512_set1_epi16(128));
-    __m512i quarter[4], words;
-    __mmask16 flip;
-    int q;
-    FK__UNROLL
-    for (q = 0; q < 4; ++q)
-        quarter[q] = _mm512_permutex2var_epi16(_mm512_loadu_si512((const void *)(table + 128 * q)), word_index,
-                                               _mm512_loadu_si512((const void *)(table + 128 * q + 64)));
-    words = _mm512_mask_blend_epi16(bit7, _mm512_mask_blend_epi16(bit6, quarter[0], quarter[1]),
-                                    _mm512_mask_blend_epi16(bit6, quarter[2], quarter[3]));
-    flip = _mm512_test_epi32_mask(_mm512_srlv_epi32(_mm512_and_si512(words, _mm512_set1_epi32(0xFFFF)),
-                                                    _mm512_and_si512(seconds, _mm512_set1_epi32(15))),
-                                  _mm512_set1_epi32(1));
-    *offsets = _mm512_mask_add_epi32(offset, flip, offset, _mm512_set1_epi32(FK__DQS_BONE_FLOATS << 16));
-}
-
-/* Whether the joint indices of the run's sixteen vertices are at most its
-   limit: packed lists with fk__packed_joints_in_range_avx512(); in other
-   layouts, which take this loop with four influences only, with
-   fk__four_lists_in_range_avx512() four times. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__joints16_in_range_avx512(const fk__skin_run *r, const int influences,
-                                                                           const int packed)
-{
-    if (packed) return fk__packed_joints_in_range_avx512(r->joints, 16 * (size_t)influences, r->joint_limit);
-    return fk__four_lists_in_range_avx512(r, r->joints, influences) &
-           fk__four_lists_in_range_avx512(r, r->joints + 4 * r->joint_stride, influences) &
-           fk__four_lists_in_range_avx512(r, r->joints + 8 * r->joint_stride, influences) &
-           fk__four_lists_in_range_avx512(r, r->joints + 12 * r->joint_stride, influences);
-}
-
-/* packed: every array tightly packed, so that the strides are constants. */
-static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_loop(const fk__skin_run *run, const int influences,
-                                                                    const int normals, const int source,
-                                                                    const int packed)
-{
-    fk__skin_run r = *run; /* see fk__skin_advance() */
-    const int prefetch_plan = packed ? FK__PREFETCH_ALL : fk__prefetch_plan(&r);
-    int i = 0, v, pivot[16] = {0};
-    /* four influences and the table, or two in packed lists: the signs by
-       fk__dqs_offsets16x4_avx512() or fk__dqs_offsets16x2_avx512() */
-    const int vector_signs = source == FK__DQS_TABLE && (influences == 4 || (influences == 2 && packed));
-    __m512i offset_vectors[2];
-    if (packed) {
-        r.position_stride = r.normal_stride = r.out_position_stride = r.out_normal_stride = 3 * sizeof(float);
-        r.joint_stride = (size_t)influences * sizeof(uint16_t);
-        r.weight_stride = (size_t)influences * sizeof(float);
-    }
-    /* The pivots (see fk__dqs_avx2_loop()) of each group are found one group
-       ahead, before the finish of the group before it: a pivot is a chain of
-       dependent loads and compares that the blends wait on, and in program
-       order after a finish it started too late for the window of the core to
-       overlap it (DQS with bones every way took 8% longer). The pre-signed
-       bones need no pivots. The offsets of fk__dqs_offsets16x4_avx512() and
-       fk__dqs_offsets16x2_avx512() are found one group ahead too, for the same
-       reason (without that it was slower than the pivots). */
-    if (vector_signs && r.count >= 16) {
-        if (influences == 4) fk__dqs_offsets16x4_avx512(&r, 0, packed, offset_vectors);
-        else fk__dqs_offsets16x2_avx512(&r, 0, offset_vectors);
-    }
-    if (source != FK__DQS_SIGNED && !vector_signs && r.count >= 16)
-        for (v = 0; v < 16; ++v)
-            pivot[v] = fk__dqs_pivot_avx2(0, r.joints + (size_t)v * r.joint_stride,
-                                          r.weights + (size_t)v * r.weight_stride, influences);
-    for (; i + 16 <= r.count; i += 16) {
-        __m256 blend[16];
-        if (!fk__joints16_in_range_avx512(&r, influences, packed)) return i;
-        FK__UNROLL
-        for (v = 0; v < 16; v += 4) fk__prefetch_ahead(&r, prefetch_plan, normals, (size_t)v);
-        if (vector_signs) {
-            const uint16_t *offsets = (const uint16_t *)(const void *)offset_vectors;
-            FK__UNROLL
-            for (v = 0; v < 16; ++v) {
-                const float *weights = (const float *)(const void *)(r.weights + (size_t)v * r.weight_stride);
-                __m256 sum = _mm256_setzero_ps();
-                uint64_t word = 0;
-                int e;
-                FK__UNROLL
-                for (e = 0; e < influences; ++e)
-                    sum = _mm256_fmadd_ps(
-                        _mm256_broadcast_ss(&weights[e]),
-                        _mm256_load_ps(r.palette + fk__u16_at(offsets + influences * v, e, influences, &word)), sum);
-                blend[v] = sum;
-            }
-            if (i + 32 <= r.count) { /* the next group's (this group's are read), in bounds */
-                if (influences == 4) fk__dqs_offsets16x4_avx512(&r, 16, packed, offset_vectors);
-                else fk__dqs_offsets16x2_avx512(&r, 16, offset_vectors);
-            }
-        } else {
-            FK__UNROLL
-            for (v = 0; v < 16; ++v)
-                blend[v] = fk__dqs_blend_avx2(&r, source, pivot[v], r.joints + (size_t)v * r.joint_stride,
-                                              r.weights + (size_t)v * r.weight_stride, influences);
-        }
-        /* the next group's pivots (this group's are read), in bounds */
-        if (source != FK__DQS_SIGNED && !vector_signs && i + 32 <= r.count) {
-            FK__UNROLL
-            for (v = 0; v < 16; ++v)
-                pivot[v] = fk__dqs_pivot_avx2(0, r.joints + (size_t)(16 + v) * r.joint_stride,
-                                              r.weights + (size_t)(16 + v) * r.weight_stride, influences);
-        }
-        if (!fk__dqs16_avx512(blend, &r, normals, packed)) fk__dqs_declined_avx2(&r, blend, 16, normals);
-        fk__skin_advance(&r, normals, 16);
-    }
-    r.count -= i; /* the last zero to fifteen vertices, checked by the AVX2 loop */
-    return r.count > 0 ? i + fk__dqs_avx2c(&r) : run->count;
-}
-
-static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_any(const fk__skin_run *run, const int influences,
-                                                                   const int normals, const int packed)
-{
-    int source = fk__dqs_source(run);
-#if defined(__OPTIMIZE__) /* see FK__SKIN_SPECIALIZE */
-    if (source == FK__DQS_SIGNED) return fk__dqs_avx512_loop(run, influences, normals, FK__DQS_SIGNED, packed);
-#endif
-    return fk__dqs_avx512_loop(run, influences, normals, source, packed);
-}
-
-static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_packed(const fk__skin_run *run, const int influences,
-                                                                      const int normals)
-{
-    return fk__dqs_avx512_any(run, influences, normals, 1);
-}
-
-static FK__AVX512_TARGET FK__ALWAYS_INLINE int fk__dqs_avx512_strided(const fk__skin_run *run, const int influences,
-                                                                       const int normals)
-{
-    return fk__dqs_avx512_any(run, influences, normals, 0);
-}
-
-/* In functions of their own, as for LBS. Other layouts take this loop with
-   four influences, the usual vertex record's, and the AVX2 loop otherwise:
-   compiled for every count like packed arrays, the strided loop made the
-   header's code 40% larger and its compilation 25% longer. */
-#undef FK__SIMD_TARGET
-#define FK__SIMD_TARGET FK__AVX512_TARGET __attribute__((noinline))
-FK__SKIN_SPECIALIZE(fk__dqs_avx512_packed_run, fk__dqs_avx512_packed)
-#undef FK__SIMD_TARGET
-#define FK__SIMD_TARGET FK__AVX512_TARGET
-
-static FK__AVX512_TARGET __attribute__((noinline)) int fk__dqs_avx512_strided_run(const fk__skin_run *run)
-{
-    if (run->influences != 4) return fk__dqs_avx2c(run);
-#if defined(__OPTIMIZE__) /* see FK__SKIN_SPECIALIZE */
-    return run->normals ? fk__dqs_avx512_strided(run, 4, 1) : fk__dqs_avx512_strided(run, 4, 0);
-#else
-    return fk__dqs_avx512_strided(run, 4, run->normals != NULL);
-#endif
-}
-
-static FK__AVX512_TARGET int fk__dqs_avx512(const fk__skin_run *run)
-{
-    const int packed = fk__skin_run_packed(run);
-    return fk__upper_cleared(packed ? fk__dqs_avx512_packed_run(run) : fk__dqs_avx512_strided_run(run));
-}
-#undef FK__SIMD_TARGET
-
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-
-static int fk__has_avx512(void)
-{
-#if defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX512DQ__) && defined(__AVX512BW__)
-    return fk__has_avx2_fma();
-#else
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") && fk__has_avx2_fma();
-#endif
-}
-
-#endif /* FK__SIMD_AVX512 */
-
-/* The fastest LBS loop this CPU runs; *checks_joints is set when that loop
-   checks the joint indices itself. */
-static fk__skin_loop fk__lbs_simd_loop(int *checks_joints)
-{
-    *checks_joints = 0;
-#if defined(FK__SIMD_AVX512)
-    if (fk__has_avx512()) {
-        *checks_joints = 1;
-        return fk__lbs_avx512;
-    }
-#endif
-#if defined(FK__SIMD_AVX2)
-    if (fk__has_avx2_fma()) {
-        *checks_joints = 1;
-        return fk__lbs_avx2;
-    }
-#endif
-    return fk__lbs_sse2;
-}
-
-/* The fastest DQS loop this CPU runs; *checks_joints as for fk__lbs_simd_loop(). */
-static fk__skin_loop fk__dqs_simd_loop(int *checks_joints)
-{
-    *checks_joints = 0;
-#if defined(FK__SIMD_AVX512)
-    if (fk__has_avx512()) {
-        *checks_joints = 1;
-        return fk__dqs_avx512;
-    }
-#endif
-#if defined(FK__SIMD_AVX2)
-    if (fk__has_avx2_fma()) {
-        *checks_joints = 1;
-        return fk__dqs_avx2;
-    }
-#endif
-    return fk__dqs_sse2;
-}
-
-#endif /* FK__SIMD_SSE2 */
-
-#if defined(FK__SIMD_NEON)
-
-/* The SSE2 LBS loop in NEON: four-lane columns, fused multiply-adds. Normals are
-   renormalized as the reference does it; 64-bit Arm divides and takes square
-   roots quickly. Tested under qemu (tests/arm64.sh), not measured on Arm hardware. */
-static FK__ALWAYS_INLINE float32x4_t fk__load3_neon(const void *p)
-{
-    const float *v = (const float *)p;
-    return vcombine_f32(vld1_f32(v), vld1_lane_f32(v + 2, vdup_n_f32(0.0f), 0));
-}
-
-static FK__ALWAYS_INLINE void fk__store3_neon(void *p, float32x4_t v)
-{
-    vst1_f32((float *)p, vget_low_f32(v));
-    vst1q_lane_f32((float *)p + 2, v, 2);
-}
-
-static FK__ALWAYS_INLINE int fk__lbs_neon_loop(const fk__skin_run *run, const int influences, const int normals)
-{
-    fk__skin_run r = *run; /* see fk__skin_advance() */
-    int i, e;
-    for (i = 0; i < r.count; ++i) {
-        const uint16_t *joints = (const uint16_t *)(const void *)r.joints;
-        const float *weights = (const float *)(const void *)r.weights;
-        const float *m = r.palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS;
-        float32x4_t c0 = vmulq_n_f32(vld1q_f32(m), weights[0]), c1 = vmulq_n_f32(vld1q_f32(m + 4), weights[0]);
-        float32x4_t c2 = vmulq_n_f32(vld1q_f32(m + 8), weights[0]), t = vmulq_n_f32(vld1q_f32(m + 12), weights[0]);
-        float32x4_t p = fk__load3_neon(r.positions), n;
-        for (e = 1; e < influences; ++e) {
-            m = r.palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS;
-            c0 = vfmaq_n_f32(c0, vld1q_f32(m), weights[e]);
-            c1 = vfmaq_n_f32(c1, vld1q_f32(m + 4), weights[e]);
-            c2 = vfmaq_n_f32(c2, vld1q_f32(m + 8), weights[e]);
-            t = vfmaq_n_f32(t, vld1q_f32(m + 12), weights[e]);
-        }
-        if (normals) {
-            fk_vec3 moved;
-            n = fk__load3_neon(r.normals);
-            n = vfmaq_laneq_f32(vfmaq_laneq_f32(vmulq_laneq_f32(c0, n, 0), c1, n, 1), c2, n, 2);
-            moved = fk_vec3_normalize(fk_vec3_make(vgetq_lane_f32(n, 0), vgetq_lane_f32(n, 1), vgetq_lane_f32(n, 2)));
-            n = vcombine_f32(vset_lane_f32(moved.y, vdup_n_f32(moved.x), 1), vdup_n_f32(moved.z));
-        }
-        p = vfmaq_laneq_f32(vfmaq_laneq_f32(vfmaq_laneq_f32(t, c0, p, 0), c1, p, 1), c2, p, 2);
-        fk__store3_neon(r.out_positions, p);
-        if (normals) fk__store3_neon(r.out_normals, n);
-        fk__skin_advance(&r, normals, 1);
-    }
-    return run->count;
-}
-
-/* v's lanes (y, z, x, and x again). */
-static FK__ALWAYS_INLINE float32x4_t fk__yzx_neon(float32x4_t v)
-{
-    return vcopyq_laneq_f32(vextq_f32(v, v, 1), 2, v, 0);
-}
-
-/* a x b in lanes 0-2, as fk__cross_sse() forms it: (a b_yzx - a_yzx b)_yzx. */
-static FK__ALWAYS_INLINE float32x4_t fk__cross_neon(float32x4_t a, float32x4_t b)
-{
-    return fk__yzx_neon(vsubq_f32(vmulq_f32(a, fk__yzx_neon(b)), vmulq_f32(fk__yzx_neon(a), b)));
-}
-
-/* fk__dqs_vertex_lanes() for NEON registers. */
-static void fk__dqs_vertex_reference_neon(float32x4_t real, float32x4_t dual, const void *position, const void *normal,
-                                          void *out, void *out_normal)
-{
-    float r[4], d[4];
-    vst1q_f32(r, real);
-    vst1q_f32(d, dual);
-    fk__dqs_vertex_lanes(r, d, position, normal, out, out_normal);
-}
-
-/* fk__dqs_vertex_sse() in NEON: the blend's normalization folded into one
-   division, the rare norms and overflows handed to the reference. */
-static FK__ALWAYS_INLINE void fk__dqs_vertex_neon(float32x4_t real, float32x4_t dual, const void *position,
-                                                  const void *normal, void *out, void *out_normal)
-{
-    const float norm2 = vaddvq_f32(vmulq_f32(real, real));
-    const uint32x4_t xyz = vcombine_u32(vdup_n_u32(~0u), vcreate_u32(0xFFFFFFFFu)); /* lanes 0, 1, 2 */
-    float32x4_t p, n, s, t, finite;
-    float inverse, w, dual_w;
-    if (!FK__LIKELY(norm2 >= FLT_MIN && norm2 <= FLT_MAX)) { /* zero, tiny, huge or NaN */
-        fk__dqs_vertex_reference_neon(real, dual, position, normal, out, out_normal);
-        return;
-    }
-    inverse = 1.0f / norm2;
-    w = vgetq_lane_f32(real, 3);
-    dual_w = vgetq_lane_f32(dual, 3);
-    p = fk__load3_neon(position);
-    s = fk__cross_neon(real, p);
-    s = vaddq_f32(s, s);
-    t = vsubq_f32(vmulq_n_f32(dual, w), vmulq_n_f32(real, dual_w));
-    t = vaddq_f32(t, fk__cross_neon(real, dual));
-    s = vaddq_f32(vaddq_f32(vmulq_n_f32(s, w), fk__cross_neon(real, s)), vaddq_f32(t, t));
-    p = vaddq_f32(p, vmulq_n_f32(s, inverse));
-    finite = vsubq_f32(p, p);
-    if (normal) {
-        n = fk__load3_neon(normal);
-        s = fk__cross_neon(real, n);
-        s = vaddq_f32(s, s);
-        s = vaddq_f32(vmulq_n_f32(s, w), fk__cross_neon(real, s));
-        n = vaddq_f32(n, vmulq_n_f32(s, inverse));
-        finite = vaddq_f32(finite, vsubq_f32(n, n));
-    }
-    /* zero in lanes 0-2 unless an intermediate overflowed (see fk__dqs_vertex_sse()) */
-    if (FK__LIKELY(vmaxvq_u32(vandq_u32(vmvnq_u32(vceqzq_f32(finite)), xyz)) == 0)) {
-        fk__store3_neon(out, p);
-        if (normal) fk__store3_neon(out_normal, n);
-        return;
-    }
-    fk__dqs_vertex_reference_neon(real, dual, position, normal, out, out_normal);
-}
-
-/* fk__heaviest4_sse() in NEON: the maximum across, then the first lane equal
-   to it. */
-static FK__ALWAYS_INLINE int fk__heaviest4_neon(const float *w)
-{
-    static const uint32_t bit[4] = {1, 2, 4, 8};
-    const float32x4_t v = vld1q_f32(w);
-    const uint32_t equal = vaddvq_u32(vandq_u32(vceqq_f32(v, vdupq_n_f32(vmaxvq_f32(v))), vld1q_u32(bit)));
-    return "\0\0\1\0\2\0\1\0\3\0\1\0\2\0\1\0"[equal]; /* lowest set bit */
-}
-
-/* The heaviest influence as fk__heaviest() finds it (the first of equals). */
-static FK__ALWAYS_INLINE int fk__heaviest_neon(const float *w, const int influences)
-{
-    int low, high;
-    if (influences == 4) return fk__heaviest4_neon(w);
-    if (influences != 8) return fk__heaviest(w, influences);
-    low = fk__heaviest4_neon(w);
-    high = 4 + fk__heaviest4_neon(w + 4);
-    return w[high] > w[low] ? high : low;
-}
-
-/* The SSE2 DQS loop in NEON: a vertex at a time, each influence's bone read
-   from the sign table (or pre-signed, or signed by its dot product with the
-   pivot's rotation where there is no table), blended by fused multiply-adds. */
-static FK__ALWAYS_INLINE int fk__dqs_neon_loop(const fk__skin_run *run, const int influences, const int normals)
-{
-    fk__skin_run r = *run; /* see fk__skin_advance() */
-    int i, e;
-    for (i = 0; i < r.count; ++i) {
-        const uint16_t *joints = (const uint16_t *)(const void *)r.joints;
-        const float *weights = (const float *)(const void *)r.weights;
-        /* with two influences, the first (see fk__dqs_pivot_avx2()) */
-        const int pivot_joint =
-            r.signed_bones ? 0 : joints[influences <= 2 ? 0 : fk__heaviest_neon(weights, influences)];
-        const uint16_t *hemisphere_row = r.hemisphere ? r.hemisphere + (size_t)pivot_joint * FK__DQS_TABLE_BONES : NULL;
-        const float *q = r.palette + (size_t)pivot_joint * FK__DQS_PALETTE_STRIDE;
-        const fk_quat pivot = fk_quat_make(q[0], q[1], q[2], q[3]);
-        float32x4_t real = vdupq_n_f32(0.0f), dual = real;
-        FK__UNROLL
-        for (e = 0; e < influences; ++e) {
-            const float *b;
-            if (r.signed_bones) b = r.signed_bones + (size_t)joints[e] * FK__DQS_BONE_FLOATS;
-            else if (hemisphere_row) b = r.palette + hemisphere_row[joints[e]];
-            else {
-                b = r.palette + (size_t)joints[e] * FK__DQS_PALETTE_STRIDE;
-                b += FK__DQS_BONE_FLOATS * (fk_quat_dot(pivot, fk_quat_make(b[0], b[1], b[2], b[3])) < 0.0f);
-            }
-            real = vfmaq_n_f32(real, vld1q_f32(b), weights[e]);
-            dual = vfmaq_n_f32(dual, vld1q_f32(b + 4), weights[e]);
-        }
-        fk__dqs_vertex_neon(real, dual, r.positions, normals ? r.normals : NULL, r.out_positions, r.out_normals);
-        fk__skin_advance(&r, normals, 1);
-    }
-    return run->count;
-}
-
-#define FK__SIMD_TARGET
-FK__SKIN_SPECIALIZE(fk__lbs_neon, fk__lbs_neon_loop)
-FK__SKIN_SPECIALIZE(fk__dqs_neon, fk__dqs_neon_loop)
-#undef FK__SIMD_TARGET
-
-static fk__skin_loop fk__lbs_simd_loop(int *checks_joints)
-{
-    *checks_joints = 0;
-    return fk__lbs_neon;
-}
-
-static fk__skin_loop fk__dqs_simd_loop(int *checks_joints)
-{
-    *checks_joints = 0;
-    return fk__dqs_neon;
-}
-
-#endif /* FK__SIMD_NEON */
-
 /* ---- Skinning: the public functions ---------------------------------------- */
+
+/* The fast paths (see FAST PATHS): return 1 and set *result when they skinned
+   the call, 0 when it is the reference loops'. */
+static int fk__lbs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result);
+static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result);
 
 FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
 {
@@ -5773,27 +2317,14 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
         palette = fk__align64(storage);
         for (j = 0; j < desc->transform_count; ++j)
             fk__lbs_bone(&desc->transforms[j], palette + (size_t)j * FK__LBS_BONE_FLOATS);
-#if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
-        /* Tangents are the rare layout: they take the general path. */
-        if (!layout.dense && !desc->tangents)
-        {
-            int checks_joints = 0;
-            fk__skin_loop loop = fk__lbs_simd_loop(&checks_joints);
-            return fk__skin_blocks(desc, &layout, palette, NULL, NULL, NULL, loop, checks_joints, fk__lbs_reference);
-        }
-#endif
     }
+    if (fk__lbs_fast(desc, &layout, palette, &result)) return result;
     return fk__lbs_reference(desc, &layout, palette, 0, desc->vertex_count);
 }
 
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
 {
     float storage[FK_LBS_PALETTE_CAPACITY * FK__DQS_PALETTE_STRIDE + 16];
-#if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
-    uint16_t hemisphere[FK__DQS_TABLE_BONES * FK__DQS_TABLE_BONES];
-    uint64_t flipped[FK__DQS_TABLE_BONES];
-    float signed_storage[FK__DQS_TABLE_BONES * FK__DQS_BONE_FLOATS + 16];
-#endif
     float *palette = NULL;
     fk__skin_layout layout;
     fk_result result = fk__check_skin(desc, &layout);
@@ -5803,39 +2334,10 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
         palette = fk__align64(storage);
         for (j = 0; j < desc->transform_count; ++j)
             fk__dqs_palette_bone(&desc->transforms[j], palette + (size_t)j * FK__DQS_PALETTE_STRIDE);
-#if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
-        if (!layout.dense && !desc->tangents) { /* tangents take the general path */
-            /* With one influence a vertex's pivot is its own bone, which a dot
-               product with itself never flips: the bones are read as they are,
-               like pre-signed ones, with no table and no pivot. Otherwise the
-               table costs a dot product per pair of bones, the loop without it
-               one per influence: build it when it is the cheaper. Timed with
-               64 bones (AVX-512), the two took as long at about 500 vertices
-               with k = 4 and 950 with k = 2, where bones^2 = 2 vertices k. */
-            int one_influence = desc->influences == 1 && desc->transform_count <= FK__DQS_TABLE_BONES;
-            int table = !one_influence && desc->transform_count <= FK__DQS_TABLE_BONES &&
-                        desc->transform_count * desc->transform_count <=
-                            2 * (double)desc->vertex_count * desc->influences;
-            float *signed_bones = NULL;
-            int checks_joints = 0;
-            fk__skin_loop loop = fk__dqs_simd_loop(&checks_joints);
-            if (one_influence || (table && fk__dqs_hemispheres(palette, desc->transform_count, hemisphere, flipped))) {
-                /* one row serves: the bones signed as it says, read without the table */
-                signed_bones = fk__align64(signed_storage);
-                for (j = 0; j < desc->transform_count; ++j)
-                    memcpy(signed_bones + (size_t)j * FK__DQS_BONE_FLOATS,
-                           palette + (one_influence ? (size_t)j * FK__DQS_PALETTE_STRIDE : hemisphere[j]),
-                           FK__DQS_BONE_FLOATS * sizeof(float));
-            }
-            return fk__skin_blocks(desc, &layout, palette, table ? hemisphere : NULL, table ? flipped : NULL,
-                                   signed_bones, loop, checks_joints, fk__dqs_reference);
-        }
-#endif
     }
+    if (fk__dqs_fast(desc, &layout, palette, &result)) return result;
     return fk__dqs_reference(desc, &layout, palette, 0, desc->vertex_count);
 }
-
-
 /* ---- Weights -----------------------------------------------------------------
    Inspecting a vertex only reads its k slots; only a vertex with a fault is then
    rewritten, in place: drop what is invalid, merge duplicates, sort, keep the
@@ -5866,7 +2368,12 @@ static fk_result fk__check_weights(const fk_weights_desc *d, fk__weights_layout 
         return FK_ERROR_INVALID_COUNT;
     if (!d->joints || !d->weights) return FK_ERROR_NULL_ARGUMENT;
     k = (size_t)d->influences;
-    if (k > ((size_t)-1) / sizeof(float)) return FK_ERROR_INVALID_COUNT;
+    /* k weights a vertex must fit in size_t (on 32-bit targets INT_MAX of them
+       do not); with no vertices, nothing of them is ever read */
+    if (k > ((size_t)-1) / sizeof(float)) {
+        if (d->vertex_count > 0) return FK_ERROR_INVALID_COUNT;
+        k = 1;
+    }
     layout->joint_stride = d->joint_stride;
     layout->weight_stride = d->weight_stride;
     if ((r = fk__check_stride(&layout->joint_stride, k * sizeof(uint16_t), sizeof(uint16_t), d->joints, d->vertex_count)) != FK_OK) return r;
@@ -6445,6 +2952,1269 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
     }
     return FK_OK;
 }
+
+/* ============================================================================
+   FAST PATHS
+   ============================================================================
+   Everything above is the whole library in plain C. What follows makes three
+   of its loops faster where the processor has vector instructions: the
+   vertex loops of fk_skin_lbs() and fk_skin_dqs(), and fk_forward()'s pass
+   over a parents-first skeleton. They compute what the reference loops
+   compute, to a few ulps (tests/test_simd.c holds them to it), and like them
+   they give a vertex the same bits whatever its neighbours, layout or place
+   in the call, because every vertex goes through the same instructions alone.
+
+   The code comes in three layers:
+     1. a 4-lane vector layer, fk__f4: about twenty operations (load3, madd,
+        permute, rsqrt...), written once for each instruction set: SSE2,
+        NEON, WebAssembly SIMD128;
+     2. blends at a width: a bone's LBS matrix (16 floats) or dual quaternion
+        (8 floats) summed over a vertex's influences, in 4-lane registers or,
+        on x86-64 with AVX2 and FMA, in 8-lane ones;
+     3. kernels written once against both (FK__SKIN_KERNELS, FK__FORWARD_KERNEL)
+        and compiled once per tier: a tier is an instruction set and a width.
+   fk__fast_paths() picks the tier the processor runs best, through a table
+   of three functions. FK_LBS_NO_SIMD leaves only the reference loops. */
+
+
+#if defined(FK__SIMD)
+
+/* ---- Fast paths: the 4-lane vector layer ------------------------------------
+   fk__f4 holds four floats: a point or direction x y z (and a fourth lane the
+   code never stores), a quaternion x y z w, or one number of four joints. */
+
+#if defined(FK__SIMD_SSE2)
+
+typedef __m128 fk__f4;
+#define FK__F4_PERMUTE(v, a, b, c, d) _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(v), _MM_SHUFFLE(d, c, b, a)))
+static FK__ALWAYS_INLINE fk__f4 fk__f4_zero(void) { return _mm_setzero_ps(); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_splat(float s) { return _mm_set1_ps(s); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_make(float x, float y, float z, float w) { return _mm_setr_ps(x, y, z, w); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_load(const float *p) { return _mm_loadu_ps(p); }
+static FK__ALWAYS_INLINE void fk__f4_store(float *p, fk__f4 v) { _mm_storeu_ps(p, v); }
+static FK__ALWAYS_INLINE float fk__f4_first(fk__f4 v) { return _mm_cvtss_f32(v); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_add(fk__f4 a, fk__f4 b) { return _mm_add_ps(a, b); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_sub(fk__f4 a, fk__f4 b) { return _mm_sub_ps(a, b); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_mul(fk__f4 a, fk__f4 b) { return _mm_mul_ps(a, b); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_div(fk__f4 a, fk__f4 b) { return _mm_div_ps(a, b); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_sqrt(fk__f4 a) { return _mm_sqrt_ps(a); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_xor(fk__f4 a, fk__f4 b) { return _mm_xor_ps(a, b); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_max(fk__f4 a, fk__f4 b) { return _mm_max_ps(a, b); }
+/* Bit i set where lane i of a equals lane i of b. */
+static FK__ALWAYS_INLINE int fk__f4_equal_lanes(fk__f4 a, fk__f4 b) { return _mm_movemask_ps(_mm_cmpeq_ps(a, b)); }
+/* a b + c; SSE2 has no fused form (the AVX2 tier fuses its own blends) */
+static FK__ALWAYS_INLINE fk__f4 fk__f4_madd(fk__f4 a, fk__f4 b, fk__f4 c) { return _mm_add_ps(_mm_mul_ps(a, b), c); }
+
+/* Never touches the fourth float, which may be another vertex's or past the end. */
+static FK__ALWAYS_INLINE fk__f4 fk__f4_load3(const void *p)
+{
+    return _mm_movelh_ps(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)p), _mm_load_ss((const float *)p + 2));
+}
+static FK__ALWAYS_INLINE void fk__f4_store3(void *p, fk__f4 v)
+{
+    _mm_storel_pi((__m64 *)p, v);
+    _mm_store_ss((float *)p + 2, _mm_movehl_ps(v, v));
+}
+
+/* Bit i set where lane i is not zero (NaN is not zero). */
+static FK__ALWAYS_INLINE int fk__f4_nonzero_lanes(fk__f4 v) { return _mm_movemask_ps(_mm_cmpneq_ps(v, _mm_setzero_ps())); }
+/* Bit i set where lane i is not in [low, high] (NaN is not). */
+static FK__ALWAYS_INLINE int fk__f4_outside_lanes(fk__f4 v, fk__f4 low, fk__f4 high)
+{
+    return _mm_movemask_ps(_mm_or_ps(_mm_cmpnge_ps(v, low), _mm_cmpnle_ps(v, high)));
+}
+
+/* 1 / sqrt(x) for positive normal x: the 12-bit estimate and one Newton step,
+   y (3 - x y^2) / 2, a few ulps from the quotient. */
+static FK__ALWAYS_INLINE fk__f4 fk__f4_rsqrt(fk__f4 x)
+{
+    __m128 y = _mm_rsqrt_ps(x);
+    return _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), y), _mm_sub_ps(_mm_set1_ps(3.0f), _mm_mul_ps(_mm_mul_ps(y, y), x)));
+}
+
+/* Four rows to four columns. */
+static FK__ALWAYS_INLINE void fk__f4_transpose(fk__f4 *a, fk__f4 *b, fk__f4 *c, fk__f4 *d) { _MM_TRANSPOSE4_PS(*a, *b, *c, *d); }
+
+/* Whether count joint indices are all at most limit: a saturating
+   subtraction leaves a nonzero lane exactly where one is above it. */
+static FK__ALWAYS_INLINE int fk__indices_at_most(const uint16_t *indices, size_t count, unsigned limit)
+{
+    const __m128i bound = _mm_set1_epi16((short)(unsigned short)limit);
+    __m128i excess = _mm_setzero_si128();
+    size_t i;
+    unsigned over = 0;
+    for (i = 0; i + 8 <= count; i += 8)
+        excess = _mm_or_si128(excess, _mm_subs_epu16(_mm_loadu_si128((const __m128i *)(const void *)(indices + i)), bound));
+    for (; i < count; ++i) over |= indices[i] > limit;
+    return !over && _mm_movemask_epi8(_mm_cmpeq_epi16(excess, _mm_setzero_si128())) == 0xFFFF;
+}
+
+#elif defined(FK__SIMD_NEON)
+
+typedef float32x4_t fk__f4;
+#if defined(__clang__) || __GNUC__ >= 12
+#define FK__F4_PERMUTE(v, a, b, c, d) __builtin_shufflevector((v), (v), a, b, c, d)
+#else
+#define FK__F4_PERMUTE(v, a, b, c, d) __builtin_shuffle((v), (uint32x4_t){a, b, c, d})
+#endif
+static FK__ALWAYS_INLINE fk__f4 fk__f4_zero(void) { return vdupq_n_f32(0.0f); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_splat(float s) { return vdupq_n_f32(s); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_make(float x, float y, float z, float w)
+{
+    float lanes[4];
+    lanes[0] = x; lanes[1] = y; lanes[2] = z; lanes[3] = w;
+    return vld1q_f32(lanes);
+}
+static FK__ALWAYS_INLINE fk__f4 fk__f4_load(const float *p) { return vld1q_f32(p); }
+static FK__ALWAYS_INLINE void fk__f4_store(float *p, fk__f4 v) { vst1q_f32(p, v); }
+static FK__ALWAYS_INLINE float fk__f4_first(fk__f4 v) { return vgetq_lane_f32(v, 0); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_add(fk__f4 a, fk__f4 b) { return vaddq_f32(a, b); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_sub(fk__f4 a, fk__f4 b) { return vsubq_f32(a, b); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_mul(fk__f4 a, fk__f4 b) { return vmulq_f32(a, b); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_div(fk__f4 a, fk__f4 b) { return vdivq_f32(a, b); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_sqrt(fk__f4 a) { return vsqrtq_f32(a); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_xor(fk__f4 a, fk__f4 b)
+{
+    return vreinterpretq_f32_u32(veorq_u32(vreinterpretq_u32_f32(a), vreinterpretq_u32_f32(b)));
+}
+static FK__ALWAYS_INLINE fk__f4 fk__f4_max(fk__f4 a, fk__f4 b) { return vmaxq_f32(a, b); }
+static FK__ALWAYS_INLINE int fk__f4_lane_bits(uint32x4_t mask);
+static FK__ALWAYS_INLINE int fk__f4_equal_lanes(fk__f4 a, fk__f4 b) { return fk__f4_lane_bits(vceqq_f32(a, b)); }
+/* a b + c, fused: every 64-bit Arm core has it */
+static FK__ALWAYS_INLINE fk__f4 fk__f4_madd(fk__f4 a, fk__f4 b, fk__f4 c) { return vfmaq_f32(c, a, b); }
+
+static FK__ALWAYS_INLINE fk__f4 fk__f4_load3(const void *p)
+{
+    const float *v = (const float *)p;
+    return vcombine_f32(vld1_f32(v), vld1_lane_f32(v + 2, vdup_n_f32(0.0f), 0));
+}
+static FK__ALWAYS_INLINE void fk__f4_store3(void *p, fk__f4 v)
+{
+    vst1_f32((float *)p, vget_low_f32(v));
+    vst1q_lane_f32((float *)p + 2, v, 2);
+}
+static FK__ALWAYS_INLINE int fk__f4_lane_bits(uint32x4_t mask)
+{
+    static const uint32_t bit[4] = {1, 2, 4, 8};
+    return (int)vaddvq_u32(vandq_u32(mask, vld1q_u32(bit)));
+}
+static FK__ALWAYS_INLINE int fk__f4_nonzero_lanes(fk__f4 v) { return fk__f4_lane_bits(vmvnq_u32(vceqq_f32(v, vdupq_n_f32(0.0f)))); }
+static FK__ALWAYS_INLINE int fk__f4_outside_lanes(fk__f4 v, fk__f4 low, fk__f4 high)
+{
+    return fk__f4_lane_bits(vmvnq_u32(vandq_u32(vcgeq_f32(v, low), vcleq_f32(v, high))));
+}/* NEON's estimate has 8 bits, and 64-bit Arm divides and takes square roots
+   quickly: the quotient itself. */
+static FK__ALWAYS_INLINE fk__f4 fk__f4_rsqrt(fk__f4 x) { return vdivq_f32(vdupq_n_f32(1.0f), vsqrtq_f32(x)); }
+static FK__ALWAYS_INLINE int fk__indices_at_most(const uint16_t *indices, size_t count, unsigned limit)
+{
+    uint16x8_t top = vdupq_n_u16(0);
+    size_t i;
+    unsigned over = 0;
+    for (i = 0; i + 8 <= count; i += 8) top = vmaxq_u16(top, vld1q_u16(indices + i));
+    for (; i < count; ++i) over |= indices[i] > limit;
+    return !over && vmaxvq_u16(top) <= limit;
+}
+static FK__ALWAYS_INLINE void fk__f4_transpose(fk__f4 *a, fk__f4 *b, fk__f4 *c, fk__f4 *d)
+{
+    float32x4x2_t ab = vtrnq_f32(*a, *b), cd = vtrnq_f32(*c, *d);
+    *a = vcombine_f32(vget_low_f32(ab.val[0]), vget_low_f32(cd.val[0]));
+    *b = vcombine_f32(vget_low_f32(ab.val[1]), vget_low_f32(cd.val[1]));
+    *c = vcombine_f32(vget_high_f32(ab.val[0]), vget_high_f32(cd.val[0]));
+    *d = vcombine_f32(vget_high_f32(ab.val[1]), vget_high_f32(cd.val[1]));
+}
+
+#elif defined(FK__SIMD_WASM)
+
+typedef v128_t fk__f4;
+#define FK__F4_PERMUTE(v, a, b, c, d) wasm_i32x4_shuffle((v), (v), a, b, c, d)
+static FK__ALWAYS_INLINE fk__f4 fk__f4_zero(void) { return wasm_f32x4_splat(0.0f); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_splat(float s) { return wasm_f32x4_splat(s); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_make(float x, float y, float z, float w) { return wasm_f32x4_make(x, y, z, w); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_load(const float *p) { return wasm_v128_load(p); }
+static FK__ALWAYS_INLINE void fk__f4_store(float *p, fk__f4 v) { wasm_v128_store(p, v); }
+static FK__ALWAYS_INLINE float fk__f4_first(fk__f4 v) { return wasm_f32x4_extract_lane(v, 0); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_add(fk__f4 a, fk__f4 b) { return wasm_f32x4_add(a, b); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_sub(fk__f4 a, fk__f4 b) { return wasm_f32x4_sub(a, b); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_mul(fk__f4 a, fk__f4 b) { return wasm_f32x4_mul(a, b); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_div(fk__f4 a, fk__f4 b) { return wasm_f32x4_div(a, b); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_sqrt(fk__f4 a) { return wasm_f32x4_sqrt(a); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_xor(fk__f4 a, fk__f4 b) { return wasm_v128_xor(a, b); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_max(fk__f4 a, fk__f4 b) { return wasm_f32x4_max(a, b); }
+static FK__ALWAYS_INLINE int fk__f4_equal_lanes(fk__f4 a, fk__f4 b) { return (int)wasm_i32x4_bitmask(wasm_f32x4_eq(a, b)); }
+/* a b + c; SIMD128 has no fused form (relaxed SIMD's may or may not fuse) */
+static FK__ALWAYS_INLINE fk__f4 fk__f4_madd(fk__f4 a, fk__f4 b, fk__f4 c) { return wasm_f32x4_add(wasm_f32x4_mul(a, b), c); }
+
+static FK__ALWAYS_INLINE fk__f4 fk__f4_load3(const void *p)
+{
+    return wasm_v128_load32_lane((const float *)p + 2, wasm_v128_load64_zero(p), 2);
+}
+static FK__ALWAYS_INLINE void fk__f4_store3(void *p, fk__f4 v)
+{
+    wasm_v128_store64_lane(p, v, 0);
+    wasm_v128_store32_lane((float *)p + 2, v, 2);
+}
+static FK__ALWAYS_INLINE int fk__f4_nonzero_lanes(fk__f4 v) { return (int)wasm_i32x4_bitmask(wasm_f32x4_ne(v, wasm_f32x4_splat(0.0f))); }
+static FK__ALWAYS_INLINE int fk__f4_outside_lanes(fk__f4 v, fk__f4 low, fk__f4 high)
+{
+    return (int)wasm_i32x4_bitmask(wasm_v128_not(wasm_v128_and(wasm_f32x4_ge(v, low), wasm_f32x4_le(v, high))));
+}
+/* SIMD128 has no estimate: the quotient itself. */
+static FK__ALWAYS_INLINE fk__f4 fk__f4_rsqrt(fk__f4 x) { return wasm_f32x4_div(wasm_f32x4_splat(1.0f), wasm_f32x4_sqrt(x)); }
+static FK__ALWAYS_INLINE int fk__indices_at_most(const uint16_t *indices, size_t count, unsigned limit)
+{
+    v128_t top = wasm_u16x8_splat(0);
+    size_t i;
+    unsigned over = 0;
+    for (i = 0; i + 8 <= count; i += 8) top = wasm_u16x8_max(top, wasm_v128_load(indices + i));
+    for (; i < count; ++i) over |= indices[i] > limit;
+    return !over && !wasm_v128_any_true(wasm_u16x8_gt(top, wasm_u16x8_splat((uint16_t)limit)));
+}
+static FK__ALWAYS_INLINE void fk__f4_transpose(fk__f4 *a, fk__f4 *b, fk__f4 *c, fk__f4 *d)
+{
+    v128_t ab_low = wasm_i32x4_shuffle(*a, *b, 0, 4, 1, 5), ab_high = wasm_i32x4_shuffle(*a, *b, 2, 6, 3, 7);
+    v128_t cd_low = wasm_i32x4_shuffle(*c, *d, 0, 4, 1, 5), cd_high = wasm_i32x4_shuffle(*c, *d, 2, 6, 3, 7);
+    *a = wasm_i64x2_shuffle(ab_low, cd_low, 0, 2);
+    *b = wasm_i64x2_shuffle(ab_low, cd_low, 1, 3);
+    *c = wasm_i64x2_shuffle(ab_high, cd_high, 0, 2);
+    *d = wasm_i64x2_shuffle(ab_high, cd_high, 1, 3);
+}
+
+#endif
+
+/* ---- Fast paths: operations built on the layer ------------------------------
+   Each does lane for lane what the scalar function it names does, in the same
+   order of operations, so that the results agree bit for bit wherever the
+   compiler does not fuse multiplies and adds differently in the two. */
+
+static FK__ALWAYS_INLINE fk__f4 fk__f4_lane(fk__f4 v, const int lane)
+{
+    return lane == 0 ? FK__F4_PERMUTE(v, 0, 0, 0, 0) : lane == 1 ? FK__F4_PERMUTE(v, 1, 1, 1, 1)
+         : lane == 2 ? FK__F4_PERMUTE(v, 2, 2, 2, 2) : FK__F4_PERMUTE(v, 3, 3, 3, 3);
+}
+
+/* fk_vec3_cross(): (a b.yzx - a.yzx b), rotated back from z x y. */
+static FK__ALWAYS_INLINE fk__f4 fk__f4_cross(fk__f4 a, fk__f4 b)
+{
+    fk__f4 c = fk__f4_sub(fk__f4_mul(a, FK__F4_PERMUTE(b, 1, 2, 0, 3)), fk__f4_mul(FK__F4_PERMUTE(a, 1, 2, 0, 3), b));
+    return FK__F4_PERMUTE(c, 1, 2, 0, 3);
+}
+
+/* The sum of a b's lanes in every lane, in pairs: (0 + 2) + (1 + 3). */
+static FK__ALWAYS_INLINE fk__f4 fk__f4_dot_pairs(fk__f4 a, fk__f4 b)
+{
+    fk__f4 m = fk__f4_mul(a, b);
+    m = fk__f4_add(m, FK__F4_PERMUTE(m, 2, 3, 0, 1));
+    return fk__f4_add(m, FK__F4_PERMUTE(m, 1, 0, 3, 2));
+}
+
+/* fk_quat_dot() in lane 0, in its order: ((0 + 1) + 2) + 3. */
+static FK__ALWAYS_INLINE float fk__f4_dot_in_order(fk__f4 a, fk__f4 b)
+{
+    fk__f4 m = fk__f4_mul(a, b);
+    fk__f4 sum = fk__f4_add(fk__f4_add(fk__f4_add(m, fk__f4_lane(m, 1)), fk__f4_lane(m, 2)), fk__f4_lane(m, 3));
+    return fk__f4_first(sum);
+}
+
+/* fk_quat_mul(): (a.w b + a.x b1) + (a.y b2 + a.z b3), with b1, b2, b3
+   permutations of b and the products' signs flipped where the formula
+   subtracts (x - y and x + (-y) are the same IEEE operation). */
+static FK__ALWAYS_INLINE fk__f4 fk__f4_quat_mul(fk__f4 a, fk__f4 b)
+{
+    fk__f4 sum = fk__f4_mul(fk__f4_lane(a, 3), b);
+    fk__f4 x = fk__f4_mul(fk__f4_lane(a, 0), FK__F4_PERMUTE(b, 3, 2, 1, 0));
+    fk__f4 y = fk__f4_mul(fk__f4_lane(a, 1), FK__F4_PERMUTE(b, 2, 3, 0, 1));
+    fk__f4 z = fk__f4_mul(fk__f4_lane(a, 2), FK__F4_PERMUTE(b, 1, 0, 3, 2));
+    sum = fk__f4_add(sum, fk__f4_xor(x, fk__f4_make(0.0f, -0.0f, 0.0f, -0.0f)));
+    return fk__f4_add(sum, fk__f4_add(fk__f4_xor(y, fk__f4_make(0.0f, 0.0f, -0.0f, -0.0f)),
+                                      fk__f4_xor(z, fk__f4_make(-0.0f, 0.0f, 0.0f, -0.0f))));
+}
+
+/* fk_quat_rotate(): s = 2 u x v, then (v + w s) + u x s. */
+static FK__ALWAYS_INLINE fk__f4 fk__f4_quat_rotate(fk__f4 q, fk__f4 v)
+{
+    fk__f4 s = fk__f4_mul(fk__f4_cross(q, v), fk__f4_splat(2.0f));
+    return fk__f4_add(fk__f4_add(v, fk__f4_mul(s, fk__f4_lane(q, 3))), fk__f4_cross(q, s));
+}
+
+
+/* DQS flips an influence whose rotation lies in the other hemisphere from the
+   heaviest one's. For rigs of up to this many bones the test is made once per
+   pair of bones instead of once per influence: hemisphere[a * FK__DQS_TABLE_BONES
+   + b] is where in the palette to read bone b when bone a is the heaviest, the
+   bone itself or its negation. Same test, same order of operations as the
+   reference, so the same decisions. The same table is also kept one bit per
+   pair, for the vector loop that signs sixteen vertices at once: bit b of
+   flipped[a] says whether bone b is read negated when bone a is the heaviest.
+
+   Often one row serves every pivot: when the bones can be given signs s_b so
+   that bone b is flipped against pivot a exactly when s_a != s_b, the blend
+   with any pivot is the blend with bone 0 as pivot, times s_a, and a dual
+   quaternion and its negation move a vertex identically (bit for bit: rounding
+   is symmetric in sign). Then the loops need not look for the heaviest
+   influence. Returns whether that is so. */
+#define FK__DQS_TABLE_BONES 64
+
+/* Whether one row of the table serves: flipped against a == (s_a != s_b), with
+   s_b = flipped against bone 0, that is, row a is row 0, complemented when bone
+   a is flipped against bone 0. */
+static int fk__dqs_one_row_serves(const uint64_t *flipped, int bones)
+{
+    const uint64_t all = bones == FK__DQS_TABLE_BONES ? ~(uint64_t)0 : ((uint64_t)1 << bones) - 1;
+    int a;
+    for (a = 0; a < bones; ++a)
+        if (flipped[a] != (flipped[0] >> a & 1 ? ~flipped[0] & all : flipped[0])) return 0;
+    return 1;
+}
+
+/* The table, a pair of bones at a time through fk_quat_dot() itself, so that
+   it decides as the reference does whether or not the compiler fuses the dot
+   product's multiplies and adds. */
+static int fk__dqs_hemispheres(const float *palette, int bones, uint16_t *hemisphere, uint64_t *flipped)
+{
+    int a, b;
+    for (a = 0; a < FK__DQS_TABLE_BONES; ++a) flipped[a] = 0; /* rows past the bones are read, never used */
+    for (a = 0; a < bones; ++a) {
+        const float *qa = palette + (size_t)a * FK__DQS_PALETTE_STRIDE;
+        const fk_quat pivot = fk_quat_make(qa[0], qa[1], qa[2], qa[3]);
+        uint16_t *row = hemisphere + (size_t)a * FK__DQS_TABLE_BONES;
+        uint64_t bits = 0;
+        for (b = 0; b < bones; ++b) {
+            const float *qb = palette + (size_t)b * FK__DQS_PALETTE_STRIDE;
+            const int flip = fk_quat_dot(pivot, fk_quat_make(qb[0], qb[1], qb[2], qb[3])) < 0.0f;
+            row[b] = (uint16_t)(b * FK__DQS_PALETTE_STRIDE + (flip ? FK__DQS_BONE_FLOATS : 0));
+            bits |= (uint64_t)flip << b;
+        }
+        flipped[a] = bits;
+    }
+    return fk__dqs_one_row_serves(flipped, bones);
+}
+
+
+/* ---- Fast paths: blends at a width ------------------------------------------
+   A vertex's LBS blend is sum_k w_k M_k over its bones' 16-float palette
+   entries (columns c0 c1 c2 t, see fk__lbs_bone()), its DQS blend sum_k w_k D_k
+   over their 8-float dual quaternions. At width 4 a blend is four (LBS) or two
+   (DQS) registers; at width 8 two or one, and the loads and multiply-adds
+   halve. Each width has the same five operations: start a blend with the
+   first influence, add one, and read the result out as 4-lane values. */
+
+typedef struct fk__lbs_blend4 { fk__f4 c0, c1, c2, t; } fk__lbs_blend4;
+typedef struct fk__dqs_blend4 { fk__f4 real, dual; } fk__dqs_blend4;
+
+static FK__ALWAYS_INLINE fk__lbs_blend4 fk__lbs_start4(const float *bone, float weight)
+{
+    fk__f4 w = fk__f4_splat(weight);
+    fk__lbs_blend4 b;
+    b.c0 = fk__f4_mul(w, fk__f4_load(bone));
+    b.c1 = fk__f4_mul(w, fk__f4_load(bone + 4));
+    b.c2 = fk__f4_mul(w, fk__f4_load(bone + 8));
+    b.t = fk__f4_mul(w, fk__f4_load(bone + 12));
+    return b;
+}
+
+static FK__ALWAYS_INLINE void fk__lbs_add4(fk__lbs_blend4 *b, const float *bone, float weight)
+{
+    fk__f4 w = fk__f4_splat(weight);
+    b->c0 = fk__f4_madd(w, fk__f4_load(bone), b->c0);
+    b->c1 = fk__f4_madd(w, fk__f4_load(bone + 4), b->c1);
+    b->c2 = fk__f4_madd(w, fk__f4_load(bone + 8), b->c2);
+    b->t = fk__f4_madd(w, fk__f4_load(bone + 12), b->t);
+}
+
+/* The blended linear part applied to v: c0 x + c1 y + c2 z (lane 3 zero). */
+static FK__ALWAYS_INLINE fk__f4 fk__lbs_direction4(fk__lbs_blend4 b, fk__f4 v)
+{
+    return fk__f4_madd(b.c2, fk__f4_lane(v, 2), fk__f4_madd(b.c1, fk__f4_lane(v, 1), fk__f4_mul(b.c0, fk__f4_lane(v, 0))));
+}
+
+static FK__ALWAYS_INLINE fk__f4 fk__lbs_point4(fk__lbs_blend4 b, fk__f4 p)
+{
+    return fk__f4_add(fk__lbs_direction4(b, p), b.t);
+}
+
+static FK__ALWAYS_INLINE fk__dqs_blend4 fk__dqs_start4(const float *bone, float weight)
+{
+    fk__f4 w = fk__f4_splat(weight);
+    fk__dqs_blend4 b;
+    b.real = fk__f4_mul(w, fk__f4_load(bone));
+    b.dual = fk__f4_mul(w, fk__f4_load(bone + 4));
+    return b;
+}
+
+static FK__ALWAYS_INLINE void fk__dqs_add4(fk__dqs_blend4 *b, const float *bone, float weight)
+{
+    fk__f4 w = fk__f4_splat(weight);
+    b->real = fk__f4_madd(w, fk__f4_load(bone), b->real);
+    b->dual = fk__f4_madd(w, fk__f4_load(bone + 4), b->dual);
+}
+
+static FK__ALWAYS_INLINE fk__f4 fk__dqs_real4(fk__dqs_blend4 b) { return b.real; }
+static FK__ALWAYS_INLINE fk__f4 fk__dqs_dual4(fk__dqs_blend4 b) { return b.dual; }
+
+#if defined(FK__SIMD_AVX2)
+/* Width 8 (AVX2 and FMA): the LBS blend as (c0|c1) and (c2|t), the DQS blend
+   as (real|dual), one 32-byte load and one fused multiply-add each. */
+#define FK__AVX2_TARGET __attribute__((target("avx2,fma")))
+
+typedef struct fk__lbs_blend8 { __m256 c01, c2t; } fk__lbs_blend8;
+typedef __m256 fk__dqs_blend8;
+
+static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__lbs_blend8 fk__lbs_start8(const float *bone, float weight)
+{
+    __m256 w = _mm256_set1_ps(weight);
+    fk__lbs_blend8 b;
+    b.c01 = _mm256_mul_ps(w, _mm256_loadu_ps(bone));
+    b.c2t = _mm256_mul_ps(w, _mm256_loadu_ps(bone + 8));
+    return b;
+}
+
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_add8(fk__lbs_blend8 *b, const float *bone, float weight)
+{
+    __m256 w = _mm256_set1_ps(weight);
+    b->c01 = _mm256_fmadd_ps(w, _mm256_loadu_ps(bone), b->c01);
+    b->c2t = _mm256_fmadd_ps(w, _mm256_loadu_ps(bone + 8), b->c2t);
+}
+
+/* (c0|c1) (x|y) + (c2|t) (z|last), halves added: last is 1 for a point, 0 for
+   a direction. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_apply8(fk__lbs_blend8 b, fk__f4 v, float last)
+{
+    __m256 xy = _mm256_set_m128(fk__f4_lane(v, 1), fk__f4_lane(v, 0));
+    __m256 z_last = _mm256_set_m128(_mm_set1_ps(last), fk__f4_lane(v, 2));
+    __m256 sum = _mm256_fmadd_ps(b.c2t, z_last, _mm256_mul_ps(b.c01, xy));
+    return _mm_add_ps(_mm256_castps256_ps128(sum), _mm256_extractf128_ps(sum, 1));
+}
+
+static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_direction8(fk__lbs_blend8 b, fk__f4 v) { return fk__lbs_apply8(b, v, 0.0f); }
+static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_point8(fk__lbs_blend8 b, fk__f4 p) { return fk__lbs_apply8(b, p, 1.0f); }
+
+static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__dqs_blend8 fk__dqs_start8(const float *bone, float weight)
+{
+    return _mm256_mul_ps(_mm256_set1_ps(weight), _mm256_loadu_ps(bone));
+}
+
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_add8(fk__dqs_blend8 *b, const float *bone, float weight)
+{
+    *b = _mm256_fmadd_ps(_mm256_set1_ps(weight), _mm256_loadu_ps(bone), *b);
+}
+
+static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__dqs_real8(fk__dqs_blend8 b) { return _mm256_castps256_ps128(b); }
+static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__dqs_dual8(fk__dqs_blend8 b) { return _mm256_extractf128_ps(b, 1); }
+
+/* The lanes of fk__v8_transpose(): four rows to four columns in each half. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__v8_transpose(__m256 *a, __m256 *b, __m256 *c, __m256 *d)
+{
+    __m256 ab_low = _mm256_unpacklo_ps(*a, *b), ab_high = _mm256_unpackhi_ps(*a, *b);
+    __m256 cd_low = _mm256_unpacklo_ps(*c, *d), cd_high = _mm256_unpackhi_ps(*c, *d);
+    *a = _mm256_shuffle_ps(ab_low, cd_low, _MM_SHUFFLE(1, 0, 1, 0));
+    *b = _mm256_shuffle_ps(ab_low, cd_low, _MM_SHUFFLE(3, 2, 3, 2));
+    *c = _mm256_shuffle_ps(ab_high, cd_high, _MM_SHUFFLE(1, 0, 1, 0));
+    *d = _mm256_shuffle_ps(ab_high, cd_high, _MM_SHUFFLE(3, 2, 3, 2));
+}
+
+/* fk__f4_quat_rotate() of two vectors by two rotations in one pair of
+   registers: forward kinematics rotates the parent's pivot and the joint's
+   rest position at every joint. Without FMA, to keep the scalar bits. */
+#define FK__AVX2_NO_FMA_TARGET __attribute__((target("avx2")))
+#define FK__F8_PERMUTE(v, a, b, c, d) _mm256_castsi256_ps(_mm256_shuffle_epi32(_mm256_castps_si256(v), _MM_SHUFFLE(d, c, b, a)))
+
+static FK__AVX2_NO_FMA_TARGET FK__ALWAYS_INLINE __m256 fk__f8_cross(__m256 a, __m256 b)
+{
+    __m256 c = _mm256_sub_ps(_mm256_mul_ps(a, FK__F8_PERMUTE(b, 1, 2, 0, 3)), _mm256_mul_ps(FK__F8_PERMUTE(a, 1, 2, 0, 3), b));
+    return FK__F8_PERMUTE(c, 1, 2, 0, 3);
+}
+
+static FK__AVX2_NO_FMA_TARGET FK__ALWAYS_INLINE void fk__rotate_pair8(fk__f4 qa, fk__f4 va, fk__f4 qb, fk__f4 vb,
+                                                                      fk__f4 *ra, fk__f4 *rb)
+{
+    __m256 q = _mm256_set_m128(qb, qa), v = _mm256_set_m128(vb, va);
+    __m256 s = _mm256_mul_ps(fk__f8_cross(q, v), _mm256_set1_ps(2.0f));
+    __m256 r = _mm256_add_ps(_mm256_add_ps(v, _mm256_mul_ps(s, FK__F8_PERMUTE(q, 3, 3, 3, 3))), fk__f8_cross(q, s));
+    *ra = _mm256_castps256_ps128(r);
+    *rb = _mm256_extractf128_ps(r, 1);
+}
+#endif
+
+static FK__ALWAYS_INLINE void fk__rotate_pair4(fk__f4 qa, fk__f4 va, fk__f4 qb, fk__f4 vb, fk__f4 *ra, fk__f4 *rb)
+{
+    *ra = fk__f4_quat_rotate(qa, va);
+    *rb = fk__f4_quat_rotate(qb, vb);
+}
+
+/* ---- Fast paths: skinning kernels -------------------------------------------
+   A run is a stretch of vertices with their layout resolved and their joint
+   indices checked (fk__skin_fast()); a kernel skins it front to back. */
+
+typedef struct fk__skin_run {
+    const char *positions, *normals, *joints, *weights;
+    char *out_positions, *out_normals;
+    size_t position_stride, normal_stride, joint_stride, weight_stride;
+    size_t out_position_stride, out_normal_stride;
+    int count, influences;
+    unsigned joint_limit;           /* the largest valid joint index */
+    const float *palette;           /* fk__lbs_bone() or fk__dqs_palette_bone() of every bone */
+    const uint16_t *hemisphere;     /* DQS: fk__dqs_hemispheres() table, or NULL */
+    const float *signed_bones;      /* DQS, when one row of that table serves every pivot: each
+                                       bone as that row signs it, FK__DQS_BONE_FLOATS apart; else NULL */
+} fk__skin_run;
+
+/* The run from its vertex `first` on. */
+static FK__ALWAYS_INLINE fk__skin_run fk__skin_run_from(const fk__skin_run *run, int first)
+{
+    fk__skin_run r = *run;
+    size_t i = (size_t)first;
+    r.positions += i * r.position_stride;
+    r.joints += i * r.joint_stride;
+    r.weights += i * r.weight_stride;
+    r.out_positions += i * r.out_position_stride;
+    if (r.normals) {
+        r.normals += i * r.normal_stride;
+        r.out_normals += i * r.out_normal_stride;
+    }
+    r.count -= first;
+    return r;
+}
+
+/* The heaviest influence, as fk__heaviest() picks it, without branches on the
+   weights (data: a mispredicted branch costs more than the search). With two
+   influences the first: the pivot of a pair only decides the blend's sign,
+   and a dual quaternion and its negation move a vertex to the same bits. */
+static FK__ALWAYS_INLINE int fk__heaviest4(const float *weights)
+{
+    fk__f4 w = fk__f4_load(weights), m = fk__f4_max(w, FK__F4_PERMUTE(w, 1, 0, 3, 2));
+    m = fk__f4_max(m, FK__F4_PERMUTE(m, 2, 3, 0, 1));
+    return "\0\0\1\0\2\0\1\0\3\0\1\0\2\0\1\0"[fk__f4_equal_lanes(w, m)]; /* the lowest lane set */
+}
+
+static FK__ALWAYS_INLINE int fk__dqs_pivot(const float *weights, const int influences)
+{
+    int e, heaviest = 0, high;
+    if (influences <= 2) return 0;
+    if (influences == 4) return fk__heaviest4(weights);
+    if (influences == 8) {
+        heaviest = fk__heaviest4(weights);
+        high = 4 + fk__heaviest4(weights + 4);
+        return heaviest ^ ((heaviest ^ high) & -(weights[high] > weights[heaviest]));
+    }
+    for (e = 1; e < influences; ++e) heaviest ^= (heaviest ^ e) & -(weights[e] > weights[heaviest]);
+    return heaviest;
+}
+
+/* Where DQS reads a vertex's bones from: pre-signed (one row of the sign
+   table serves every pivot, or one influence), the sign table's row of the
+   vertex's pivot, or the palette signed by the reference's own test, the dot
+   product with the pivot's rotation. */
+enum { FK__DQS_PRESIGNED, FK__DQS_BY_TABLE, FK__DQS_BY_DOT_PRODUCTS };
+
+/* Where the vertex's pivot is: its row in the sign table, or its bone in the
+   palette for the dot products. */
+static FK__ALWAYS_INLINE size_t fk__dqs_pivot_at(const char *joint, const char *weight, const int influences,
+                                                 const int source)
+{
+    size_t pivot;
+    if (source == FK__DQS_PRESIGNED) return 0;
+    pivot = ((const uint16_t *)(const void *)joint)[fk__dqs_pivot((const float *)(const void *)weight, influences)];
+    return pivot * (source == FK__DQS_BY_TABLE ? FK__DQS_TABLE_BONES : FK__DQS_PALETTE_STRIDE);
+}
+
+static FK__ALWAYS_INLINE const float *fk__dqs_bone_for(const fk__skin_run *r, size_t pivot_at, fk__f4 pivot,
+                                                       int joint, const int source)
+{
+    const float *bone = r->palette + (size_t)joint * FK__DQS_PALETTE_STRIDE;
+    if (source == FK__DQS_PRESIGNED) return r->signed_bones + (size_t)joint * FK__DQS_BONE_FLOATS;
+    if (source == FK__DQS_BY_TABLE) return r->palette + r->hemisphere[pivot_at + (size_t)joint];
+    return bone + FK__DQS_BONE_FLOATS * (fk__f4_dot_in_order(pivot, fk__f4_load(bone)) < 0.0f);
+}
+
+/* One vertex of DQS done by the reference's fk__dqs_finish(), from its blend. */
+static void fk__dqs_vertex_reference(const float *real, const float *dual, const void *position, const void *normal,
+                                     void *out, void *out_normal)
+{
+    fk_vec3 p = fk__load3((const float *)position), n = normal ? fk__load3((const float *)normal) : p;
+    fk__dqs_finish(fk_quat_make(real[0], real[1], real[2], real[3]), fk_quat_make(dual[0], dual[1], dual[2], dual[3]),
+                   &p, &n);
+    fk__store3((float *)out, p);
+    if (normal) fk__store3((float *)out_normal, n);
+}
+
+/* ---- Fast paths: groups of vertices, a vertex to a lane ---------------------
+   What follows a vertex's blend (renormalizing an LBS normal; moving a point
+   and a normal by a DQS blend) is a long chain of dependent operations. Done
+   one vertex at a time in 4-lane registers it is mostly shuffles, and the
+   chains of a few vertices fill the processor's schedulers; so the kernels
+   blend a group of vertices one at a time, then finish the group with a
+   vertex to each lane (fk__vN: N = 4 with the layer above, 8 with AVX2). A
+   lane's arithmetic does not depend on the others: a short last group is
+   padded with copies of its last vertex and stores only its own, and a lane
+   whose numbers the fast arithmetic cannot take goes to the reference's own
+   code. Blends wait for their group in quads, 16 bytes each. */
+
+typedef fk__f4 fk__v4;
+#define FK__LANES4 4
+static FK__ALWAYS_INLINE fk__v4 fk__v4_splat(float s) { return fk__f4_splat(s); }
+static FK__ALWAYS_INLINE fk__v4 fk__v4_add(fk__v4 a, fk__v4 b) { return fk__f4_add(a, b); }
+static FK__ALWAYS_INLINE fk__v4 fk__v4_sub(fk__v4 a, fk__v4 b) { return fk__f4_sub(a, b); }
+static FK__ALWAYS_INLINE fk__v4 fk__v4_mul(fk__v4 a, fk__v4 b) { return fk__f4_mul(a, b); }
+static FK__ALWAYS_INLINE fk__v4 fk__v4_madd(fk__v4 a, fk__v4 b, fk__v4 c) { return fk__f4_madd(a, b, c); }
+static FK__ALWAYS_INLINE fk__v4 fk__v4_div(fk__v4 a, fk__v4 b) { return fk__f4_div(a, b); }
+static FK__ALWAYS_INLINE fk__v4 fk__v4_rsqrt(fk__v4 a) { return fk__f4_rsqrt(a); }
+static FK__ALWAYS_INLINE int fk__v4_nonzero_lanes(fk__v4 v) { return fk__f4_nonzero_lanes(v); }
+static FK__ALWAYS_INLINE int fk__v4_outside_lanes(fk__v4 v, float low, float high)
+{
+    return fk__f4_outside_lanes(v, fk__f4_splat(low), fk__f4_splat(high));
+}
+/* A group's quads (at their slots) as x, y, z, w across the lanes. */
+static FK__ALWAYS_INLINE void fk__v4_from_quads(const float *quads, fk__v4 *x, fk__v4 *y, fk__v4 *z, fk__v4 *w)
+{
+    *x = fk__f4_load(quads); *y = fk__f4_load(quads + 4); *z = fk__f4_load(quads + 8); *w = fk__f4_load(quads + 12);
+    fk__f4_transpose(x, y, z, w);
+}
+/* A group's points, stride apart, as x, y, z across the lanes. */
+static FK__ALWAYS_INLINE void fk__v4_load_points(const char *p, size_t stride, fk__v4 *x, fk__v4 *y, fk__v4 *z)
+{
+    fk__v4 w;
+    *x = fk__f4_load3(p); *y = fk__f4_load3(p + stride); *z = fk__f4_load3(p + 2 * stride);
+    w = fk__f4_load3(p + 3 * stride);
+    fk__f4_transpose(x, y, z, &w);
+}
+static FK__ALWAYS_INLINE void fk__v4_store_points(char *p, size_t stride, fk__v4 x, fk__v4 y, fk__v4 z)
+{
+    fk__v4 w = z;
+    fk__f4_transpose(&x, &y, &z, &w);
+    fk__f4_store3(p, x); fk__f4_store3(p + stride, y); fk__f4_store3(p + 2 * stride, z);
+    fk__f4_store3(p + 3 * stride, w);
+}
+
+#if defined(FK__SIMD_AVX2)
+typedef __m256 fk__v8;
+#define FK__LANES8 8
+static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__v8 fk__v8_splat(float s) { return _mm256_set1_ps(s); }
+static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__v8 fk__v8_add(fk__v8 a, fk__v8 b) { return _mm256_add_ps(a, b); }
+static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__v8 fk__v8_sub(fk__v8 a, fk__v8 b) { return _mm256_sub_ps(a, b); }
+static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__v8 fk__v8_mul(fk__v8 a, fk__v8 b) { return _mm256_mul_ps(a, b); }
+static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__v8 fk__v8_madd(fk__v8 a, fk__v8 b, fk__v8 c) { return _mm256_fmadd_ps(a, b, c); }
+static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__v8 fk__v8_div(fk__v8 a, fk__v8 b) { return _mm256_div_ps(a, b); }
+static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__v8 fk__v8_rsqrt(fk__v8 x) /* as fk__f4_rsqrt() */
+{
+    __m256 y = _mm256_rsqrt_ps(x);
+    return _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), y),
+                         _mm256_fnmadd_ps(_mm256_mul_ps(y, y), x, _mm256_set1_ps(3.0f)));
+}
+static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__v8_nonzero_lanes(fk__v8 v)
+{
+    return _mm256_movemask_ps(_mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_NEQ_UQ));
+}
+static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__v8_outside_lanes(fk__v8 v, float low, float high)
+{
+    return _mm256_movemask_ps(_mm256_or_ps(_mm256_cmp_ps(v, _mm256_set1_ps(low), _CMP_NGE_UQ),
+                                           _mm256_cmp_ps(v, _mm256_set1_ps(high), _CMP_NLE_UQ)));
+}
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__v8_from_quads(const float *quads, fk__v8 *x, fk__v8 *y, fk__v8 *z,
+                                                                fk__v8 *w)
+{
+    *x = _mm256_loadu2_m128(quads + 16, quads); *y = _mm256_loadu2_m128(quads + 20, quads + 4);
+    *z = _mm256_loadu2_m128(quads + 24, quads + 8); *w = _mm256_loadu2_m128(quads + 28, quads + 12);
+    fk__v8_transpose(x, y, z, w);
+}
+static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__v8_point_pair(const char *p, size_t stride, int lane)
+{
+    return _mm256_set_m128(fk__f4_load3(p + (size_t)(lane + 4) * stride), fk__f4_load3(p + (size_t)lane * stride));
+}
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__v8_load_points(const char *p, size_t stride, fk__v8 *x, fk__v8 *y,
+                                                                 fk__v8 *z)
+{
+    fk__v8 w = fk__v8_point_pair(p, stride, 3);
+    *x = fk__v8_point_pair(p, stride, 0); *y = fk__v8_point_pair(p, stride, 1); *z = fk__v8_point_pair(p, stride, 2);
+    fk__v8_transpose(x, y, z, &w);
+}
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__v8_store_points(char *p, size_t stride, fk__v8 x, fk__v8 y, fk__v8 z)
+{
+    fk__v8 w = z, lanes[4];
+    int lane;
+    fk__v8_transpose(&x, &y, &z, &w);
+    lanes[0] = x; lanes[1] = y; lanes[2] = z; lanes[3] = w;
+    for (lane = 0; lane < 4; ++lane) {
+        fk__f4_store3(p + (size_t)lane * stride, _mm256_castps256_ps128(lanes[lane]));
+        fk__f4_store3(p + (size_t)(lane + 4) * stride, _mm256_extractf128_ps(lanes[lane], 1));
+    }
+}
+#endif
+
+/* A short group's points copied, padded with copies of its last, into a
+   12-byte-stride array of a full group's. */
+static void fk__group_points_padded(float *padded, const char *p, size_t stride, int count, int lanes)
+{
+    int lane;
+    for (lane = 0; lane < lanes; ++lane) memcpy(padded + 3 * lane, p + (size_t)(lane < count ? lane : count - 1) * stride, 12);
+}
+
+/* Pads a group's quads past count with copies of the last. */
+static void fk__group_pad(float *quads, int count, int lanes)
+{
+    int lane;
+    for (lane = count; lane < lanes; ++lane) memcpy(quads + 4 * lane, quads + 4 * (count - 1), 16);
+}
+
+/* LBS, a group's normals: each moved normal divided by its length, or, for
+   lengths the estimate cannot take (zero, subnormal, overflowing, NaN), by
+   fk_vec3_normalize() itself. */
+#define FK__LBS_NORMALS(w) \
+    static FK__TARGET##w FK__NOINLINE void fk__lbs_normals##w(float *moved, char *out, size_t stride, int count) \
+    { \
+        float padded[3 * FK__LANES##w]; \
+        fk__v##w x, y, z, unused, scale; \
+        int lane, careful; \
+        if (count < FK__LANES##w) fk__group_pad(moved, count, FK__LANES##w); \
+        fk__v##w##_from_quads(moved, &x, &y, &z, &unused); \
+        (void)unused; \
+        scale = fk__v##w##_madd(z, z, fk__v##w##_madd(y, y, fk__v##w##_mul(x, x))); \
+        careful = fk__v##w##_outside_lanes(scale, FLT_MIN, FLT_MAX) & ((1 << count) - 1); \
+        scale = fk__v##w##_rsqrt(scale); \
+        x = fk__v##w##_mul(x, scale); y = fk__v##w##_mul(y, scale); z = fk__v##w##_mul(z, scale); \
+        if (count == FK__LANES##w) { \
+            fk__v##w##_store_points(out, stride, x, y, z); \
+        } else { \
+            fk__v##w##_store_points((char *)padded, 12, x, y, z); \
+            for (lane = 0; lane < count; ++lane) memcpy(out + (size_t)lane * stride, padded + 3 * lane, 12); \
+        } \
+        for (lane = 0; careful; ++lane, careful >>= 1) \
+            if (careful & 1) \
+                fk__store3((float *)(void *)(out + (size_t)lane * stride), \
+                           fk_vec3_normalize(fk__load3(moved + 4 * lane))); \
+    }
+
+/* DQS, a group's points and normals moved by their blends (u, w) + eps (d, d_w)
+   without normalizing them first. With N = |real|^2, the unit rotation of v is
+       v + (2 w (u x v) + 2 u x (u x v)) / N
+   and the translation 2 (w d - d_w u + u x d) / N: fk_quat_rotate() and
+   fk__dual_quat_translation() with the normalization folded into one division
+   at the end, without a square root. A norm the division cannot take, or a
+   result that overflows where the reference's would not, goes to
+   fk__dqs_finish(); with the output the input itself, before anything of the
+   group is written. */
+#define FK__DQS_FINISH(w) \
+    static FK__TARGET##w FK__ALWAYS_INLINE void fk__dqs_cross##w(fk__v##w ax, fk__v##w ay, fk__v##w az, fk__v##w bx, \
+                                                                 fk__v##w by, fk__v##w bz, fk__v##w *cx, \
+                                                                 fk__v##w *cy, fk__v##w *cz) \
+    { \
+        *cx = fk__v##w##_sub(fk__v##w##_mul(ay, bz), fk__v##w##_mul(az, by)); \
+        *cy = fk__v##w##_sub(fk__v##w##_mul(az, bx), fk__v##w##_mul(ax, bz)); \
+        *cz = fk__v##w##_sub(fk__v##w##_mul(ax, by), fk__v##w##_mul(ay, bx)); \
+    } \
+    \
+    /* v + (w s + u x s + t) / N with s = 2 u x v: v rotated, and moved by t / N */ \
+    static FK__TARGET##w FK__ALWAYS_INLINE void fk__dqs_move##w(fk__v##w ux, fk__v##w uy, fk__v##w uz, fk__v##w rw, \
+                                                                fk__v##w inverse, fk__v##w tx, fk__v##w ty, \
+                                                                fk__v##w tz, fk__v##w *x, fk__v##w *y, fk__v##w *z) \
+    { \
+        fk__v##w sx, sy, sz, cx, cy, cz; \
+        fk__dqs_cross##w(ux, uy, uz, *x, *y, *z, &sx, &sy, &sz); \
+        sx = fk__v##w##_add(sx, sx); sy = fk__v##w##_add(sy, sy); sz = fk__v##w##_add(sz, sz); \
+        fk__dqs_cross##w(ux, uy, uz, sx, sy, sz, &cx, &cy, &cz); \
+        *x = fk__v##w##_madd(fk__v##w##_add(fk__v##w##_madd(sx, rw, cx), tx), inverse, *x); \
+        *y = fk__v##w##_madd(fk__v##w##_add(fk__v##w##_madd(sy, rw, cy), ty), inverse, *y); \
+        *z = fk__v##w##_madd(fk__v##w##_add(fk__v##w##_madd(sz, rw, cz), tz), inverse, *z); \
+    } \
+    \
+    static FK__TARGET##w FK__NOINLINE void fk__dqs_finish##w(float *reals, float *duals, const fk__skin_run *run, \
+                                                             int first, int count, const int normals) \
+    { \
+        float padded_points[3 * FK__LANES##w], padded_normals[3 * FK__LANES##w]; \
+        const fk__skin_run r = fk__skin_run_from(run, first); \
+        const int full = count == FK__LANES##w; \
+        const char *position = full ? r.positions : (const char *)padded_points; \
+        const char *normal = full ? r.normals : (const char *)padded_normals; \
+        const size_t position_stride = full ? r.position_stride : 12, normal_stride = full ? r.normal_stride : 12; \
+        fk__v##w ux, uy, uz, rw, dx, dy, dz, dw, inverse, tx, ty, tz, cx, cy, cz, px, py, pz, nx, ny, nz, zero, none; \
+        int lane, careful; \
+        if (!full) { \
+            fk__group_pad(reals, count, FK__LANES##w); \
+            fk__group_pad(duals, count, FK__LANES##w); \
+            fk__group_points_padded(padded_points, r.positions, r.position_stride, count, FK__LANES##w); \
+            if (normals) fk__group_points_padded(padded_normals, r.normals, r.normal_stride, count, FK__LANES##w); \
+        } \
+        fk__v##w##_from_quads(reals, &ux, &uy, &uz, &rw); \
+        fk__v##w##_from_quads(duals, &dx, &dy, &dz, &dw); \
+        inverse = fk__v##w##_madd(rw, rw, fk__v##w##_madd(uz, uz, fk__v##w##_madd(uy, uy, fk__v##w##_mul(ux, ux)))); \
+        careful = fk__v##w##_outside_lanes(inverse, FLT_MIN, FLT_MAX); \
+        inverse = fk__v##w##_div(fk__v##w##_splat(1.0f), inverse); \
+        /* twice the translation's numerator: 2 (w d - d_w u + u x d) */ \
+        fk__dqs_cross##w(ux, uy, uz, dx, dy, dz, &cx, &cy, &cz); \
+        tx = fk__v##w##_add(fk__v##w##_sub(fk__v##w##_mul(dx, rw), fk__v##w##_mul(ux, dw)), cx); \
+        ty = fk__v##w##_add(fk__v##w##_sub(fk__v##w##_mul(dy, rw), fk__v##w##_mul(uy, dw)), cy); \
+        tz = fk__v##w##_add(fk__v##w##_sub(fk__v##w##_mul(dz, rw), fk__v##w##_mul(uz, dw)), cz); \
+        tx = fk__v##w##_add(tx, tx); ty = fk__v##w##_add(ty, ty); tz = fk__v##w##_add(tz, tz); \
+        fk__v##w##_load_points(position, position_stride, &px, &py, &pz); \
+        fk__dqs_move##w(ux, uy, uz, rw, inverse, tx, ty, tz, &px, &py, &pz); \
+        zero = fk__v##w##_add(fk__v##w##_sub(px, px), fk__v##w##_add(fk__v##w##_sub(py, py), fk__v##w##_sub(pz, pz))); \
+        nx = ny = nz = zero; \
+        if (normals) { \
+            none = fk__v##w##_splat(0.0f); \
+            fk__v##w##_load_points(normal, normal_stride, &nx, &ny, &nz); \
+            fk__dqs_move##w(ux, uy, uz, rw, inverse, none, none, none, &nx, &ny, &nz); \
+            zero = fk__v##w##_add(zero, fk__v##w##_sub(nx, nx)); \
+            zero = fk__v##w##_add(zero, fk__v##w##_add(fk__v##w##_sub(ny, ny), fk__v##w##_sub(nz, nz))); \
+        } \
+        careful = (careful | fk__v##w##_nonzero_lanes(zero)) & ((1 << count) - 1); \
+        if (FK__LIKELY(full && !careful)) { \
+            fk__v##w##_store_points(r.out_positions, r.out_position_stride, px, py, pz); \
+            if (normals) fk__v##w##_store_points(r.out_normals, r.out_normal_stride, nx, ny, nz); \
+            return; \
+        } \
+        fk__v##w##_store_points((char *)padded_points, 12, px, py, pz); \
+        fk__v##w##_store_points((char *)padded_normals, 12, nx, ny, nz); \
+        for (lane = 0; lane < count; ++lane) { \
+            const size_t i = (size_t)lane; \
+            if (careful >> lane & 1) \
+                fk__dqs_vertex_reference(reals + 4 * lane, duals + 4 * lane, r.positions + i * r.position_stride, \
+                                         normals ? r.normals + i * r.normal_stride : NULL, \
+                                         r.out_positions + i * r.out_position_stride, \
+                                         normals ? r.out_normals + i * r.out_normal_stride : NULL); \
+            else { \
+                memcpy(r.out_positions + i * r.out_position_stride, padded_points + 3 * lane, 12); \
+                if (normals) memcpy(r.out_normals + i * r.out_normal_stride, padded_normals + 3 * lane, 12); \
+            } \
+        } \
+    }
+
+#define FK__TARGET4
+FK__LBS_NORMALS(4)
+FK__DQS_FINISH(4)
+#if defined(FK__SIMD_AVX2)
+#define FK__TARGET8 FK__AVX2_TARGET
+FK__LBS_NORMALS(8)
+FK__DQS_FINISH(8)
+#endif
+
+/* The two skinning kernels of a tier, at width w, each compiled for the
+   influence counts below and with and without normals, so that the influence
+   loop unrolls and the normal branch disappears: four influences (glTF's and
+   most engines' layout) and any count. */
+#define FK__SKIN_KERNELS(tier, target, w) \
+    /* Normals are renormalized a group at a time, one group late: see \
+       fk__dqs_loop_(). */ \
+    static target FK__ALWAYS_INLINE void fk__lbs_loop_##tier(const fk__skin_run *run, const int influences, \
+                                                             const int normals) \
+    { \
+        const fk__skin_run r = *run; /* in registers: the stores could alias *run */ \
+        const char *position = r.positions, *normal = r.normals, *joint = r.joints, *weight = r.weights; \
+        char *out = r.out_positions; \
+        float moved[2][4 * FK__LANES##w]; \
+        int i, e, lane = 0, group = 0; \
+        for (i = 0; i < r.count; ++i) { \
+            const uint16_t *joints = (const uint16_t *)(const void *)joint; \
+            const float *weights = (const float *)(const void *)weight; \
+            fk__lbs_blend##w blend = fk__lbs_start##w(r.palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS, weights[0]); \
+            FK__UNROLL for (e = 1; e < influences; ++e) \
+                fk__lbs_add##w(&blend, r.palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS, weights[e]); \
+            if (normals) { \
+                fk__f4_store(moved[group] + 4 * lane, fk__lbs_direction##w(blend, fk__f4_load3(normal))); \
+                normal += r.normal_stride; \
+                if (++lane == FK__LANES##w) { \
+                    if (i + 1 > FK__LANES##w) \
+                        fk__lbs_normals##w(moved[!group], r.out_normals + (size_t)(i + 1 - 2 * FK__LANES##w) * \
+                                           r.out_normal_stride, r.out_normal_stride, FK__LANES##w); \
+                    group = !group; \
+                    lane = 0; \
+                } \
+            } \
+            fk__f4_store3(out, fk__lbs_point##w(blend, fk__f4_load3(position))); \
+            position += r.position_stride; \
+            joint += r.joint_stride; \
+            weight += r.weight_stride; \
+            out += r.out_position_stride; \
+        } \
+        if (normals && i - lane > 0) \
+            fk__lbs_normals##w(moved[!group], r.out_normals + (size_t)(i - lane - FK__LANES##w) * r.out_normal_stride, \
+                               r.out_normal_stride, FK__LANES##w); \
+        if (normals && lane) \
+            fk__lbs_normals##w(moved[group], r.out_normals + (size_t)(i - lane) * r.out_normal_stride, \
+                               r.out_normal_stride, lane); \
+    } \
+    \
+    /* A group is finished after the next group's blends, not before them: its \
+       long chain of dependent operations then starts from blends computed long \
+       since, instead of waiting on the last of them. Likewise each vertex's \
+       pivot is found a vertex ahead. */ \
+    static target FK__ALWAYS_INLINE void fk__dqs_loop_##tier(const fk__skin_run *run, const int influences, \
+                                                             const int normals, const int source) \
+    { \
+        const fk__skin_run r = *run; /* in registers: the stores could alias *run */ \
+        const char *joint = r.joints, *weight = r.weights; \
+        float reals[2][4 * FK__LANES##w], duals[2][4 * FK__LANES##w]; \
+        size_t pivots[FK__LANES##w]; \
+        int i, e, lane = 0, group = 0; \
+        for (i = 0; i < r.count; ++i) { \
+            const uint16_t *joints = (const uint16_t *)(const void *)joint; \
+            const float *weights = (const float *)(const void *)weight; \
+            fk__f4 pivot; \
+            fk__dqs_blend##w blend; \
+            if (lane == 0) { /* the group's pivots, each a chain of dependent loads, first */ \
+                const int count = r.count - i < FK__LANES##w ? r.count - i : FK__LANES##w; \
+                int v; \
+                for (v = 0; v < count; ++v) \
+                    pivots[v] = fk__dqs_pivot_at(joint + (size_t)v * r.joint_stride, \
+                                                 weight + (size_t)v * r.weight_stride, influences, source); \
+            } \
+            pivot = source == FK__DQS_BY_DOT_PRODUCTS ? fk__f4_load(r.palette + pivots[lane]) : fk__f4_zero(); \
+            blend = fk__dqs_start##w(fk__dqs_bone_for(&r, pivots[lane], pivot, joints[0], source), weights[0]); \
+            FK__UNROLL for (e = 1; e < influences; ++e) \
+                fk__dqs_add##w(&blend, fk__dqs_bone_for(&r, pivots[lane], pivot, joints[e], source), weights[e]); \
+            fk__f4_store(reals[group] + 4 * lane, fk__dqs_real##w(blend)); \
+            fk__f4_store(duals[group] + 4 * lane, fk__dqs_dual##w(blend)); \
+            joint += r.joint_stride; \
+            weight += r.weight_stride; \
+            if (++lane == FK__LANES##w) { \
+                if (i + 1 > FK__LANES##w) \
+                    fk__dqs_finish##w(reals[!group], duals[!group], &r, i + 1 - 2 * FK__LANES##w, FK__LANES##w, \
+                                      normals); \
+                group = !group; \
+                lane = 0; \
+            } \
+        } \
+        if (i - lane > 0) \
+            fk__dqs_finish##w(reals[!group], duals[!group], &r, i - lane - FK__LANES##w, FK__LANES##w, normals); \
+        if (lane) fk__dqs_finish##w(reals[group], duals[group], &r, i - lane, lane, normals); \
+    } \
+    \
+    static target void fk__lbs_##tier(const fk__skin_run *run) \
+    { \
+        if (run->influences == 4 && run->normals) fk__lbs_loop_##tier(run, 4, 1); \
+        else if (run->influences == 4) fk__lbs_loop_##tier(run, 4, 0); \
+        else if (run->normals) fk__lbs_loop_##tier(run, run->influences, 1); \
+        else fk__lbs_loop_##tier(run, run->influences, 0); \
+    } \
+    \
+    static target FK__ALWAYS_INLINE void fk__dqs_by_##tier(const fk__skin_run *run, const int source) \
+    { \
+        if (run->influences == 4 && run->normals) fk__dqs_loop_##tier(run, 4, 1, source); \
+        else if (run->influences == 4) fk__dqs_loop_##tier(run, 4, 0, source); \
+        else if (run->normals) fk__dqs_loop_##tier(run, run->influences, 1, source); \
+        else fk__dqs_loop_##tier(run, run->influences, 0, source); \
+    } \
+    static target FK__NOINLINE void fk__dqs_presigned_##tier(const fk__skin_run *run) \
+    { \
+        fk__dqs_by_##tier(run, FK__DQS_PRESIGNED); \
+    } \
+    static target FK__NOINLINE void fk__dqs_by_table_##tier(const fk__skin_run *run) \
+    { \
+        fk__dqs_by_##tier(run, FK__DQS_BY_TABLE); \
+    } \
+    static target FK__NOINLINE void fk__dqs_by_dot_products_##tier(const fk__skin_run *run) \
+    { \
+        fk__dqs_by_##tier(run, FK__DQS_BY_DOT_PRODUCTS); \
+    } \
+    static target void fk__dqs_##tier(const fk__skin_run *run) \
+    { \
+        if (run->signed_bones) fk__dqs_presigned_##tier(run); \
+        else if (run->hemisphere) fk__dqs_by_table_##tier(run); \
+        else fk__dqs_by_dot_products_##tier(run); \
+    }
+
+/* ---- Fast paths: forward kinematics kernel ----------------------------------
+   fk__forward_parents_first_reference()'s pass, at the same checks and bits:
+   parents before children, every input valid, else 0 and the general path
+   starts over. The rotation's normalization (a square root and a division,
+   longer than the rest of a joint's chain) runs ahead of the chain, four
+   joints to an instruction, and each joint's rotation comes in halved by it,
+   q / (2 |q|): a root doubles it back, exactly, and a child multiplies the
+   product by twice the parent's renormalization factor, 3 - |Q_p|^2, which
+   is one multiplication shorter than halving it. The first
+   FK__FORWARD_NEAR_JOINTS joints also keep their transforms in aligned
+   registers' memory on the stack for their children to read whole, and a
+   joint whose parent is the joint just before it (most of a skeleton listed
+   depth first) takes the parent's from registers. Only the translations are
+   tested for finiteness: a coordinate of x or of the pivot x + d that is
+   infinite or NaN makes the same coordinate of t so (t is pivot - (x + r) for
+   a root, (t_p + (pivot + r')) - (x + r) below it), and the sum of t - t over
+   the joints stays 0 unless one was not finite. */
+#define FK__FORWARD_NEAR_JOINTS 256
+#define FK__FORWARD_BATCH 64
+
+/* 0.5 / |q| for the four quaternions whose x, y, z, w are the lanes of qx,
+   qy, qz, qw, |q|^2 summed in fk_quat_dot()'s order; returns 0 if one of them
+   has a |q|^2 that is not a positive normal float. */
+static FK__ALWAYS_INLINE int fk__half_unit_factors4(const fk_quat *rotations, float factors[4])
+{
+    fk__f4 x = fk__f4_load(&rotations[0].x), y = fk__f4_load(&rotations[1].x);
+    fk__f4 z = fk__f4_load(&rotations[2].x), w = fk__f4_load(&rotations[3].x), norm2;
+    float lanes[4];
+    int lane, normal = 1;
+    fk__f4_transpose(&x, &y, &z, &w);
+    norm2 = fk__f4_add(fk__f4_add(fk__f4_add(fk__f4_mul(x, x), fk__f4_mul(y, y)), fk__f4_mul(z, z)), fk__f4_mul(w, w));
+    fk__f4_store(lanes, norm2);
+    for (lane = 0; lane < 4; ++lane) {
+        uint32_t bits;
+        memcpy(&bits, &lanes[lane], sizeof bits);
+        normal &= bits - 0x00800000u <= 0x7F7FFFFFu - 0x00800000u;
+    }
+    fk__f4_store(factors, fk__f4_div(fk__f4_splat(0.5f), fk__f4_sqrt(norm2)));
+    return normal;
+}
+
+/* fk__half_unit_factors4() of count rotations (1 to FK__FORWARD_BATCH), the
+   last group of four padded with copies of the last rotation. */
+static FK__ALWAYS_INLINE int fk__half_unit_factors(const fk_quat *rotations, int count, float *factors)
+{
+    int i, normal = 1;
+    for (i = 0; i + 4 <= count; i += 4) normal &= fk__half_unit_factors4(rotations + i, factors + i);
+    if (i < count) {
+        fk_quat last[4];
+        float lanes[4];
+        int lane;
+        for (lane = 0; lane < 4; ++lane) last[lane] = rotations[i + lane < count ? i + lane : count - 1];
+        normal &= fk__half_unit_factors4(last, lanes);
+        for (lane = 0; i + lane < count; ++lane) factors[i + lane] = lanes[lane];
+    }
+    return normal;
+}
+
+/* The pass of a tier, compiled once per convention and with and without
+   translations; every helper inlined (flatten), since calls and branches
+   would cost more than the arithmetic. */
+#define FK__FORWARD_KERNEL(tier, target, w) \
+    static target FK__ALWAYS_INLINE int fk__forward_pass_##tier(int joint_count, const int *parents, \
+                                                                const fk_vec3 *rest_joints, const fk_quat *rotations, \
+                                                                const fk_vec3 *translations, fk_rigid *out, \
+                                                                const int rest_frame, const int translated) \
+    { \
+        fk__f4 not_finite = fk__f4_zero(); \
+        fk__f4 near_q[FK__FORWARD_NEAR_JOINTS], near_t[FK__FORWARD_NEAR_JOINTS]; \
+        float factors[FK__FORWARD_BATCH]; \
+        fk__f4 q = fk__f4_zero(), t = q; \
+        int i, batch, end; \
+        for (batch = 0; batch < joint_count; batch = end) { \
+            end = joint_count - batch < FK__FORWARD_BATCH ? joint_count : batch + FK__FORWARD_BATCH; \
+            if (!fk__half_unit_factors(rotations + batch, end - batch, factors)) return 0; \
+            for (i = batch; i < end; ++i) { \
+                const int parent = parents[i]; \
+                const fk__f4 x = fk__f4_load3(&rest_joints[i]); \
+                const fk__f4 pivot = translated ? fk__f4_add(x, fk__f4_load3(&translations[i])) : x; \
+                const fk__f4 half_q = fk__f4_mul(fk__f4_load(&rotations[i].x), fk__f4_splat(factors[i - batch])); \
+                fk__f4 parent_q = q, parent_t = t, rotated_pivot, rotated_x; \
+                if (parent >= i) return 0; \
+                if (parent < 0) { \
+                    q = fk__f4_add(half_q, half_q); \
+                    t = fk__f4_sub(pivot, fk__f4_quat_rotate(q, x)); \
+                } else { \
+                    if (parent != i - 1 && parent < FK__FORWARD_NEAR_JOINTS) { \
+                        parent_q = near_q[parent]; \
+                        parent_t = near_t[parent]; \
+                    } else if (parent != i - 1) { \
+                        parent_q = fk__f4_load(&out[parent].q.x); \
+                        parent_t = fk__f4_load3(&out[parent].t); \
+                    } \
+                    q = fk__f4_mul(rest_frame ? fk__f4_quat_mul(half_q, parent_q) : fk__f4_quat_mul(parent_q, half_q), \
+                                   fk__f4_sub(fk__f4_splat(3.0f), fk__f4_dot_pairs(parent_q, parent_q))); \
+                    fk__rotate_pair##w(parent_q, pivot, q, x, &rotated_pivot, &rotated_x); \
+                    t = fk__f4_sub(fk__f4_add(parent_t, rotated_pivot), rotated_x); \
+                } \
+                if (i < FK__FORWARD_NEAR_JOINTS) { \
+                    near_q[i] = q; \
+                    near_t[i] = t; \
+                } \
+                fk__f4_store(&out[i].q.x, q); \
+                fk__f4_store3(&out[i].t, t); \
+                not_finite = fk__f4_add(not_finite, fk__f4_sub(t, t)); \
+            } \
+        } \
+        return !(fk__f4_nonzero_lanes(not_finite) & 7); \
+    } \
+    \
+    static target FK__FLATTEN int fk__forward_##tier(int joint_count, const int *parents, const fk_vec3 *rest_joints, \
+                                                     const fk_quat *rotations, const fk_vec3 *translations, \
+                                                     fk_rigid *out, int rest_frame) \
+    { \
+        const int n = joint_count; \
+        if (rest_frame) \
+            return translations ? fk__forward_pass_##tier(n, parents, rest_joints, rotations, translations, out, 1, 1) \
+                                : fk__forward_pass_##tier(n, parents, rest_joints, rotations, NULL, out, 1, 0); \
+        return translations ? fk__forward_pass_##tier(n, parents, rest_joints, rotations, translations, out, 0, 1) \
+                            : fk__forward_pass_##tier(n, parents, rest_joints, rotations, NULL, out, 0, 0); \
+    }
+
+/* ---- Fast paths: the tiers and the table that picks one --------------------- */
+
+typedef struct fk__fast_path_table {
+    const char *name;
+    void (*lbs)(const fk__skin_run *run);
+    void (*dqs)(const fk__skin_run *run);
+    fk__forward_pass forward;
+} fk__fast_path_table;
+
+#define FK__NO_TARGET
+FK__SKIN_KERNELS(simd4, FK__NO_TARGET, 4)
+FK__FORWARD_KERNEL(simd4, FK__NO_TARGET, 4)
+
+#if defined(FK__SIMD_AVX2)
+FK__SKIN_KERNELS(avx2, FK__AVX2_TARGET, 8)
+FK__FORWARD_KERNEL(avx2, FK__AVX2_NO_FMA_TARGET, 8)
+#endif
+
+/* The tier this processor runs best: on x86-64 AVX2 with FMA where the
+   processor has them (asked at run time, so that a plain -O2 build uses
+   them), else SSE2; NEON on 64-bit Arm; SIMD128 in WebAssembly. */
+static const fk__fast_path_table *fk__fast_paths(void)
+{
+#if defined(FK__SIMD_SSE2)
+    static const fk__fast_path_table simd4 = {"SSE2", fk__lbs_simd4, fk__dqs_simd4, fk__forward_simd4};
+#elif defined(FK__SIMD_NEON)
+    static const fk__fast_path_table simd4 = {"NEON", fk__lbs_simd4, fk__dqs_simd4, fk__forward_simd4};
+#else
+    static const fk__fast_path_table simd4 = {"SIMD128", fk__lbs_simd4, fk__dqs_simd4, fk__forward_simd4};
+#endif
+#if defined(FK__SIMD_AVX2)
+    static const fk__fast_path_table avx2 = {"AVX2+FMA", fk__lbs_avx2, fk__dqs_avx2, fk__forward_avx2};
+#if defined(__AVX2__) && defined(__FMA__)
+    return &avx2;
+#else
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return &avx2;
+#endif
+#endif
+    return &simd4;
+}
+
+#endif /* FK__SIMD */
+
+static fk__forward_pass fk__fast_forward(void)
+{
+#if defined(FK__SIMD)
+    return fk__fast_paths()->forward;
+#else
+    return NULL;
+#endif
+}
+
+
+
+#if defined(FK__SIMD)
+/* Whether the fast paths take this call: joint indices (not dense weights), no
+   tangents (the rare layout), a rig that fits the palette. */
+static int fk__fast_skin_applies(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette)
+{
+    return palette && !layout->dense && !d->tangents && d->transform_count >= 1;
+}
+
+static fk__skin_run fk__skin_run_of(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette)
+{
+    fk__skin_run run;
+    run.positions = (const char *)d->positions;
+    run.normals = (const char *)d->normals;
+    run.joints = (const char *)d->joints;
+    run.weights = (const char *)d->weights;
+    run.out_positions = (char *)d->out_positions;
+    run.out_normals = (char *)d->out_normals;
+    run.position_stride = layout->position_stride;
+    run.normal_stride = layout->normal_stride;
+    run.joint_stride = layout->joint_stride;
+    run.weight_stride = layout->weight_stride;
+    run.out_position_stride = layout->out_position_stride;
+    run.out_normal_stride = layout->out_normal_stride;
+    run.count = d->vertex_count;
+    run.influences = d->influences;
+    run.joint_limit = d->transform_count > 65536 ? 65535u : (unsigned)d->transform_count - 1u;
+    run.palette = palette;
+    run.hemisphere = NULL;
+    run.signed_bones = NULL;
+    return run;
+}
+
+/* Vertices per block whose joint indices are checked before a kernel runs
+   over them: few enough that the block's indices are still in L1 when the
+   kernel reads them, which then needs no checks of its own. */
+#define FK__SKIN_BLOCK 256
+
+static int fk__joints_in_range(const fk__skin_run *r)
+{
+    const size_t k = (size_t)r->influences, count = (size_t)r->count * k;
+    const uint16_t *joints = (const uint16_t *)(const void *)r->joints;
+    size_t i, e;
+    unsigned over = 0;
+    if (r->joint_stride != k * sizeof(uint16_t)) { /* gaps between the lists */
+        for (i = 0; i < (size_t)r->count; ++i)
+            for (e = 0; e < k; ++e)
+                over |= ((const uint16_t *)(const void *)(r->joints + i * r->joint_stride))[e] > r->joint_limit;
+        return !over;
+    }
+    return fk__indices_at_most(joints, count, r->joint_limit);
+}
+
+/* Runs a kernel block by block; a block with a bad joint index goes to the
+   reference loop, which skins the vertices before the bad one and reports it. */
+static fk_result fk__skin_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                               const fk__skin_run *run, void (*kernel)(const fk__skin_run *),
+                               fk_result (*reference)(const fk_skin_desc *, const fk__skin_layout *, const float *,
+                                                      int, int))
+{
+    fk__skin_run block = *run;
+    int begin;
+    for (begin = 0; begin < d->vertex_count; begin += FK__SKIN_BLOCK) {
+        size_t count;
+        block.count = d->vertex_count - begin < FK__SKIN_BLOCK ? d->vertex_count - begin : FK__SKIN_BLOCK;
+        if (!fk__joints_in_range(&block)) return reference(d, layout, palette, begin, d->vertex_count);
+        kernel(&block);
+        count = (size_t)block.count;
+        block.positions += count * block.position_stride;
+        block.joints += count * block.joint_stride;
+        block.weights += count * block.weight_stride;
+        block.out_positions += count * block.out_position_stride;
+        if (block.normals) {
+            block.normals += count * block.normal_stride;
+            block.out_normals += count * block.out_normal_stride;
+        }
+    }
+    return FK_OK;
+}
+
+static int fk__lbs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result)
+{
+    fk__skin_run run;
+    if (!fk__fast_skin_applies(d, layout, palette)) return 0;
+    run = fk__skin_run_of(d, layout, palette);
+    *result = fk__skin_fast(d, layout, palette, &run, fk__fast_paths()->lbs, fk__lbs_reference);
+    return 1;
+}
+
+static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result)
+{
+    uint16_t hemisphere[FK__DQS_TABLE_BONES * FK__DQS_TABLE_BONES];
+    uint64_t flipped[FK__DQS_TABLE_BONES];
+    float signed_storage[FK__DQS_TABLE_BONES * FK__DQS_BONE_FLOATS + 16];
+    fk__skin_run run;
+    int one_influence, table, j;
+    if (!fk__fast_skin_applies(d, layout, palette)) return 0;
+    run = fk__skin_run_of(d, layout, palette);
+    /* With one influence a vertex's pivot is its own bone, which a dot product
+       with itself never flips: the bones are read as they are. Otherwise the
+       table costs a dot product per pair of bones and the loop without it one
+       per influence: it is built when it is the cheaper. */
+    one_influence = d->influences == 1 && d->transform_count <= FK__DQS_TABLE_BONES;
+    table = !one_influence && d->transform_count <= FK__DQS_TABLE_BONES &&
+            d->transform_count * d->transform_count <= 2 * (double)d->vertex_count * d->influences;
+    if (table) run.hemisphere = hemisphere;
+    if (one_influence || (table && fk__dqs_hemispheres(palette, d->transform_count, hemisphere, flipped))) {
+        float *signed_bones = fk__align64(signed_storage);
+        for (j = 0; j < d->transform_count; ++j)
+            memcpy(signed_bones + (size_t)j * FK__DQS_BONE_FLOATS,
+                   palette + (one_influence ? (size_t)j * FK__DQS_PALETTE_STRIDE : hemisphere[j]),
+                   FK__DQS_BONE_FLOATS * sizeof(float));
+        run.signed_bones = signed_bones;
+    }
+    *result = fk__skin_fast(d, layout, palette, &run, fk__fast_paths()->dqs, fk__dqs_reference);
+    return 1;
+}
+#else
+static int fk__lbs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result)
+{
+    (void)d; (void)layout; (void)palette; (void)result;
+    return 0;
+}
+static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result)
+{
+    (void)d; (void)layout; (void)palette; (void)result;
+    return 0;
+}
+#endif
 
 #ifdef __cplusplus
 }

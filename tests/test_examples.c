@@ -10,7 +10,9 @@
        so that `make demo-images` has been run since the layout last changed;
    and checks the claim of lbs_vs_dqs: under a twist, linear blend skinning shrinks
    the joint (to almost nothing at 180 degrees) while dual quaternion skinning keeps
-   its radius, read from the "joint_radius" lines the example prints. */
+   its radius, read from the "joint_radius" lines the example prints; and the claim
+   of threads (which draws nothing): a skinning call split over threads writes the
+   bits of one call, for LBS and DQS. */
 #define _POSIX_C_SOURCE 200809L /* popen, stat */
 #include "check.h"
 
@@ -178,10 +180,29 @@ static void lbs_collapses_under_twist_and_dqs_does_not(void)
     CHECK(twists == 5, "expected 5 twist measurements, read %d", twists);
 }
 
+/* The example compares the bits itself and says so for each method. 30011
+   vertices over three threads cut the mesh at vertices 10003 and 20007: inside
+   the SIMD loops' groups of 4, 8 and 16, not at their edges. */
+static void threads_write_the_bits_of_one_call(void)
+{
+    static char output[MAX_OUTPUT];
+    const char *line;
+    int same = 0, status = run_example("threads", "--threads 3 --vertices 30011 --out " SCRATCH, output);
+    CHECK(status == 0, "example_threads exited with %d: %.300s", status, output);
+    for (line = strstr(output, "same bits as one call"); line; line = strstr(line + 1, "same bits as one call")) ++same;
+    CHECK(same == 2, "example_threads should report the same bits for LBS and DQS, reported %d: %.300s", same, output);
+    status = run_example("threads", "--help", output);
+    CHECK(status == 0 && strstr(output, "usage:") && strstr(output, "--out"), "example_threads --help: status %d, '%.80s'",
+          status, output);
+    status = run_example("threads", "--no-such-option 2>/dev/null", output);
+    CHECK(status != 0, "example_threads accepted an unknown option");
+}
+
 int main(void)
 {
     RUN_TEST(every_example_draws_its_pictures);
     RUN_TEST(options_are_explained_and_checked);
     RUN_TEST(lbs_collapses_under_twist_and_dqs_does_not);
+    RUN_TEST(threads_write_the_bits_of_one_call);
     return check_finish();
 }

@@ -17,18 +17,6 @@
    still agree, which they do trivially; the test then checks the plumbing. */
 #define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS under -std=c99 */
 #define FK_LBS_PALETTE_CAPACITY 64
-/* Calls of 1000 vertices and more move at least 30000 bytes (30 a vertex with
-   one influence) and have their positions streamed by the loops that stream;
-   257 vertices move less (96 bytes a vertex at most, with eight influences and
-   normals) and are stored as usual: both ways are tested */
-#define FK_LBS_STREAM_MIN_BYTES 30000
-/* How the AVX-512 LBS loop reads four or eight weights: -1 as the CPU's vendor
-   says (FK__LOAD_WEIGHTS() in fk_lbs.h), 0 four by one load, picked out by
-   shuffles, 1 by a broadcast load each; so both ways run on any machine */
-static int weight_reads = -1;
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define FK__LOAD_WEIGHTS() (weight_reads < 0 ? __builtin_cpu_is("intel") : weight_reads)
-#endif
 #define FK_LBS_IMPLEMENTATION
 #include "fk_lbs.h"
 #include "check.h"
@@ -368,11 +356,10 @@ static int same_bits_as(const float *positions, const float *normals, size_t ste
 
 /* The same vertices skinned by the same bones give the same bits in every
    layout (packed, interleaved, padded lists, records), whatever the output's
-   place relative to a cache line (where the loops start streaming), and in
-   place: a vertex's arithmetic does not depend on which loop or which part of
-   a loop reaches it. 1500 vertices, so that packed outputs are streamed (see
-   FK_LBS_STREAM_MIN_BYTES above); k = 1, 2, 3, 4 and 8 (5 to 7 take the code
-   3 takes), in place where a line's first vertex falls on each 16 bytes. */
+   place relative to a cache line, and in place: a vertex's arithmetic does
+   not depend on which loop or which part of a loop reaches it. 1500
+   vertices; k = 1, 2, 3, 4 and 8 (4 has a kernel of its own), in place where
+   a line's first vertex falls on each 16 bytes. */
 static void layouts_give_the_same_bits(void)
 {
     enum { COUNT = 1500 };
@@ -528,18 +515,6 @@ static void pieces_give_the_bits_of_one_call(void)
 
 static void lbs_simd_matches_reference(void) { make_bones(3.0f); agree(fk_skin_lbs, "LBS", 1000); }
 
-/* The same, with the weights read each way the AVX-512 loop can read them
-   (the test above reads them the way this CPU's vendor is given). */
-#if defined(FK__SIMD_AVX512)
-static void lbs_weight_reads_match_reference(void)
-{
-    make_bones(3.0f);
-    for (weight_reads = 0; weight_reads < 2; ++weight_reads)
-        agree(fk_skin_lbs, weight_reads ? "LBS, weights by broadcast loads" : "LBS, weights by shuffles", 1000);
-    weight_reads = -1;
-}
-#endif
-
 /* The DQS sign table is built when bones^2 <= 2 vertices k: with 40 bones,
    1000 vertices use it for k = 2 to 8; with 64 bones, 250 vertices use the
    dot products for k = 2 to 8. (With one influence neither is needed: the
@@ -580,7 +555,7 @@ static void dqs_simd_with_64_bones_and_tied_weights_matches_reference(void)
    flipped(0, b) for every pair. The table is built where the SIMD loops are
    (x86-64 and 64-bit Arm); elsewhere the test is not run (rather than counted
    as passed). */
-#if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
+#if defined(FK__SIMD)
 static int table_flips(const float *palette, int a, int b)
 {
     const float *qa = palette + (size_t)a * FK__DQS_PALETTE_STRIDE, *qb = palette + (size_t)b * FK__DQS_PALETTE_STRIDE;
@@ -630,45 +605,8 @@ static void dqs_sign_table_matches_its_definition(void)
 }
 #endif
 
-/* Where the packed AVX-512 LBS loop starts streaming: at FK_LBS_STREAM_MIN_BYTES
-   read and written, counted as the options say (24 bytes of positions in and
-   out, 6 per influence, 24 of normals), with an output on a 16-byte boundary,
-   after the 0 to 12 vertices that bring it to a 64-byte line. */
-#if defined(FK__SIMD_AVX512)
-static void streaming_starts_where_its_bytes_say(void)
-{
-    static const int ks[] = {1, 2, 4, 8}; /* the counts that loop takes (8 with normals only) */
-    static char line_buffer[192];
-    char *line = line_buffer + (64 - (uintptr_t)line_buffer % 64) % 64;
-    int i, with_normals, offset;
-    for (i = 0; i < 4; ++i)
-        for (with_normals = 0; with_normals < 2; ++with_normals) {
-            const int vertex_bytes = 24 + 6 * ks[i] + (with_normals ? 24 : 0);
-            const int first = (FK_LBS_STREAM_MIN_BYTES + vertex_bytes - 1) / vertex_bytes;
-            fk__skin_run r;
-            memset(&r, 0, sizeof r);
-            r.influences = ks[i];
-            r.normals = with_normals ? line : NULL;
-            r.out_positions = line;
-            r.count = first - 1;
-            CHECK(fk__stream_head(&r) == -1, "k=%d%s: %d vertices (%d bytes) streamed", ks[i],
-                  with_normals ? ", normals" : "", r.count, r.count * vertex_bytes);
-            r.count = first;
-            CHECK(fk__stream_head(&r) == 0, "k=%d%s: %d vertices (%d bytes) not streamed from the first", ks[i],
-                  with_normals ? ", normals" : "", r.count, r.count * vertex_bytes);
-            for (offset = 4; offset < 64; offset += 4) { /* 16 bytes on: 4 vertices to the line (12 * 4 = 48) */
-                const int head = offset % 16 != 0 ? -1 : offset == 16 ? 4 : offset == 32 ? 8 : 12;
-                r.out_positions = line + offset;
-                CHECK(fk__stream_head(&r) == head, "k=%d: output %d bytes into a line: head %d, not %d", ks[i],
-                      offset, fk__stream_head(&r), head);
-            }
-        }
-}
-#endif
-
-/* A vertex count that ends mid-block, and one vertex alone; and 1024, another
-   count whose output positions are streamed (as 1000's are), a whole number
-   of 64-byte lines. */
+/* Vertex counts that end mid-line and on a whole number of 64-byte lines,
+   and one vertex alone. */
 static void odd_counts_match_reference(void)
 {
     make_bones(1.0f);
@@ -753,7 +691,6 @@ static char *guarded(size_t bytes, char **mapping, size_t *mapped)
     *mapped = span;
     return base + span - page - bytes;
 }
-#endif
 
 /* Whether skinned positions and normals (`step` floats from one vertex's to the
    next) are those the reference loops give the mesh; normals only if
@@ -781,7 +718,6 @@ static int same_as_reference(skin_function skin, const float *positions, const f
     return same;
 }
 
-#if defined(HAVE_GUARD_PAGES)
 /* One guard-page case: `count` vertices of the test mesh, skinned by LBS
    (method 0) or DQS (1), with or without normals. */
 typedef void (*guarded_case)(int count, int method, int with_normals);
@@ -1275,22 +1211,15 @@ static void calls_leave_the_upper_halves_clear(void)
 
 int main(void)
 {
-    (void)weight_reads; /* read only where the AVX-512 loops are compiled */
     RUN_TEST(lbs_simd_matches_reference);
-#if defined(FK__SIMD_AVX512)
-    RUN_TEST(lbs_weight_reads_match_reference);
-#endif
     RUN_TEST(dqs_simd_with_sign_table_matches_reference);
     RUN_TEST(dqs_simd_with_dot_products_matches_reference);
     RUN_TEST(dqs_simd_with_one_hemisphere_matches_reference);
     RUN_TEST(dqs_simd_with_64_bones_and_tied_weights_matches_reference);
-#if defined(FK__SIMD_SSE2) || defined(FK__SIMD_NEON)
+#if defined(FK__SIMD)
     RUN_TEST(dqs_sign_table_matches_its_definition);
 #endif
     RUN_TEST(odd_counts_match_reference);
-#if defined(FK__SIMD_AVX512)
-    RUN_TEST(streaming_starts_where_its_bytes_say);
-#endif
     RUN_TEST(packed_arrays_end_where_memory_ends);
     RUN_TEST(records_end_where_memory_ends);
     RUN_TEST(pair_records_end_where_memory_ends);

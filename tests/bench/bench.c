@@ -13,6 +13,11 @@
    DQS is timed right after LBS and after its own calls (time_paired).
    Then the same LBS split over two threads, the cost of a call, the core's
    clock right after LBS and DQS, and the peak resident memory.
+   Last, when built with BENCH_BASELINE (make bench does, from git), this
+   header against an earlier one (tests/bench/baseline.c) on the same data and
+   in the same run: LBS, LBS with normals and DQS at 1M vertices with k = 4,
+   fk_forward on the two 60-joint skeletons, and calls on 16 vertices, the two
+   timed in turn (time_alternating), each row with its time ratio.
 
    Build and run: make bench (the user's CFLAGS; `make bench CFLAGS='-O3 -march=native'`). */
 #define _POSIX_C_SOURCE 200809L
@@ -36,6 +41,16 @@
 #endif
 #define BENCH_STRING2(x) #x
 #define BENCH_STRING(x) BENCH_STRING2(x)
+
+#ifdef BENCH_BASELINE
+/* The header at commit BENCH_BASELINE, compiled into tests/bench/baseline.c's
+   object with FK_LBS_STATIC: these are its exports. */
+fk_result baseline_skin_lbs(const fk_skin_desc *desc);
+fk_result baseline_skin_dqs(const fk_skin_desc *desc);
+fk_result baseline_forward(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                           const fk_quat *rotations, const fk_vec3 *translations, fk_rigid *out);
+size_t baseline_type_sizes(void);
+#endif
 
 enum { BONES = 64, MAX_K = 8, SAMPLES = 31, MAX_VERTICES = 1000000 };
 
@@ -114,6 +129,34 @@ static timing time_paired(void (*run)(void *), void *context, void (*reference)(
     ratios->after_reference = summarize(after, SAMPLES).median;
     return summarize(samples, SAMPLES);
 }
+
+#ifdef BENCH_BASELINE
+/* Two versions of a case on the same buffers, for the ratio of their times:
+   each sample times `calls` calls of a, then as many of b (ABAB...), so that
+   both meet the same load and the same drift, and each runs right after the
+   other. Returns the median over the samples of a's time / b's time (steadier
+   than a ratio of medians), and each one's timing. */
+static double time_alternating(void (*run)(void *), void *a, void *b, int calls, timing *a_timing,
+                               timing *b_timing)
+{
+    double a_samples[SAMPLES], b_samples[SAMPLES], ratios[SAMPLES];
+    int s, c;
+    run(a);
+    run(b);
+    for (s = 0; s < SAMPLES; ++s) {
+        double start = seconds_now(), middle;
+        for (c = 0; c < calls; ++c) run(a);
+        middle = seconds_now();
+        for (c = 0; c < calls; ++c) run(b);
+        a_samples[s] = (middle - start) / calls;
+        b_samples[s] = (seconds_now() - middle) / calls;
+        ratios[s] = a_samples[s] / b_samples[s];
+    }
+    *a_timing = summarize(a_samples, SAMPLES);
+    *b_timing = summarize(b_samples, SAMPLES);
+    return summarize(ratios, SAMPLES).median;
+}
+#endif
 
 static double tsc_ghz; /* 0 when there is no time-stamp counter to read */
 
@@ -344,30 +387,13 @@ static void print_dqs_ratios(paired_ratios ratios, const char *note)
            1.0 / ratios.after_reference);
 }
 
+/* The fast-path tier fk_skin_lbs(), fk_skin_dqs() and fk_forward() run here. */
 static const char *simd_in_use(void)
 {
-#if defined(FK__SIMD_AVX512)
-    return fk__has_avx512() ? "AVX-512" : fk__has_avx2_fma() ? "AVX2+FMA" : "SSE2";
-#elif defined(FK__SIMD_AVX2)
-    return fk__has_avx2_fma() ? "AVX2+FMA" : "SSE2";
-#elif defined(FK__SIMD_SSE2)
-    return "SSE2";
-#elif defined(FK__SIMD_NEON)
-    return "NEON";
+#if defined(FK__SIMD)
+    return fk__fast_paths()->name;
 #else
     return "none (reference loops)";
-#endif
-}
-
-/* The one-pass forward kinematics loop fk_forward() runs here. */
-static const char *forward_simd_in_use(void)
-{
-#if defined(FK__SIMD_AVX2)
-    return fk__has_avx2() ? "AVX2" : "SSE2";
-#elif defined(FK__SIMD_SSE2)
-    return "SSE2";
-#else
-    return "none (scalar)";
 #endif
 }
 
@@ -583,11 +609,10 @@ static int humanoid_parent(int joint)
 
 /* shape: 0 a bushy tree, each parent one of the four joints before;
    1 the humanoid above (60 joints). */
-static void bench_forward_case(const char *name, int joint_count, int poses, int calls, int shape)
+static fk_case make_forward_case(int joint_count, int poses, int shape)
 {
     fk_case f;
     size_t i;
-    timing t;
     f.joints = joint_count; f.poses = poses;
     f.parents = (int *)malloc(sizeof(int) * (size_t)joint_count);
     f.rest = (fk_vec3 *)malloc(sizeof(fk_vec3) * (size_t)joint_count);
@@ -602,11 +627,112 @@ static void bench_forward_case(const char *name, int joint_count, int poses, int
     }
     for (i = 0; i < (size_t)joint_count * (size_t)poses; ++i)
         f.rotations[i] = fk_quat_make(random_unit(), random_unit(), random_unit(), random_unit() + 2.0f);
-    t = time_calls(run_forward, &f, calls);
+    return f;
+}
+
+static void free_forward_case(fk_case *f)
+{
+    free(f->parents); free(f->rest); free(f->rotations); free(f->out);
+}
+
+static void bench_forward_case(const char *name, int joint_count, int poses, int calls, int shape)
+{
+    fk_case f = make_forward_case(joint_count, poses, shape);
+    timing t = time_calls(run_forward, &f, calls);
     printf("  %-34s %8.3f ms (%.3f-%.3f)  %7.1f million joints/s\n", name, t.median * 1e3, t.min * 1e3,
            t.max * 1e3, (double)joint_count * poses / t.median * 1e-6);
-    free(f.parents); free(f.rest); free(f.rotations); free(f.out);
+    free_forward_case(&f);
 }
+
+/* ---- Against an earlier header ------------------------------------------------------ */
+
+#ifdef BENCH_BASELINE
+typedef fk_result (*skin_function)(const fk_skin_desc *);
+typedef fk_result (*forward_function)(int, const int *, const fk_vec3 *, const fk_quat *, const fk_vec3 *,
+                                      fk_rigid *);
+
+/* One side of a comparison: a skinning job or a forward kinematics case, run by
+   this header's function or the baseline's. Both are called through the same
+   pointers, so that neither is inlined into the loop that times it. */
+typedef struct side {
+    const job *skin_job; /* NULL: run forward_case */
+    const fk_case *forward_case;
+    skin_function skin;
+    forward_function forward;
+} side;
+
+static void run_side(void *context)
+{
+    const side *s = (const side *)context;
+    fk_result r = FK_OK;
+    int p;
+    if (s->skin_job) {
+        fk_skin_desc d = job_desc(s->skin_job);
+        r = s->skin(&d);
+    } else
+        for (p = 0; p < s->forward_case->poses && r == FK_OK; ++p)
+            r = s->forward(s->forward_case->joints, s->forward_case->parents, s->forward_case->rest,
+                           s->forward_case->rotations + (size_t)p * (size_t)s->forward_case->joints, NULL,
+                           s->forward_case->out);
+    if (r != FK_OK) { fprintf(stderr, "comparison case failed: %s\n", fk_result_description(r)); exit(1); }
+}
+
+/* Slower by more than this is what the rewrite of the loops must not be. */
+#define BENCH_BASELINE_TOLERANCE 0.15
+
+static void print_versus(const char *name, side *current, side *baseline, int calls)
+{
+    timing a, b;
+    double ratio = time_alternating(run_side, current, baseline, calls, &a, &b);
+    if (b.median < 1e-4) /* under 0.1 ms: in microseconds */
+        printf("  %-34s %8.3f us %8.3f us %7.2f  ", name, a.median * 1e6, b.median * 1e6, ratio);
+    else
+        printf("  %-34s %8.3f ms %8.3f ms %7.2f  ", name, a.median * 1e3, b.median * 1e3, ratio);
+    if (ratio <= 1.0 + BENCH_BASELINE_TOLERANCE) printf("within %.0f%%\n", BENCH_BASELINE_TOLERANCE * 100.0);
+    else printf("SLOWER by %.0f%%\n", (ratio - 1.0) * 100.0);
+}
+
+static void bench_against_baseline(void)
+{
+    static const char *const shapes[2] = {"fk_forward 60 joints x 1000 poses", "fk_forward humanoid x 1000 poses"};
+    side current, baseline;
+    int i;
+    printf("\nThis header against the one at %s, timed in turn on the same data (medians of %d samples;\n"
+           "new/old: median over the samples of this header's time / the other's; budget: at most %.2f)\n",
+           BENCH_STRING(BENCH_BASELINE), SAMPLES, 1.0 + BENCH_BASELINE_TOLERANCE);
+    if (baseline_type_sizes() != sizeof(fk_skin_desc) + 1000 * sizeof(fk_rigid) + 100000 * sizeof(fk_quat) +
+                                     10000000 * sizeof(fk_vec3)) {
+        printf("  skipped: the two headers' fk_skin_desc, fk_rigid, fk_quat or fk_vec3 differ in size\n");
+        return;
+    }
+    printf("  %-34s %11s %11s %7s\n", "case", "new", "old", "new/old");
+    for (i = 0; i < 5; ++i) { /* 1M vertices, k = 4, 64 bones: LBS, LBS +normals, DQS; 16 vertices: LBS, DQS */
+        static const char *const names[5] = {"fk_skin_lbs 1M k=4", "fk_skin_lbs 1M k=4 +normals", "fk_skin_dqs 1M k=4",
+                                             "fk_skin_lbs 16 vertices k=4", "fk_skin_dqs 16 vertices k=4"};
+        job j = {0, MAX_VERTICES, 4, 0, 0, 0, 0, 0};
+        j.with_normals = i == 1;
+        j.dqs = i == 2 || i == 4;
+        if (i >= 3) j.end = 16;
+        memset(&current, 0, sizeof current);
+        current.skin_job = &j;
+        baseline = current;
+        current.skin = j.dqs ? fk_skin_dqs : fk_skin_lbs;
+        baseline.skin = j.dqs ? baseline_skin_dqs : baseline_skin_lbs;
+        /* a sample of at least about 5 ms: 2 calls on a million vertices, 5000 on 16 */
+        print_versus(names[i], &current, &baseline, i >= 3 ? 5000 : 2);
+    }
+    for (i = 0; i < 2; ++i) {
+        fk_case f = make_forward_case(60, 1000, i);
+        memset(&current, 0, sizeof current);
+        current.forward_case = &f;
+        baseline = current;
+        current.forward = fk_forward;
+        baseline.forward = baseline_forward;
+        print_versus(shapes[i], &current, &baseline, 10);
+        free_forward_case(&f);
+    }
+}
+#endif
 
 int main(void)
 {
@@ -616,7 +742,7 @@ int main(void)
     int s;
     calibrate_tsc();
     printf("fk_lbs.h %s benchmark\ncompiler flags: %s\nskinning SIMD: %s\nforward kinematics SIMD: %s\n",
-           FK_LBS_VERSION, BENCH_STRING(BENCH_FLAGS), simd_in_use(), forward_simd_in_use());
+           FK_LBS_VERSION, BENCH_STRING(BENCH_FLAGS), simd_in_use(), simd_in_use());
     if (tsc_ghz > 0.0) printf("cyc/v: time-stamp-counter cycles per vertex (TSC at %.2f GHz)\n", tsc_ghz);
     printf("memcpy x: memcpy time of the same bytes / this time (1 = as fast as memcpy)\n"
            "plain x: plain loop time / this time (the plain loop does LBS, also for the DQS rows)\n");
@@ -630,6 +756,11 @@ int main(void)
     bench_forward_case("60 joints x 1000 poses", 60, 1000, 1, 0);
     bench_forward_case("60-joint humanoid x 1000 poses", 60, 1000, 1, 1);
     bench_forward_case("10,000-joint tree", 10000, 1, 5, 0);
+#ifdef BENCH_BASELINE
+    bench_against_baseline();
+#else
+    printf("\nNo comparison with an earlier header (built without BENCH_BASELINE: see make bench)\n");
+#endif
     getrusage(RUSAGE_SELF, &usage);
     printf("\npeak resident memory %.1f MB (vertex buffers for 1M vertices: %.1f MB allocated by this program;\n"
            "fk_lbs.h allocates nothing)\ntotal time %.1f s\n", (double)usage.ru_maxrss / 1024.0,
