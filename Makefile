@@ -364,8 +364,8 @@ arm64-tools: clang-tools
 # -ffp-contract=fast: a multiply and an add in two statements are then fused
 # where the compiler chooses (gcc's GNU modes do this too), so the SIMD loops
 # are held to the reference with the rounding a user's fast build gets. Built
-# for this machine, so neither valgrind (no AVX-512) nor the sanitizers'
-# rebuild take it.
+# for this machine, so neither valgrind (which lacks some of its instructions)
+# nor the sanitizers' rebuild take it.
 CONTRACT_CC    ?= clang
 CONTRACT_FLAGS ?= -O3 -march=native -ffp-contract=fast -g1
 TEST_PROGRAMS += $(BUILD)/contract/test_simd

@@ -47,28 +47,26 @@
      FK_LBS_DEF               linkage of the public functions (default: extern)
      FK_LBS_ASSERT(x)         assertion for programmer errors (default: assert)
      FK_LBS_PALETTE_CAPACITY  bones whose matrices are precomputed on the stack per
-                              skinning call (default 256: 16 KB, twice that for
-                              AVX-512 LBS on packed arrays); larger rigs still work,
-                              converting each bone as it is used
+                              skinning call (default 256: 16 KB); larger rigs still
+                              work, converting each bone as it is used
      FK_LBS_RIGID_TOLERANCE   relative tolerance (default 1e-4) within which engine
                               matrices count as rigid in fk_bind_from_matrices() and
                               fk_pose_from_matrices(): above float rounding, below
                               any scale an artist meant
-     FK_LBS_STREAM_MIN_BYTES  skinning calls that read and write at least this
-                              many bytes write their output positions with
-                              streaming stores, past the caches (default 128 MiB:
-                              about 2.8 million vertices with four influences, 1.9
-                              with normals too; so far the AVX-512 LBS loop on
-                              packed arrays). Below it the data can stay in a
-                              large last-level cache from call to call;
-                              docs/performance.md has the measurements
      FK_LBS_NO_SIMD           skin and pose with the plain C loops only (no
                               intrinsics)
-     FK_LBS_NO_AVX512         on x86-64, use at most the AVX2 loops even where
-                              AVX-512 is available (to test or compare them)
-     FK_LBS_NO_AVX2           on x86-64, use the SSE2 loops (skinning and forward
-                              kinematics) even where AVX2 and FMA (or AVX-512)
-                              are available
+     FK_LBS_NO_AVX2           on x86-64, use the SSE2 fast paths even where AVX2
+                              and FMA are available (to test or compare them)
+
+   FAST PATHS
+     Where the compiler targets SSE2 (any x86-64), 64-bit Arm (NEON) or
+     WebAssembly with SIMD128 (-msimd128), fk_skin_lbs(), fk_skin_dqs() and
+     fk_forward() run vector loops written once against a small 4-lane layer; on
+     x86-64 with gcc or clang they also run 8-lane loops where the processor has
+     AVX2 and FMA, chosen at run time, so a plain -O2 build uses them. The fast
+     paths compute what the plain C loops compute to a few ulps, and a vertex's
+     bits do not depend on the layout or on how a call is split (see
+     fk_skin_lbs()). They are one section at the end of the implementation.
 
    ERRORS
      Functions that can meet bad data return an fk_result; fk_result_description()
@@ -2094,16 +2092,16 @@ static void fk__store_tangent(float *p, fk_vec3 xyz, const fk__tangent *rest)
 /* ---- Skinning: palettes and the reference loops ---------------------------------
    Both skinning functions first convert every bone once (the palette, on the
    stack), then run over the vertices. The reference loops here handle every
-   layout; the SIMD loops of the next section take the common case (joint
+   layout; the fast paths (FAST PATHS, at the end) take the common case (joint
    indices, a rig that fits the palette) and must give the same answers to a few
    ulps, which tests/test_simd.c checks. */
 
-/* A bone's 3x4 matrix stored by columns, each padded to four floats: the SIMD
-   loops blend and apply whole columns, and the zero padding stays zero. */
+/* A bone's 3x4 matrix stored by columns, each padded to four floats: the fast
+   paths blend and apply whole columns, and the zero padding stays zero. */
 #define FK__LBS_BONE_FLOATS 16
 /* A bone's dual quaternion: real x y z w, then dual x y z w; in the palette each
    is followed by its negation, the same rotation from the other hemisphere,
-   which the SIMD loops pick instead of flipping a weight's sign. */
+   which the fast paths pick instead of flipping a weight's sign. */
 #define FK__DQS_BONE_FLOATS 8
 #define FK__DQS_PALETTE_STRIDE 16
 
@@ -2161,7 +2159,7 @@ static void fk__dqs_palette_bone(const fk_rigid *bone, float out[FK__DQS_PALETTE
 }
 
 /* The palette lives in a stack array aligned here to a cache line, so that no
-   bone straddles two lines and aligned SIMD loads are allowed. */
+   bone straddles two lines and aligned vector loads are allowed. */
 static float *fk__align64(float *storage)
 {
     size_t misalignment = (size_t)(char *)storage % 64;
@@ -3401,7 +3399,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_add8(fk__dqs_blend8 *b, co
 static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__dqs_real8(fk__dqs_blend8 b) { return _mm256_castps256_ps128(b); }
 static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__dqs_dual8(fk__dqs_blend8 b) { return _mm256_extractf128_ps(b, 1); }
 
-/* The lanes of fk__v8_transpose(): four rows to four columns in each half. */
+/* Four rows to four columns in each 128-bit half. */
 static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__v8_transpose(__m256 *a, __m256 *b, __m256 *c, __m256 *d)
 {
     __m256 ab_low = _mm256_unpacklo_ps(*a, *b), ab_high = _mm256_unpackhi_ps(*a, *b);

@@ -3,7 +3,9 @@
 # warning flags with -Werror, extern and FK_LBS_STATIC, and links two translation
 # units that include it. Each combination is one test; prints "N passed, N failed".
 # Some warnings appear only when optimizing (gcc's middle-end warnings), so C99
-# and C++11 are also built at -O2, and C++ once with -O3 -march=native.
+# and C++11 are also built at -O2, and C++ once with -O3 -march=native. Last,
+# the same for WebAssembly (wasm32 with SIMD128, clang), where the header's
+# SIMD128 layer compiles; `make test` installs its toolchain (wasm-tools).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 warnings="-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wdouble-promotion -Werror"
@@ -37,6 +39,22 @@ for compiler in gcc clang; do
     done
     attempt "$compiler two translation units" sh -c "$compiler -std=c99 $warnings -I'$root' '$root/tests/link_a.c' '$root/tests/link_b.c' -lm -o '$work/link-$compiler' && '$work/link-$compiler'"
 done
+if command -v clang >/dev/null && [ -e /usr/lib/wasm32-wasi/libc.a ]; then
+    wasm="--target=wasm32-wasi -msimd128"
+    for standard in "clang -std=c99" "clang -std=c11" "clang++ -std=c++11"; do
+        source=$([ "${standard%% *}" = clang ] && echo "$root/tests/compile_only.c" || echo "$work/compile_only.cpp")
+        for linkage in "" "-DFK_LBS_STATIC"; do
+            attempt "wasm32 $standard -O2 $linkage" $standard $wasm -O2 $warnings $linkage -I"$root" -c "$source" \
+                -o "$work/o.o"
+        done
+    done
+    # the 4-lane layer must be what compiled (a test that cannot fail otherwise)
+    attempt "wasm32 SIMD128 layer compiled" sh -c "printf '%s\n' '#include \"compile_only.c\"' \
+        '#if !defined(FK__SIMD_WASM)' '#error the SIMD128 layer was not compiled' '#endif' >'$work/wasm_layer.c' &&
+        clang $wasm -std=c99 $warnings -I'$root' -I'$root/tests' -c '$work/wasm_layer.c' -o '$work/wasm_layer.o'"
+else
+    echo "FAIL the wasm32 toolchain is missing (make wasm-tools installs it)"; failed=$((failed + 1))
+fi
 wait
 for ((n = 0; n < count; ++n)); do
     if [ "$(cat "$work/result$n" 2>/dev/null)" = ok ]; then passed=$((passed + 1))

@@ -619,19 +619,12 @@ static void odd_counts_match_reference(void)
    reference writes them, the ones after it not at all, and both report it. */
 static void bad_index_stops_where_the_reference_stops(void)
 {
-    /* the first and the last of a group of four in the middle, the last of a
-       group of sixteen (the AVX-512 DQS loop checks four vertices a load), and
-       the last vertex, which the four-vertex AVX-512 loop leaves to its tail
-       (1001 vertices); each in its third influence, and the last of the group
-       of four in its fourth as well, the last index such a group checks (603
-       for loops that go four at a time, 999 for the packed AVX-512 LBS loop,
-       which goes sixteen at a time from vertex 4 and four at a time after
-       vertex 995); and the first vertex, which that loop leaves to the loops
-       before it until its output reaches a 64-byte line (here four vertices:
-       the output buffer ends at a page). With four influences, with three
-       (the last slot then 2), which the AVX-512 loops check at other strides
-       with other loads, and with eight (in slot 6 or 7: the AVX2 loops read a
-       list of eight as one 16-byte load, four as one 8-byte load). */
+    /* vertices in the middle of a block of 256 (checked eight indices at a
+       time before a kernel runs over it) and of a group of four or eight,
+       the last of a group, the last vertex (1001 vertices: a short last
+       group) and the first; each in its third influence, and some in their
+       last, the last index such a group holds. With four influences, with
+       three (the last slot then 2), and with eight (slot 6 or 7). */
     static const int bad_vertices[] = {600, 603, 607, 1000, 603, 999, 0}, bad_slots[] = {2, 2, 2, 2, 3, 3, 2};
     static const int ks[] = {4, 3, 8};
     enum { COUNT = 1001, BAD = sizeof bad_vertices / sizeof bad_vertices[0] };
@@ -876,8 +869,7 @@ static void pair_records_end_where_memory_ends(void)
    normal, a subnormal and an overflowing blend, all-zero weights; and large
    weights on large positions, where DQS's folded normalization overflows (its
    intermediates reach |blend|^2 |p|) though the reference's unit rotation does
-   not. With three influences and with four (the packed AVX-512 LBS loop then
-   goes sixteen vertices at a time and normalizes sixteen normals together). */
+   not. With three influences and with four (each has kernels of its own). */
 static void edge_cases_match_reference(void)
 {
     static const float scales[] = {0.0f, 1e-21f, 1e-30f, 1e20f, 1.0f, 1e10f};
@@ -1108,14 +1100,12 @@ static void forward_paths_agree_bit_for_bit(void)
 /* ---- The vector registers' upper halves after a call ---------------------------
 
    A function that leaves the upper halves of ymm0-15 or zmm0-15 in use makes
-   the SSE code after it slower until something clears them: on an AMD Zen 4
-   a call of fk_skin_lbs() on 16 vertices took 1.97 us instead of 0.88 while
-   its AVX-512 tail left them in use (gcc emitted no vzeroupper before a call
-   from it to a helper compiled for SSE, and treated the registers as clean
-   after). The processor says which state is in use (XGETBV with ECX = 1,
-   "XINUSE"): bit 2 the upper halves of the ymm registers, bit 6 those of
-   zmm0-15. Every call that runs an AVX2 or AVX-512 loop must return with both
-   clear, checked for LBS and DQS in every layout, k = 1, 2, 3, 4, 8, with and
+   the SSE code after it slower until something clears them (a small call
+   took twice as long once, when a compiler left out the vzeroupper before a
+   call from AVX code to SSE code). The processor says which state is in use
+   (XGETBV with ECX = 1, "XINUSE"): bit 2 the upper halves of the ymm
+   registers, bit 6 those of zmm0-15. Every call that runs an AVX2 kernel
+   must return with both clear, checked for LBS and DQS in every layout, k = 1, 2, 3, 4, 8, with and
    without normals, on 1 to 20, 37 and 1500 vertices, with a DQS vertex that
    declines its group, and for fk_forward(). Only where this program itself
    is built without AVX (it would use those registers itself) and the
