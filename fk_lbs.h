@@ -2108,8 +2108,7 @@ static void fk__store_tangent(float *p, fk_vec3 xyz, const fk__tangent *rest)
 /* A bone's rotation made unit exactly as fk_quat_normalize() does it, read
    through a pointer. Passed by value, a quaternion crosses each call in two
    registers that are stored and reloaded as one, a stall per call: built from
-   the public functions, a 64-bone palette took 3.5 us, as long as skinning a
-   thousand vertices. */
+   the public functions, a palette cost as much as skinning many vertices. */
 static FK__ALWAYS_INLINE void fk__unit_rotation(const fk_quat *q, float u[4])
 {
     float norm2 = q->x * q->x + q->y * q->y + q->z * q->z + q->w * q->w, inverse;
@@ -3373,18 +3372,22 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_add8(fk__lbs_blend8 *b, co
     b->c2t = _mm256_fmadd_ps(w, _mm256_loadu_ps(bone + 8), b->c2t);
 }
 
-/* (c0|c1) (x|y) + (c2|t) (z|last), halves added: last is 1 for a point, 0 for
-   a direction. */
-static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_apply8(fk__lbs_blend8 b, fk__f4 v, float last)
+/* (c0|c1) (x|y) + (c2|t) (z|w), halves added, for v = (x, y, z, w): w is 1
+   for a point, 0 for a direction. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_apply8(fk__lbs_blend8 b, fk__f4 v)
 {
-    __m256 xy = _mm256_set_m128(fk__f4_lane(v, 1), fk__f4_lane(v, 0));
-    __m256 z_last = _mm256_set_m128(_mm_set1_ps(last), fk__f4_lane(v, 2));
-    __m256 sum = _mm256_fmadd_ps(b.c2t, z_last, _mm256_mul_ps(b.c01, xy));
+    const __m256 wide = _mm256_castps128_ps256(v);
+    __m256 xy = _mm256_permutevar8x32_ps(wide, _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1));
+    __m256 zw = _mm256_permutevar8x32_ps(wide, _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3));
+    __m256 sum = _mm256_fmadd_ps(b.c2t, zw, _mm256_mul_ps(b.c01, xy));
     return _mm_add_ps(_mm256_castps256_ps128(sum), _mm256_extractf128_ps(sum, 1));
 }
 
-static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_direction8(fk__lbs_blend8 b, fk__f4 v) { return fk__lbs_apply8(b, v, 0.0f); }
-static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_point8(fk__lbs_blend8 b, fk__f4 p) { return fk__lbs_apply8(b, p, 1.0f); }
+static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_direction8(fk__lbs_blend8 b, fk__f4 v) { return fk__lbs_apply8(b, v); }
+static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_point8(fk__lbs_blend8 b, fk__f4 p)
+{
+    return fk__lbs_apply8(b, _mm_or_ps(p, _mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f))); /* fk__f4_load3() leaves w +0 */
+}
 
 static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__dqs_blend8 fk__dqs_start8(const float *bone, float weight)
 {
