@@ -2301,20 +2301,28 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
 static int fk__lbs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result);
 static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result);
 
+/* Every bone converted once, on the stack, when the rig fits the palette;
+   NULL otherwise (the reference loops then convert each bone as it is used). */
+static float *fk__palette(const fk_skin_desc *d, float *storage, size_t bone_floats,
+                          void (*convert)(const fk_rigid *, float *))
+{
+    float *palette;
+    int j;
+    if (d->transform_count > FK_LBS_PALETTE_CAPACITY) return NULL;
+    palette = fk__align64(storage);
+    for (j = 0; j < d->transform_count; ++j) convert(&d->transforms[j], palette + (size_t)j * bone_floats);
+    return palette;
+}
+
 FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
 {
     /* Each bone becomes a 3x4 matrix once per call, not once per influence. */
     float storage[FK_LBS_PALETTE_CAPACITY * FK__LBS_BONE_FLOATS + 16];
-    float *palette = NULL;
+    const float *palette;
     fk__skin_layout layout;
     fk_result result = fk__check_skin(desc, &layout);
-    int j;
     if (result != FK_OK) return result;
-    if (desc->transform_count <= FK_LBS_PALETTE_CAPACITY) {
-        palette = fk__align64(storage);
-        for (j = 0; j < desc->transform_count; ++j)
-            fk__lbs_bone(&desc->transforms[j], palette + (size_t)j * FK__LBS_BONE_FLOATS);
-    }
+    palette = fk__palette(desc, storage, FK__LBS_BONE_FLOATS, fk__lbs_bone);
     if (fk__lbs_fast(desc, &layout, palette, &result)) return result;
     return fk__lbs_reference(desc, &layout, palette, 0, desc->vertex_count);
 }
@@ -2322,19 +2330,15 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
 {
     float storage[FK_LBS_PALETTE_CAPACITY * FK__DQS_PALETTE_STRIDE + 16];
-    float *palette = NULL;
+    const float *palette;
     fk__skin_layout layout;
     fk_result result = fk__check_skin(desc, &layout);
-    int j;
     if (result != FK_OK) return result;
-    if (desc->transform_count <= FK_LBS_PALETTE_CAPACITY) {
-        palette = fk__align64(storage);
-        for (j = 0; j < desc->transform_count; ++j)
-            fk__dqs_palette_bone(&desc->transforms[j], palette + (size_t)j * FK__DQS_PALETTE_STRIDE);
-    }
+    palette = fk__palette(desc, storage, FK__DQS_PALETTE_STRIDE, fk__dqs_palette_bone);
     if (fk__dqs_fast(desc, &layout, palette, &result)) return result;
     return fk__dqs_reference(desc, &layout, palette, 0, desc->vertex_count);
 }
+
 /* ---- Weights -----------------------------------------------------------------
    Inspecting a vertex only reads its k slots; only a vertex with a fault is then
    rewritten, in place: drop what is invalid, merge duplicates, sort, keep the
