@@ -2965,17 +2965,26 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
    they give a vertex the same bits whatever its neighbours, layout or place
    in the call, because every vertex goes through the same instructions alone.
 
-   The code comes in three layers:
-     1. a 4-lane vector layer, fk__f4: about twenty operations (load3, madd,
-        permute, rsqrt...), written once for each instruction set: SSE2,
-        NEON, WebAssembly SIMD128;
+   The code comes in layers:
+     1. a 4-lane vector layer, fk__f4: about twenty-five operations (load3,
+        madd, permute, transpose, rsqrt...), written once for each instruction
+        set: SSE2, NEON, WebAssembly SIMD128;
      2. blends at a width: a bone's LBS matrix (16 floats) or dual quaternion
         (8 floats) summed over a vertex's influences, in 4-lane registers or,
-        on x86-64 with AVX2 and FMA, in 8-lane ones;
-     3. kernels written once against both (FK__SKIN_KERNELS, FK__FORWARD_KERNEL)
-        and compiled once per tier: a tier is an instruction set and a width.
+        on x86-64 with AVX2 and FMA, in 8-lane ones; and groups of 4 or 8
+        vertices a vertex to a lane (fk__v4, fk__v8), for the work after a
+        blend;
+     3. kernels written once against them (FK__SKIN_KERNELS, FK__LBS_NORMALS,
+        FK__DQS_FINISH, FK__FORWARD_KERNEL) and compiled once per tier: a tier
+        is an instruction set and a width.
    fk__fast_paths() picks the tier the processor runs best, through a table
-   of three functions. FK_LBS_NO_SIMD leaves only the reference loops. */
+   of three functions. FK_LBS_NO_SIMD leaves only the reference loops.
+   Specialized copies, each because it measured faster: the skinning kernels
+   for four influences and for any count, with and without normals (the
+   influence loop unrolls, the normal branch goes); DQS once per source of
+   signs (pre-signed bones, the sign table, dot products), so that no branch
+   on data picks it per influence; forward kinematics per convention and
+   with and without translations. */
 
 
 #if defined(FK__SIMD)
