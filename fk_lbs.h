@@ -1509,7 +1509,7 @@ static fk_result fk__forward(int joint_count, const int *parents, const fk_vec3 
                              const fk_quat *rotations, const fk_vec3 *translations, fk_rigid *out,
                              int rest_frame)
 {
-    int i, parents_first;
+    int i, parents_first; /* unused here: the one-pass loop has taken every valid parents-first input */
     fk_result result;
     if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
     if (joint_count == 0) return FK_OK;
@@ -1523,8 +1523,6 @@ static fk_result fk__forward(int joint_count, const int *parents, const fk_vec3 
             else if (!fk__vec3_is_finite(rest_joints[i]) || (translations && !fk__vec3_is_finite(translations[i])))
                 result = FK_ERROR_NOT_FINITE;
         }
-        /* Valid parents-first input never gets here (fk__forward_parents_first()
-           took it), but the general path handles it as well as any other order. */
         (void)parents_first;
         if (result == FK_OK) result = fk__forward_any_order(joint_count, parents, rest_joints, rotations,
                                                             translations, out, rest_frame);
@@ -3112,7 +3110,8 @@ static FK__ALWAYS_INLINE int fk__f4_nonzero_lanes(fk__f4 v) { return fk__f4_lane
 static FK__ALWAYS_INLINE int fk__f4_outside_lanes(fk__f4 v, fk__f4 low, fk__f4 high)
 {
     return fk__f4_lane_bits(vmvnq_u32(vandq_u32(vcgeq_f32(v, low), vcleq_f32(v, high))));
-}/* NEON's estimate has 8 bits, and 64-bit Arm divides and takes square roots
+}
+/* NEON's estimate has 8 bits, and 64-bit Arm divides and takes square roots
    quickly: the quotient itself. */
 static FK__ALWAYS_INLINE fk__f4 fk__f4_rsqrt(fk__f4 x) { return vdivq_f32(vdupq_n_f32(1.0f), vsqrtq_f32(x)); }
 static FK__ALWAYS_INLINE int fk__indices_at_most(const uint16_t *indices, size_t count, unsigned limit)
@@ -3447,6 +3446,14 @@ static FK__AVX2_NO_FMA_TARGET FK__ALWAYS_INLINE void fk__rotate_pair8(fk__f4 qa,
     *ra = _mm256_castps256_ps128(r);
     *rb = _mm256_extractf128_ps(r, 1);
 }
+#endif
+
+/* A tier's functions return with the upper halves of the vector registers
+   clear, or the caller's SSE code waits on them; gcc clears them by itself
+   only when optimizing. */
+static FK__ALWAYS_INLINE void fk__leave_simd4(void) {}
+#if defined(FK__SIMD_AVX2)
+static FK__AVX2_NO_FMA_TARGET FK__ALWAYS_INLINE void fk__leave_avx2(void) { _mm256_zeroupper(); }
 #endif
 
 static FK__ALWAYS_INLINE void fk__rotate_pair4(fk__f4 qa, fk__f4 va, fk__f4 qb, fk__f4 vb, fk__f4 *ra, fk__f4 *rb)
@@ -3897,6 +3904,7 @@ FK__DQS_FINISH(8)
         else if (run->influences == 4) fk__lbs_loop_##tier(run, 4, 0); \
         else if (run->normals) fk__lbs_loop_##tier(run, run->influences, 1); \
         else fk__lbs_loop_##tier(run, run->influences, 0); \
+        fk__leave_##tier(); \
     } \
     \
     static target FK__ALWAYS_INLINE void fk__dqs_by_##tier(const fk__skin_run *run, const int source) \
@@ -3923,6 +3931,7 @@ FK__DQS_FINISH(8)
         if (run->signed_bones) fk__dqs_presigned_##tier(run); \
         else if (run->hemisphere) fk__dqs_by_table_##tier(run); \
         else fk__dqs_by_dot_products_##tier(run); \
+        fk__leave_##tier(); \
     }
 
 /* ---- Fast paths: forward kinematics kernel ----------------------------------
@@ -4040,11 +4049,15 @@ static FK__ALWAYS_INLINE int fk__half_unit_factors(const fk_quat *rotations, int
                                                      fk_rigid *out, int rest_frame) \
     { \
         const int n = joint_count; \
+        int done; \
         if (rest_frame) \
-            return translations ? fk__forward_pass_##tier(n, parents, rest_joints, rotations, translations, out, 1, 1) \
+            done = translations ? fk__forward_pass_##tier(n, parents, rest_joints, rotations, translations, out, 1, 1) \
                                 : fk__forward_pass_##tier(n, parents, rest_joints, rotations, NULL, out, 1, 0); \
-        return translations ? fk__forward_pass_##tier(n, parents, rest_joints, rotations, translations, out, 0, 1) \
-                            : fk__forward_pass_##tier(n, parents, rest_joints, rotations, NULL, out, 0, 0); \
+        else \
+            done = translations ? fk__forward_pass_##tier(n, parents, rest_joints, rotations, translations, out, 0, 1) \
+                                : fk__forward_pass_##tier(n, parents, rest_joints, rotations, NULL, out, 0, 0); \
+        fk__leave_##tier(); \
+        return done; \
     }
 
 /* ---- Fast paths: the tiers and the table that picks one --------------------- */

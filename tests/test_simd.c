@@ -715,17 +715,18 @@ static int same_as_reference(skin_function skin, const float *positions, const f
    (method 0) or DQS (1), with or without normals. */
 typedef void (*guarded_case)(int count, int method, int with_normals);
 
-/* Runs a guard-page case for 1 to 13 vertices (each length of the loops'
-   tails), and for 1000 to 1015, where DQS builds its sign table (the packed
-   loops then find each group's pivots while finishing the group before) and
-   the sixteen-vertex loops end anywhere in their group; both methods, with
-   and without normals. */
+/* Runs a guard-page case for 1 to 13 vertices (every length of a short last
+   group of 4 or 8), and for 1000 to 1015, where DQS builds its sign table and
+   the groups end anywhere; both methods, with and without normals. */
 static void for_each_guarded_case(guarded_case run_case)
 {
     int count, method, with_normals;
     make_bones(1.0f);
     for (count = 1; count <= 1015; count = count == 13 ? 1000 : count + 1) {
         make_mesh(count, 4);
+        /* the last vertex's normal zero: the careful path in a short last
+           group, whose padding lanes repeat it and must not be stored */
+        memset(test_mesh.normals[count - 1], 0, sizeof test_mesh.normals[count - 1]);
         for (method = 0; method < 2; ++method)
             for (with_normals = 0; with_normals < 2; ++with_normals) run_case(count, method, with_normals);
     }
