@@ -2,9 +2,8 @@
 # Flags are variables: `make test CC=clang CFLAGS='-O3 -march=native'`.
 
 CC       ?= cc
-# -g1 (line tables and functions, no variables): enough for backtraces, and a
-# build of the header takes 11 s instead of 18-21 with -g on the slower of the
-# machines CI has run on.
+# -g1 (line tables and functions, no variables): enough for backtraces, and
+# cheaper to build than full -g.
 CFLAGS   ?= -O2 -g1
 WARNINGS  = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wdouble-promotion -Werror
 CPPFLAGS += -I.
@@ -249,9 +248,8 @@ FUZZ_SECONDS   ?= 60
 FUZZ_CC        ?= clang
 FUZZ_FLAGS     ?= -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 SANITIZE_CC    ?= clang
-# -O0: the header's specialized SIMD loops make each sanitized program take about
-# 18 s to compile at -O1 and 4 s at -O0; the checks are the same, the tests run a
-# little slower, and the whole step is about a minute shorter.
+# -O0: the checks are the same as optimized, and the sanitized programs
+# compile faster.
 SANITIZE_FLAGS ?= -O0 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 SANITIZE_ENV    = ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1
 VALGRIND        = valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
@@ -395,10 +393,8 @@ test: clang-tools
 # is compiled with the same flags into tests/bench/baseline.c's object (beside
 # bench.c, on a second core; kept while the command that built it is the same);
 # without git or that commit, make says so and the benchmark leaves that part
-# out. About 85 seconds with fbf9e24's header (20 s to build with gcc at -O2,
-# timed once and built once into the benchmark), 70 with the rewrite's first
-# version of 27 November; about 30 s more the first time (fbf9e24's objects in
-# $(BUILD)/baseline).
+# out. About a minute; longer the first time, when fbf9e24's slow-to-compile
+# header is built into $(BUILD)/baseline.
 BASELINE_COMMIT ?= fbf9e24
 BENCH_BASELINE   = $(BUILD)/baseline
 BENCH_COMPILE    = $(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DBENCH_FLAGS="$(CC) $(CFLAGS)" $(WARNINGS) -Wno-double-promotion

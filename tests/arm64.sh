@@ -31,7 +31,7 @@ for tool in $cc aarch64-linux-gnu-g++ clang qemu-aarch64; do
 done
 
 if [ "$mode" = --sanitize ]; then
-    # At -O1: compiled and run in 23 s against 24 at -O2. LeakSanitizer cannot
+    # At -O1, which compiles and runs as fast as -O2 here. LeakSanitizer cannot
     # run under qemu (it needs ptrace); the x86-64 sanitizer build checks leaks.
     flags="-std=c99 -O1 -g1 -fsanitize=address,undefined -fno-sanitize-recover=all -I$root"
     $cc $flags "$root/tests/test_simd.c" -o "$work/test_simd" -lm >"$work/test_simd.log" 2>&1 &
