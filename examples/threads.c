@@ -18,8 +18,8 @@
    It prints, per method, "same bits as one call" (or where the bits first differ,
    and exits with 1), and the fastest of a few runs of one call over the whole
    mesh against the split call, next to a memcpy of as many bytes as skinning
-   reads and writes, split over as many threads: memory bandwidth, not the
-   arithmetic, is what bounds the speed-up. */
+   reads and writes, split over as many threads: how far the memory lets a
+   split go. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #define FK_LBS_IMPLEMENTATION
 #include "fk_lbs.h"
