@@ -2299,42 +2299,39 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
 static int fk__lbs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result);
 static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result);
 
-/* Every bone converted once, on the stack, when the rig fits the palette;
-   NULL otherwise (the reference loops then convert each bone as it is used). */
-static float *fk__palette(const fk_skin_desc *d, float *storage, size_t bone_floats,
-                          void (*convert)(const fk_rigid *, float *))
+/* Both skinning functions: check the descriptor, convert every bone once (on
+   the stack, when the rig fits the palette; otherwise the reference loop
+   converts each bone as it is used), then skin by the fast path when it takes
+   the call, else by the reference loop. A palette entry is bone_floats floats
+   (at most 16: an LBS matrix, or a DQS dual quaternion and its negation). */
+typedef int (*fk__fast_skin)(const fk_skin_desc *, const fk__skin_layout *, const float *, fk_result *);
+typedef fk_result (*fk__reference_skin)(const fk_skin_desc *, const fk__skin_layout *, const float *, int, int);
+
+static fk_result fk__skin(const fk_skin_desc *desc, size_t bone_floats, void (*convert)(const fk_rigid *, float *),
+                          fk__fast_skin fast, fk__reference_skin reference)
 {
-    float *palette;
+    float storage[FK_LBS_PALETTE_CAPACITY * 16 + 16], *palette = NULL;
+    fk__skin_layout layout;
+    fk_result result = fk__check_skin(desc, &layout);
     int j;
-    if (d->transform_count > FK_LBS_PALETTE_CAPACITY) return NULL;
-    palette = fk__align64(storage);
-    for (j = 0; j < d->transform_count; ++j) convert(&d->transforms[j], palette + (size_t)j * bone_floats);
-    return palette;
+    FK_LBS_ASSERT(bone_floats <= 16);
+    if (result != FK_OK) return result;
+    if (desc->transform_count <= FK_LBS_PALETTE_CAPACITY) {
+        palette = fk__align64(storage);
+        for (j = 0; j < desc->transform_count; ++j) convert(&desc->transforms[j], palette + (size_t)j * bone_floats);
+    }
+    if (fast(desc, &layout, palette, &result)) return result;
+    return reference(desc, &layout, palette, 0, desc->vertex_count);
 }
 
 FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
 {
-    /* Each bone becomes a 3x4 matrix once per call, not once per influence. */
-    float storage[FK_LBS_PALETTE_CAPACITY * FK__LBS_BONE_FLOATS + 16];
-    const float *palette;
-    fk__skin_layout layout;
-    fk_result result = fk__check_skin(desc, &layout);
-    if (result != FK_OK) return result;
-    palette = fk__palette(desc, storage, FK__LBS_BONE_FLOATS, fk__lbs_bone);
-    if (fk__lbs_fast(desc, &layout, palette, &result)) return result;
-    return fk__lbs_reference(desc, &layout, palette, 0, desc->vertex_count);
+    return fk__skin(desc, FK__LBS_BONE_FLOATS, fk__lbs_bone, fk__lbs_fast, fk__lbs_reference);
 }
 
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
 {
-    float storage[FK_LBS_PALETTE_CAPACITY * FK__DQS_PALETTE_STRIDE + 16];
-    const float *palette;
-    fk__skin_layout layout;
-    fk_result result = fk__check_skin(desc, &layout);
-    if (result != FK_OK) return result;
-    palette = fk__palette(desc, storage, FK__DQS_PALETTE_STRIDE, fk__dqs_palette_bone);
-    if (fk__dqs_fast(desc, &layout, palette, &result)) return result;
-    return fk__dqs_reference(desc, &layout, palette, 0, desc->vertex_count);
+    return fk__skin(desc, FK__DQS_PALETTE_STRIDE, fk__dqs_palette_bone, fk__dqs_fast, fk__dqs_reference);
 }
 
 /* ---- Weights -----------------------------------------------------------------
