@@ -3040,6 +3040,25 @@ static FK__ALWAYS_INLINE fk__f4 fk__f4_rsqrt(fk__f4 x)
 /* Four rows to four columns. */
 static FK__ALWAYS_INLINE void fk__f4_transpose(fk__f4 *a, fk__f4 *b, fk__f4 *c, fk__f4 *d) { _MM_TRANSPOSE4_PS(*a, *b, *c, *d); }
 
+/* Four packed points, 48 bytes, to and from x, y, z across the lanes. */
+static FK__ALWAYS_INLINE void fk__f4_load_packed3(const float *p, fk__f4 *x, fk__f4 *y, fk__f4 *z)
+{
+    __m128 a = _mm_loadu_ps(p), b = _mm_loadu_ps(p + 4), c = _mm_loadu_ps(p + 8); /* x0y0z0x1 y1z1x2y2 z2x3y3z3 */
+    __m128 middle = _mm_shuffle_ps(b, c, _MM_SHUFFLE(1, 0, 3, 2));                  /* x2 y2 z2 x3 */
+    __m128 yz_low = _mm_shuffle_ps(a, b, _MM_SHUFFLE(1, 0, 2, 1));                  /* y0 z0 y1 z1 */
+    __m128 yz_high = _mm_shuffle_ps(middle, c, _MM_SHUFFLE(3, 2, 2, 1));            /* y2 z2 y3 z3 */
+    *x = _mm_shuffle_ps(a, middle, _MM_SHUFFLE(3, 0, 3, 0));
+    *y = _mm_shuffle_ps(yz_low, yz_high, _MM_SHUFFLE(2, 0, 2, 0));
+    *z = _mm_shuffle_ps(yz_low, yz_high, _MM_SHUFFLE(3, 1, 3, 1));
+}
+static FK__ALWAYS_INLINE void fk__f4_store_packed3(float *p, fk__f4 x, fk__f4 y, fk__f4 z)
+{
+    __m128 xy_low = _mm_unpacklo_ps(x, y), xy_high = _mm_unpackhi_ps(x, y);
+    _mm_storeu_ps(p, _mm_shuffle_ps(xy_low, _mm_unpacklo_ps(z, x), _MM_SHUFFLE(3, 0, 1, 0)));
+    _mm_storeu_ps(p + 4, _mm_shuffle_ps(_mm_unpacklo_ps(y, z), xy_high, _MM_SHUFFLE(1, 0, 3, 2)));
+    _mm_storeu_ps(p + 8, _mm_shuffle_ps(_mm_unpackhi_ps(z, x), _mm_unpackhi_ps(y, z), _MM_SHUFFLE(3, 2, 3, 0)));
+}
+
 /* Whether count joint indices are all at most limit: a saturating
    subtraction leaves a nonzero lane exactly where one is above it. */
 static FK__ALWAYS_INLINE int fk__indices_at_most(const uint16_t *indices, size_t count, unsigned limit)
@@ -3128,6 +3147,17 @@ static FK__ALWAYS_INLINE void fk__f4_transpose(fk__f4 *a, fk__f4 *b, fk__f4 *c, 
     *c = vcombine_f32(vget_high_f32(ab.val[0]), vget_high_f32(cd.val[0]));
     *d = vcombine_f32(vget_high_f32(ab.val[1]), vget_high_f32(cd.val[1]));
 }
+static FK__ALWAYS_INLINE void fk__f4_load_packed3(const float *p, fk__f4 *x, fk__f4 *y, fk__f4 *z)
+{
+    float32x4x3_t points = vld3q_f32(p);
+    *x = points.val[0]; *y = points.val[1]; *z = points.val[2];
+}
+static FK__ALWAYS_INLINE void fk__f4_store_packed3(float *p, fk__f4 x, fk__f4 y, fk__f4 z)
+{
+    float32x4x3_t points;
+    points.val[0] = x; points.val[1] = y; points.val[2] = z;
+    vst3q_f32(p, points);
+}
 
 #elif defined(FK__SIMD_WASM)
 
@@ -3183,6 +3213,19 @@ static FK__ALWAYS_INLINE void fk__f4_transpose(fk__f4 *a, fk__f4 *b, fk__f4 *c, 
     *b = wasm_i64x2_shuffle(ab_low, cd_low, 1, 3);
     *c = wasm_i64x2_shuffle(ab_high, cd_high, 0, 2);
     *d = wasm_i64x2_shuffle(ab_high, cd_high, 1, 3);
+}
+static FK__ALWAYS_INLINE void fk__f4_load_packed3(const float *p, fk__f4 *x, fk__f4 *y, fk__f4 *z)
+{
+    v128_t a = wasm_v128_load(p), b = wasm_v128_load(p + 4), c = wasm_v128_load(p + 8);
+    *x = wasm_i32x4_shuffle(wasm_i32x4_shuffle(a, b, 0, 3, 6, 7), c, 0, 1, 2, 5);
+    *y = wasm_i32x4_shuffle(wasm_i32x4_shuffle(a, b, 1, 4, 7, 7), c, 0, 1, 2, 6);
+    *z = wasm_i32x4_shuffle(wasm_i32x4_shuffle(a, b, 2, 5, 5, 5), c, 0, 1, 4, 7);
+}
+static FK__ALWAYS_INLINE void fk__f4_store_packed3(float *p, fk__f4 x, fk__f4 y, fk__f4 z)
+{
+    wasm_v128_store(p, wasm_i32x4_shuffle(wasm_i32x4_shuffle(x, y, 0, 4, 1, 1), z, 0, 1, 4, 2));
+    wasm_v128_store(p + 4, wasm_i32x4_shuffle(wasm_i32x4_shuffle(y, z, 1, 5, 2, 2), x, 0, 1, 6, 2));
+    wasm_v128_store(p + 8, wasm_i32x4_shuffle(wasm_i32x4_shuffle(z, x, 2, 7, 3, 3), y, 0, 1, 7, 2));
 }
 
 #endif
@@ -3587,10 +3630,15 @@ static FK__ALWAYS_INLINE void fk__v4_from_quads(const float *quads, fk__v4 *x, f
     *x = fk__f4_load(quads); *y = fk__f4_load(quads + 4); *z = fk__f4_load(quads + 8); *w = fk__f4_load(quads + 12);
     fk__f4_transpose(x, y, z, w);
 }
-/* A group's points, stride apart, as x, y, z across the lanes. */
+/* A group's points, stride apart, as x, y, z across the lanes; packed points
+   (a 12-byte stride) move as whole registers, without a transpose. */
 static FK__ALWAYS_INLINE void fk__v4_load_points(const char *p, size_t stride, fk__v4 *x, fk__v4 *y, fk__v4 *z)
 {
     fk__v4 w;
+    if (stride == 12) {
+        fk__f4_load_packed3((const float *)(const void *)p, x, y, z);
+        return;
+    }
     *x = fk__f4_load3(p); *y = fk__f4_load3(p + stride); *z = fk__f4_load3(p + 2 * stride);
     w = fk__f4_load3(p + 3 * stride);
     fk__f4_transpose(x, y, z, &w);
@@ -3598,6 +3646,10 @@ static FK__ALWAYS_INLINE void fk__v4_load_points(const char *p, size_t stride, f
 static FK__ALWAYS_INLINE void fk__v4_store_points(char *p, size_t stride, fk__v4 x, fk__v4 y, fk__v4 z)
 {
     fk__v4 w = z;
+    if (stride == 12) {
+        fk__f4_store_packed3((float *)(void *)p, x, y, z);
+        return;
+    }
     fk__f4_transpose(&x, &y, &z, &w);
     fk__f4_store3(p, x); fk__f4_store3(p + stride, y); fk__f4_store3(p + 2 * stride, z);
     fk__f4_store3(p + 3 * stride, w);
@@ -3641,7 +3693,20 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__v8_point_pair(const char *p,
 static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__v8_load_points(const char *p, size_t stride, fk__v8 *x, fk__v8 *y,
                                                                  fk__v8 *z)
 {
-    fk__v8 w = fk__v8_point_pair(p, stride, 3);
+    fk__v8 w;
+    if (stride == 12) { /* points 0-3 in the low halves, 4-7 in the high, as fk__f4_load_packed3() */
+        const float *f = (const float *)(const void *)p;
+        __m256 a = _mm256_loadu2_m128(f + 12, f), b = _mm256_loadu2_m128(f + 16, f + 4);
+        __m256 c = _mm256_loadu2_m128(f + 20, f + 8);
+        __m256 middle = _mm256_shuffle_ps(b, c, _MM_SHUFFLE(1, 0, 3, 2));
+        __m256 yz_low = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(1, 0, 2, 1));
+        __m256 yz_high = _mm256_shuffle_ps(middle, c, _MM_SHUFFLE(3, 2, 2, 1));
+        *x = _mm256_shuffle_ps(a, middle, _MM_SHUFFLE(3, 0, 3, 0));
+        *y = _mm256_shuffle_ps(yz_low, yz_high, _MM_SHUFFLE(2, 0, 2, 0));
+        *z = _mm256_shuffle_ps(yz_low, yz_high, _MM_SHUFFLE(3, 1, 3, 1));
+        return;
+    }
+    w = fk__v8_point_pair(p, stride, 3);
     *x = fk__v8_point_pair(p, stride, 0); *y = fk__v8_point_pair(p, stride, 1); *z = fk__v8_point_pair(p, stride, 2);
     fk__v8_transpose(x, y, z, &w);
 }
@@ -3649,6 +3714,17 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__v8_store_points(char *p, size_
 {
     fk__v8 w = z, lanes[4];
     int lane;
+    if (stride == 12) {
+        float *f = (float *)(void *)p;
+        __m256 xy_low = _mm256_unpacklo_ps(x, y), xy_high = _mm256_unpackhi_ps(x, y);
+        __m256 a = _mm256_shuffle_ps(xy_low, _mm256_unpacklo_ps(z, x), _MM_SHUFFLE(3, 0, 1, 0));
+        __m256 b = _mm256_shuffle_ps(_mm256_unpacklo_ps(y, z), xy_high, _MM_SHUFFLE(1, 0, 3, 2));
+        __m256 c = _mm256_shuffle_ps(_mm256_unpackhi_ps(z, x), _mm256_unpackhi_ps(y, z), _MM_SHUFFLE(3, 2, 3, 0));
+        _mm256_storeu_ps(f, _mm256_permute2f128_ps(a, b, 0x20));
+        _mm256_storeu_ps(f + 8, _mm256_permute2f128_ps(c, a, 0x30));
+        _mm256_storeu_ps(f + 16, _mm256_permute2f128_ps(b, c, 0x31));
+        return;
+    }
     fk__v8_transpose(&x, &y, &z, &w);
     lanes[0] = x; lanes[1] = y; lanes[2] = z; lanes[3] = w;
     for (lane = 0; lane < 4; ++lane) {

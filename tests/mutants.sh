@@ -240,6 +240,14 @@ simd_mutant v8_from_quads_pairs_wrong avx2 fk__v8_from_quads '_mm256_loadu2_m128
 simd_mutant v8_store_points_halves_swapped avx2 fk__v8_store_points \
 '(size_t)lane * stride, _mm256_castps256_ps128(lanes[lane])' '(size_t)lane * stride, _mm256_extractf128_ps(lanes[lane], 1)'
 
+# Packed points: the fourth vertex's y loaded from its z (width 4 and 8).
+simd_mutant f4_load_packed3_y_from_z sse2 fk__f4_load_packed3@sse2 '_MM_SHUFFLE(3, 2, 2, 1)' '_MM_SHUFFLE(3, 3, 2, 1)'
+simd_mutant v8_load_packed_y_from_z avx2 fk__v8_load_points '_MM_SHUFFLE(3, 2, 2, 1)' '_MM_SHUFFLE(3, 3, 2, 1)'
+
+# Packed points: the second vertex's x stored from the first's (width 4 and 8).
+simd_mutant f4_store_packed3_x_from_first sse2 fk__f4_store_packed3@sse2 '_MM_SHUFFLE(3, 0, 1, 0)' '_MM_SHUFFLE(1, 0, 1, 0)'
+simd_mutant v8_store_packed_halves_swapped avx2 fk__v8_store_points '_mm256_permute2f128_ps(c, a, 0x30)' '_mm256_permute2f128_ps(c, a, 0x20)'
+
 # Width 8: the reciprocal square root without its Newton step.
 simd_mutant v8_rsqrt_newton_step_skipped avx2 fk__v8_rsqrt '_mm256_mul_ps(y, y), x' '_mm256_rcp_ps(x), x'
 
@@ -398,6 +406,9 @@ simd_mutant neon_store3_z_from_y neon fk__f4_store3@neon 'vst1q_lane_f32((float 
 simd_mutant neon_transpose_column_from_wrong_pair neon fk__f4_transpose@neon \
 '*b = vcombine_f32(vget_low_f32(ab.val[1]), vget_low_f32(cd.val[1]));' '*b = vcombine_f32(vget_low_f32(ab.val[1]), vget_low_f32(cd.val[0]));'
 
+# Packed points stored with y from z.
+simd_mutant neon_store_packed3_y_from_z neon fk__f4_store_packed3@neon 'points.val[1] = y;' 'points.val[1] = z;'
+
 # The fourth lane's bit read as the third's.
 simd_mutant neon_lane_bits_fourth_as_third neon fk__f4_lane_bits '{1, 2, 4, 8}' '{1, 2, 4, 4}'
 
@@ -421,6 +432,9 @@ simd_mutant wasm_store3_z_from_y wasm fk__f4_store3@wasm 'wasm_v128_store32_lane
 # The transpose's second column from the wrong pair.
 simd_mutant wasm_transpose_column_from_wrong_pair wasm fk__f4_transpose@wasm \
 '*b = wasm_i64x2_shuffle(ab_low, cd_low, 1, 3);' '*b = wasm_i64x2_shuffle(ab_low, cd_high, 1, 3);'
+
+# Packed points: the third vertex's x loaded from the fourth's y.
+simd_mutant wasm_load_packed3_x_wrong wasm fk__f4_load_packed3@wasm '(a, b, 0, 3, 6, 7), c, 0, 1, 2, 5)' '(a, b, 0, 3, 7, 7), c, 0, 1, 2, 5)'
 
 # The index check's bound one too high.
 simd_mutant wasm_indices_at_most_off_by_one wasm fk__indices_at_most@wasm 'wasm_u16x8_splat((uint16_t)limit)' 'wasm_u16x8_splat((uint16_t)(limit + 1))'
