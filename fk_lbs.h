@@ -9,9 +9,11 @@
    ABOUT
      fk_lbs.h poses skeletons and skins meshes:
        - quaternion and rigid-transform math (small structs passed by value);
-       - forward kinematics (FK) over a parent array, in any joint order;
+       - forward kinematics (FK) over a parent array, in any joint order, and
+         with scale (glTF's T R S, or about each joint's pivot) as affine matrices;
        - linear blend skinning (LBS) and dual quaternion skinning (DQS) of positions
-         and normals, with byte strides for interleaved vertex buffers;
+         and normals, with byte strides for interleaved vertex buffers; LBS of
+         affine bones (scale, shear, mirrors) with exact normals;
        - optional tangents x y z w (glTF): xyz moves like a normal, w is kept;
        - engine rigs (inverse bind and world matrices) turned into rest joints and
          relative rotations;
@@ -50,9 +52,9 @@
                               skinning call (default 256: 16 KB); larger rigs still
                               work, converting each bone as it is used
      FK_LBS_RIGID_TOLERANCE   relative tolerance (default 1e-4) within which engine
-                              matrices count as rigid in fk_bind_from_matrices() and
-                              fk_pose_from_matrices(): above float rounding, below
-                              any scale an artist meant
+                              matrices count as rigid in fk_bind_from_matrices(),
+                              fk_pose_from_matrices() and fk_skin_dqs(): above float
+                              rounding, below any scale an artist meant
      FK_LBS_NO_SIMD           skin and pose with the plain C loops only (no
                               intrinsics)
      FK_LBS_NO_AVX2           on x86-64, use the SSE2 fast paths even where AVX2
@@ -171,7 +173,8 @@ typedef enum fk_result {
     FK_ERROR_INVALID_STRIDE,     /**< a stride is smaller than its element, misaligned, or overflows */
     FK_ERROR_NOT_RIGID,          /**< engine matrices are singular, or carry scale that varies per joint or over time */
     FK_ERROR_INVALID_WEIGHT,     /**< a weight is infinite or NaN, or blend weights are negative or sum to zero */
-    FK_ERROR_KEYS_NOT_ASCENDING  /**< key times are not finite and strictly ascending */
+    FK_ERROR_KEYS_NOT_ASCENDING, /**< key times are not finite and strictly ascending */
+    FK_ERROR_CONFLICTING_ARGUMENTS /**< two inputs that exclude each other are both given */
 } fk_result;
 
 /** @brief Euler angle orders. @c FK_EULER_ZXY means R = Rz(angles.z) Rx(angles.x)
@@ -206,8 +209,8 @@ typedef struct fk_skin_desc {
     size_t joint_stride;      /**< bytes between vertices' index lists; 0 = 2k */
     const float *weights;     /**< k weights per vertex (required) */
     size_t weight_stride;     /**< bytes between vertices' weight lists; 0 = 4k */
-    const fk_rigid *transforms; /**< absolute joint transforms, from fk_forward() */
-    int transform_count;      /**< number of transforms; every joint index must be below it */
+    const fk_rigid *transforms; /**< absolute joint transforms, from fk_forward(); or NULL and @c matrices */
+    int transform_count;      /**< number of transforms (or matrices); every joint index must be below it */
     float *out_positions;     /**< skinned positions (required; may equal @c positions) */
     size_t out_position_stride; /**< bytes between output positions; 0 = 12 */
     float *out_normals;       /**< skinned normals (required iff @c normals is given) */
@@ -218,6 +221,9 @@ typedef struct fk_skin_desc {
     float *out_tangents;      /**< skinned tangents: x y z moved like a normal and renormalized,
                                    w copied bit for bit (required iff @c tangents is given) */
     size_t out_tangent_stride; /**< bytes between output tangents; 0 = 16 */
+    const float *matrices;    /**< affine joint transforms instead of @c transforms (exactly one of
+                                   the two): 12 floats per joint, 3x4 row-major, as fk_forward_scaled()
+                                   writes them or world_i IB_i; scale and shear allowed */
 } fk_skin_desc;
 
 /* ============================================================================
@@ -429,6 +435,64 @@ FK_LBS_DEF fk_result fk_posed_joints(int joint_count, const fk_vec3 *rest_joints
                                      const fk_rigid *transforms, fk_vec3 *out);
 
 /* ============================================================================
+   Forward kinematics with scale
+   ============================================================================ */
+
+/* A joint that scales makes its transform affine: a linear part A_i that is no
+   longer a rotation, and a translation t_i, stored as a 3x4 row-major matrix
+   [A_i | t_i] (12 floats, as fk_rigid_to_mat34() writes). Scale is inherited:
+   a child of a joint scaled non-uniformly is sheared when it rotates, and its
+   matrix is then no product of a rotation and a scale at all. Zero scale (a
+   part hidden by scaling it away) and negative scale (mirroring) are allowed. */
+
+/** @brief Forward kinematics of local translations, rotations and scales, with
+    glTF's semantics: world_i = world_p T(t_i) R(q_i) S(s_i), a root's world
+    matrix its own T R S.
+
+    Nodes above the joints (an armature object, a scene root) premultiply every
+    world matrix alike: multiply their matrix into each result afterwards
+    (fk_mat34_mul()), and into the skinning matrices world_i IB_i.
+
+    @param joint_count number of joints (>= 0).
+    @param parents parent of each joint, negative for a root; any order.
+    @param translations local translation t_i of each joint.
+    @param rotations local rotation q_i of each joint (normalized on the way in).
+    @param scales local scale s_i of each joint, or NULL for 1.
+    @param out receives 12 floats per joint, world_i as a 3x4 row-major matrix.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
+    FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT, FK_ERROR_CYCLE,
+    FK_ERROR_INVALID_ROTATION, or FK_ERROR_NOT_FINITE (a translation or scale is
+    infinite or NaN, or a result overflows float); on error @p out holds
+    identities.
+    @remark Each product is formed in double and rounded once. Parents may come
+    after their children; nothing is allocated (@p out is the scratch), and @p out
+    must not overlap the inputs. */
+FK_LBS_DEF fk_result fk_forward_trs(int joint_count, const int *parents, const fk_vec3 *translations,
+                                    const fk_quat *rotations, const fk_vec3 *scales, float *out);
+
+/** @brief fk_forward() with a scale about each joint's rest pivot.
+
+    Joint i scales by scales[i] along the rest frame's axes about its pivot x_i,
+    then rotates by rotations[i] and moves by translations[i], carrying its
+    descendants: with the affine transform [A_i | t_i] of each joint,
+        A_i = A_p R(q_i) S(s_i),   t_i = t_p + A_p (x_i + d_i) - A_i x_i
+    (roots: A_p = I, t_p = 0). With every scale 1 this is fk_forward()'s pose,
+    as matrices; joint i's pivot still lands where its parent's transform sends
+    it, now whatever the scales.
+
+    @param joint_count number of joints (>= 0).
+    @param parents parent of each joint, negative for a root; any order.
+    @param rest_joints rest position x_i of each joint, its pivot.
+    @param rotations relative rotation q_i (normalized on the way in).
+    @param translations relative translation d_i, or NULL for none.
+    @param scales scale s_i about the pivot, or NULL for 1.
+    @param out receives 12 floats per joint, [A_i | t_i] row-major.
+    @return as fk_forward_trs(). */
+FK_LBS_DEF fk_result fk_forward_scaled(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                       const fk_quat *rotations, const fk_vec3 *translations,
+                                       const fk_vec3 *scales, float *out);
+
+/* ============================================================================
    Engine data: inverse bind matrices and world matrices to joints and rotations
    ============================================================================ */
 
@@ -543,6 +607,12 @@ FK_LBS_DEF fk_result fk_skin_validate(const fk_skin_desc *desc);
     Normals go through the blended linear part sum_k w_k Q_k and are renormalized
     (exact for rigidly moving parts, the usual approximation elsewhere). Tangents'
     x y z go the same way as normals; their w (handedness) is copied unchanged.
+    With affine bones (fk_skin_desc::matrices, M_k = [A_k | t_k]) positions are
+    sum_k w_k M_k v, and a normal goes through the inverse transpose of the
+    blended linear part A = sum_k w_k A_k, computed as its cofactor matrix times
+    the sign of det A and renormalized: perpendicular to every moved tangent,
+    outside where A mirrors, the normal of the plane where A flattens (zero where
+    it collapses to a line); tangents go through A itself.
     Weights are used as given: weights that do not sum to one scale the result.
     The output may be the input buffer itself (same pointer and stride).
     @param desc what to skin; see fk_skin_desc.
@@ -574,7 +644,10 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc);
     from one call or from many calls over pieces of the vertices (on one CPU,
     from one build). That holds for vertices whose blend needs the careful path
     (a zero, subnormal or overflowing norm, NaN or infinite data) and for their
-    neighbours too. */
+    neighbours too.
+    @remark Matrices (fk_skin_desc::matrices) are taken when each is a rotation
+    and a translation within FK_LBS_RIGID_TOLERANCE; one with scale is refused
+    with FK_ERROR_NOT_RIGID before anything is written. */
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
 
 /* ============================================================================
@@ -973,6 +1046,7 @@ FK_LBS_DEF const char *fk_result_description(fk_result result)
     case FK_ERROR_NOT_RIGID: return "matrices are singular, or carry scale that varies per joint or over time";
     case FK_ERROR_INVALID_WEIGHT: return "a weight is not finite, or blend weights are negative or sum to zero";
     case FK_ERROR_KEYS_NOT_ASCENDING: return "key times are not finite and strictly ascending";
+    case FK_ERROR_CONFLICTING_ARGUMENTS: return "two inputs that exclude each other are both given (transforms and matrices)";
     }
     return "unknown fk_result";
 }
@@ -1548,6 +1622,108 @@ FK_LBS_DEF fk_result fk_forward_rest_frame(int joint_count, const int *parents, 
     return fk__forward(joint_count, parents, rest_joints, rotations, translations, out, 1);
 }
 
+/* ---- Forward kinematics with scale -----------------------------------------
+   Joint i's own motion about its pivot x_i is v -> (x_i + d_i) + R S (v - x_i):
+   scale and turn about the pivot, then move the pivot by d_i. Composed with the
+   parent's [A_p | t_p] this gives A_i = A_p R S and
+       t_i = t_p + A_p (x_i + d_i - R S x_i) = t_p + A_p (x_i + d_i) - A_i x_i,
+   fk_forward()'s rule with A in place of Q. glTF's T R S is the same with every
+   pivot at the parent's origin (x_i = 0, d_i = t_i). */
+static void fk__scaled_joint(const float *parent, const fk_vec3 *rest_joint, fk_quat rotation,
+                             const fk_vec3 *translation, const fk_vec3 *scale, float out[12])
+{
+    float local[12];
+    fk_vec3 x = rest_joint ? *rest_joint : fk_vec3_make(0.0f, 0.0f, 0.0f);
+    fk_vec3 d = translation ? *translation : fk_vec3_make(0.0f, 0.0f, 0.0f);
+    const double pivot[3] = {(double)x.x + (double)d.x, (double)x.y + (double)d.y, (double)x.z + (double)d.z};
+    int row;
+    fk_mat34_from_trs(fk_vec3_make(0.0f, 0.0f, 0.0f), rotation, scale ? *scale : fk_vec3_make(1.0f, 1.0f, 1.0f),
+                      local);
+    for (row = 0; row < 3; ++row) /* x + d - R S x, in double and rounded once */
+        local[4 * row + 3] = (float)(pivot[row] - ((double)local[4 * row] * (double)x.x +
+                                                   (double)local[4 * row + 1] * (double)x.y +
+                                                   (double)local[4 * row + 2] * (double)x.z));
+    if (parent) fk_mat34_mul(parent, local, out);
+    else memcpy(out, local, sizeof local);
+}
+
+static int fk__mat34_is_finite(const float m[12]);
+
+static const float fk__identity_mat34[12] = {1.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f};
+
+static fk_result fk__forward_scaled_failed(int joint_count, float *out, fk_result result)
+{
+    int i;
+    for (i = 0; i < joint_count; ++i) memcpy(&out[12 * i], fk__identity_mat34, sizeof fk__identity_mat34);
+    return result;
+}
+
+/* Any order, as fk__forward_marked() does it, with the marks in the first two
+   floats of a waiting joint's matrix: an infinity (finished matrices are
+   finite) and the index of the joint below it on the path. */
+static fk_result fk__forward_scaled(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                    const fk_quat *rotations, const fk_vec3 *translations,
+                                    const fk_vec3 *scales, float *out)
+{
+    const float unvisited = HUGE_VALF, on_path = -HUGE_VALF;
+    fk_result result;
+    int i, parents_first, overflowed = 0;
+    if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (joint_count == 0) return FK_OK;
+    if (!parents || !rotations || !out || (!rest_joints && !translations)) return FK_ERROR_NULL_ARGUMENT;
+    result = fk__check_parents(joint_count, parents, &parents_first);
+    for (i = 0; i < joint_count && result == FK_OK; ++i) {
+        if (!fk__quat_is_normalizable(rotations[i])) result = FK_ERROR_INVALID_ROTATION;
+        else if ((rest_joints && !fk__vec3_is_finite(rest_joints[i])) ||
+                 (translations && !fk__vec3_is_finite(translations[i])) ||
+                 (scales && !fk__vec3_is_finite(scales[i])))
+            result = FK_ERROR_NOT_FINITE;
+    }
+    for (i = 0; i < joint_count; ++i) out[12 * i] = unvisited;
+    for (i = 0; i < joint_count && result == FK_OK; ++i) {
+        int joint = i, below = -1;
+        if (out[12 * i] != unvisited) continue;
+        for (;;) { /* climb until the parent is finished or there is none */
+            int parent = fk__parent_index(parents, joint);
+            out[12 * joint] = on_path;
+            memcpy(&out[12 * joint + 1], &below, sizeof below);
+            if (parent < 0 || (out[12 * parent] != unvisited && out[12 * parent] != on_path)) break;
+            if (out[12 * parent] == on_path) return fk__forward_scaled_failed(joint_count, out, FK_ERROR_CYCLE);
+            below = joint;
+            joint = parent;
+        }
+        while (joint >= 0) { /* descend, finishing each joint of the path */
+            int parent = fk__parent_index(parents, joint), next;
+            memcpy(&next, &out[12 * joint + 1], sizeof next);
+            fk__scaled_joint(parent < 0 ? NULL : &out[12 * parent], rest_joints ? &rest_joints[joint] : NULL,
+                             rotations[joint], translations ? &translations[joint] : NULL,
+                             scales ? &scales[joint] : NULL,
+                             &out[12 * joint]);
+            if (!fk__mat34_is_finite(&out[12 * joint])) { /* reported after the walk, which may still find a cycle */
+                overflowed = 1;
+                memcpy(&out[12 * joint], fk__identity_mat34, sizeof fk__identity_mat34);
+            }
+            joint = next;
+        }
+    }
+    if (result == FK_OK && overflowed) result = FK_ERROR_NOT_FINITE;
+    return result == FK_OK ? FK_OK : fk__forward_scaled_failed(joint_count, out, result);
+}
+
+FK_LBS_DEF fk_result fk_forward_trs(int joint_count, const int *parents, const fk_vec3 *translations,
+                                    const fk_quat *rotations, const fk_vec3 *scales, float *out)
+{
+    return fk__forward_scaled(joint_count, parents, NULL, rotations, translations, scales, out);
+}
+
+FK_LBS_DEF fk_result fk_forward_scaled(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                       const fk_quat *rotations, const fk_vec3 *translations,
+                                       const fk_vec3 *scales, float *out)
+{
+    if (joint_count > 0 && !rest_joints) return FK_ERROR_NULL_ARGUMENT;
+    return fk__forward_scaled(joint_count, parents, rest_joints, rotations, translations, scales, out);
+}
+
 FK_LBS_DEF fk_result fk_validate_skeleton(int joint_count, const int *parents)
 {
     /* Without scratch memory, a cycle shows as a walk up from some joint that takes
@@ -1991,7 +2167,8 @@ static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
     if (!d->positions || !d->weights || !d->out_positions || (d->normals && !d->out_normals) ||
         (d->tangents && !d->out_tangents))
         return FK_ERROR_NULL_ARGUMENT;
-    if (d->transform_count > 0 && !d->transforms) return FK_ERROR_NULL_ARGUMENT;
+    if (d->transforms && d->matrices) return FK_ERROR_CONFLICTING_ARGUMENTS;
+    if (d->transform_count > 0 && !d->transforms && !d->matrices) return FK_ERROR_NULL_ARGUMENT;
     layout->dense = d->joints == NULL;
     if (layout->dense && d->influences != d->transform_count) return FK_ERROR_INVALID_COUNT;
     k = (size_t)d->influences;
@@ -2023,6 +2200,10 @@ static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
         if ((r = fk__check_stride(&layout->out_tangent_stride, 4 * sizeof(float), sizeof(float), d->out_tangents, d->vertex_count)) != FK_OK) return r;
     }
     for (j = 0; j < d->transform_count; ++j) {
+        if (d->matrices) {
+            if (!fk__mat34_is_finite(d->matrices + 12 * (size_t)j)) return FK_ERROR_NOT_FINITE;
+            continue;
+        }
         if (!fk__quat_is_normalizable(d->transforms[j].q)) return FK_ERROR_INVALID_ROTATION;
         if (!fk__vec3_is_finite(d->transforms[j].t)) return FK_ERROR_NOT_FINITE;
     }
@@ -2155,12 +2336,97 @@ static void fk__dqs_palette_bone(const fk_rigid *bone, float out[FK__DQS_PALETTE
     for (e = 0; e < FK__DQS_BONE_FLOATS; ++e) out[FK__DQS_BONE_FLOATS + e] = -out[e];
 }
 
+/* An affine bone [A | t], 3x4 row-major, stored by columns as fk__lbs_bone()
+   stores a rigid one: LBS blends and applies it alike. */
+static void fk__lbs_bone_of_matrix(const float m[12], float out[FK__LBS_BONE_FLOATS])
+{
+    int column, row;
+    for (column = 0; column < 4; ++column) {
+        for (row = 0; row < 3; ++row) out[4 * column + row] = m[4 * row + column];
+        out[4 * column + 3] = 0.0f;
+    }
+}
+
+/* Whether a matrix's linear part is a rotation (columns orthonormal within
+   FK_LBS_RIGID_TOLERANCE, determinant positive), as DQS without scale needs. */
+static int fk__mat34_is_rigid(const float m[12])
+{
+    int row, col;
+    for (row = 0; row < 3; ++row)
+        for (col = row; col < 3; ++col) {
+            double dot = (double)m[row] * (double)m[col] + (double)m[4 + row] * (double)m[4 + col] +
+                         (double)m[8 + row] * (double)m[8 + col];
+            if (!(fabs(dot - (row == col ? 1.0 : 0.0)) <= (double)FK_LBS_RIGID_TOLERANCE)) return 0;
+        }
+    return (double)m[0] * ((double)m[5] * (double)m[10] - (double)m[6] * (double)m[9]) -
+           (double)m[1] * ((double)m[4] * (double)m[10] - (double)m[6] * (double)m[8]) +
+           (double)m[2] * ((double)m[4] * (double)m[9] - (double)m[5] * (double)m[8]) > 0.0;
+}
+
+/* One bone of the rig as each method's palette holds it, from the rigid
+   transforms or the matrices, whichever the descriptor gives. */
+static void fk__lbs_bone_of(const fk_skin_desc *d, int joint, float *out)
+{
+    if (d->matrices) fk__lbs_bone_of_matrix(d->matrices + 12 * (size_t)joint, out);
+    else fk__lbs_bone(&d->transforms[joint], out);
+}
+
+static fk_rigid fk__rigid_bone(const fk_skin_desc *d, int joint)
+{
+    return d->matrices ? fk_rigid_from_mat34(d->matrices + 12 * (size_t)joint) : d->transforms[joint];
+}
+
+static void fk__dqs_bone_of(const fk_skin_desc *d, int joint, float *out)
+{
+    fk_rigid bone = fk__rigid_bone(d, joint);
+    fk__dqs_bone(&bone, out);
+}
+
+static void fk__dqs_palette_bone_of(const fk_skin_desc *d, int joint, float *out)
+{
+    fk_rigid bone = fk__rigid_bone(d, joint);
+    fk__dqs_palette_bone(&bone, out);
+}
+
 /* The palette lives in a stack array aligned here to a cache line, so that no
    bone straddles two lines and aligned vector loads are allowed. */
 static float *fk__align64(float *storage)
 {
     size_t misalignment = (size_t)(char *)storage % 64;
     return misalignment ? storage + (64 - misalignment) / sizeof(float) : storage;
+}
+
+/* A normal moved by a blended affine matrix whose linear part A has the
+   columns a, b, c. A tangent t moves to A t, and the normal that stays
+   perpendicular to every moved tangent is the inverse transpose A^-T n. Up to
+   a positive factor that is the cofactor matrix, det(A) A^-T =
+   [b x c, c x a, a x b], times the sign of det(A): no division, so a singular
+   A (a bone scaled to zero) still gives the normal of the plane the surface
+   was flattened into, and a mirroring A (det < 0) keeps the normal on the
+   outside. A determinant within rounding of zero (below a few ulps of the
+   largest volume a, b, c could span) counts as zero and flips nothing, so
+   that a flattened surface's normal does not flip with the rounding of its
+   blend. Renormalized afterwards; a surface collapsed to a line or a point
+   has no normal, and gets the zero vector. Applying A itself, as rigid LBS
+   does, is the same for a rotation but not under non-uniform scale. */
+#define FK__FLAT_VOLUME (16.0f * FLT_EPSILON)
+
+static int fk__mirrors(float determinant, float size_a, float size_b, float size_c)
+{
+    return determinant < -FK__FLAT_VOLUME * (size_a * size_b * size_c);
+}
+
+static float fk__vec3_size(fk_vec3 v) { return (fabsf(v.x) + fabsf(v.y)) + fabsf(v.z); }
+
+static fk_vec3 fk__cofactor_normal(const float blend[FK__LBS_BONE_FLOATS], fk_vec3 n)
+{
+    fk_vec3 a = fk_vec3_make(blend[0], blend[1], blend[2]), b = fk_vec3_make(blend[4], blend[5], blend[6]);
+    fk_vec3 c = fk_vec3_make(blend[8], blend[9], blend[10]);
+    fk_vec3 bc = fk_vec3_cross(b, c), ca = fk_vec3_cross(c, a), ab = fk_vec3_cross(a, b);
+    fk_vec3 m = fk_vec3_make(bc.x * n.x + ca.x * n.y + ab.x * n.z, bc.y * n.x + ca.y * n.y + ab.y * n.z,
+                             bc.z * n.x + ca.z * n.y + ab.z * n.z);
+    return fk__mirrors(fk_vec3_dot(a, bc), fk__vec3_size(a), fk__vec3_size(b), fk__vec3_size(c))
+               ? fk_vec3_make(-m.x, -m.y, -m.z) : m;
 }
 
 /* Reference LBS over vertices [begin, end). With a NULL palette each bone is
@@ -2179,7 +2445,7 @@ static fk_result fk__lbs_reference(const fk_skin_desc *d, const fk__skin_layout 
             int joint = fk__influence_joint(d, layout, i, k);
             if (joint < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
             if (palette) m = palette + (size_t)joint * FK__LBS_BONE_FLOATS;
-            else fk__lbs_bone(&d->transforms[joint], bone);
+            else fk__lbs_bone_of(d, joint, bone);
             for (e = 0; e < FK__LBS_BONE_FLOATS; ++e) blend[e] += weights[k] * m[e];
         }
         /* Read the whole vertex before writing: the output may be the input. */
@@ -2191,9 +2457,10 @@ static fk_result fk__lbs_reference(const fk_skin_desc *d, const fk__skin_layout 
                                 blend[1] * p.x + blend[5] * p.y + blend[9] * p.z + blend[13],
                                 blend[2] * p.x + blend[6] * p.y + blend[10] * p.z + blend[14]));
         if (d->normals) {
-            fk_vec3 moved = fk_vec3_make(blend[0] * n.x + blend[4] * n.y + blend[8] * n.z,
-                                         blend[1] * n.x + blend[5] * n.y + blend[9] * n.z,
-                                         blend[2] * n.x + blend[6] * n.y + blend[10] * n.z);
+            fk_vec3 moved = d->matrices ? fk__cofactor_normal(blend, n)
+                                        : fk_vec3_make(blend[0] * n.x + blend[4] * n.y + blend[8] * n.z,
+                                                       blend[1] * n.x + blend[5] * n.y + blend[9] * n.z,
+                                                       blend[2] * n.x + blend[6] * n.y + blend[10] * n.z);
             fk__store3(fk__out_at(d->out_normals, layout->out_normal_stride, i), fk_vec3_normalize(moved));
         }
         if (d->tangents) {
@@ -2264,13 +2531,13 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
             if (fk__influence_joint(d, layout, i, k) < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
         pivot_joint = fk__influence_joint(d, layout, i, fk__heaviest(weights, d->influences));
         if (palette) b = palette + (size_t)pivot_joint * FK__DQS_PALETTE_STRIDE;
-        else fk__dqs_bone(&d->transforms[pivot_joint], bone);
+        else fk__dqs_bone_of(d, pivot_joint, bone);
         pivot = fk_quat_make(b[0], b[1], b[2], b[3]);
         for (k = 0; k < d->influences; ++k) {
             int joint = fk__influence_joint(d, layout, i, k);
             float w;
             if (palette) b = palette + (size_t)joint * FK__DQS_PALETTE_STRIDE;
-            else fk__dqs_bone(&d->transforms[joint], bone);
+            else fk__dqs_bone_of(d, joint, bone);
             /* q and -q are one rotation but blend to different results; bringing
                every rotation into the heaviest influence's hemisphere makes the
                blend take the short way and makes it independent of the signs
@@ -2307,8 +2574,9 @@ static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, co
 typedef int (*fk__fast_skin)(const fk_skin_desc *, const fk__skin_layout *, const float *, fk_result *);
 typedef fk_result (*fk__reference_skin)(const fk_skin_desc *, const fk__skin_layout *, const float *, int, int);
 
-static fk_result fk__skin(const fk_skin_desc *desc, size_t bone_floats, void (*convert)(const fk_rigid *, float *),
-                          fk__fast_skin fast, fk__reference_skin reference)
+static fk_result fk__skin(const fk_skin_desc *desc, size_t bone_floats,
+                          void (*convert)(const fk_skin_desc *, int, float *), fk__fast_skin fast,
+                          fk__reference_skin reference)
 {
     float storage[FK_LBS_PALETTE_CAPACITY * 16 + 16], *palette = NULL;
     fk__skin_layout layout;
@@ -2318,7 +2586,7 @@ static fk_result fk__skin(const fk_skin_desc *desc, size_t bone_floats, void (*c
     if (result != FK_OK) return result;
     if (desc->transform_count <= FK_LBS_PALETTE_CAPACITY) {
         palette = fk__align64(storage);
-        for (j = 0; j < desc->transform_count; ++j) convert(&desc->transforms[j], palette + (size_t)j * bone_floats);
+        for (j = 0; j < desc->transform_count; ++j) convert(desc, j, palette + (size_t)j * bone_floats);
     }
     if (fast(desc, &layout, palette, &result)) return result;
     return reference(desc, &layout, palette, 0, desc->vertex_count);
@@ -2326,12 +2594,21 @@ static fk_result fk__skin(const fk_skin_desc *desc, size_t bone_floats, void (*c
 
 FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
 {
-    return fk__skin(desc, FK__LBS_BONE_FLOATS, fk__lbs_bone, fk__lbs_fast, fk__lbs_reference);
+    return fk__skin(desc, FK__LBS_BONE_FLOATS, fk__lbs_bone_of, fk__lbs_fast, fk__lbs_reference);
 }
 
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
 {
-    return fk__skin(desc, FK__DQS_PALETTE_STRIDE, fk__dqs_palette_bone, fk__dqs_fast, fk__dqs_reference);
+    fk__skin_layout layout;
+    fk_result result = fk__check_skin(desc, &layout);
+    int j;
+    if (result != FK_OK) return result;
+    /* Blending dual quaternions needs rigid bones; matrices with scale are
+       refused before anything is written. */
+    if (desc->matrices)
+        for (j = 0; j < desc->transform_count; ++j)
+            if (!fk__mat34_is_rigid(desc->matrices + 12 * (size_t)j)) return FK_ERROR_NOT_RIGID;
+    return fk__skin(desc, FK__DQS_PALETTE_STRIDE, fk__dqs_palette_bone_of, fk__dqs_fast, fk__dqs_reference);
 }
 
 /* ---- Weights -----------------------------------------------------------------
@@ -3381,6 +3658,24 @@ static FK__ALWAYS_INLINE fk__f4 fk__lbs_point4(fk__lbs_blend4 b, fk__f4 p)
     return fk__f4_add(fk__lbs_direction4(b, p), b.t);
 }
 
+/* fk__cofactor_normal() of the blend's columns c0, c1, c2, in its order. */
+static FK__ALWAYS_INLINE fk__f4 fk__cofactor_normal4(fk__f4 c0, fk__f4 c1, fk__f4 c2, fk__f4 n)
+{
+    fk__f4 bc = fk__f4_cross(c1, c2), ca = fk__f4_cross(c2, c0), ab = fk__f4_cross(c0, c1);
+    fk__f4 m = fk__f4_add(fk__f4_add(fk__f4_mul(bc, fk__f4_lane(n, 0)), fk__f4_mul(ca, fk__f4_lane(n, 1))),
+                          fk__f4_mul(ab, fk__f4_lane(n, 2)));
+    const fk__f4 sign = fk__f4_splat(-0.0f), one = fk__f4_splat(1.0f);
+    const int mirrors = fk__mirrors(fk__f4_dot_in_order(c0, bc), fk__f4_dot_in_order(fk__f4_max(c0, fk__f4_xor(c0, sign)), one),
+                                    fk__f4_dot_in_order(fk__f4_max(c1, fk__f4_xor(c1, sign)), one),
+                                    fk__f4_dot_in_order(fk__f4_max(c2, fk__f4_xor(c2, sign)), one));
+    return mirrors ? fk__f4_xor(m, sign) : m;
+}
+
+static FK__ALWAYS_INLINE fk__f4 fk__lbs_cofactor_normal4(fk__lbs_blend4 b, fk__f4 n)
+{
+    return fk__cofactor_normal4(b.c0, b.c1, b.c2, n);
+}
+
 static FK__ALWAYS_INLINE fk__dqs_blend4 fk__dqs_start4(const float *bone, float weight)
 {
     fk__f4 w = fk__f4_splat(weight);
@@ -3436,6 +3731,11 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_apply8(fk__lbs_blend8 b,
 }
 
 static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_direction8(fk__lbs_blend8 b, fk__f4 v) { return fk__lbs_apply8(b, v); }
+static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_cofactor_normal8(fk__lbs_blend8 b, fk__f4 n)
+{
+    return fk__cofactor_normal4(_mm256_castps256_ps128(b.c01), _mm256_extractf128_ps(b.c01, 1),
+                                _mm256_castps256_ps128(b.c2t), n);
+}
 static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_point8(fk__lbs_blend8 b, fk__f4 p)
 {
     return fk__lbs_apply8(b, _mm_or_ps(p, _mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f))); /* fk__f4_load3() leaves w +0 */
@@ -3517,6 +3817,7 @@ typedef struct fk__skin_run {
     const uint16_t *hemisphere;     /* DQS: fk__dqs_hemispheres() table, or NULL */
     const float *signed_bones;      /* DQS, when one row of that table serves every pivot: each
                                        bone as that row signs it, FK__DQS_BONE_FLOATS apart; else NULL */
+    int cofactor_normals;           /* LBS of affine bones: normals by fk__cofactor_normal() */
 } fk__skin_run;
 
 /* The run from its vertex `first` on. */
@@ -3880,6 +4181,10 @@ FK__LBS_NORMALS(8)
 FK__DQS_FINISH(8)
 #endif
 
+/* What LBS does with normals: none, moved by the blend (rigid bones), or by
+   its cofactor matrix (affine bones, fk__cofactor_normal()). */
+enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
+
 /* The two skinning kernels of a tier, at width w, each compiled for the
    influence counts below and with and without normals, so that the influence
    loop unrolls and the normal branch disappears: four influences (glTF's and
@@ -3902,7 +4207,10 @@ FK__DQS_FINISH(8)
             FK__UNROLL for (e = 1; e < influences; ++e) \
                 fk__lbs_add##w(&blend, r.palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS, weights[e]); \
             if (normals) { \
-                fk__f4_store(moved[group] + 4 * lane, fk__lbs_direction##w(blend, fk__f4_load3(normal))); \
+                const fk__f4 rest_normal = fk__f4_load3(normal); \
+                fk__f4_store(moved[group] + 4 * lane, normals == FK__COFACTOR_NORMALS \
+                                                          ? fk__lbs_cofactor_normal##w(blend, rest_normal) \
+                                                          : fk__lbs_direction##w(blend, rest_normal)); \
                 normal += r.normal_stride; \
                 if (++lane == FK__LANES##w) { \
                     if (i + 1 > FK__LANES##w) \
@@ -3973,9 +4281,12 @@ FK__DQS_FINISH(8)
     \
     static target void fk__lbs_##tier(const fk__skin_run *run) \
     { \
-        if (run->influences == 4 && run->normals) fk__lbs_loop_##tier(run, 4, 1); \
+        const int normals = !run->normals ? 0 : run->cofactor_normals ? FK__COFACTOR_NORMALS : FK__MOVED_NORMALS; \
+        if (run->influences == 4 && normals == FK__MOVED_NORMALS) fk__lbs_loop_##tier(run, 4, FK__MOVED_NORMALS); \
+        else if (run->influences == 4 && normals) fk__lbs_loop_##tier(run, 4, FK__COFACTOR_NORMALS); \
         else if (run->influences == 4) fk__lbs_loop_##tier(run, 4, 0); \
-        else if (run->normals) fk__lbs_loop_##tier(run, run->influences, 1); \
+        else if (normals == FK__MOVED_NORMALS) fk__lbs_loop_##tier(run, run->influences, FK__MOVED_NORMALS); \
+        else if (normals) fk__lbs_loop_##tier(run, run->influences, FK__COFACTOR_NORMALS); \
         else fk__lbs_loop_##tier(run, run->influences, 0); \
         fk__leave_##tier(); \
     } \
@@ -4216,6 +4527,7 @@ static fk__skin_run fk__skin_run_of(const fk_skin_desc *d, const fk__skin_layout
     run.palette = palette;
     run.hemisphere = NULL;
     run.signed_bones = NULL;
+    run.cofactor_normals = d->matrices != NULL;
     return run;
 }
 

@@ -152,6 +152,37 @@ mutant input_stride_one_float_short fk__float_at '(size_t)vertex * stride' '(siz
 # Stride 0 taken as one float more than packed.
 mutant default_stride_one_float_long fk__check_stride '*stride = element;' '*stride = element + sizeof(float);'
 
+# ---- Scale: forward kinematics and affine LBS (the reference) ----------------------
+
+# The parent's matrix applied after the joint's own instead of before it.
+mutant scaled_forward_product_reversed fk__scaled_joint 'fk_mat34_mul(parent, local, out)' 'fk_mat34_mul(local, parent, out)'
+
+# The pivot form's translation without - R S x: joints turn about the origin.
+mutant scaled_forward_about_the_origin fk__scaled_joint 'pivot[row] - (' 'pivot[row] - 0.0 * ('
+
+# An overflow in the walk not reported: infinities pass for a pose.
+mutant scaled_forward_overflow_unreported fk__forward_scaled 'overflowed = 1;' 'overflowed = 0;'
+
+# A cycle met after an overflow reported as the overflow.
+mutant scaled_forward_overflow_before_cycle fk__forward_scaled \
+'                overflowed = 1;' '                return fk__forward_scaled_failed(joint_count, out, FK_ERROR_NOT_FINITE);'
+
+# Affine normals moved by the blend itself, as for rigid bones.
+mutant affine_normals_by_the_matrix fk__lbs_reference 'fk_vec3 moved = d->matrices ? fk__cofactor_normal(blend, n)' \
+'fk_vec3 moved = 0 ? fk__cofactor_normal(blend, n)'
+
+# Mirrored blends' normals not turned round: they point inside.
+mutant cofactor_normal_not_flipped fk__cofactor_normal '? fk_vec3_make(-m.x, -m.y, -m.z) : m' '? m : m'
+
+# Transforms and matrices both given, and the matrices silently ignored.
+mutant skin_both_kinds_accepted fk__check_skin 'if (d->transforms && d->matrices) return FK_ERROR_CONFLICTING_ARGUMENTS;' ''
+
+# A NaN or infinity in a matrix not refused.
+mutant skin_matrix_not_checked fk__check_skin 'if (!fk__mat34_is_finite(d->matrices + 12 * (size_t)j)) return FK_ERROR_NOT_FINITE;' ''
+
+# DQS takes matrices with scale as if they were rigid.
+mutant dqs_takes_scaled_matrices fk__mat34_is_rigid '<= (double)FK_LBS_RIGID_TOLERANCE)) return 0;' '<= 1e30)) return 0;'
+
 # Joint indices not checked against transform_count.
 mutant joint_index_unchecked fk__influence_joint '(int)joints[k] < d->transform_count' '1'
 
@@ -247,6 +278,19 @@ simd_mutant v8_load_packed_y_from_z avx2 fk__v8_load_points '_MM_SHUFFLE(3, 2, 2
 # Packed points: the second vertex's x stored from the first's (width 4 and 8).
 simd_mutant f4_store_packed3_x_from_first sse2 fk__f4_store_packed3@sse2 '_MM_SHUFFLE(3, 0, 1, 0)' '_MM_SHUFFLE(1, 0, 1, 0)'
 simd_mutant v8_store_packed_halves_swapped avx2 fk__v8_store_points '_mm256_permute2f128_ps(c, a, 0x30)' '_mm256_permute2f128_ps(c, a, 0x20)'
+
+# Affine normals: a mirrored blend's normal not turned round (width 4), the
+# third column read from the translation (width 8), a determinant within
+# rounding of zero taken for a mirror (the flattened bones' normals then flip
+# with their blends' rounding), and the kernels moving affine normals by the
+# blend itself.
+simd_mutant cofactor_normal4_not_flipped sse2 fk__cofactor_normal4 'return mirrors ? fk__f4_xor(m, sign) : m;' 'return m;'
+simd_mutant cofactor_normal8_third_column_from_t avx2 fk__lbs_cofactor_normal8 \
+'_mm256_castps256_ps128(b.c2t), n)' '_mm256_extractf128_ps(b.c2t, 1), n)'
+simd_mutant flat_determinant_taken_for_a_mirror avx2 fk__mirrors 'return determinant < -FK__FLAT_VOLUME * (size_a * size_b * size_c);' \
+'return determinant < 0.0f;'
+simd_mutant kernels_move_affine_normals_by_the_blend sse2 FK__SKIN_KERNELS \
+'run->cofactor_normals ? FK__COFACTOR_NORMALS : FK__MOVED_NORMALS' 'FK__MOVED_NORMALS'
 
 # Width 8: the reciprocal square root without its Newton step.
 simd_mutant v8_rsqrt_newton_step_skipped avx2 fk__v8_rsqrt '_mm256_mul_ps(y, y), x' '_mm256_rcp_ps(x), x'

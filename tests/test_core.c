@@ -443,6 +443,169 @@ static void forward_matches_4x4_reference_in_both_conventions_and_any_order(void
         }
 }
 
+static mat4 mat4_scale(fk_vec3 s)
+{
+    mat4 r = mat4_identity();
+    r.m[0][0] = s.x; r.m[1][1] = s.y; r.m[2][2] = s.z;
+    return r;
+}
+
+/* Largest difference between a 3x4 row-major float matrix and a 4x4 one. */
+static double mat34_vs_mat4(const float *a, mat4 m)
+{
+    double worst = 0;
+    int i, j;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 4; ++j) {
+            double e = fabs((double)a[4 * i + j] - m.m[i][j]);
+            if (e > worst) worst = e;
+        }
+    return worst;
+}
+
+/* Scales from 0.5 to 2 along each axis, with a zero or a mirroring one now and then. */
+static fk_vec3 random_scale(void)
+{
+    float s[3];
+    int c;
+    for (c = 0; c < 3; ++c) {
+        int pick = rng_below(12);
+        s[c] = pick == 0 ? 0.0f : pick == 1 ? -rng_uniform(0.5f, 2.0f) : rng_uniform(0.5f, 2.0f);
+    }
+    return fk_vec3_make(s[0], s[1], s[2]);
+}
+
+#define SCALED 300
+
+/* fk_forward_trs() and fk_forward_scaled() against products of 4x4 matrices in
+   double, parent first: world_p T(t) R S, and world_p T(x + d) R S T(-x); sorted
+   and shuffled. Every eighth joint scales (non-uniformly, by zero, mirrored),
+   so that children of scaled joints are sheared when they turn. */
+static void scaled_forward_matches_4x4_reference_in_any_order(void)
+{
+    static int parents[SCALED], parents2[SCALED], order[SCALED];
+    static fk_vec3 rest[SCALED], rest2[SCALED], shift[SCALED], shift2[SCALED], scales[SCALED], scales2[SCALED];
+    static fk_quat rotations[SCALED], rotations2[SCALED];
+    static float world[12 * SCALED], world2[12 * SCALED];
+    static mat4 reference[SCALED];
+    int form, i;
+    random_forest(SCALED, parents, rest, rotations, shift);
+    for (i = 0; i < SCALED; ++i) scales[i] = i % 8 == 3 ? random_scale() : fk_vec3_make(1, 1, 1);
+    random_permutation(SCALED, order);
+    shuffle_joints(SCALED, order, parents, rest, rotations, shift, parents2, rest2, rotations2, shift2);
+    for (i = 0; i < SCALED; ++i) scales2[order[i]] = scales[i];
+    for (form = 0; form < 2; ++form) { /* 0: glTF's T R S, 1: about the rest pivots */
+        double worst = 0, worst_shuffled = 0;
+        fk_result r1, r2;
+        for (i = 0; i < SCALED; ++i) {
+            mat4 parent = parents[i] < 0 ? mat4_identity() : reference[parents[i]];
+            fk_vec3 x = rest[i], d = shift[i];
+            if (form == 0)
+                reference[i] = mat4_mul(mat4_mul(mat4_mul(parent, mat4_translation(d.x, d.y, d.z)),
+                                                 mat4_rotation(rotations[i])), mat4_scale(scales[i]));
+            else
+                reference[i] = mat4_mul(mat4_mul(mat4_mul(mat4_mul(parent, mat4_translation((double)x.x + d.x,
+                                                                                               (double)x.y + d.y,
+                                                                                               (double)x.z + d.z)),
+                                                          mat4_rotation(rotations[i])), mat4_scale(scales[i])),
+                                        mat4_translation(-x.x, -x.y, -x.z));
+        }
+        r1 = form ? fk_forward_scaled(SCALED, parents, rest, rotations, shift, scales, world)
+                  : fk_forward_trs(SCALED, parents, shift, rotations, scales, world);
+        r2 = form ? fk_forward_scaled(SCALED, parents2, rest2, rotations2, shift2, scales2, world2)
+                  : fk_forward_trs(SCALED, parents2, shift2, rotations2, scales2, world2);
+        CHECK(r1 == FK_OK && r2 == FK_OK, "form %d: results %d %d", form, r1, r2);
+        for (i = 0; i < SCALED; ++i) {
+            double e = mat34_vs_mat4(world + 12 * i, reference[i]);
+            double e2 = mat34_vs_mat4(world2 + 12 * order[i], reference[i]);
+            if (e > worst) worst = e;
+            if (e2 > worst_shuffled) worst_shuffled = e2;
+        }
+        /* As for fk_forward(), coordinates up to ~50, now times scales of up to 2 on a path. */
+        CHECK(worst < 2e-4, "form %d: sorted differs from 4x4 by %g", form, worst);
+        CHECK(worst_shuffled < 2e-4, "form %d: shuffled differs by %g", form, worst_shuffled);
+    }
+}
+
+/* Bad input to the functions with scale: every code fk_forward() gives, for
+   the same reasons, and a chain whose scales multiply past float's range
+   (finite inputs, an overflowing result); identities after every error. A
+   cycle is reported as a cycle even where a joint outside it overflows. */
+static void scaled_forward_bad_input_gets_its_codes(void)
+{
+    static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+    int parents[4] = {-1, 0, 1, 2}, e, j;
+    fk_vec3 rest[4], translations[4], scales[4];
+    fk_quat rotations[4];
+    float world[48];
+    struct { int joint; int what; fk_result expected; } cases[] = {
+        {2, 0, FK_ERROR_NOT_FINITE},       /* NaN scale */
+        {1, 1, FK_ERROR_NOT_FINITE},       /* infinite translation */
+        {3, 2, FK_ERROR_INVALID_ROTATION}, /* zero rotation */
+        {0, 3, FK_ERROR_NOT_FINITE},       /* scales of 1e20 twice: 1e40 overflows */
+        {2, 4, FK_ERROR_CYCLE},            /* 2 -> 3 -> 2, after joint 1 has overflowed */
+        {3, 5, FK_ERROR_PARENT_OUT_OF_RANGE},
+        {3, 6, FK_ERROR_SELF_PARENT},
+    };
+    float zero = 0.0f;
+    for (e = 0; e < (int)(sizeof cases / sizeof cases[0]); ++e) {
+        int form;
+        for (j = 0; j < 4; ++j) {
+            parents[j] = j - 1;
+            rest[j] = fk_vec3_make((float)j, 0, 0);
+            translations[j] = fk_vec3_make(0, 1, 0);
+            scales[j] = fk_vec3_make(1, 2, 1);
+            rotations[j] = fk_quat_identity();
+        }
+        switch (cases[e].what) {
+        case 0: scales[cases[e].joint].y = zero / zero; break;
+        case 1: translations[cases[e].joint].z = 1.0f / zero; break;
+        case 2: rotations[cases[e].joint] = fk_quat_make(0, 0, 0, 0); break;
+        case 3: scales[0] = scales[1] = fk_vec3_make(1e20f, 1, 1); translations[2] = fk_vec3_make(1, 0, 0); break;
+        case 4: parents[2] = 3; scales[0] = fk_vec3_make(3e38f, 1, 1); translations[1] = fk_vec3_make(1e10f, 0, 0); break;
+        case 5: parents[3] = 4; break;
+        default: parents[3] = 3; break;
+        }
+        for (form = 0; form < 2; ++form) {
+            fk_result r = form ? fk_forward_trs(4, parents, translations, rotations, scales, world)
+                               : fk_forward_scaled(4, parents, rest, rotations, translations, scales, world);
+            int identities = 1;
+            for (j = 0; j < 4; ++j) identities &= memcmp(world + 12 * j, identity, sizeof identity) == 0;
+            CHECK(r == cases[e].expected && identities, "case %d, form %d: %s, identities %d", e, form,
+                  fk_result_description(r), identities);
+        }
+    }
+    CHECK(fk_forward_trs(-1, parents, translations, rotations, scales, world) == FK_ERROR_INVALID_COUNT, "count -1");
+    CHECK(fk_forward_trs(0, NULL, NULL, NULL, NULL, NULL) == FK_OK, "no joints");
+    CHECK(fk_forward_trs(4, parents, NULL, rotations, scales, world) == FK_ERROR_NULL_ARGUMENT, "trs without translations");
+    CHECK(fk_forward_scaled(4, parents, NULL, rotations, NULL, NULL, world) == FK_ERROR_NULL_ARGUMENT, "no rest joints");
+    CHECK(fk_forward_scaled(4, parents, rest, rotations, NULL, NULL, NULL) == FK_ERROR_NULL_ARGUMENT, "no output");
+}
+
+/* By hand: a root scaled by 2 along x, its child a unit up and turned an eighth
+   about z. The child's world matrix is diag(2, 1, 1) Rz(45), whose columns
+   (sqrt 2, sqrt 1/2, 0) and (-sqrt 2, sqrt 1/2, 0) are no longer at right angles:
+   the child is sheared, not scaled, and no T R S gives its matrix. */
+static void nonuniform_parent_shears_a_turning_child(void)
+{
+    const int parents[2] = {-1, 0};
+    const fk_vec3 translations[2] = {{0, 0, 0}, {0, 1, 0}}, scales[2] = {{2, 1, 1}, {1, 1, 1}};
+    fk_quat rotations[2];
+    float world[24];
+    const double h = sqrt(0.5);
+    const double expected[12] = {2 * h, -2 * h, 0, 0, h, h, 0, 1, 0, 0, 1, 0};
+    double worst = 0, dot;
+    int e;
+    rotations[0] = fk_quat_identity();
+    rotations[1] = fk_quat_from_axis_angle(fk_vec3_make(0, 0, 1), 0.785398163f);
+    CHECK(fk_forward_trs(2, parents, translations, rotations, scales, world) == FK_OK, "fk_forward_trs");
+    for (e = 0; e < 12; ++e)
+        if (fabs(world[12 + e] - expected[e]) > worst) worst = fabs(world[12 + e] - expected[e]);
+    dot = (double)world[12] * world[13] + (double)world[16] * world[17] + (double)world[20] * world[21];
+    CHECK(worst < 1e-6, "child's world matrix off by %g", worst);
+    CHECK(fabs(dot + 1.5) < 1e-5, "columns' dot product %g, not -1.5: not sheared", dot);
+}
+
 #define DEEP 5000
 
 /* A single chain 5000 joints deep, listed leaf first: the any-order path walks it
@@ -731,6 +894,124 @@ static void skinning_matches_reference(int dqs)
 static void lbs_matches_reference_for_k_1_to_8(void) { skinning_matches_reference(0); }
 static void dqs_matches_reference_for_k_1_to_8(void) { skinning_matches_reference(1); }
 
+/* By hand, one bone, one vertex each: the normal of an affine bone is its
+   inverse transpose applied to the rest normal, renormalized.
+   - Scale (2, 1/2, 1): a surface along the diagonal x = -y has the normal
+     (1, 1, 0) / sqrt 2 and the tangent (1, -1, 0) / sqrt 2, which goes to
+     (2, -1/2, 0) / sqrt 2. The normal goes to (1/2, 2, 0) / sqrt(17/4), at right
+     angles to it; applying the matrix itself, as rigid LBS does, gives
+     (2, 1/2, 0), off by 62 degrees.
+   - Mirrored along x: the normal (1, 0, 0) of a surface facing +x faces -x
+     afterwards, as the mirrored surface does.
+   - Flattened along z: a slanted normal (0.6, 0, 0.8) becomes the flattened
+     surface's (0, 0, 1); a normal in the plane of flattening (1, 0, 0) belongs
+     to a surface collapsed to a line, which has none: (0, 0, 0). */
+static void affine_normals_worked_by_hand(void)
+{
+    static const struct { fk_vec3 scale, normal, expected; } cases[] = {
+        {{2.0f, 0.5f, 1.0f}, {0.70710678f, 0.70710678f, 0.0f}, {0.24253563f, 0.97014250f, 0.0f}},
+        {{-1.0f, 1.0f, 1.0f}, {1.0f, 0.0f, 0.0f}, {-1.0f, 0.0f, 0.0f}},
+        {{1.0f, 1.0f, 0.0f}, {0.6f, 0.0f, 0.8f}, {0.0f, 0.0f, 1.0f}},
+        {{1.0f, 1.0f, 0.0f}, {1.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}},
+    };
+    int c, method;
+    for (c = 0; c < 4; ++c)
+        for (method = 0; method < 2; ++method) { /* the reference loop (no joint lists) and the fast one */
+            float matrix[12], position[3] = {0.5f, -1.0f, 2.0f}, normal[3], out_position[3], out_normal[3], weight = 1.0f;
+            uint16_t joint = 0;
+            fk_skin_desc d;
+            fk_mat34_from_trs(fk_vec3_make(1, 2, 3), fk_quat_identity(), cases[c].scale, matrix);
+            normal[0] = cases[c].normal.x; normal[1] = cases[c].normal.y; normal[2] = cases[c].normal.z;
+            memset(&d, 0, sizeof d);
+            d.vertex_count = 1; d.influences = 1; d.positions = position; d.normals = normal;
+            d.joints = method ? &joint : NULL; d.weights = &weight;
+            d.matrices = matrix; d.transform_count = 1;
+            d.out_positions = out_position; d.out_normals = out_normal;
+            CHECK(fk_skin_lbs(&d) == FK_OK, "case %d: skinning failed", c);
+            CHECK(vec3_distance(load(out_normal), cases[c].expected) < 1e-6f, "case %d, %s: normal (%g %g %g)", c,
+                  method ? "joint lists" : "dense weights", out_normal[0], out_normal[1], out_normal[2]);
+            CHECK(vec3_distance(load(out_position), fk_vec3_make(0.5f * cases[c].scale.x + 1, -cases[c].scale.y + 2,
+                                                                 2 * cases[c].scale.z + 3)) < 1e-6f,
+                  "case %d: position (%g %g %g)", c, out_position[0], out_position[1], out_position[2]);
+        }
+}
+
+/* Affine bones (rigid ones after a random linear map with scale, shear and
+   mirroring) skinned by LBS against the definition in double: positions
+   sum_k w_k M_k p, normals sign(det A) cof(A) n renormalized, A the blended
+   linear part. A rigid rig given as matrices gives the rigid path's positions,
+   and its normals wherever a vertex's bones agree (k = 1 here). */
+static void affine_lbs_matches_reference_for_k_1_to_8(void)
+{
+    fk_rigid bones[BONES];
+    float matrices[BONES][12];
+    int k, v, j, r, c;
+    for (k = 1; k <= MAX_K; ++k) {
+        fk_skin_desc d;
+        double worst_p = 0, worst_n = 0, worst_rigid = 0, worst_rigid_normal = 0;
+        random_bones(bones, BONES);
+        for (j = 0; j < BONES; ++j) {
+            float rigid[12];
+            double linear[9];
+            fk_rigid_to_mat34(fk_rigid_make(fk_quat_normalize(bones[j].q), bones[j].t), rigid);
+            for (r = 0; r < 9; ++r) linear[r] = (r % 4 == 0 ? rng_uniform(0.4f, 2.0f) : rng_uniform(-0.3f, 0.3f)) *
+                                              (r < 3 && j % 4 == 1 ? -1 : 1);
+            for (r = 0; r < 3; ++r) {
+                for (c = 0; c < 3; ++c)
+                    matrices[j][4 * r + c] = (float)(rigid[4 * r] * linear[c] + rigid[4 * r + 1] * linear[3 + c] +
+                                                     rigid[4 * r + 2] * linear[6 + c]);
+                matrices[j][4 * r + 3] = rigid[4 * r + 3];
+            }
+        }
+        random_mesh(&test_mesh, k, BONES);
+        d = packed_desc(&test_mesh, NULL, BONES, &out_p[0][0], &out_n[0][0]);
+        d.matrices = &matrices[0][0];
+        CHECK(fk_skin_lbs(&d) == FK_OK, "k = %d: skinning failed", k);
+        for (v = 0; v < VERTS; ++v) {
+            double blend[12] = {0}, p[3], cof[3][3], n[3] = {0, 0, 0}, det, length;
+            for (j = 0; j < k; ++j)
+                for (c = 0; c < 12; ++c) blend[c] += (double)test_mesh.weights[v][j] * matrices[test_mesh.joints[v][j]][c];
+            for (r = 0; r < 3; ++r)
+                p[r] = blend[4 * r] * test_mesh.positions[v][0] + blend[4 * r + 1] * test_mesh.positions[v][1] +
+                       blend[4 * r + 2] * test_mesh.positions[v][2] + blend[4 * r + 3];
+            for (c = 0; c < 3; ++c) { /* cofactor column c: the cross product of the other two columns */
+                int a = (c + 1) % 3, b = (c + 2) % 3;
+                cof[c][0] = blend[4 + a] * blend[8 + b] - blend[8 + a] * blend[4 + b];
+                cof[c][1] = blend[8 + a] * blend[b] - blend[a] * blend[8 + b];
+                cof[c][2] = blend[a] * blend[4 + b] - blend[4 + a] * blend[b];
+                for (r = 0; r < 3; ++r) n[r] += cof[c][r] * test_mesh.normals[v][c];
+            }
+            det = blend[0] * cof[0][0] + blend[4] * cof[0][1] + blend[8] * cof[0][2];
+            length = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) * (det < 0 ? -1 : 1);
+            for (r = 0; r < 3; ++r) {
+                double ep = fabs(out_p[v][r] - p[r]), en = fabs(out_n[v][r] - n[r] / length);
+                if (ep > worst_p) worst_p = ep;
+                if (en > worst_n) worst_n = en;
+            }
+        }
+        /* Points within ~10 units, sums of up to 8 terms; a normal's error grows
+           where the blended linear part is nearly singular, which random bones of
+           this size seldom come near. */
+        CHECK(worst_p < 2e-5 && worst_n < 2e-4, "k = %d: positions off by %g, normals by %g", k, worst_p, worst_n);
+        /* the rigid bones as matrices */
+        for (j = 0; j < BONES; ++j) fk_rigid_to_mat34(fk_rigid_make(fk_quat_normalize(bones[j].q), bones[j].t), matrices[j]);
+        CHECK(fk_skin_lbs(&d) == FK_OK, "k = %d: skinning rigid matrices failed", k);
+        {
+            static float rigid_p[VERTS][3], rigid_n[VERTS][3];
+            fk_skin_desc e = packed_desc(&test_mesh, bones, BONES, &rigid_p[0][0], &rigid_n[0][0]);
+            CHECK(fk_skin_lbs(&e) == FK_OK, "k = %d: rigid skinning failed", k);
+            for (v = 0; v < VERTS; ++v) {
+                double ep = vec3_distance(load(out_p[v]), load(rigid_p[v]));
+                double en = vec3_distance(load(out_n[v]), load(rigid_n[v]));
+                if (ep > worst_rigid) worst_rigid = ep;
+                if (k == 1 && en > worst_rigid_normal) worst_rigid_normal = en;
+            }
+        }
+        CHECK(worst_rigid < 1e-5 && worst_rigid_normal < 1e-6, "k = %d: rigid matrices give positions %g, normals %g "
+              "from the rigid path", k, worst_rigid, worst_rigid_normal);
+    }
+}
+
 /* An interleaved vertex: what a game engine's vertex buffer looks like. */
 typedef struct interleaved_vertex {
     float normal[3];
@@ -928,6 +1209,18 @@ static void bad_descriptors_get_their_codes(void)
     d = good; EXPECT(FK_ERROR_NOT_FINITE, "NaN translation in a transform");
     bones[3].t.x = 0;
     d = good; d.vertex_count = 0; EXPECT(FK_OK, "no vertices, nothing to do");
+    {
+        float matrices[BONES][12];
+        int j;
+        for (j = 0; j < BONES; ++j) fk_rigid_to_mat34(fk_rigid_make(fk_quat_normalize(bones[j].q), bones[j].t), matrices[j]);
+        d = good; d.matrices = &matrices[0][0]; EXPECT(FK_ERROR_CONFLICTING_ARGUMENTS, "transforms and matrices both");
+        d.transforms = NULL; EXPECT(FK_OK, "rigid matrices");
+        matrices[5][6] = zero / zero; EXPECT(FK_ERROR_NOT_FINITE, "NaN in a matrix");
+        matrices[5][6] = 1.0f / zero; EXPECT(FK_ERROR_NOT_FINITE, "infinity in a matrix");
+        fk_mat34_from_trs(fk_vec3_make(0, 0, 0), fk_quat_identity(), fk_vec3_make(1, 2, 1), matrices[5]);
+        CHECK(fk_skin_validate(&d) == FK_OK && fk_skin_lbs(&d) == FK_OK, "LBS takes scale");
+        CHECK(fk_skin_dqs(&d) == FK_ERROR_NOT_RIGID, "DQS refuses scale");
+    }
     CHECK(memcmp(&test_mesh_copy, &test_mesh, sizeof test_mesh) == 0, "the mesh was modified");
 #undef EXPECT
 }
@@ -1109,6 +1402,9 @@ int main(void)
     RUN_TEST(grandchild_stays_attached_where_the_copied_formula_fails);
     RUN_TEST(forward_matches_4x4_reference_in_both_conventions_and_any_order);
     RUN_TEST(deep_chain_in_reverse_order_stays_connected);
+    RUN_TEST(scaled_forward_matches_4x4_reference_in_any_order);
+    RUN_TEST(nonuniform_parent_shears_a_turning_child);
+    RUN_TEST(scaled_forward_bad_input_gets_its_codes);
     RUN_TEST(forest_with_roots_in_any_position);
     RUN_TEST(posed_joints_are_pivots_moved);
     RUN_TEST(non_unit_rotations_are_normalized_on_the_way_in);
@@ -1117,6 +1413,8 @@ int main(void)
     RUN_TEST(inputs_are_never_modified);
     RUN_TEST(lbs_matches_reference_for_k_1_to_8);
     RUN_TEST(dqs_matches_reference_for_k_1_to_8);
+    RUN_TEST(affine_normals_worked_by_hand);
+    RUN_TEST(affine_lbs_matches_reference_for_k_1_to_8);
     RUN_TEST(strided_interleaved_and_in_place_give_the_same_answer);
     RUN_TEST(dense_weights_equal_sparse_weights);
     RUN_TEST(rigs_larger_than_the_palette_skin_correctly);

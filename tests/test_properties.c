@@ -1190,6 +1190,522 @@ static int inputs_are_never_modified(const prop_case *c, prop_failure *f)
 /* ---- The suite ------------------------------------------------------------------ */
 
 #define PROPERTY(name, uses) {#name, name, uses, 0.0}
+/* ==== 10. Scale ===================================================================
+   Joints that scale give affine transforms, compared here with products of
+   3x4 matrices in double. A few joints of each case scale (at most six, so that
+   scales of up to 2 cannot compound down a long chain past float's range),
+   some non-uniformly, some by zero, some mirrored. */
+
+typedef struct dmat { double m[12]; } dmat; /* [A | t], row-major */
+
+static dmat dm_identity(void)
+{
+    dmat a;
+    memset(&a, 0, sizeof a);
+    a.m[0] = a.m[5] = a.m[10] = 1.0;
+    return a;
+}
+
+static dmat dm_mul(const dmat *a, const dmat *b)
+{
+    dmat r;
+    int row, col;
+    for (row = 0; row < 3; ++row)
+        for (col = 0; col < 4; ++col)
+            r.m[4 * row + col] = a->m[4 * row] * b->m[col] + a->m[4 * row + 1] * b->m[4 + col] +
+                                 a->m[4 * row + 2] * b->m[8 + col] + (col == 3 ? a->m[4 * row + 3] : 0.0);
+    return r;
+}
+
+static dvec dm_point(const dmat *a, dvec p)
+{
+    return dv3(a->m[0] * p.x + a->m[1] * p.y + a->m[2] * p.z + a->m[3], a->m[4] * p.x + a->m[5] * p.y + a->m[6] * p.z + a->m[7],
+               a->m[8] * p.x + a->m[9] * p.y + a->m[10] * p.z + a->m[11]);
+}
+
+static dvec dm_direction(const dmat *a, dvec v)
+{
+    return dv3(a->m[0] * v.x + a->m[1] * v.y + a->m[2] * v.z, a->m[4] * v.x + a->m[5] * v.y + a->m[6] * v.z,
+               a->m[8] * v.x + a->m[9] * v.y + a->m[10] * v.z);
+}
+
+/* sqrt of the sum of squares, plus 1 for the homogeneous row: bounds how much
+   the matrix magnifies (v, 1), and so the errors it carries down a chain. */
+static double dm_size(const dmat *a)
+{
+    double sum = 0.0;
+    int e;
+    for (e = 0; e < 12; ++e) sum += a->m[e] * a->m[e];
+    return sqrt(sum) + 1.0;
+}
+
+static dmat dm_of_floats(const float *f)
+{
+    dmat a;
+    int e;
+    for (e = 0; e < 12; ++e) a.m[e] = (double)f[e];
+    return a;
+}
+
+static double dm_distance(const dmat *a, const float *f)
+{
+    double worst = 0.0;
+    int e;
+    for (e = 0; e < 12; ++e)
+        if (fabs(a->m[e] - (double)f[e]) > worst || a->m[e] != a->m[e]) worst = fabs(a->m[e] - (double)f[e]);
+    return worst;
+}
+
+/* [R S | t] of a rotation (normalized here), a scale and a translation column. */
+static dmat dm_rotation_scale(dquat q, dvec scale, dvec t)
+{
+    dvec x = dq_rotate(q, dv3(scale.x, 0, 0)), y = dq_rotate(q, dv3(0, scale.y, 0)), z = dq_rotate(q, dv3(0, 0, scale.z));
+    dmat a;
+    a.m[0] = x.x; a.m[1] = y.x; a.m[2] = z.x; a.m[3] = t.x;
+    a.m[4] = x.y; a.m[5] = y.y; a.m[6] = z.y; a.m[7] = t.y;
+    a.m[8] = x.z; a.m[9] = y.z; a.m[10] = z.z; a.m[11] = t.z;
+    return a;
+}
+
+static fk_vec3 scales_b[MAX_JOINTS];
+static float world_a[12 * MAX_JOINTS], world_b[12 * MAX_JOINTS];
+static dmat reference_world[MAX_JOINTS];
+static double reference_bound[MAX_JOINTS];
+static unsigned char reference_done[MAX_JOINTS];
+
+static void draw_scales(rng *r, int count, fk_vec3 *scales)
+{
+    int i, c, scaled = count < 6 ? count : 6;
+    for (i = 0; i < count; ++i) scales[i] = fk_vec3_make(1.0f, 1.0f, 1.0f);
+    for (i = 0; i < scaled; ++i) {
+        float s[3];
+        for (c = 0; c < 3; ++c) {
+            int pick = rng_below(r, 10);
+            s[c] = pick == 0 ? 0.0f : (float)(rng_log_range(r, 0.5, 2.0) * (pick == 1 ? -1.0 : 1.0));
+        }
+        if (rng_chance(r, 3)) s[1] = s[2] = s[0]; /* uniform */
+        scales[rng_below(r, count)] = fk_vec3_make(s[0], s[1], s[2]);
+    }
+}
+
+/* Joint i's world matrix in double, its parent's first (any order; memoized,
+   and without recursion: chains reach thousands of joints), and a bound on the
+   float result's error in units of EPS: the parent's error carried through
+   the local matrix L, the parent times L's own rounding, and the product's
+   rounding, E_i = E_p |L| + |W_p| |L| + |W_i|. trs: glTF's T(d) R S; else
+   fk_forward_scaled()'s T(x + d) R S T(-x). */
+static int reference_path[MAX_JOINTS];
+
+static void reference_scaled_joint(const prop_case *c, const fk_vec3 *translations, const fk_vec3 *scales, int trs, int i)
+{
+    int p = c->parents[i];
+    dquat q = dq_unit(dq(c->rotations[i]));
+    dvec x = trs ? dv3(0, 0, 0) : dv(c->rest[i]), d = translations ? dv(translations[i]) : dv3(0, 0, 0);
+    dmat local = dm_rotation_scale(q, dv(scales[i]), dv3(0, 0, 0)), parent = p < 0 ? dm_identity() : reference_world[p];
+    dvec moved = dm_direction(&local, x);
+    double parent_bound = p < 0 ? 0.0 : reference_bound[p];
+    local.m[3] = x.x + d.x - moved.x; local.m[7] = x.y + d.y - moved.y; local.m[11] = x.z + d.z - moved.z;
+    reference_world[i] = dm_mul(&parent, &local);
+    /* L's translation x + d - R S x rounds relative to its terms, not itself */
+    reference_bound[i] = parent_bound * dm_size(&local) +
+                         dm_size(&parent) * (dm_size(&local) + dv_len(x) * dm_size(&local) + dv_len(d)) +
+                         dm_size(&reference_world[i]);
+    reference_done[i] = 1;
+}
+
+static void reference_scaled(const prop_case *c, const fk_vec3 *translations, const fk_vec3 *scales, int trs, int i)
+{
+    int length = 0;
+    while (i >= 0 && !reference_done[i]) { /* up to the first finished ancestor */
+        reference_path[length++] = i;
+        i = c->parents[i];
+    }
+    while (length > 0) reference_scaled_joint(c, translations, scales, trs, reference_path[--length]);
+}
+
+static void reference_scaled_all(const prop_case *c, const fk_vec3 *translations, const fk_vec3 *scales, int trs)
+{
+    int i;
+    memset(reference_done, 0, (size_t)c->joint_count);
+    for (i = 0; i < c->joint_count; ++i) reference_scaled(c, translations, scales, trs, i);
+}
+
+static fk_result forward_scaled(int trs, const prop_case *c, const fk_vec3 *scales, float *out)
+{
+    poison(out, sizeof(float) * 12 * (size_t)c->joint_count);
+    return trs ? fk_forward_trs(c->joint_count, c->parents, c->translations, c->rotations, scales, out)
+               : fk_forward_scaled(c->joint_count, c->parents, c->rest, c->rotations, case_translations(c), scales, out);
+}
+
+static const char *const scaled_names[2] = {"fk_forward_scaled", "fk_forward_trs"};
+
+static int scaled_forward_matches_a_double_reference(const prop_case *c, prop_failure *f)
+{
+    rng r = c->extra;
+    int trs, i;
+    draw_scales(&r, c->joint_count, scales_b);
+    for (trs = 0; trs < 2; ++trs) {
+        if (forward_scaled(trs, c, scales_b, world_a) != FK_OK) return fail(f, "%s failed on a valid skeleton", scaled_names[trs]);
+        reference_scaled_all(c, trs ? c->translations : case_translations(c), scales_b, trs);
+        for (i = 0; i < c->joint_count; ++i) {
+            double error = dm_distance(&reference_world[i], world_a + 12 * i), tolerance = 2.0 * ROUND_ULPS * EPS * reference_bound[i];
+            if (!within(error, tolerance))
+                return fail(f, "%s: joint %d (depth %d) is %.3g from the double reference (tolerance %.2g)", scaled_names[trs], i,
+                            c->depth[i], error, tolerance);
+        }
+    }
+    return 1;
+}
+
+/* Whatever the scales, joint i's pivot x_i + d_i lands where its parent's
+   matrix sends it (glTF's form: joint i's origin lands at its translation in
+   the parent's frame). */
+static int scaled_joints_stay_attached(const prop_case *c, prop_failure *f)
+{
+    rng r = c->extra;
+    int trs, i;
+    draw_scales(&r, c->joint_count, scales_b);
+    for (trs = 0; trs < 2; ++trs) {
+        const fk_vec3 *translations = trs ? c->translations : case_translations(c);
+        if (forward_scaled(trs, c, scales_b, world_a) != FK_OK) return fail(f, "%s failed on a valid skeleton", scaled_names[trs]);
+        reference_scaled_all(c, translations, scales_b, trs);
+        for (i = 0; i < c->joint_count; ++i) {
+            int p = c->parents[i];
+            dvec x = trs ? dv3(0, 0, 0) : dv(c->rest[i]), pivot = dv_add(x, translations ? dv(translations[i]) : dv3(0, 0, 0));
+            dmat here = dm_of_floats(world_a + 12 * i), parent = p < 0 ? dm_identity() : dm_of_floats(world_a + 12 * p);
+            double error = dv_dist(dm_point(&here, x), dm_point(&parent, pivot));
+            double tolerance = 2.0 * ROUND_ULPS * EPS *
+                               (reference_bound[i] * (dv_len(x) + 1.0) + (p < 0 ? 0.0 : reference_bound[p]) * (dv_len(pivot) + 1.0));
+            if (!within(error, tolerance))
+                return fail(f, "%s: joint %d (depth %d, parent %d) is %.3g from where its parent puts it (tolerance %.2g)",
+                            scaled_names[trs], i, c->depth[i], p, error, tolerance);
+        }
+    }
+    return 1;
+}
+
+/* With every scale 1 (given, or NULL), fk_forward_scaled() is fk_forward(). */
+static int unit_scales_give_fk_forward(const prop_case *c, prop_failure *f)
+{
+    int i, e;
+    for (i = 0; i < c->joint_count; ++i) scales_b[i] = fk_vec3_make(1.0f, 1.0f, 1.0f);
+    if (forward_case(0, c, transforms_a) != FK_OK) return fail(f, "fk_forward failed on a valid skeleton");
+    if (forward_scaled(0, c, NULL, world_a) != FK_OK || forward_scaled(0, c, scales_b, world_b) != FK_OK)
+        return fail(f, "fk_forward_scaled failed on a valid skeleton");
+    if (memcmp(world_a, world_b, sizeof(float) * 12 * (size_t)c->joint_count) != 0)
+        return fail(f, "NULL scales and scales of 1 give different bits");
+    for (i = 0; i < c->joint_count; ++i) {
+        float rigid[12];
+        double size = c->reach[i] + dv_len(dv(c->rest[i])), worst = 0.0;
+        fk_rigid_to_mat34(transforms_a[i], rigid);
+        for (e = 0; e < 12; ++e) {
+            double error = fabs((double)rigid[e] - (double)world_a[12 * i + e]);
+            if (error > worst) worst = error;
+        }
+        if (!within(worst, chain_tolerance(c->depth[i], size + 1.0)))
+            return fail(f, "joint %d (depth %d): fk_forward_scaled differs from fk_forward by %.3g (tolerance %.2g)", i,
+                        c->depth[i], worst, chain_tolerance(c->depth[i], size + 1.0));
+    }
+    return 1;
+}
+
+/* The blended linear part A of vertex j's matrices (12 floats per joint), in
+   double, and its cofactor normal sign(det A) cof(A) n, not normalized. */
+static dvec affine_blend_normal(const float *matrices, const uint16_t *joints, const float *weights, int influences,
+                                const float *normal, double *det, double *volume, double *terms)
+{
+    dvec column[3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, n = dv_load(normal), m;
+    double size[3] = {0, 0, 0};
+    int k, e;
+    for (k = 0; k < influences; ++k) {
+        const float *a = matrices + 12 * (size_t)joints[k];
+        double w = (double)weights[k];
+        for (e = 0; e < 3; ++e) {
+            dvec col = dv3((double)a[e], (double)a[4 + e], (double)a[8 + e]);
+            column[e] = dv_add(column[e], dv_scale(col, w));
+            size[e] += fabs(w) * (fabs(col.x) + fabs(col.y) + fabs(col.z));
+        }
+    }
+    m = dv_add(dv_add(dv_scale(dv_cross(column[1], column[2]), n.x), dv_scale(dv_cross(column[2], column[0]), n.y)),
+               dv_scale(dv_cross(column[0], column[1]), n.z));
+    *det = dv_dot(column[0], dv_cross(column[1], column[2]));
+    *volume = size[0] * size[1] * size[2];
+    *terms = fabs(n.x) * size[1] * size[2] + fabs(n.y) * size[2] * size[0] + fabs(n.z) * size[0] * size[1];
+    return *det < 0.0 ? dv_scale(m, -1.0) : m;
+}
+
+/* The cofactor normal's rounding is relative to the sizes of its terms (T,
+   products of two blended columns' sizes); renormalizing by its length L
+   magnifies that by T / L. */
+static double affine_normal_conditioning(const float *matrices, const prop_case *c, int j)
+{
+    const int k = c->influences;
+    double det, volume, terms, length = dv_len(affine_blend_normal(matrices, c->joints + j * k, c->weights + j * k, k,
+                                                                   c->normals + 3 * j, &det, &volume, &terms));
+    return length > 0.0 && terms > length ? terms / length : 1.0;
+}
+
+/* Each case's bones after a linear map with scales from 1/3 to 3, shear, and
+   now and then a mirror or a flattened axis; 12 floats per bone. */
+static float affine_bones_b[12 * MAX_JOINTS];
+
+static void draw_affine_bones(rng *r, const prop_case *c, float *out)
+{
+    int b, row, col, e;
+    for (b = 0; b < c->joint_count; ++b) {
+        float rigid[12];
+        double k[9];
+        for (row = 0; row < 3; ++row)
+            for (col = 0; col < 3; ++col) k[3 * row + col] = row == col ? rng_log_range(r, 1.0 / 3.0, 3.0) : rng_range(r, -0.5, 0.5);
+        if (rng_chance(r, 5)) for (col = 0; col < 3; ++col) k[col] = -k[col];
+        if (rng_chance(r, 10)) for (col = 0; col < 3; ++col) k[3 * rng_below(r, 3) + col] = 0.0;
+        fk_rigid_to_mat34(fk_rigid_make(fk_quat_normalize(c->bones[b].q), c->bones[b].t), rigid);
+        for (row = 0; row < 3; ++row) {
+            for (col = 0; col < 3; ++col) {
+                double sum = 0.0;
+                for (e = 0; e < 3; ++e) sum += (double)rigid[4 * row + e] * k[3 * e + col];
+                out[12 * b + 4 * row + col] = (float)sum;
+            }
+            out[12 * b + 4 * row + 3] = rigid[4 * row + 3];
+        }
+    }
+}
+
+/* LBS of affine bones: positions sum_k w_k M_k p, normals the blend's cofactor
+   normal, renormalized; against the definition in double. A normal whose
+   blended linear part is singular within rounding (a flattened bone alone, or
+   bones that cancel) is left out: its sign is rounding's to choose. */
+static int affine_lbs_matches_a_double_reference(const prop_case *c, prop_failure *f)
+{
+    rng r = c->extra;
+    fk_skin_desc d = mesh_desc(c, NULL, out_positions_a, out_normals_a);
+    int j, k;
+    draw_affine_bones(&r, c, affine_bones_b);
+    d.matrices = affine_bones_b;
+    if (skin(0, &d) != FK_OK) return fail(f, "fk_skin_lbs failed on affine bones");
+    for (j = 0; j < c->vertex_count; ++j) {
+        dvec p = dv_load(c->positions + 3 * j), expected = dv3(0, 0, 0), normal;
+        double size = 0.0, det, volume, terms, length, error, normal_error;
+        for (k = 0; k < c->influences; ++k) {
+            dmat m = dm_of_floats(affine_bones_b + 12 * (size_t)c->joints[j * c->influences + k]);
+            double w = (double)c->weights[j * c->influences + k];
+            expected = dv_add(expected, dv_scale(dm_point(&m, p), w));
+            size += fabs(w) * dm_size(&m) * (dv_len(p) + 1.0);
+        }
+        normal = affine_blend_normal(affine_bones_b, c->joints + j * c->influences, c->weights + j * c->influences,
+                                     c->influences, c->normals + 3 * j, &det, &volume, &terms);
+        length = dv_len(normal);
+        error = dv_dist(expected, dv_load(out_positions_a + 3 * j));
+        if (!within(error, skin_tolerance(c->influences, size)))
+            return fail(f, "vertex %d: position %.3g from the double reference (tolerance %.2g)", j, error,
+                        skin_tolerance(c->influences, size));
+        if (fabs(det) <= 64.0 * EPS * volume || length == 0.0) continue;
+        normal_error = dv_dist(dv_scale(normal, 1.0 / length), dv_load(out_normals_a + 3 * j));
+        if (!within(normal_error, skin_tolerance(c->influences, 1.0) * (terms > length ? terms / length : 1.0)))
+            return fail(f, "vertex %d: normal %.3g from the double reference (tolerance %.2g)", j, normal_error,
+                        skin_tolerance(c->influences, 1.0) * (terms > length ? terms / length : 1.0));
+    }
+    return 1;
+}
+
+/* Rigid bones given as matrices: the rigid path's positions; and its normals
+   wherever the vertex's bones all agree (one joint named by every influence),
+   since rigid LBS applies the blend itself and affine LBS its cofactors, which
+   differ only where the blend is no rotation. */
+static int affine_lbs_of_rigid_bones_is_rigid_lbs(const prop_case *c, prop_failure *f)
+{
+    fk_skin_desc rigid = mesh_desc(c, c->bones, out_positions_a, out_normals_a), affine = rigid;
+    int j, k, b;
+    for (b = 0; b < c->joint_count; ++b)
+        fk_rigid_to_mat34(fk_rigid_make(fk_quat_normalize(c->bones[b].q), c->bones[b].t), affine_bones_b + 12 * b);
+    affine.transforms = NULL;
+    affine.matrices = affine_bones_b;
+    affine.out_positions = out_positions_b;
+    affine.out_normals = out_normals_b;
+    if (skin(0, &rigid) != FK_OK || skin(0, &affine) != FK_OK) return fail(f, "fk_skin_lbs failed");
+    for (j = 0; j < c->vertex_count; ++j) {
+        dvec p = dv_load(c->positions + 3 * j);
+        int one_bone = 1;
+        double error = dv_dist(dv_load(out_positions_a + 3 * j), dv_load(out_positions_b + 3 * j)), normal_error;
+        double size = dv_len(p) + c->bone_reach;
+        for (k = 1; k < c->influences; ++k) one_bone &= c->joints[j * c->influences + k] == c->joints[j * c->influences];
+        if (!within(error, 2.0 * skin_tolerance(c->influences, size)))
+            return fail(f, "vertex %d: rigid bones as matrices move it %.3g from the rigid path (tolerance %.2g)", j, error,
+                        2.0 * skin_tolerance(c->influences, size));
+        if (!one_bone) continue;
+        normal_error = dv_dist(dv_load(out_normals_a + 3 * j), dv_load(out_normals_b + 3 * j));
+        if (!within(normal_error, 2.0 * skin_tolerance(c->influences, 1.0)))
+            return fail(f, "vertex %d on one bone: normal %.3g from the rigid path's", j, normal_error);
+    }
+    return 1;
+}
+
+/* One affine bone per vertex: the skinned normal is perpendicular to every
+   moved tangent M t of the rest surface (t perpendicular to n), and it stays
+   on the outside, n' . (M n) > 0, mirrored bones included. */
+static int affine_normals_stay_perpendicular_and_outside(const prop_case *c, prop_failure *f)
+{
+    rng r = c->extra;
+    fk_skin_desc d = mesh_desc(c, NULL, out_positions_a, out_normals_a);
+    int j, t;
+    draw_affine_bones(&r, c, affine_bones_b);
+    for (j = 0; j < c->vertex_count; ++j) {
+        joints_b[j] = c->joints[j * c->influences];
+        weights_b[j] = 1.0f;
+    }
+    d.influences = 1;
+    d.joints = joints_b;
+    d.weights = weights_b;
+    d.matrices = affine_bones_b;
+    if (skin(0, &d) != FK_OK) return fail(f, "fk_skin_lbs failed on affine bones");
+    for (j = 0; j < c->vertex_count; ++j) {
+        dmat m = dm_of_floats(affine_bones_b + 12 * (size_t)joints_b[j]);
+        dvec n = dv_load(c->normals + 3 * j), skinned = dv_load(out_normals_a + 3 * j);
+        dvec axis = fabs(n.x) < 0.5 ? dv3(1, 0, 0) : dv3(0, 1, 0), tangent[2];
+        double det, volume, terms, conditioning, length;
+        dvec expected = affine_blend_normal(affine_bones_b, joints_b + j, weights_b + j, 1, c->normals + 3 * j, &det,
+                                            &volume, &terms);
+        if (dv_len(n) < 0.5) continue; /* the case's zero normals */
+        length = dv_len(expected);
+        if (fabs(det) <= 64.0 * EPS * volume || length == 0.0) continue;
+        conditioning = terms > length ? terms / length : 1.0;
+        tangent[0] = dv_cross(n, axis);
+        tangent[1] = dv_cross(n, tangent[0]);
+        for (t = 0; t < 2; ++t) {
+            dvec moved = dm_direction(&m, tangent[t]);
+            double cosine = fabs(dv_dot(skinned, moved)) / dv_len(moved);
+            if (dv_len(moved) > 0.0 && !within(cosine, skin_tolerance(1, 1.0) * conditioning))
+                return fail(f, "vertex %d: the skinned normal is %.3g off perpendicular to moved tangent %d", j, cosine, t);
+        }
+        if (!(dv_dot(skinned, dm_direction(&m, n)) > 0.0))
+            return fail(f, "vertex %d: the skinned normal points inside (det %.3g)", j, det);
+    }
+    return 1;
+}
+
+/* A uniform scale s at a joint above every root, about its pivot c, scales
+   every skinned vertex about c by s: c + s (v' - c). The skeleton gets one more
+   joint, the new root, at c. */
+static int root_scale_scales_the_skinned_mesh(const prop_case *c, prop_failure *f)
+{
+    rng r = c->extra;
+    int n = c->joint_count, i, j, k;
+    float s = (float)(rng_log_range(&r, 0.25, 4.0) * (rng_chance(&r, 4) ? -1.0 : 1.0));
+    dvec center = random_vector(&r, 3.0);
+    fk_skin_desc d;
+    if (n + 1 > MAX_JOINTS) return 1;
+    for (i = 0; i < n; ++i) {
+        parents_b[i] = c->parents[i] < 0 ? n : c->parents[i];
+        rest_b[i] = c->rest[i];
+        quats_b[i] = c->rotations[i];
+        translations_b[i] = c->translations[i];
+        scales_b[i] = fk_vec3_make(1.0f, 1.0f, 1.0f);
+    }
+    parents_b[n] = -1; rest_b[n] = fv(center); quats_b[n] = fk_quat_identity();
+    translations_b[n] = fk_vec3_make(0.0f, 0.0f, 0.0f);
+    for (k = 0; k < 2; ++k) {
+        scales_b[n] = k ? fk_vec3_make(s, s, s) : fk_vec3_make(1.0f, 1.0f, 1.0f);
+        if (fk_forward_scaled(n + 1, parents_b, rest_b, quats_b, translations_b, scales_b, k ? world_b : world_a) != FK_OK)
+            return fail(f, "fk_forward_scaled failed on a valid skeleton");
+    }
+    d = mesh_desc(c, NULL, out_positions_a, out_normals_a);
+    for (k = 0; k < 2; ++k) {
+        d.matrices = k ? world_b : world_a;
+        d.out_positions = k ? out_positions_b : out_positions_a;
+        d.out_normals = k ? out_normals_b : out_normals_a;
+        if (skin(0, &d) != FK_OK) return fail(f, "fk_skin_lbs failed on the scaled rig");
+    }
+    for (j = 0; j < c->vertex_count; ++j) {
+        dvec unscaled = dv_load(out_positions_a + 3 * j), scaled = dv_load(out_positions_b + 3 * j);
+        dvec expected = dv_add(center, dv_scale(dv_sub(unscaled, center), (double)s));
+        dvec n_unscaled = dv_load(out_normals_a + 3 * j), n_scaled = dv_load(out_normals_b + 3 * j);
+        double size = fabs((double)s) * (dv_len(unscaled) + 2.0 * dv_len(center)), chains = 0.0;
+        double error = dv_dist(scaled, expected), turned = dv_dist(n_scaled, dv_scale(n_unscaled, s < 0.0f ? -1.0 : 1.0));
+        /* each run's matrices carry their chain's rounding (one joint deeper
+           than the case's), magnified by |s| in the scaled run */
+        for (k = 0; k < c->influences; ++k) {
+            int joint = c->joints[j * c->influences + k];
+            chains += fabs((double)c->weights[j * c->influences + k]) *
+                      chain_tolerance(c->depth[joint] + 1, c->reach[joint] + dv_len(dv(c->rest[joint])) + dv_len(center) +
+                                                               dv_len(dv_load(c->positions + 3 * j)));
+        }
+        /* The normal keeps its direction under a positive scale; a negative one
+           reflects through c, which turns the surface inside out in place: the
+           normal, sign(det) times the cofactors, turns round (s^2 and s^3). */
+        double det, volume, terms;
+        affine_blend_normal(world_a, c->joints + j * c->influences, c->weights + j * c->influences, c->influences,
+                            c->normals + 3 * j, &det, &volume, &terms);
+        if (fabs(det) <= 64.0 * EPS * volume) turned = 0.0; /* flat: no side to turn to (see fk_skin_desc) */
+        if (!within(error, skin_tolerance(c->influences, size) + (1.0 + fabs((double)s)) * chains) ||
+            !within(turned, skin_tolerance(c->influences, 1.0) * affine_normal_conditioning(world_a, c, j)))
+            return fail(f, "vertex %d: scaled by %g about the new root it is %.3g from the scaled image, its normal %.3g "
+                           "from the unscaled one's",
+                        j, (double)s, error, turned);
+    }
+    return 1;
+}
+
+/* Bad values for the functions with scale: a bad rotation, rest joint,
+   translation or scale (NaN or infinite) is reported as fk_forward() reports
+   it, and leaves identities; a matrix with one is refused by both skinning
+   functions before anything is written, as is a descriptor with both kinds
+   of transform; DQS refuses matrices with scale. */
+static int bad_scaled_inputs_are_rejected(const prop_case *c, prop_failure *f)
+{
+    static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+    rng r = c->extra;
+    int n = c->joint_count, at = rng_below(&r, n), kind = rng_below(&r, 4), trs, dqs, j, b;
+    float bad = rng_chance(&r, 2) ? nanf("") : (rng_chance(&r, 2) ? 1.0f : -1.0f) * HUGE_VALF;
+    fk_skin_desc d;
+    memcpy(quats_b, c->rotations, sizeof(fk_quat) * (size_t)n);
+    memcpy(rest_b, c->rest, sizeof(fk_vec3) * (size_t)n);
+    memcpy(translations_b, c->translations, sizeof(fk_vec3) * (size_t)n);
+    draw_scales(&r, n, scales_b);
+    if (kind == 0) quats_b[at] = rng_chance(&r, 2) ? fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f) : fk_quat_make(0.0f, bad, 0.0f, 1.0f);
+    else if (kind == 1) rest_b[at].y = bad;
+    else if (kind == 2) translations_b[at].x = bad;
+    else scales_b[at].z = bad;
+    for (trs = 0; trs < 2; ++trs) {
+        fk_result expected = kind == 0 ? FK_ERROR_INVALID_ROTATION : (trs && kind == 1) ? FK_OK : FK_ERROR_NOT_FINITE, result;
+        poison(world_a, sizeof(float) * 12 * (size_t)n);
+        result = trs ? fk_forward_trs(n, c->parents, translations_b, quats_b, scales_b, world_a)
+                     : fk_forward_scaled(n, c->parents, rest_b, quats_b, translations_b, scales_b, world_a);
+        if (result != expected)
+            return fail(f, "%s with a bad value at joint %d returned \"%s\", not \"%s\"", scaled_names[trs], at,
+                        fk_result_description(result), fk_result_description(expected));
+        for (j = 0; expected != FK_OK && j < n; ++j)
+            if (memcmp(world_a + 12 * j, identity, sizeof identity) != 0)
+                return fail(f, "%s left joint %d other than the identity after an error", scaled_names[trs], j);
+    }
+    for (b = 0; b < n; ++b)
+        fk_rigid_to_mat34(fk_rigid_make(fk_quat_normalize(c->bones[b].q), c->bones[b].t), affine_bones_b + 12 * b);
+    d = mesh_desc(c, NULL, out_positions_a, out_normals_a);
+    d.matrices = affine_bones_b;
+    for (kind = 0; kind < 3; ++kind) {
+        fk_result expected = kind == 0 ? FK_ERROR_CONFLICTING_ARGUMENTS : kind == 1 ? FK_ERROR_NOT_FINITE : FK_ERROR_NOT_RIGID;
+        fk_skin_desc e = d;
+        if (kind == 0) e.transforms = c->bones;
+        if (kind == 1) affine_bones_b[12 * at + rng_below(&r, 12)] = bad;
+        if (kind == 2) /* a bone stretched along its y axis */
+            for (j = 1; j < 12; j += 4) affine_bones_b[12 * at + j] *= 1.5f;
+        for (dqs = 0; dqs < 2; ++dqs) {
+            fk_result result;
+            if (kind == 2 && !dqs) continue; /* LBS takes it */
+            memset(out_positions_a, 0x7f, sizeof out_positions_a);
+            result = dqs ? fk_skin_dqs(&e) : fk_skin_lbs(&e);
+            if (result != expected)
+                return fail(f, "%s returned \"%s\", not \"%s\"", method_names[dqs], fk_result_description(result),
+                            fk_result_description(expected));
+            for (j = 0; j < 3 * MAX_VERTICES; ++j)
+                if (((unsigned char *)out_positions_a)[4 * j] != 0x7f)
+                    return fail(f, "%s wrote output before reporting \"%s\"", method_names[dqs], fk_result_description(expected));
+        }
+        for (b = 0; b < n; ++b) /* restore */
+            fk_rigid_to_mat34(fk_rigid_make(fk_quat_normalize(c->bones[b].q), c->bones[b].t), affine_bones_b + 12 * b);
+    }
+    return 1;
+}
+
 static property properties[] = {
     PROPERTY(rotations_are_unit, USES_SKELETON),
     PROPERTY(one_bone_vertices_move_rigidly, USES_BONES | USES_MESH),
@@ -1221,6 +1737,14 @@ static property properties[] = {
     PROPERTY(bad_values_are_rejected, USES_SKELETON | USES_BONES | USES_MESH),
     PROPERTY(bad_skin_descriptors_are_rejected, USES_BONES | USES_MESH),
     PROPERTY(inputs_are_never_modified, USES_SKELETON | USES_BONES | USES_MESH),
+    PROPERTY(scaled_forward_matches_a_double_reference, USES_SKELETON),
+    PROPERTY(scaled_joints_stay_attached, USES_SKELETON),
+    PROPERTY(unit_scales_give_fk_forward, USES_SKELETON),
+    PROPERTY(root_scale_scales_the_skinned_mesh, USES_SKELETON | USES_MESH),
+    PROPERTY(affine_lbs_matches_a_double_reference, USES_BONES | USES_MESH),
+    PROPERTY(affine_lbs_of_rigid_bones_is_rigid_lbs, USES_BONES | USES_MESH),
+    PROPERTY(affine_normals_stay_perpendicular_and_outside, USES_BONES | USES_MESH),
+    PROPERTY(bad_scaled_inputs_are_rejected, USES_SKELETON | USES_BONES | USES_MESH),
 };
 
 /* Cases that once failed, tried before the random ones on every run. */

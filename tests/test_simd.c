@@ -58,6 +58,8 @@ static mesh test_mesh;
 static fk_rigid bones[ALL_BONES];
 static int used_bones = BONES; /* bones the vertices use and the SIMD calls are given */
 static int tied_weights = 0;   /* weights drawn from three values, so that the heaviest often ties */
+static float matrices[ALL_BONES][12]; /* the bones with scale and shear (make_affine_bones()) */
+static int affine_bones = 0;   /* describe() gives the matrices instead of the bones */
 
 static void make_bones(float translation_scale)
 {
@@ -68,6 +70,33 @@ static void make_bones(float translation_scale)
         bones[b] = fk_rigid_make(q, fk_vec3_make(rng_uniform(-translation_scale, translation_scale),
                                                  rng_uniform(-translation_scale, translation_scale),
                                                  rng_uniform(-translation_scale, translation_scale)));
+    }
+}
+
+/* Affine bones: each rigid bone after a linear map K, K's diagonal from 0.3
+   to 2 and the rest shear up to 0.4; every fifth bone mirrored (a row of K
+   negated), and with `singular` every third bone's K flattened along y. */
+static void make_affine_bones(int singular)
+{
+    int b, row, col, e;
+    make_bones(3.0f);
+    for (b = 0; b < ALL_BONES; ++b) {
+        float rigid[12], k[9];
+        for (row = 0; row < 3; ++row)
+            for (col = 0; col < 3; ++col) k[3 * row + col] = row == col ? rng_uniform(0.3f, 2.0f) : rng_uniform(-0.4f, 0.4f);
+        if (b % 5 == 0)
+            for (col = 0; col < 3; ++col) k[col] = -k[col];
+        if (singular && b % 3 == 0)
+            for (col = 0; col < 3; ++col) k[3 + col] = 0.0f;
+        fk_rigid_to_mat34(fk_rigid_make(fk_quat_normalize(bones[b].q), bones[b].t), rigid);
+        for (row = 0; row < 3; ++row) {
+            for (col = 0; col < 3; ++col) {
+                float sum = 0.0f;
+                for (e = 0; e < 3; ++e) sum += rigid[4 * row + e] * k[3 * e + col];
+                matrices[b][4 * row + col] = sum;
+            }
+            matrices[b][4 * row + 3] = rigid[4 * row + 3];
+        }
     }
 }
 
@@ -165,7 +194,8 @@ static fk_skin_desc describe(const layout *l, const buffers *b, int with_normals
         d.weights = (const float *)(const void *)(b->vertices + l->lists_offset + 2 * MAX_K);
         d.joint_stride = d.weight_stride = l->vertex_bytes;
     }
-    d.transforms = bones;
+    d.transforms = affine_bones ? NULL : bones;
+    d.matrices = affine_bones ? &matrices[0][0] : NULL;
     d.transform_count = bone_count;
     d.out_positions = (float *)(void *)(out + l->position_offset);
     d.out_position_stride = l->vertex_bytes;
@@ -185,9 +215,17 @@ static float magnitude(int i)
     float size = 0.0f;
     int e;
     for (e = 0; e < test_mesh.k; ++e) {
+        const float *m = matrices[test_mesh.joints[i][e]];
         fk_vec3 t = bones[test_mesh.joints[i][e]].t, p = fk_vec3_make(test_mesh.positions[i][0],
                                                                       test_mesh.positions[i][1], test_mesh.positions[i][2]);
-        size += fabsf(test_mesh.weights[i][e]) * (fk_vec3_length(p) + fk_vec3_length(t));
+        float linear = 1.0f;
+        if (affine_bones) { /* the linear part's Frobenius norm bounds its size */
+            int c;
+            linear = 0.0f;
+            for (c = 0; c < 12; ++c) linear += c % 4 == 3 ? 0.0f : m[c] * m[c];
+            linear = sqrtf(linear);
+        }
+        size += fabsf(test_mesh.weights[i][e]) * (linear * fk_vec3_length(p) + fk_vec3_length(t));
     }
     return size;
 }
@@ -206,11 +244,14 @@ typedef fk_result (*skin_function)(const fk_skin_desc *);
    the normal by a unit quaternion, and signing the influences into one
    hemisphere keeps the blend of their quaternions at least W / sqrt(k) long:
    its ulp is of 1. */
+static float affine_normal_ulp(int i);
+
 static float normal_ulp(skin_function skin, int i)
 {
     double blend[3] = {0.0, 0.0, 0.0}, total = 0.0, length;
     int e, row;
     if (skin != fk_skin_lbs) return FLT_EPSILON;
+    if (affine_bones) return affine_normal_ulp(i);
     for (e = 0; e < test_mesh.k; ++e) {
         fk_quat q = bones[test_mesh.joints[i][e]].q;
         double n2 = (double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w;
@@ -224,6 +265,41 @@ static float normal_ulp(skin_function skin, int i)
                                     rotation[row][1] * test_mesh.normals[i][1] + rotation[row][2] * test_mesh.normals[i][2]);
     }
     length = sqrt(blend[0] * blend[0] + blend[1] * blend[1] + blend[2] * blend[2]);
+    return length > 0.0 && total > length ? (float)(FLT_EPSILON * total / length) : FLT_EPSILON;
+}
+
+/* With affine bones LBS moves a normal by the cofactors of the blended linear
+   part (columns a, b, c): n_x (b x c) + n_y (c x a) + n_z (a x b). Each
+   column's rounding is relative to the sum of its terms' sizes, |a|' =
+   sum |w| |a_k|, and a cross product's to |b|' |c|'; renormalizing by the
+   result's length L magnifies that by T / L, with T = |n_x| |b|' |c|' +
+   |n_y| |c|' |a|' + |n_z| |a|' |b|': the ulp is of T / L, in double. */
+static float affine_normal_ulp(int i)
+{
+    double column[3][3] = {{0.0}}, size[3] = {0.0, 0.0, 0.0}, cofactor[3][3], m[3] = {0.0, 0.0, 0.0}, total, length;
+    int e, c, r;
+    for (e = 0; e < test_mesh.k; ++e) {
+        const float *matrix = matrices[test_mesh.joints[i][e]];
+        double w = test_mesh.weights[i][e];
+        for (c = 0; c < 3; ++c) {
+            double norm = 0.0;
+            for (r = 0; r < 3; ++r) {
+                column[c][r] += w * matrix[4 * r + c];
+                norm += (double)matrix[4 * r + c] * matrix[4 * r + c];
+            }
+            size[c] += fabs(w) * sqrt(norm);
+        }
+    }
+    for (c = 0; c < 3; ++c) {
+        const double *a = column[(c + 1) % 3], *b = column[(c + 2) % 3];
+        cofactor[c][0] = a[1] * b[2] - a[2] * b[1];
+        cofactor[c][1] = a[2] * b[0] - a[0] * b[2];
+        cofactor[c][2] = a[0] * b[1] - a[1] * b[0];
+        for (r = 0; r < 3; ++r) m[r] += test_mesh.normals[i][c] * cofactor[c][r];
+    }
+    total = fabs(test_mesh.normals[i][0]) * size[1] * size[2] + fabs(test_mesh.normals[i][1]) * size[2] * size[0] +
+            fabs(test_mesh.normals[i][2]) * size[0] * size[1];
+    length = sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
     return length > 0.0 && total > length ? (float)(FLT_EPSILON * total / length) : FLT_EPSILON;
 }
 
@@ -360,6 +436,8 @@ static int same_bits_as(const float *positions, const float *normals, size_t ste
    not depend on which loop or which part of a loop reaches it. 1500
    vertices; k = 1, 2, 3, 4 and 8 (4 has a kernel of its own), in place where
    a line's first vertex falls on each 16 bytes. */
+static const char *const method_name[3] = {"LBS", "DQS", "affine LBS"};
+
 static void layouts_give_the_same_bits(void)
 {
     enum { COUNT = 1500 };
@@ -370,9 +448,10 @@ static void layouts_give_the_same_bits(void)
     char what[160];
     if (!line) { fprintf(stderr, "out of memory\n"); exit(1); }
     aligned = line + (64 - (uintptr_t)line % 64);
-    make_bones(3.0f);
-    for (method = 0; method < 2; ++method) {
-        skin_function skin = method ? fk_skin_dqs : fk_skin_lbs;
+    make_affine_bones(0);
+    for (method = 0; method < 3; ++method) { /* LBS, DQS, LBS of affine bones */
+        skin_function skin = method == 1 ? fk_skin_dqs : fk_skin_lbs;
+        affine_bones = method == 2;
         for (k = 1; k <= MAX_K; k = k == 4 ? 8 : k + 1) {
             make_mesh(COUNT, k);
             for (with_normals = 0; with_normals < 2; ++with_normals) {
@@ -383,7 +462,7 @@ static void layouts_give_the_same_bits(void)
                     size_t i;
                     fill(&l, &b);
                     d = describe(&l, &b, with_normals, 0, used_bones);
-                    snprintf(what, sizeof what, "%s k=%d%s: %s", method ? "DQS" : "LBS", k,
+                    snprintf(what, sizeof what, "%s k=%d%s: %s", method_name[method], k,
                              with_normals ? ", normals" : "", l.name);
                     CHECK(skin(&d) == FK_OK, "%s: call failed", what);
                     if (which == 0)
@@ -414,7 +493,7 @@ static void layouts_give_the_same_bits(void)
                         d.out_positions = positions;
                         if (with_normals) d.out_normals = normals;
                         snprintf(what, sizeof what, "%s k=%d%s: packed output %d bytes past a line%s",
-                                 method ? "DQS" : "LBS", k, with_normals ? ", normals" : "", shift,
+                                 method_name[method], k, with_normals ? ", normals" : "", shift,
                                  in_place ? ", in place" : "");
                         CHECK(skin(&d) == FK_OK, "%s: call failed", what);
                         CHECK(same_bits_as(positions, normals, 3, expected, with_normals), "%s: other bits than %s",
@@ -425,6 +504,7 @@ static void layouts_give_the_same_bits(void)
         }
     }
     free(line);
+    affine_bones = 0;
 }
 
 /* A descriptor for `count` vertices from vertex `first` of d's. */
@@ -458,12 +538,13 @@ static void pieces_give_the_bits_of_one_call(void)
     const int ways[2] = {PACKED, LAYOUTS - 1};
     int method, k, way, with_normals, in_place, first, i;
     char what[160];
-    make_bones(3.0f);
-    for (method = 0; method < 2; ++method) {
-        skin_function skin = method ? fk_skin_dqs : fk_skin_lbs;
+    make_affine_bones(0);
+    for (method = 0; method < 3; ++method) { /* LBS, DQS, LBS of affine bones */
+        skin_function skin = method == 1 ? fk_skin_dqs : fk_skin_lbs;
+        affine_bones = method == 2;
         for (k = 1; k <= MAX_K; k = k == 4 ? 8 : k + 1) {
             make_mesh(COUNT, k);
-            for (i = 0; method && i < COUNT; ++i) {
+            for (i = 0; method == 1 && i < COUNT; ++i) {
                 int e;
                 if (i % 61 == 7)
                     for (e = 0; e < k; ++e) test_mesh.weights[i][e] = 0.0f;
@@ -477,7 +558,7 @@ static void pieces_give_the_bits_of_one_call(void)
                         fk_skin_desc d;
                         const float *out_p, *out_n;
                         int same = 1;
-                        snprintf(what, sizeof what, "%s k=%d%s%s: %s", method ? "DQS" : "LBS", k,
+                        snprintf(what, sizeof what, "%s k=%d%s%s: %s", method_name[method], k,
                                  with_normals ? ", normals" : "", in_place ? ", in place" : "", l.name);
                         fill(&l, &whole);
                         d = describe(&l, &whole, with_normals, in_place, used_bones);
@@ -511,9 +592,24 @@ static void pieces_give_the_bits_of_one_call(void)
                     }
         }
     }
+    affine_bones = 0;
 }
 
 static void lbs_simd_matches_reference(void) { make_bones(3.0f); agree(fk_skin_lbs, "LBS", 1000); }
+
+/* Bones with scale, shear and mirroring: positions as rigid LBS, normals by
+   the blend's cofactors; then with every third bone flattened to a plane,
+   where a vertex of such bones alone has a singular blend. */
+static void affine_lbs_simd_matches_reference(void)
+{
+    int singular;
+    for (singular = 0; singular < 2; ++singular) {
+        make_affine_bones(singular);
+        affine_bones = 1;
+        agree(fk_skin_lbs, singular ? "affine LBS, flattened bones" : "affine LBS", 1000);
+        affine_bones = 0;
+    }
+}
 
 /* The DQS sign table is built when bones^2 <= 2 vertices k: with 40 bones,
    1000 vertices use it for k = 2 to 8; with 64 bones, 250 vertices use the
@@ -1203,6 +1299,7 @@ static void calls_leave_the_upper_halves_clear(void)
 int main(void)
 {
     RUN_TEST(lbs_simd_matches_reference);
+    RUN_TEST(affine_lbs_simd_matches_reference);
     RUN_TEST(dqs_simd_with_sign_table_matches_reference);
     RUN_TEST(dqs_simd_with_dot_products_matches_reference);
     RUN_TEST(dqs_simd_with_one_hemisphere_matches_reference);

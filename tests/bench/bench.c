@@ -198,6 +198,7 @@ static skinned_record *out_records;
 static uint16_t *joints[MAX_K + 1];
 static fk_rigid bones[BONES];
 static fk_rigid near_bones[BONES]; /* rotations within 60 degrees of one another, random signs */
+static float scaled_bones[BONES][12]; /* the bones after a scale and shear: affine matrices */
 static unsigned char *copy_source, *copy_target;
 static size_t allocated_bytes;
 
@@ -251,6 +252,14 @@ static void make_data(void)
         q = fk_quat_normalize(fk_quat_make(0.25f * random_unit(), 0.25f * random_unit(), 0.25f * random_unit(), 1.0f));
         if (random_unit() < 0.0f) q = fk_quat_make(-q.x, -q.y, -q.z, -q.w);
         near_bones[e] = fk_rigid_make(q, bones[e].t);
+        fk_mat34_from_trs(fk_vec3_make(0, 0, 0), fk_quat_identity(),
+                          fk_vec3_make(1.5f + 0.5f * random_unit(), 1.0f + 0.25f * random_unit(), 0.75f), scaled_bones[e]);
+        scaled_bones[e][1] = 0.2f * random_unit(); /* shear */
+        {
+            float rigid[12];
+            fk_rigid_to_mat34(bones[e], rigid);
+            fk_mat34_mul(rigid, scaled_bones[e], scaled_bones[e]);
+        }
     }
     records = (vertex_record *)allocate(sizeof *records * n);
     out_records = (skinned_record *)allocate(sizeof *out_records * n);
@@ -271,6 +280,7 @@ typedef struct job {
     int begin, end, k, with_normals, dqs, near; /* near: skin with near_bones */
     size_t copy_bytes; /* per vertex, for memcpy */
     int interleaved;   /* k = 4 with normals, from records to out_records */
+    int affine;        /* skin with scaled_bones, as matrices */
 } job;
 
 static void run_memcpy(void *context)
@@ -323,6 +333,10 @@ static fk_skin_desc job_desc(const job *j)
     d.joints = joints[j->k] + (size_t)j->k * first;
     d.weights = weights[j->k] + (size_t)j->k * first;
     d.transforms = j->near ? near_bones : bones;
+    if (j->affine) {
+        d.transforms = NULL;
+        d.matrices = &scaled_bones[0][0];
+    }
     d.transform_count = BONES;
     d.out_positions = out_positions + 3 * first;
     d.out_normals = j->with_normals ? out_normals + 3 * first : NULL;
@@ -380,12 +394,14 @@ static void print_row(const char *name, int n, size_t bytes, timing t, double me
     printf("\n");
 }
 
-/* DQS's time over LBS's from time_paired(): DQS after its own calls, and right after LBS's. */
-static void print_dqs_ratios(paired_ratios ratios, const char *note)
+/* A case's time over its reference's from time_paired(): after its own calls, and right after the reference's. */
+static void print_ratios(const char *what, paired_ratios ratios, const char *note)
 {
-    printf("%-26s DQS/LBS time %.2f (paired samples%s; %.2f right after LBS)\n", "", 1.0 / ratios.own, note,
+    printf("%-26s %s time %.2f (paired samples%s; %.2f right after it)\n", "", what, 1.0 / ratios.own, note,
            1.0 / ratios.after_reference);
 }
+
+static void print_dqs_ratios(paired_ratios ratios, const char *note) { print_ratios("DQS/LBS", ratios, note); }
 
 /* The fast-path tier fk_skin_lbs(), fk_skin_dqs() and fk_forward() run here. */
 static const char *simd_in_use(void)
@@ -410,7 +426,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0, 0, 0};
+            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0};
             timing t;
             j.end = n; j.k = k; j.with_normals = w;
             j.copy_bytes = bytes_per_vertex(k, w) / 2;
@@ -423,7 +439,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0, 0, 0};
+            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0};
             timing t;
             j.end = n; j.k = k; j.with_normals = w;
             t = time_calls(run_plain, &j, calls);
@@ -434,7 +450,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0, 0, 0};
+            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0};
             timing t;
             j.end = n; j.k = k; j.with_normals = w;
             t = time_calls(run_skin, &j, calls);
@@ -444,7 +460,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0, 0, 0}, lbs;
+            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0}, lbs;
             timing t;
             paired_ratios ratios;
             j.end = n; j.k = k; j.with_normals = w; j.dqs = 1;
@@ -455,7 +471,7 @@ static void bench_skinning(int n)
             print_dqs_ratios(ratios, "");
         }
     for (w = 0; w < 2; ++w) { /* rigs whose bones fit one hemisphere take a shorter path */
-        job j = {0, 0, 4, 0, 1, 1, 0, 0}, lbs;
+        job j = {0, 0, 4, 0, 1, 1, 0, 0, 0}, lbs;
         timing t;
         paired_ratios ratios;
         j.end = n; j.with_normals = w;
@@ -465,8 +481,19 @@ static void bench_skinning(int n)
         print_row(name, n, bytes_per_vertex(4, w), t, memcpy_time[w][4] / t.median, plain_time[w][4]);
         print_dqs_ratios(ratios, "; bones within 60 degrees");
     }
+    for (w = 0; w < 2; ++w) { /* bones with scale and shear, given as matrices, against rigid bones */
+        job j = {0, 0, 4, 0, 0, 0, 0, 0, 1}, lbs;
+        timing t;
+        paired_ratios ratios;
+        j.end = n; j.with_normals = w;
+        lbs = j; lbs.affine = 0;
+        t = time_paired(run_skin, &j, run_skin, &lbs, calls, &ratios);
+        snprintf(name, sizeof name, "fk_skin_lbs k=4%s affine", w ? " +n" : "");
+        print_row(name, n, bytes_per_vertex(4, w), t, memcpy_time[w][4] / t.median, plain_time[w][4]);
+        print_ratios("affine/rigid", ratios, "");
+    }
     { /* interleaved records (the same 72 bytes per vertex as k = 4 with normals) */
-        job lbs = {0, 0, 4, 1, 0, 0, 0, 1}, dqs;
+        job lbs = {0, 0, 4, 1, 0, 0, 0, 1, 0}, dqs;
         timing t;
         paired_ratios ratios;
         lbs.end = n;
@@ -488,7 +515,7 @@ static void bench_threads(int n)
     int calls = calls_for(n), c;
     printf("\n%d vertices, k=4, positions, split over 2 threads (median ms, min-max):\n", n);
     for (c = 0; c < 2; ++c) {
-        job whole = {0, 0, 4, 0, 0, 0, 0, 0};
+        job whole = {0, 0, 4, 0, 0, 0, 0, 0, 0};
         whole.end = n; whole.copy_bytes = bytes_per_vertex(4, 0) / 2;
         h.run = c ? run_skin : run_memcpy;
         h.half[0] = whole; h.half[0].end = n / 2;
@@ -510,7 +537,7 @@ static void bench_call_cost(void)
     int dqs;
     printf("\nCost of a call with %d bones, 16 vertices, k=4 (median, min-max):\n", BONES);
     for (dqs = 0; dqs < 2; ++dqs) {
-        job tiny = {0, 16, 4, 0, 0, 0, 0, 0};
+        job tiny = {0, 16, 4, 0, 0, 0, 0, 0, 0};
         timing t;
         tiny.dqs = dqs;
         t = time_calls(run_skin, &tiny, 10000);
@@ -529,7 +556,7 @@ static void bench_clock(void)
 #ifdef BENCH_HAVE_TSC
     enum { MULTIPLIES = 30000 };
     static const char *const after[3] = {"20 ms of scalar work", "fk_skin_lbs, 1M vertices", "fk_skin_dqs, 1M vertices"};
-    job whole = {0, MAX_VERTICES, 4, 0, 0, 0, 0, 0};
+    job whole = {0, MAX_VERTICES, 4, 0, 0, 0, 0, 0, 0};
     double samples[3][SAMPLES];
     int s, c;
     for (s = 0; s < SAMPLES; ++s)
@@ -709,7 +736,7 @@ static void bench_against_baseline(void)
     for (i = 0; i < 5; ++i) { /* 1M vertices, k = 4, 64 bones: LBS, LBS +normals, DQS; 16 vertices: LBS, DQS */
         static const char *const names[5] = {"fk_skin_lbs 1M k=4", "fk_skin_lbs 1M k=4 +normals", "fk_skin_dqs 1M k=4",
                                              "fk_skin_lbs 16 vertices k=4", "fk_skin_dqs 16 vertices k=4"};
-        job j = {0, MAX_VERTICES, 4, 0, 0, 0, 0, 0};
+        job j = {0, MAX_VERTICES, 4, 0, 0, 0, 0, 0, 0};
         j.with_normals = i == 1;
         j.dqs = i == 2 || i == 4;
         if (i >= 3) j.end = 16;

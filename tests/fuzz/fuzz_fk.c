@@ -1,10 +1,10 @@
-/* fuzz_fk.c - libFuzzer target for fk_forward, fk_forward_rest_frame and
-   fk_validate_skeleton.
+/* fuzz_fk.c - libFuzzer target for fk_forward, fk_forward_rest_frame,
+   fk_forward_scaled, fk_forward_trs and fk_validate_skeleton.
 
    The bytes become a joint count, a parent array (roots, forward and backward
    references, self-parents, cycles, out-of-range and huge indices), rest positions,
-   rotations and translations (ordinary values mostly; zero, denormal, huge,
-   infinite and NaN ones sometimes). Every array is an exactly sized heap block.
+   rotations, translations and scales (ordinary values mostly; zero, denormal,
+   huge, infinite and NaN ones sometimes). Every array is an exactly sized heap block.
    Invariants checked on every input:
      - the result agrees with fk_validate_skeleton() about the parent array, and a
        value error is reported exactly when a value is bad (zero, non-finite or
@@ -204,6 +204,53 @@ static void check_forward(int n, const int *parents, const fk_vec3 *rest, const 
     free(out);
 }
 
+/* fk_forward_scaled() and fk_forward_trs() on the same input, with scales
+   (decoded, or NULL): the skeleton's own errors as fk_validate_skeleton()
+   finds them (a cycle too), a value error only with a bad value (a scale
+   among them) or an overflow, identities after any error, finite matrices
+   otherwise; with scales NULL, fk_forward_scaled() is fk_forward() to
+   rounding wherever fk_forward() succeeds (checked by the property tests;
+   here: both succeed or fail together). */
+static void check_scaled(int n, const int *parents, const fk_vec3 *rest, const fk_quat *rotations,
+                         const fk_vec3 *translations, const fk_vec3 *scales, fk_result skeleton)
+{
+    static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+    float *out = (float *)fuzz_alloc((size_t)n * 12 * sizeof(float) + 1);
+    int form, i;
+    for (form = 0; form < 2; ++form) {
+        fk_result r;
+        int bad_value = 0, edge_value = 0;
+        if (form == 1 && !translations) continue; /* glTF's form needs its translations */
+        r = form ? fk_forward_trs(n, parents, translations, rotations, scales, out)
+                 : fk_forward_scaled(n, parents, rest, rotations, translations, scales, out);
+        for (i = 0; i < n; ++i) {
+            int badness = fuzz_rotation_badness(rotations[i].x, rotations[i].y, rotations[i].z, rotations[i].w);
+            if (badness == 1 || (form == 0 && !vec3_finite(rest[i])) || (translations && !vec3_finite(translations[i])) ||
+                (scales && !vec3_finite(scales[i])))
+                bad_value = 1;
+            if (badness == 2) edge_value = 1;
+        }
+        if (skeleton == FK_ERROR_PARENT_OUT_OF_RANGE || skeleton == FK_ERROR_SELF_PARENT)
+            FUZZ_REQUIRE(r == skeleton, "scaled form %d: %d, validate %d", form, (int)r, (int)skeleton);
+        else if (r == FK_ERROR_INVALID_ROTATION || r == FK_ERROR_NOT_FINITE) /* or overflow */
+            FUZZ_REQUIRE(bad_value || edge_value || (r == FK_ERROR_NOT_FINITE && skeleton == FK_OK),
+                         "scaled form %d: value error %d without a bad value", form, (int)r);
+        else
+            FUZZ_REQUIRE(r == skeleton && !bad_value, "scaled form %d: %d, validate %d, bad value %d", form, (int)r,
+                         (int)skeleton, bad_value);
+        for (i = 0; i < n; ++i) {
+            int e;
+            if (r != FK_OK)
+                FUZZ_REQUIRE(memcmp(out + 12 * i, identity, sizeof identity) == 0, "scaled form %d: joint %d not the "
+                             "identity after error %d", form, i, (int)r);
+            else
+                for (e = 0; e < 12; ++e)
+                    FUZZ_REQUIRE(fuzz_is_finite(out[12 * i + e]), "scaled form %d: joint %d not finite", form, i);
+        }
+    }
+    free(out);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -255,6 +302,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     check_forward(n, parents, rest, rotations, translations, 0, skeleton);
     check_forward(n, parents, rest, rotations, translations, 1, skeleton);
+    if (flags & 2) {
+        fk_vec3 *scales = (fk_vec3 *)fuzz_alloc((size_t)n * sizeof *scales + 1);
+        for (i = 0; i < n; ++i) scales[i] = decode_vec3(&in);
+        check_scaled(n, parents, rest, rotations, translations, scales, skeleton);
+        free(scales);
+    } else {
+        check_scaled(n, parents, rest, rotations, translations, NULL, skeleton);
+    }
     if (n > 0) { /* a missing required pointer is reported, not followed */
         fk_rigid *out = (fk_rigid *)fuzz_alloc((size_t)n * sizeof *out);
         FUZZ_REQUIRE(fk_forward(n, NULL, rest, rotations, translations, out) == FK_ERROR_NULL_ARGUMENT, "NULL parents");

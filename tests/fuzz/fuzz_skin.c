@@ -4,8 +4,9 @@
    (zero, small, around FK_LBS_PALETTE_CAPACITY, negative, huge), sparse or dense
    weights, optional normals, each of the six strides packed, padded, too small,
    misaligned or overflowing, joint indices in and out of range, weights of any
-   sign and sum, transforms and vertex data with special values, and sometimes the
-   output written over the input. Every buffer is an exactly sized heap block whose
+   sign and sum, rigid transforms or affine matrices (or both, an error) and
+   vertex data with special values, and sometimes the output written over the
+   input. Every buffer is an exactly sized heap block whose
    padding between records holds a sentinel. Invariants:
      - fk_skin_validate() reports an error exactly when the descriptor has one, and
        the error it names is one the descriptor has;
@@ -137,9 +138,10 @@ static void rotate_double(const double q[4], const double v[3], double out[3])
 
 typedef struct skin_case {
     fk_skin_desc desc;
-    int sparse, normals, alias;
+    int sparse, normals, alias, affine;
     int n, k, transform_count;
     fk_rigid *transforms;
+    float *matrices; /* affine: the bones as 3x4 matrices, 12 floats each, instead of transforms */
     strided positions, normals_in, joints, weights, out_positions, out_normals;
     strided pristine_positions, pristine_normals; /* what aliased inputs held */
 } skin_case;
@@ -149,6 +151,39 @@ static float weight_of(const skin_case *c, int i, int k) { return ((const float 
 static int joint_of(const skin_case *c, int i, int k)
 {
     return c->sparse ? ((const uint16_t *)strided_record(&c->joints, i))[k] : k;
+}
+
+/* LBS of affine bones: the position against sum_k w_k M_k p in double, when
+   the data is moderate; each coordinate within a few roundings of its terms,
+   |w| |m| |p| and |w| |t|, per influence. The normal is checked finite or a
+   vertex whose blend has no normal (the zero vector), no more: its
+   conditioning is the blend's. */
+static void check_vertex_affine(const skin_case *c, int i)
+{
+    const float *p = (const float *)strided_record(&c->pristine_positions, i);
+    const float *out_p = (const float *)strided_record(&c->out_positions, i);
+    double reference[3] = {0, 0, 0}, terms[3] = {0, 0, 0}, eps = (double)FLT_EPSILON;
+    int k, row, e;
+    for (e = 0; e < 3; ++e)
+        if (!(fabs((double)p[e]) <= MODERATE)) return;
+    for (k = 0; k < c->k; ++k) {
+        const float *m = c->matrices + 12 * (size_t)joint_of(c, i, k);
+        double w = (double)weight_of(c, i, k);
+        if (!(fabs(w) <= MODERATE)) return;
+        for (e = 0; e < 12; ++e)
+            if (!(fabs((double)m[e]) <= MODERATE)) return;
+        for (row = 0; row < 3; ++row) {
+            double x = (double)m[4 * row] * (double)p[0], y = (double)m[4 * row + 1] * (double)p[1];
+            double z = (double)m[4 * row + 2] * (double)p[2], t = (double)m[4 * row + 3];
+            reference[row] += w * (x + y + z + t);
+            terms[row] += fabs(w) * (fabs(x) + fabs(y) + fabs(z) + fabs(t));
+        }
+    }
+    for (row = 0; row < 3; ++row) {
+        double bound = 16.0 * eps * (c->k + 2) * terms[row] + 4.0 * (c->k + 2) * DENORMAL_STEP * (abs_sum3(p) + 1.0);
+        FUZZ_REQUIRE(fabs((double)out_p[row] - reference[row]) <= bound, "affine LBS vertex %d: %g, reference %g, bound %g",
+                     i, (double)out_p[row], reference[row], bound);
+    }
 }
 
 /* Compares one vertex's outputs with a double-precision reference, when the data
@@ -280,10 +315,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fk_skin_desc *d = &c.desc;
     uint8_t flags, nulls;
     int i, k, first_bad_vertex = -1, alloc_k, alloc_transforms;
-    int count_error, null_error, dense_error, stride_error, rotation_error = 0, value_error = 0, edge_rotation = 0;
+    int count_error, null_error, both_error, dense_error, stride_error, rotation_error = 0, value_error = 0, edge_rotation = 0;
     int layout_fits;
     fk_result v, r;
-    void *joints_copy, *weights_copy, *transforms_copy, *positions_copy = NULL, *normals_copy = NULL;
+    void *joints_copy, *weights_copy, *transforms_copy, *matrices_copy, *positions_copy = NULL, *normals_copy = NULL;
 
     in.data = data; in.size = size; in.used = 0;
     memset(&c, 0, sizeof c);
@@ -292,6 +327,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     c.sparse = !(flags & 1);
     c.normals = (flags & 2) != 0;
     c.alias = (flags & 4) != 0;
+    c.affine = (flags & 16) != 0;
     c.n = fuzz_int(&in, MAX_VERTICES / 4 + 1, 0);
     c.transform_count = decode_transform_count(&in);
     c.k = c.sparse || (flags & 8) ? fuzz_int(&in, 6, 0) : c.transform_count; /* dense: usually matching */
@@ -301,7 +337,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     alloc_transforms = c.transform_count > 0 ? c.transform_count : 0;
 
     c.transforms = (fk_rigid *)fuzz_alloc((size_t)alloc_transforms * sizeof(fk_rigid));
-    for (i = 0; i < alloc_transforms; ++i) {
+    c.matrices = (float *)fuzz_alloc((size_t)alloc_transforms * 12 * sizeof(float));
+    for (i = 0; c.affine && i < alloc_transforms; ++i) {
+        float *m = c.matrices + 12 * (size_t)i;
+        for (k = 0; k < 12; ++k) {
+            m[k] = fuzz_exhausted(&in) ? (k % 5 == 0 ? 1.0f : 0.0f) : fuzz_float(&in);
+            if (!fuzz_is_finite(m[k])) value_error = 1;
+        }
+    }
+    for (i = 0; !c.affine && i < alloc_transforms; ++i) {
         fk_rigid *t = &c.transforms[i];
         if (fuzz_exhausted(&in)) { *t = fk_rigid_identity(); continue; }
         t->q.x = fuzz_float(&in); t->q.y = fuzz_float(&in); t->q.z = fuzz_float(&in); t->q.w = fuzz_float(&in);
@@ -366,7 +410,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     d->joint_stride = c.joints.stride;
     d->weights = (const float *)(void *)c.weights.data;
     d->weight_stride = c.weights.stride;
-    d->transforms = c.transforms;
+    d->transforms = c.affine ? NULL : c.transforms;
+    d->matrices = c.affine ? c.matrices : NULL;
     d->transform_count = c.transform_count;
     d->out_positions = (float *)(void *)c.out_positions.data;
     d->out_position_stride = c.out_positions.stride;
@@ -377,19 +422,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 0: d->positions = NULL; break;
         case 1: d->weights = NULL; break;
         case 2: d->out_positions = NULL; break;
-        default: if (c.normals) d->out_normals = NULL; else d->transforms = NULL;
+        default: if (c.normals) d->out_normals = NULL; else d->transforms = NULL, d->matrices = NULL;
         }
     }
+    if ((nulls & 0xF0) == 0xE0) d->transforms = c.transforms, d->matrices = c.matrices; /* both kinds */
 
     /* What is wrong with this descriptor, worked out from the header's rules. */
     count_error = c.n < 0 || c.k < 1 || c.transform_count < 0;
     null_error = !d->positions || !d->weights || !d->out_positions || (d->normals && !d->out_normals) ||
-                 (c.transform_count > 0 && !d->transforms);
+                 (c.transform_count > 0 && !d->transforms && !d->matrices);
+    both_error = d->transforms && d->matrices;
     dense_error = !c.sparse && c.k != c.transform_count;
     stride_error = stride_is_bad(&c.positions, 4, c.n) || stride_is_bad(&c.out_positions, 4, c.n) ||
                    (c.k > 0 && stride_is_bad(&c.weights, 4, c.n)) || (c.sparse && c.k > 0 && stride_is_bad(&c.joints, 2, c.n)) ||
                    (c.normals && (stride_is_bad(&c.normals_in, 4, c.n) || stride_is_bad(&c.out_normals, 4, c.n)));
-    if (!layout_fits && !count_error && !null_error && !dense_error && !stride_error) {
+    if (!layout_fits && !count_error && !null_error && !both_error && !dense_error && !stride_error) {
         /* A layout no buffer could have: the library would read whatever the caller
            promised is there, which is not a bug we can test. */
         goto done;
@@ -399,13 +446,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     weights_copy = fuzz_alloc(c.weights.bytes); memcpy(weights_copy, c.weights.data, c.weights.bytes);
     transforms_copy = fuzz_alloc((size_t)alloc_transforms * sizeof(fk_rigid));
     memcpy(transforms_copy, c.transforms, (size_t)alloc_transforms * sizeof(fk_rigid));
+    matrices_copy = fuzz_alloc((size_t)alloc_transforms * 12 * sizeof(float));
+    memcpy(matrices_copy, c.matrices, (size_t)alloc_transforms * 12 * sizeof(float));
     if (!c.alias) {
         positions_copy = fuzz_alloc(c.positions.bytes); memcpy(positions_copy, c.positions.data, c.positions.bytes);
         normals_copy = fuzz_alloc(c.normals_in.bytes); memcpy(normals_copy, c.normals_in.data, c.normals_in.bytes);
     }
 
     v = fk_skin_validate(d);
-    if (count_error || null_error || dense_error || stride_error || rotation_error || value_error ||
+    if (count_error || null_error || both_error || dense_error || stride_error || rotation_error || value_error ||
         first_bad_vertex >= 0) {
         FUZZ_REQUIRE(v != FK_OK, "a bad descriptor passed validation");
     } else if (!edge_rotation) {
@@ -413,6 +462,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     FUZZ_REQUIRE(v == FK_OK || (v == FK_ERROR_INVALID_COUNT && (count_error || dense_error)) ||
                      (v == FK_ERROR_NULL_ARGUMENT && null_error) || (v == FK_ERROR_INVALID_STRIDE && stride_error) ||
+                     (v == FK_ERROR_CONFLICTING_ARGUMENTS && both_error) ||
                      (v == FK_ERROR_INVALID_ROTATION && (rotation_error || edge_rotation)) ||
                      (v == FK_ERROR_NOT_FINITE && value_error) ||
                      (v == FK_ERROR_JOINT_OUT_OF_RANGE && first_bad_vertex >= 0),
@@ -422,7 +472,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int dqs = i == 1, vertex, written_up_to;
         reset_buffers(&c);
         r = dqs ? fk_skin_dqs(d) : fk_skin_lbs(d);
-        FUZZ_REQUIRE(r == v, "%s returned %d, validate %d", dqs ? "DQS" : "LBS", (int)r, (int)v);
+        /* DQS also refuses affine bones that are not rigid, before writing
+           anything (so before it meets a bad joint index) */
+        FUZZ_REQUIRE(r == v || (dqs && d->matrices && !d->transforms && r == FK_ERROR_NOT_RIGID &&
+                                (v == FK_OK || v == FK_ERROR_JOINT_OUT_OF_RANGE)),
+                     "%s returned %d, validate %d", dqs ? "DQS" : "LBS", (int)r, (int)v);
         if (!layout_fits) continue;
         FUZZ_REQUIRE(padding_untouched(&c.out_positions, c.n), "wrote between output positions");
         if (c.normals) FUZZ_REQUIRE(padding_untouched(&c.out_normals, c.n), "wrote between output normals");
@@ -431,21 +485,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_REQUIRE(records_untouched_from(&c.out_positions, written_up_to, c.n), "wrote positions after error %d", (int)r);
             if (c.normals) FUZZ_REQUIRE(records_untouched_from(&c.out_normals, written_up_to, c.n), "wrote normals after error %d", (int)r);
         }
-        if (r == FK_OK)
+        if (r == FK_OK && !d->matrices)
             for (vertex = 0; vertex < c.n; ++vertex) check_vertex(&c, vertex, dqs);
+        if (r == FK_OK && d->matrices && !dqs)
+            for (vertex = 0; vertex < c.n; ++vertex) check_vertex_affine(&c, vertex);
         FUZZ_REQUIRE(memcmp(joints_copy, c.joints.data, c.joints.bytes) == 0, "joints modified");
         FUZZ_REQUIRE(memcmp(weights_copy, c.weights.data, c.weights.bytes) == 0, "weights modified");
         FUZZ_REQUIRE(memcmp(transforms_copy, c.transforms, (size_t)alloc_transforms * sizeof(fk_rigid)) == 0,
                      "transforms modified");
+        FUZZ_REQUIRE(memcmp(matrices_copy, c.matrices, (size_t)alloc_transforms * 12 * sizeof(float)) == 0,
+                     "matrices modified");
         if (!c.alias) {
             FUZZ_REQUIRE(memcmp(positions_copy, c.positions.data, c.positions.bytes) == 0, "positions modified");
             FUZZ_REQUIRE(memcmp(normals_copy, c.normals_in.data, c.normals_in.bytes) == 0, "normals modified");
         }
     }
     FUZZ_REQUIRE(fk_skin_validate(NULL) == FK_ERROR_NULL_ARGUMENT, "NULL descriptor");
-    free(joints_copy); free(weights_copy); free(transforms_copy); free(positions_copy); free(normals_copy);
+    free(joints_copy); free(weights_copy); free(transforms_copy); free(matrices_copy); free(positions_copy);
+    free(normals_copy);
 done:
     free(c.transforms);
+    free(c.matrices);
     free(c.positions.data); free(c.weights.data); free(c.joints.data); free(c.normals_in.data);
     if (!c.alias) { free(c.out_positions.data); free(c.out_normals.data); }
     free(c.pristine_positions.data); free(c.pristine_normals.data);
