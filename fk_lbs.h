@@ -2420,11 +2420,24 @@ static float fk__vec3_size(fk_vec3 v) { return (fabsf(v.x) + fabsf(v.y)) + fabsf
 
 static fk_vec3 fk__cofactor_normal(const float blend[FK__LBS_BONE_FLOATS], fk_vec3 n)
 {
+    /* The cofactors are products of two columns and the determinant of three:
+       columns beyond 2^40 or below 2^-40 (huge or tiny weights) are divided by
+       their largest entry first, which changes no direction or sign. */
+    const float range = 1099511627776.0f;
     fk_vec3 a = fk_vec3_make(blend[0], blend[1], blend[2]), b = fk_vec3_make(blend[4], blend[5], blend[6]);
-    fk_vec3 c = fk_vec3_make(blend[8], blend[9], blend[10]);
-    fk_vec3 bc = fk_vec3_cross(b, c), ca = fk_vec3_cross(c, a), ab = fk_vec3_cross(a, b);
-    fk_vec3 m = fk_vec3_make(bc.x * n.x + ca.x * n.y + ab.x * n.z, bc.y * n.x + ca.y * n.y + ab.y * n.z,
-                             bc.z * n.x + ca.z * n.y + ab.z * n.z);
+    fk_vec3 c = fk_vec3_make(blend[8], blend[9], blend[10]), bc, ca, ab, m;
+    float largest = 0.0f;
+    int e;
+    for (e = 0; e < 11; ++e)
+        if (fabsf(blend[e]) > largest && e % 4 != 3) largest = fabsf(blend[e]);
+    if ((largest > range || largest < 1.0f / range) && largest > 0.0f && largest <= FLT_MAX) {
+        a = fk_vec3_make(a.x / largest, a.y / largest, a.z / largest); /* no reciprocal: it could overflow */
+        b = fk_vec3_make(b.x / largest, b.y / largest, b.z / largest);
+        c = fk_vec3_make(c.x / largest, c.y / largest, c.z / largest);
+    }
+    bc = fk_vec3_cross(b, c); ca = fk_vec3_cross(c, a); ab = fk_vec3_cross(a, b);
+    m = fk_vec3_make(bc.x * n.x + ca.x * n.y + ab.x * n.z, bc.y * n.x + ca.y * n.y + ab.y * n.z,
+                     bc.z * n.x + ca.z * n.y + ab.z * n.z);
     return fk__mirrors(fk_vec3_dot(a, bc), fk__vec3_size(a), fk__vec3_size(b), fk__vec3_size(c))
                ? fk_vec3_make(-m.x, -m.y, -m.z) : m;
 }
@@ -3284,6 +3297,11 @@ static FK__ALWAYS_INLINE fk__f4 fk__f4_xor(fk__f4 a, fk__f4 b) { return _mm_xor_
 static FK__ALWAYS_INLINE fk__f4 fk__f4_max(fk__f4 a, fk__f4 b) { return _mm_max_ps(a, b); }
 /* Bit i set where lane i of a equals lane i of b. */
 static FK__ALWAYS_INLINE int fk__f4_equal_lanes(fk__f4 a, fk__f4 b) { return _mm_movemask_ps(_mm_cmpeq_ps(a, b)); }
+/* v with its sign turned round in the lanes where a < b. */
+static FK__ALWAYS_INLINE fk__f4 fk__f4_negate_where_less(fk__f4 v, fk__f4 a, fk__f4 b)
+{
+    return _mm_xor_ps(v, _mm_and_ps(_mm_cmplt_ps(a, b), _mm_set1_ps(-0.0f)));
+}
 /* a b + c; SSE2 has no fused form (the AVX2 tier fuses its own blends) */
 static FK__ALWAYS_INLINE fk__f4 fk__f4_madd(fk__f4 a, fk__f4 b, fk__f4 c) { return _mm_add_ps(_mm_mul_ps(a, b), c); }
 
@@ -3381,6 +3399,10 @@ static FK__ALWAYS_INLINE fk__f4 fk__f4_xor(fk__f4 a, fk__f4 b)
 static FK__ALWAYS_INLINE fk__f4 fk__f4_max(fk__f4 a, fk__f4 b) { return vmaxq_f32(a, b); }
 static FK__ALWAYS_INLINE int fk__f4_lane_bits(uint32x4_t mask);
 static FK__ALWAYS_INLINE int fk__f4_equal_lanes(fk__f4 a, fk__f4 b) { return fk__f4_lane_bits(vceqq_f32(a, b)); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_negate_where_less(fk__f4 v, fk__f4 a, fk__f4 b)
+{
+    return vreinterpretq_f32_u32(veorq_u32(vreinterpretq_u32_f32(v), vandq_u32(vcltq_f32(a, b), vdupq_n_u32(0x80000000u))));
+}
 /* a b + c, fused: every 64-bit Arm core has it */
 static FK__ALWAYS_INLINE fk__f4 fk__f4_madd(fk__f4 a, fk__f4 b, fk__f4 c) { return vfmaq_f32(c, a, b); }
 
@@ -3454,6 +3476,10 @@ static FK__ALWAYS_INLINE fk__f4 fk__f4_sqrt(fk__f4 a) { return wasm_f32x4_sqrt(a
 static FK__ALWAYS_INLINE fk__f4 fk__f4_xor(fk__f4 a, fk__f4 b) { return wasm_v128_xor(a, b); }
 static FK__ALWAYS_INLINE fk__f4 fk__f4_max(fk__f4 a, fk__f4 b) { return wasm_f32x4_max(a, b); }
 static FK__ALWAYS_INLINE int fk__f4_equal_lanes(fk__f4 a, fk__f4 b) { return (int)wasm_i32x4_bitmask(wasm_f32x4_eq(a, b)); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_negate_where_less(fk__f4 v, fk__f4 a, fk__f4 b)
+{
+    return wasm_v128_xor(v, wasm_v128_and(wasm_f32x4_lt(a, b), wasm_f32x4_splat(-0.0f)));
+}
 /* a b + c; SIMD128 has no fused form (relaxed SIMD's may or may not fuse) */
 static FK__ALWAYS_INLINE fk__f4 fk__f4_madd(fk__f4 a, fk__f4 b, fk__f4 c) { return wasm_f32x4_add(wasm_f32x4_mul(a, b), c); }
 
@@ -3658,22 +3684,10 @@ static FK__ALWAYS_INLINE fk__f4 fk__lbs_point4(fk__lbs_blend4 b, fk__f4 p)
     return fk__f4_add(fk__lbs_direction4(b, p), b.t);
 }
 
-/* fk__cofactor_normal() of the blend's columns c0, c1, c2, in its order. */
-static FK__ALWAYS_INLINE fk__f4 fk__cofactor_normal4(fk__f4 c0, fk__f4 c1, fk__f4 c2, fk__f4 n)
+/* The blend's linear part, its columns c0, c1, c2 (for fk__cofactor_normal()). */
+static FK__ALWAYS_INLINE void fk__lbs_columns4(fk__lbs_blend4 b, float *c0, float *c1, float *c2)
 {
-    fk__f4 bc = fk__f4_cross(c1, c2), ca = fk__f4_cross(c2, c0), ab = fk__f4_cross(c0, c1);
-    fk__f4 m = fk__f4_add(fk__f4_add(fk__f4_mul(bc, fk__f4_lane(n, 0)), fk__f4_mul(ca, fk__f4_lane(n, 1))),
-                          fk__f4_mul(ab, fk__f4_lane(n, 2)));
-    const fk__f4 sign = fk__f4_splat(-0.0f), one = fk__f4_splat(1.0f);
-    const int mirrors = fk__mirrors(fk__f4_dot_in_order(c0, bc), fk__f4_dot_in_order(fk__f4_max(c0, fk__f4_xor(c0, sign)), one),
-                                    fk__f4_dot_in_order(fk__f4_max(c1, fk__f4_xor(c1, sign)), one),
-                                    fk__f4_dot_in_order(fk__f4_max(c2, fk__f4_xor(c2, sign)), one));
-    return mirrors ? fk__f4_xor(m, sign) : m;
-}
-
-static FK__ALWAYS_INLINE fk__f4 fk__lbs_cofactor_normal4(fk__lbs_blend4 b, fk__f4 n)
-{
-    return fk__cofactor_normal4(b.c0, b.c1, b.c2, n);
+    fk__f4_store(c0, b.c0); fk__f4_store(c1, b.c1); fk__f4_store(c2, b.c2);
 }
 
 static FK__ALWAYS_INLINE fk__dqs_blend4 fk__dqs_start4(const float *bone, float weight)
@@ -3731,10 +3745,11 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_apply8(fk__lbs_blend8 b,
 }
 
 static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_direction8(fk__lbs_blend8 b, fk__f4 v) { return fk__lbs_apply8(b, v); }
-static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_cofactor_normal8(fk__lbs_blend8 b, fk__f4 n)
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_columns8(fk__lbs_blend8 b, float *c0, float *c1, float *c2)
 {
-    return fk__cofactor_normal4(_mm256_castps256_ps128(b.c01), _mm256_extractf128_ps(b.c01, 1),
-                                _mm256_castps256_ps128(b.c2t), n);
+    _mm_storeu_ps(c0, _mm256_castps256_ps128(b.c01));
+    _mm_storeu_ps(c1, _mm256_extractf128_ps(b.c01, 1));
+    _mm_storeu_ps(c2, _mm256_castps256_ps128(b.c2t));
 }
 static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_point8(fk__lbs_blend8 b, fk__f4 p)
 {
@@ -3920,6 +3935,11 @@ static FK__ALWAYS_INLINE fk__v4 fk__v4_mul(fk__v4 a, fk__v4 b) { return fk__f4_m
 static FK__ALWAYS_INLINE fk__v4 fk__v4_madd(fk__v4 a, fk__v4 b, fk__v4 c) { return fk__f4_madd(a, b, c); }
 static FK__ALWAYS_INLINE fk__v4 fk__v4_div(fk__v4 a, fk__v4 b) { return fk__f4_div(a, b); }
 static FK__ALWAYS_INLINE fk__v4 fk__v4_rsqrt(fk__v4 a) { return fk__f4_rsqrt(a); }
+static FK__ALWAYS_INLINE fk__v4 fk__v4_abs(fk__v4 v) { return fk__f4_max(v, fk__f4_sub(fk__f4_zero(), v)); }
+static FK__ALWAYS_INLINE fk__v4 fk__v4_negate_where_less(fk__v4 v, fk__v4 a, fk__v4 b)
+{
+    return fk__f4_negate_where_less(v, a, b);
+}
 static FK__ALWAYS_INLINE int fk__v4_nonzero_lanes(fk__v4 v) { return fk__f4_nonzero_lanes(v); }
 static FK__ALWAYS_INLINE int fk__v4_outside_lanes(fk__v4 v, float low, float high)
 {
@@ -3970,6 +3990,11 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__v8 fk__v8_rsqrt(fk__v8 x) /* as fk_
     __m256 y = _mm256_rsqrt_ps(x);
     return _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), y),
                          _mm256_fnmadd_ps(_mm256_mul_ps(y, y), x, _mm256_set1_ps(3.0f)));
+}
+static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__v8 fk__v8_abs(fk__v8 v) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), v); }
+static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__v8 fk__v8_negate_where_less(fk__v8 v, fk__v8 a, fk__v8 b)
+{
+    return _mm256_xor_ps(v, _mm256_and_ps(_mm256_cmp_ps(a, b, _CMP_LT_OQ), _mm256_set1_ps(-0.0f)));
 }
 static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__v8_nonzero_lanes(fk__v8 v)
 {
@@ -4050,20 +4075,43 @@ static void fk__group_pad(float *quads, int count, int lanes)
     for (lane = count; lane < lanes; ++lane) memcpy(quads + 4 * lane, quads + 4 * (count - 1), 16);
 }
 
+/* A cross product a vertex to a lane, in fk_vec3_cross()'s order. */
+#define FK__GROUP_CROSS(w) \
+    static FK__TARGET##w FK__ALWAYS_INLINE void fk__cross##w(fk__v##w ax, fk__v##w ay, fk__v##w az, fk__v##w bx, \
+                                                             fk__v##w by, fk__v##w bz, fk__v##w *cx, fk__v##w *cy, \
+                                                             fk__v##w *cz) \
+    { \
+        *cx = fk__v##w##_sub(fk__v##w##_mul(ay, bz), fk__v##w##_mul(az, by)); \
+        *cy = fk__v##w##_sub(fk__v##w##_mul(az, bx), fk__v##w##_mul(ax, bz)); \
+        *cz = fk__v##w##_sub(fk__v##w##_mul(ax, by), fk__v##w##_mul(ay, bx)); \
+    }
+
+/* LBS of affine bones keeps each vertex's blended columns and rest normal in
+   four arrays of quads, a group's worth apart (fk__lbs_cofactor_normals##w());
+   the lane's moved normal as fk__lbs_reference() computes it. */
+static fk_vec3 fk__group_cofactor_normal(const float *columns, int lane, int lanes)
+{
+    float blend[FK__LBS_BONE_FLOATS] = {0.0f};
+    const size_t at = 4 * (size_t)lane, apart = 4 * (size_t)lanes;
+    memcpy(blend, columns + at, 16);
+    memcpy(blend + 4, columns + apart + at, 16);
+    memcpy(blend + 8, columns + 2 * apart + at, 16);
+    return fk__cofactor_normal(blend, fk__load3(columns + 3 * apart + at));
+}
+
 /* LBS, a group's normals: each moved normal divided by its length, or, for
    lengths the estimate cannot take (zero, subnormal, overflowing, NaN), by
-   fk_vec3_normalize() itself. */
+   fk_vec3_normalize() itself. Rigid bones move a normal by the blend (quads
+   of moved normals); affine bones by the blend's cofactors, signed by its
+   determinant (fk__cofactor_normal(), from the columns). */
 #define FK__LBS_NORMALS(w) \
-    static FK__TARGET##w FK__NOINLINE void fk__lbs_normals##w(float *moved, char *out, size_t stride, int count) \
+    static FK__TARGET##w FK__ALWAYS_INLINE void fk__store_unit_normals##w(fk__v##w x, fk__v##w y, fk__v##w z, \
+                                                                          const float *moved, const float *columns, \
+                                                                          char *out, size_t stride, int count) \
     { \
         float padded[3 * FK__LANES##w]; \
-        fk__v##w x, y, z, unused, scale; \
-        int lane, careful; \
-        if (count < FK__LANES##w) fk__group_pad(moved, count, FK__LANES##w); \
-        fk__v##w##_from_quads(moved, &x, &y, &z, &unused); \
-        (void)unused; \
-        scale = fk__v##w##_madd(z, z, fk__v##w##_madd(y, y, fk__v##w##_mul(x, x))); \
-        careful = fk__v##w##_outside_lanes(scale, FLT_MIN, FLT_MAX) & ((1 << count) - 1); \
+        fk__v##w scale = fk__v##w##_madd(z, z, fk__v##w##_madd(y, y, fk__v##w##_mul(x, x))); \
+        int lane, careful = fk__v##w##_outside_lanes(scale, FLT_MIN, FLT_MAX) & ((1 << count) - 1); \
         scale = fk__v##w##_rsqrt(scale); \
         x = fk__v##w##_mul(x, scale); y = fk__v##w##_mul(y, scale); z = fk__v##w##_mul(z, scale); \
         if (count == FK__LANES##w) { \
@@ -4075,7 +4123,52 @@ static void fk__group_pad(float *quads, int count, int lanes)
         for (lane = 0; careful; ++lane, careful >>= 1) \
             if (careful & 1) \
                 fk__store3((float *)(void *)(out + (size_t)lane * stride), \
-                           fk_vec3_normalize(fk__load3(moved + 4 * lane))); \
+                           fk_vec3_normalize(columns ? fk__group_cofactor_normal(columns, lane, FK__LANES##w) \
+                                                     : fk__load3(moved + 4 * lane))); \
+    } \
+    \
+    static FK__TARGET##w FK__NOINLINE void fk__lbs_normals##w(float *moved, char *out, size_t stride, int count) \
+    { \
+        fk__v##w x, y, z, unused; \
+        if (count < FK__LANES##w) fk__group_pad(moved, count, FK__LANES##w); \
+        fk__v##w##_from_quads(moved, &x, &y, &z, &unused); \
+        (void)unused; \
+        fk__store_unit_normals##w(x, y, z, moved, NULL, out, stride, count); \
+    } \
+    \
+    static FK__TARGET##w FK__NOINLINE void fk__lbs_cofactor_normals##w(float *columns, char *out, size_t stride, \
+                                                                       int count) \
+    { \
+        const size_t apart = 4 * FK__LANES##w; \
+        fk__v##w ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz, unused, bcx, bcy, bcz, cax, cay, caz, abx, aby, abz; \
+        fk__v##w mx, my, mz, determinant, flat; \
+        int array; \
+        if (count < FK__LANES##w) \
+            for (array = 0; array < 4; ++array) fk__group_pad(columns + (size_t)array * apart, count, FK__LANES##w); \
+        fk__v##w##_from_quads(columns, &ax, &ay, &az, &unused); \
+        fk__v##w##_from_quads(columns + apart, &bx, &by, &bz, &unused); \
+        fk__v##w##_from_quads(columns + 2 * apart, &cx, &cy, &cz, &unused); \
+        fk__v##w##_from_quads(columns + 3 * apart, &nx, &ny, &nz, &unused); \
+        (void)unused; \
+        fk__cross##w(bx, by, bz, cx, cy, cz, &bcx, &bcy, &bcz); \
+        fk__cross##w(cx, cy, cz, ax, ay, az, &cax, &cay, &caz); \
+        fk__cross##w(ax, ay, az, bx, by, bz, &abx, &aby, &abz); \
+        mx = fk__v##w##_add(fk__v##w##_add(fk__v##w##_mul(bcx, nx), fk__v##w##_mul(cax, ny)), fk__v##w##_mul(abx, nz)); \
+        my = fk__v##w##_add(fk__v##w##_add(fk__v##w##_mul(bcy, nx), fk__v##w##_mul(cay, ny)), fk__v##w##_mul(aby, nz)); \
+        mz = fk__v##w##_add(fk__v##w##_add(fk__v##w##_mul(bcz, nx), fk__v##w##_mul(caz, ny)), fk__v##w##_mul(abz, nz)); \
+        /* fk__mirrors(): det < -FK__FLAT_VOLUME (|a|_1 |b|_1 |c|_1) */ \
+        determinant = fk__v##w##_add(fk__v##w##_add(fk__v##w##_mul(ax, bcx), fk__v##w##_mul(ay, bcy)), \
+                                     fk__v##w##_mul(az, bcz)); \
+        flat = fk__v##w##_mul(fk__v##w##_mul(fk__v##w##_add(fk__v##w##_add(fk__v##w##_abs(ax), fk__v##w##_abs(ay)), \
+                                                            fk__v##w##_abs(az)), \
+                                             fk__v##w##_add(fk__v##w##_add(fk__v##w##_abs(bx), fk__v##w##_abs(by)), \
+                                                            fk__v##w##_abs(bz))), \
+                              fk__v##w##_add(fk__v##w##_add(fk__v##w##_abs(cx), fk__v##w##_abs(cy)), fk__v##w##_abs(cz))); \
+        flat = fk__v##w##_mul(fk__v##w##_splat(-FK__FLAT_VOLUME), flat); \
+        mx = fk__v##w##_negate_where_less(mx, determinant, flat); \
+        my = fk__v##w##_negate_where_less(my, determinant, flat); \
+        mz = fk__v##w##_negate_where_less(mz, determinant, flat); \
+        fk__store_unit_normals##w(mx, my, mz, NULL, columns, out, stride, count); \
     }
 
 /* DQS, a group's points and normals moved by their blends (u, w) + eps (d, d_w)
@@ -4088,24 +4181,15 @@ static void fk__group_pad(float *quads, int count, int lanes)
    fk__dqs_finish(); with the output the input itself, before anything of the
    group is written. */
 #define FK__DQS_FINISH(w) \
-    static FK__TARGET##w FK__ALWAYS_INLINE void fk__dqs_cross##w(fk__v##w ax, fk__v##w ay, fk__v##w az, fk__v##w bx, \
-                                                                 fk__v##w by, fk__v##w bz, fk__v##w *cx, \
-                                                                 fk__v##w *cy, fk__v##w *cz) \
-    { \
-        *cx = fk__v##w##_sub(fk__v##w##_mul(ay, bz), fk__v##w##_mul(az, by)); \
-        *cy = fk__v##w##_sub(fk__v##w##_mul(az, bx), fk__v##w##_mul(ax, bz)); \
-        *cz = fk__v##w##_sub(fk__v##w##_mul(ax, by), fk__v##w##_mul(ay, bx)); \
-    } \
-    \
     /* v + (w s + u x s + t) / N with s = 2 u x v: v rotated, and moved by t / N */ \
     static FK__TARGET##w FK__ALWAYS_INLINE void fk__dqs_move##w(fk__v##w ux, fk__v##w uy, fk__v##w uz, fk__v##w rw, \
                                                                 fk__v##w inverse, fk__v##w tx, fk__v##w ty, \
                                                                 fk__v##w tz, fk__v##w *x, fk__v##w *y, fk__v##w *z) \
     { \
         fk__v##w sx, sy, sz, cx, cy, cz; \
-        fk__dqs_cross##w(ux, uy, uz, *x, *y, *z, &sx, &sy, &sz); \
+        fk__cross##w(ux, uy, uz, *x, *y, *z, &sx, &sy, &sz); \
         sx = fk__v##w##_add(sx, sx); sy = fk__v##w##_add(sy, sy); sz = fk__v##w##_add(sz, sz); \
-        fk__dqs_cross##w(ux, uy, uz, sx, sy, sz, &cx, &cy, &cz); \
+        fk__cross##w(ux, uy, uz, sx, sy, sz, &cx, &cy, &cz); \
         *x = fk__v##w##_madd(fk__v##w##_add(fk__v##w##_madd(sx, rw, cx), tx), inverse, *x); \
         *y = fk__v##w##_madd(fk__v##w##_add(fk__v##w##_madd(sy, rw, cy), ty), inverse, *y); \
         *z = fk__v##w##_madd(fk__v##w##_add(fk__v##w##_madd(sz, rw, cz), tz), inverse, *z); \
@@ -4134,7 +4218,7 @@ static void fk__group_pad(float *quads, int count, int lanes)
         careful = fk__v##w##_outside_lanes(inverse, FLT_MIN, FLT_MAX); \
         inverse = fk__v##w##_div(fk__v##w##_splat(1.0f), inverse); \
         /* twice the translation's numerator: 2 (w d - d_w u + u x d) */ \
-        fk__dqs_cross##w(ux, uy, uz, dx, dy, dz, &cx, &cy, &cz); \
+        fk__cross##w(ux, uy, uz, dx, dy, dz, &cx, &cy, &cz); \
         tx = fk__v##w##_add(fk__v##w##_sub(fk__v##w##_mul(dx, rw), fk__v##w##_mul(ux, dw)), cx); \
         ty = fk__v##w##_add(fk__v##w##_sub(fk__v##w##_mul(dy, rw), fk__v##w##_mul(uy, dw)), cy); \
         tz = fk__v##w##_add(fk__v##w##_sub(fk__v##w##_mul(dz, rw), fk__v##w##_mul(uz, dw)), cz); \
@@ -4173,10 +4257,12 @@ static void fk__group_pad(float *quads, int count, int lanes)
     }
 
 #define FK__TARGET4
+FK__GROUP_CROSS(4)
 FK__LBS_NORMALS(4)
 FK__DQS_FINISH(4)
 #if defined(FK__SIMD_AVX2)
 #define FK__TARGET8 FK__AVX2_TARGET
+FK__GROUP_CROSS(8)
 FK__LBS_NORMALS(8)
 FK__DQS_FINISH(8)
 #endif
@@ -4190,6 +4276,13 @@ enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
    loop unrolls and the normal branch disappears: four influences (glTF's and
    most engines' layout) and any count. */
 #define FK__SKIN_KERNELS(tier, target, w) \
+    static target FK__ALWAYS_INLINE void fk__lbs_finish_normals_##tier(float *group, char *out, size_t stride, \
+                                                                       int count, const int normals) \
+    { \
+        if (normals == FK__COFACTOR_NORMALS) fk__lbs_cofactor_normals##w(group, out, stride, count); \
+        else fk__lbs_normals##w(group, out, stride, count); \
+    } \
+    \
     /* Normals are renormalized a group at a time, one group late: see \
        fk__dqs_loop_(). */ \
     static target FK__ALWAYS_INLINE void fk__lbs_loop_##tier(const fk__skin_run *run, const int influences, \
@@ -4198,7 +4291,7 @@ enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
         const fk__skin_run r = *run; /* in registers: the stores could alias *run */ \
         const char *position = r.positions, *normal = r.normals, *joint = r.joints, *weight = r.weights; \
         char *out = r.out_positions; \
-        float moved[2][4 * FK__LANES##w]; \
+        float moved[2][16 * FK__LANES##w]; /* moved normals; or columns and rest normals (affine) */ \
         int i, e, lane = 0, group = 0; \
         for (i = 0; i < r.count; ++i) { \
             const uint16_t *joints = (const uint16_t *)(const void *)joint; \
@@ -4206,16 +4299,19 @@ enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
             fk__lbs_blend##w blend = fk__lbs_start##w(r.palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS, weights[0]); \
             FK__UNROLL for (e = 1; e < influences; ++e) \
                 fk__lbs_add##w(&blend, r.palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS, weights[e]); \
+            if (normals == FK__COFACTOR_NORMALS) { \
+                float *columns = moved[group] + 4 * lane; \
+                fk__lbs_columns##w(blend, columns, columns + 4 * FK__LANES##w, columns + 8 * FK__LANES##w); \
+                fk__f4_store(columns + 12 * FK__LANES##w, fk__f4_load3(normal)); \
+            } else if (normals) { \
+                fk__f4_store(moved[group] + 4 * lane, fk__lbs_direction##w(blend, fk__f4_load3(normal))); \
+            } \
             if (normals) { \
-                const fk__f4 rest_normal = fk__f4_load3(normal); \
-                fk__f4_store(moved[group] + 4 * lane, normals == FK__COFACTOR_NORMALS \
-                                                          ? fk__lbs_cofactor_normal##w(blend, rest_normal) \
-                                                          : fk__lbs_direction##w(blend, rest_normal)); \
                 normal += r.normal_stride; \
                 if (++lane == FK__LANES##w) { \
                     if (i + 1 > FK__LANES##w) \
-                        fk__lbs_normals##w(moved[!group], r.out_normals + (size_t)(i + 1 - 2 * FK__LANES##w) * \
-                                           r.out_normal_stride, r.out_normal_stride, FK__LANES##w); \
+                        fk__lbs_finish_normals_##tier(moved[!group], r.out_normals + (size_t)(i + 1 - 2 * FK__LANES##w) * \
+                                                      r.out_normal_stride, r.out_normal_stride, FK__LANES##w, normals); \
                     group = !group; \
                     lane = 0; \
                 } \
@@ -4227,11 +4323,11 @@ enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
             out += r.out_position_stride; \
         } \
         if (normals && i - lane > 0) \
-            fk__lbs_normals##w(moved[!group], r.out_normals + (size_t)(i - lane - FK__LANES##w) * r.out_normal_stride, \
-                               r.out_normal_stride, FK__LANES##w); \
+            fk__lbs_finish_normals_##tier(moved[!group], r.out_normals + (size_t)(i - lane - FK__LANES##w) * \
+                                          r.out_normal_stride, r.out_normal_stride, FK__LANES##w, normals); \
         if (normals && lane) \
-            fk__lbs_normals##w(moved[group], r.out_normals + (size_t)(i - lane) * r.out_normal_stride, \
-                               r.out_normal_stride, lane); \
+            fk__lbs_finish_normals_##tier(moved[group], r.out_normals + (size_t)(i - lane) * r.out_normal_stride, \
+                                          r.out_normal_stride, lane, normals); \
     } \
     \
     /* A group is finished after the next group's blends, not before them: its \

@@ -174,6 +174,10 @@ mutant affine_normals_by_the_matrix fk__lbs_reference 'fk_vec3 moved = d->matric
 # Mirrored blends' normals not turned round: they point inside.
 mutant cofactor_normal_not_flipped fk__cofactor_normal '? fk_vec3_make(-m.x, -m.y, -m.z) : m' '? m : m'
 
+# Huge or tiny weights' columns not rescaled: the cofactors overflow to NaN
+# or underflow to zero.
+mutant cofactor_normal_not_rescaled fk__cofactor_normal 'if ((largest > range' 'if (0 && (largest > range'
+
 # Transforms and matrices both given, and the matrices silently ignored.
 mutant skin_both_kinds_accepted fk__check_skin 'if (d->transforms && d->matrices) return FK_ERROR_CONFLICTING_ARGUMENTS;' ''
 
@@ -279,14 +283,22 @@ simd_mutant v8_load_packed_y_from_z avx2 fk__v8_load_points '_MM_SHUFFLE(3, 2, 2
 simd_mutant f4_store_packed3_x_from_first sse2 fk__f4_store_packed3@sse2 '_MM_SHUFFLE(3, 0, 1, 0)' '_MM_SHUFFLE(1, 0, 1, 0)'
 simd_mutant v8_store_packed_halves_swapped avx2 fk__v8_store_points '_mm256_permute2f128_ps(c, a, 0x30)' '_mm256_permute2f128_ps(c, a, 0x20)'
 
-# Affine normals: a mirrored blend's normal not turned round (width 4), the
-# third column read from the translation (width 8), a determinant within
-# rounding of zero taken for a mirror (the flattened bones' normals then flip
-# with their blends' rounding), and the kernels moving affine normals by the
-# blend itself.
-simd_mutant cofactor_normal4_not_flipped sse2 fk__cofactor_normal4 'return mirrors ? fk__f4_xor(m, sign) : m;' 'return m;'
-simd_mutant cofactor_normal8_third_column_from_t avx2 fk__lbs_cofactor_normal8 \
-'_mm256_castps256_ps128(b.c2t), n)' '_mm256_extractf128_ps(b.c2t, 1), n)'
+# Affine normals: a mirrored blend's normal not turned round (SSE2, NEON,
+# SIMD128), the third column read from the translation (width 8), a cross
+# product turned, a determinant within rounding of zero taken for a mirror
+# (the flattened bones' normals then flip with their blends' rounding, also
+# where the sizes keep their signs), a careful lane's blend with a wrong
+# column, and the kernels moving affine normals by the blend itself.
+simd_mutant negate_where_less_turned sse2 fk__f4_negate_where_less@sse2 '_mm_cmplt_ps(a, b)' '_mm_cmpgt_ps(a, b)'
+simd_mutant neon_negate_where_less_turned neon fk__f4_negate_where_less@neon 'vcltq_f32(a, b)' 'vcgtq_f32(a, b)'
+simd_mutant wasm_negate_where_less_turned wasm fk__f4_negate_where_less@wasm 'wasm_f32x4_lt(a, b)' 'wasm_f32x4_gt(a, b)'
+simd_mutant lbs_columns8_third_from_t avx2 fk__lbs_columns8 \
+'_mm_storeu_ps(c2, _mm256_castps256_ps128(b.c2t));' '_mm_storeu_ps(c2, _mm256_extractf128_ps(b.c2t, 1));'
+simd_mutant cofactor_normals_second_cross_turned sse2 FK__LBS_NORMALS \
+'fk__cross##w(cx, cy, cz, ax, ay, az, &cax, &cay, &caz);' 'fk__cross##w(ax, ay, az, cx, cy, cz, &cax, &cay, &caz);'
+simd_mutant v8_abs_keeps_the_sign avx2 fk__v8_abs '_mm256_andnot_ps(_mm256_set1_ps(-0.0f), v)' 'v'
+simd_mutant group_cofactor_careful_from_wrong_column sse2 fk__group_cofactor_normal \
+'memcpy(blend + 8, columns + 2 * apart + at, 16);' 'memcpy(blend + 8, columns + apart + at, 16);'
 simd_mutant flat_determinant_taken_for_a_mirror avx2 fk__mirrors 'return determinant < -FK__FLAT_VOLUME * (size_a * size_b * size_c);' \
 'return determinant < 0.0f;'
 simd_mutant kernels_move_affine_normals_by_the_blend sse2 FK__SKIN_KERNELS \
@@ -301,23 +313,23 @@ simd_mutant v8_outside_lanes_high_unchecked avx2 fk__v8_outside_lanes '_mm256_cm
 # ---- Fast paths: the groups' finishes ----------------------------------------------
 
 # LBS normals: a short group's lanes written to the vertices in reverse.
-simd_mutant lbs_normals_short_group_reversed sse2 fk__lbs_normals##w \
+simd_mutant lbs_normals_short_group_reversed sse2 fk__store_unit_normals##w \
 'memcpy(out + (size_t)lane * stride, padded + 3 * lane, 12)' 'memcpy(out + (size_t)lane * stride, padded + 3 * (count - 1 - lane), 12)'
 
 # LBS normals: careful lanes past a short group's count (copies of its last
 # vertex) also written, past the group's end. No check sees it yet: glibc's heap
 # check aborts test_simd in the AVX2 tier (docs/testing.md).
-simd_mutant lbs_normals_careful_past_the_group avx2 fk__lbs_normals##w '& ((1 << count) - 1)' ''
+simd_mutant lbs_normals_careful_past_the_group avx2 fk__store_unit_normals##w '& ((1 << count) - 1)' ''
 
 # DQS: the translation's cross product turned, d x u for u x d.
 simd_mutant dqs_finish_translation_cross_turned sse2 fk__dqs_finish##w \
-'fk__dqs_cross##w(ux, uy, uz, dx, dy, dz,' 'fk__dqs_cross##w(dx, dy, dz, ux, uy, uz,'
+'fk__cross##w(ux, uy, uz, dx, dy, dz,' 'fk__cross##w(dx, dy, dz, ux, uy, uz,'
 
 # DQS: normals moved by the translation too.
 simd_mutant dqs_finish_normals_translated avx2 fk__dqs_finish##w 'inverse, none, none, none,' 'inverse, tx, ty, tz,'
 
 # DQS: the rotation's cross products turned (s = 2 v x u).
-simd_mutant dqs_move_cross_turned sse2 fk__dqs_move##w 'fk__dqs_cross##w(ux, uy, uz, *x, *y, *z,' 'fk__dqs_cross##w(*x, *y, *z, ux, uy, uz,'
+simd_mutant dqs_move_cross_turned sse2 fk__dqs_move##w 'fk__cross##w(ux, uy, uz, *x, *y, *z,' 'fk__cross##w(*x, *y, *z, ux, uy, uz,'
 
 # DQS: careful lanes stored from the fast arithmetic instead of redone by the reference.
 simd_mutant dqs_finish_careful_lane_kept avx2 fk__dqs_finish##w 'if (careful >> lane & 1)' 'if (careful >> lane & 0)'

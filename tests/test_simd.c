@@ -224,6 +224,7 @@ static float magnitude(int i)
             linear = 0.0f;
             for (c = 0; c < 12; ++c) linear += c % 4 == 3 ? 0.0f : m[c] * m[c];
             linear = sqrtf(linear);
+            t = fk_vec3_make(m[3], m[7], m[11]);
         }
         size += fabsf(test_mesh.weights[i][e]) * (linear * fk_vec3_length(p) + fk_vec3_length(t));
     }
@@ -966,15 +967,17 @@ static void pair_records_end_where_memory_ends(void)
    normal, a subnormal and an overflowing blend, all-zero weights; and large
    weights on large positions, where DQS's folded normalization overflows (its
    intermediates reach |blend|^2 |p|) though the reference's unit rotation does
-   not. With three influences and with four (each has kernels of its own). */
+   not. With three influences and with four (each has kernels of its own).
+   LBS of affine bones too, whose normals come from products of two weights. */
 static void edge_cases_match_reference(void)
 {
     static const float scales[] = {0.0f, 1e-21f, 1e-30f, 1e20f, 1.0f, 1e10f};
     int s, method, packed, k;
+    make_affine_bones(0);
     make_bones(1.0f);
     for (k = 3; k <= 4; ++k)
     for (s = 0; s < 6; ++s)
-        for (method = 0; method < 4; ++method) {
+        for (method = 0; method < 6; ++method) {
             skin_function skin = method % 2 ? fk_skin_dqs : fk_skin_lbs;
             layout l;
             buffers fast, reference;
@@ -988,18 +991,22 @@ static void edge_cases_match_reference(void)
                 if (s == 5)
                     for (e = 0; e < 3; ++e) test_mesh.positions[i][e] *= 1e19f;
             }
-            packed = method >= 2;
+            packed = method % 4 >= 2;
+            if (method >= 4 && method % 2) continue; /* DQS takes no affine bones */
+            affine_bones = method >= 4;
             l = layout_for(packed ? PACKED : 0, k);
             fill(&l, &fast); fill(&l, &reference);
             d = describe(&l, &fast, 1, 0, BONES);
             CHECK(skin(&d) == FK_OK, "SIMD");
             d = describe(&l, &reference, 1, 0, ALL_BONES);
             CHECK(skin(&d) == FK_OK, "reference");
-            snprintf(what, sizeof what, "%s k=%d, weights scaled by %g%s%s", method % 2 ? "DQS" : "LBS", k, (double)scales[s],
+            snprintf(what, sizeof what, "%s k=%d, weights scaled by %g%s%s", method_name[method >= 4 ? 2 : method % 2], k,
+                     (double)scales[s],
                      s == 4 ? ", zero normals" : s == 5 ? ", positions scaled by 1e19" : "", packed ? ", packed" : "");
             compare(skin, &l, fast.out, reference.out, 1, what);
             release(&fast); release(&reference);
         }
+    affine_bones = 0;
 }
 
 /* NaN weights: in one influence of a vertex, and in all of them, where no
