@@ -174,7 +174,8 @@ typedef enum fk_result {
     FK_ERROR_NOT_RIGID,          /**< engine matrices are singular, or carry scale that varies per joint or over time */
     FK_ERROR_INVALID_WEIGHT,     /**< a weight is infinite or NaN, or blend weights are negative or sum to zero */
     FK_ERROR_KEYS_NOT_ASCENDING, /**< key times are not finite and strictly ascending */
-    FK_ERROR_CONFLICTING_ARGUMENTS /**< two inputs that exclude each other are both given */
+    FK_ERROR_CONFLICTING_ARGUMENTS, /**< two inputs that exclude each other are both given */
+    FK_ERROR_INVALID_OPTION      /**< an option (an enum) has a value it does not name */
 } fk_result;
 
 /** @brief Euler angle orders. @c FK_EULER_ZXY means R = Rz(angles.z) Rx(angles.x)
@@ -189,6 +190,17 @@ typedef enum fk_euler_order {
     FK_EULER_ZXY, /**< R = Rz Rx Ry */
     FK_EULER_ZYX  /**< R = Rz Ry Rx */
 } fk_euler_order;
+
+/** @brief Where DQS centres a bone's scale (fk_skin_dqs() with matrices that scale).
+    Both split each bone into a scale part along its rest axes and a rigid part,
+    as Blender's Armature modifier does with Preserve Volume; they differ in the
+    point the scale parts are blended about. */
+typedef enum fk_dqs_scale_center {
+    FK_DQS_SCALE_AT_VERTEX = 0, /**< about the vertex itself, its displacement carried by the rigid part
+                                     (later Blender versions): a uniform scale of the whole rig scales
+                                     the skinned mesh exactly */
+    FK_DQS_SCALE_AT_BONE = 1    /**< about each bone's rest origin (Blender 3.4 and earlier) */
+} fk_dqs_scale_center;
 
 /** @brief What to skin and where to write it; see fk_skin_lbs().
 
@@ -224,6 +236,11 @@ typedef struct fk_skin_desc {
     const float *matrices;    /**< affine joint transforms instead of @c transforms (exactly one of
                                    the two): 12 floats per joint, 3x4 row-major, as fk_forward_scaled()
                                    writes them or world_i IB_i; scale and shear allowed */
+    const fk_rigid *bind_poses; /**< DQS of @c matrices with scale: each bone's rest (bind) frame,
+                                   the inverse of its inverse bind matrix, in the space the matrices
+                                   map (see fk_skin_dqs()); ignored otherwise, NULL when not needed */
+    fk_dqs_scale_center dqs_scale_center; /**< DQS with scale: where each bone's scale part is centred
+                                   (FK_DQS_SCALE_AT_VERTEX, the default, or FK_DQS_SCALE_AT_BONE) */
 } fk_skin_desc;
 
 /* ============================================================================
@@ -645,9 +662,18 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc);
     from one build). That holds for vertices whose blend needs the careful path
     (a zero, subnormal or overflowing norm, NaN or infinite data) and for their
     neighbours too.
-    @remark Matrices (fk_skin_desc::matrices) are taken when each is a rotation
-    and a translation within FK_LBS_RIGID_TOLERANCE; one with scale is refused
-    with FK_ERROR_NOT_RIGID before anything is written. */
+    @remark Bones given as matrices (fk_skin_desc::matrices) with scale or shear
+    are split into a scale part, applied first, and a rigid part that is blended
+    as above, the way Blender's Armature modifier does with Preserve Volume;
+    the split needs each bone's rest frame (fk_skin_desc::bind_poses: without
+    them FK_ERROR_NULL_ARGUMENT, before anything is written), and
+    fk_skin_desc::dqs_scale_center says where the scale parts are centred.
+    Normals go through the blended scale part's cofactors, are renormalized and
+    rotated; tangents through its linear part. Matrices are taken in the space
+    of the bind poses (an armature's), where those are rigid: a scale carried by
+    the whole rig (an armature object scaled by 0.01) belongs outside, applied to
+    the skinned mesh. docs/skinning.md has the formulas. Bones with scale take
+    the reference loop, not the fast paths. */
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
 
 /* ============================================================================
@@ -1047,6 +1073,7 @@ FK_LBS_DEF const char *fk_result_description(fk_result result)
     case FK_ERROR_INVALID_WEIGHT: return "a weight is not finite, or blend weights are negative or sum to zero";
     case FK_ERROR_KEYS_NOT_ASCENDING: return "key times are not finite and strictly ascending";
     case FK_ERROR_CONFLICTING_ARGUMENTS: return "two inputs that exclude each other are both given (transforms and matrices)";
+    case FK_ERROR_INVALID_OPTION: return "an option has a value it does not name";
     }
     return "unknown fk_result";
 }
@@ -2168,6 +2195,8 @@ static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
         (d->tangents && !d->out_tangents))
         return FK_ERROR_NULL_ARGUMENT;
     if (d->transforms && d->matrices) return FK_ERROR_CONFLICTING_ARGUMENTS;
+    if (d->dqs_scale_center != FK_DQS_SCALE_AT_VERTEX && d->dqs_scale_center != FK_DQS_SCALE_AT_BONE)
+        return FK_ERROR_INVALID_OPTION;
     if (d->transform_count > 0 && !d->transforms && !d->matrices) return FK_ERROR_NULL_ARGUMENT;
     layout->dense = d->joints == NULL;
     if (layout->dense && d->influences != d->transform_count) return FK_ERROR_INVALID_COUNT;
@@ -2198,6 +2227,10 @@ static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
     if (d->tangents) {
         if ((r = fk__check_stride(&layout->tangent_stride, 4 * sizeof(float), sizeof(float), d->tangents, d->vertex_count)) != FK_OK) return r;
         if ((r = fk__check_stride(&layout->out_tangent_stride, 4 * sizeof(float), sizeof(float), d->out_tangents, d->vertex_count)) != FK_OK) return r;
+    }
+    for (j = 0; d->bind_poses && j < d->transform_count; ++j) {
+        if (!fk__quat_is_normalizable(d->bind_poses[j].q)) return FK_ERROR_INVALID_ROTATION;
+        if (!fk__vec3_is_finite(d->bind_poses[j].t)) return FK_ERROR_NOT_FINITE;
     }
     for (j = 0; j < d->transform_count; ++j) {
         if (d->matrices) {
@@ -2572,6 +2605,207 @@ static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout 
     return FK_OK;
 }
 
+/* ---- Skinning: DQS of bones with scale ---------------------------------------
+   A dual quaternion holds a rotation and a translation, nothing more, so a bone
+   with scale or shear is split, as Kavan et al. (2008) do for non-rigid joints
+   and as Blender's Armature modifier does with Preserve Volume, into a scale part
+   applied to the vertex first and a rigid part that DQS blends. The split is
+   made in the bone's own frame: with B the bone's rest frame (rigid) and
+   M = P B^-1 its skinning matrix, P = M B is the posed frame, whose columns are
+   the bone's axes. Its rotation R_P keeps the bone's y axis (the bone's length
+   in Blender's rigs) and makes x and z orthogonal to it, the way Blender's
+   orthogonalize_m4(P, 1) does, and the rest of P is S = R_P^-1 P, the scale and
+   shear along the bone's own axes. Then
+       M = [R_P | t_P] B^-1  *  B S B^-1,
+   a rigid motion after the affine "scale part" B S B^-1, which scales about the
+   bone's rest origin along its rest axes. A vertex blends the scale parts
+   linearly (weights as given, divided by their sum, so that bones without scale
+   count as the identity) and applies the result first; then the blended dual
+   quaternion, as for rigid bones. Blender 3.4 computes exactly this (it signs
+   each rotation by the running sum instead of the heaviest influence, which
+   differs only where a vertex's bones are more than a half turn apart), and
+   tests/test_realdata.c compares with its output. Later Blender versions
+   re-centre each bone's scale at the vertex instead; that variant is not this
+   one. Normals go through the blended scale part's cofactors (as affine LBS's
+   do), are renormalized and rotated; tangents through its linear part. */
+
+/* The palette entry of a bone with scale: its dual quaternion and negation
+   (fk__dqs_palette_bone()), then its scale part by columns as fk__lbs_bone()
+   stores a matrix. */
+#define FK__DQS_SCALED_STRIDE 32
+#define FK__DQS_SCALE_AT 16
+
+static void fk__vec3d_normalize(double v[3])
+{
+    double length = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (length > 0.0) { v[0] /= length; v[1] /= length; v[2] /= length; }
+}
+
+static void fk__vec3d_cross(const double a[3], const double b[3], double out[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* R_P of the posed frame's columns x, y, z (rotation's columns out), by
+   Blender's orthogonalize_m4(P, 1) and its three cases: y normalized; then z
+   from x and y, or x from y and z when x reaches too far along y, or x from a
+   fixed permutation of y. A bone scaled to zero along y keeps its rest y. */
+static void fk__bone_rotation(const double x[3], const double y[3], const double z[3], const double rest_y[3],
+                              double out_x[3], double out_y[3], double out_z[3])
+{
+    memcpy(out_y, y, sizeof(double) * 3);
+    fk__vec3d_normalize(out_y);
+    if (out_y[0] == 0.0 && out_y[1] == 0.0 && out_y[2] == 0.0) memcpy(out_y, rest_y, sizeof(double) * 3);
+    if (out_y[0] * x[0] + out_y[1] * x[1] + out_y[2] * x[2] < 1.0) {
+        fk__vec3d_cross(x, out_y, out_z);
+        fk__vec3d_normalize(out_z);
+        fk__vec3d_cross(out_y, out_z, out_x);
+    } else if (x[0] * z[0] + x[1] * z[1] + x[2] * z[2] < 1.0) {
+        fk__vec3d_cross(out_y, z, out_x);
+        fk__vec3d_normalize(out_x);
+        fk__vec3d_cross(out_x, out_y, out_z);
+    } else {
+        const double turned[3] = {out_y[1], out_y[2], out_y[0]};
+        fk__vec3d_cross(out_y, turned, out_x);
+        fk__vec3d_normalize(out_x);
+        fk__vec3d_cross(out_x, out_y, out_z);
+    }
+}
+
+/* A bone's palette entry for DQS with scale (see above); a rigid matrix gives
+   its own dual quaternion and the identity scale part. */
+static void fk__dqs_scaled_bone(const float matrix[12], const fk_rigid *bind, float out[FK__DQS_SCALED_STRIDE])
+{
+    double m[12], b[12], posed[12], x[3], y[3], z[3], rest_y[3], rx[3], ry[3], rz[3], rotation[9], b_inverse_r[9];
+    double stretch[9], scale[9];
+    float rigid_b[12], translation[3];
+    fk_rigid rigid;
+    int row, col, e;
+    memset(out, 0, sizeof(float) * FK__DQS_SCALED_STRIDE);
+    if (fk__mat34_is_rigid(matrix)) {
+        rigid = fk_rigid_from_mat34(matrix);
+        fk__dqs_palette_bone(&rigid, out);
+        out[FK__DQS_SCALE_AT] = out[FK__DQS_SCALE_AT + 5] = out[FK__DQS_SCALE_AT + 10] = 1.0f; /* the identity */
+        return;
+    }
+    fk_rigid_to_mat34(fk_rigid_make(fk_quat_normalize(bind->q), bind->t), rigid_b);
+    fk__mat34_to_double(matrix, m);
+    fk__mat34_to_double(rigid_b, b);
+    fk__mat34_mul_double(m, b, posed);
+    for (e = 0; e < 3; ++e) {
+        x[e] = posed[4 * e]; y[e] = posed[4 * e + 1]; z[e] = posed[4 * e + 2];
+        rest_y[e] = b[4 * e + 1];
+    }
+    fk__bone_rotation(x, y, z, rest_y, rx, ry, rz);
+    for (e = 0; e < 3; ++e) { rotation[3 * e] = rx[e]; rotation[3 * e + 1] = ry[e]; rotation[3 * e + 2] = rz[e]; }
+    /* S = R_P^T P (the bone's scale and shear), rigid part R_P B_R^T, scale
+       part B_R S B_R^T about the rest origin */
+    for (row = 0; row < 3; ++row)
+        for (col = 0; col < 3; ++col) {
+            stretch[3 * row + col] = rotation[row] * posed[col] + rotation[3 + row] * posed[4 + col] +
+                                     rotation[6 + row] * posed[8 + col];
+            b_inverse_r[3 * row + col] = rotation[3 * row] * b[4 * col] + rotation[3 * row + 1] * b[4 * col + 1] +
+                                         rotation[3 * row + 2] * b[4 * col + 2];
+        }
+    for (row = 0; row < 3; ++row)
+        for (col = 0; col < 3; ++col) {
+            double sum = 0.0;
+            int i, j;
+            for (i = 0; i < 3; ++i)
+                for (j = 0; j < 3; ++j) sum += b[4 * row + i] * stretch[3 * i + j] * b[4 * col + j];
+            scale[3 * row + col] = sum;
+        }
+    for (row = 0; row < 3; ++row) {
+        translation[row] = (float)(posed[4 * row + 3] - (b_inverse_r[3 * row] * b[3] + b_inverse_r[3 * row + 1] * b[7] +
+                                                         b_inverse_r[3 * row + 2] * b[11]));
+        for (col = 0; col < 3; ++col) out[FK__DQS_SCALE_AT + 4 * col + row] = (float)scale[3 * row + col];
+        out[FK__DQS_SCALE_AT + 12 + row] =
+            (float)(b[4 * row + 3] - (scale[3 * row] * b[3] + scale[3 * row + 1] * b[7] + scale[3 * row + 2] * b[11]));
+    }
+    rigid = fk_rigid_make(fk__quat_from_mat3_double(b_inverse_r),
+                          fk_vec3_make(translation[0], translation[1], translation[2]));
+    fk__dqs_palette_bone(&rigid, out);
+}
+
+static void fk__dqs_scaled_palette_bone_of(const fk_skin_desc *d, int joint, float *out)
+{
+    fk__dqs_scaled_bone(d->matrices + 12 * (size_t)joint, &d->bind_poses[joint], out);
+}
+
+/* Reference DQS of bones with scale over vertices [begin, end); with a NULL
+   palette each bone is split as it is used. */
+static fk_result fk__dqs_scaled_reference(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                                          int begin, int end)
+{
+    const int at_vertex = d->dqs_scale_center == FK_DQS_SCALE_AT_VERTEX;
+    int i, k, e;
+    for (i = begin; i < end; ++i) {
+        const float *weights = fk__float_at(d->weights, layout->weight_stride, i);
+        fk_quat real = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f), dual = real, pivot;
+        float bone[FK__DQS_SCALED_STRIDE], scale[FK__LBS_BONE_FLOATS] = {0.0f}, total = 0.0f;
+        const float *b = bone;
+        fk_vec3 p = fk__load3(fk__float_at(d->positions, layout->position_stride, i)), n;
+        fk__tangent tangent = {{0.0f, 0.0f, 0.0f}, {0}};
+        for (k = 0; k < d->influences; ++k)
+            if (fk__influence_joint(d, layout, i, k) < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
+        k = fk__influence_joint(d, layout, i, fk__heaviest(weights, d->influences));
+        if (palette) b = palette + (size_t)k * FK__DQS_SCALED_STRIDE;
+        else fk__dqs_scaled_palette_bone_of(d, k, bone);
+        pivot = fk_quat_make(b[0], b[1], b[2], b[3]);
+        for (k = 0; k < d->influences; ++k) {
+            int joint = fk__influence_joint(d, layout, i, k);
+            float w;
+            if (palette) b = palette + (size_t)joint * FK__DQS_SCALED_STRIDE;
+            else fk__dqs_scaled_palette_bone_of(d, joint, bone);
+            w = fk_quat_dot(pivot, fk_quat_make(b[0], b[1], b[2], b[3])) < 0.0f ? -weights[k] : weights[k];
+            real = fk_quat_make(real.x + w * b[0], real.y + w * b[1], real.z + w * b[2], real.w + w * b[3]);
+            dual = fk_quat_make(dual.x + w * b[4], dual.y + w * b[5], dual.z + w * b[6], dual.w + w * b[7]);
+            if (at_vertex) { /* the rigid part also moves p by its scale part's displacement u there: */
+                const float *s = b + FK__DQS_SCALE_AT; /* dual += w/2 q (u, 0) */
+                const float ux = s[0] * p.x + s[4] * p.y + s[8] * p.z + s[12] - p.x;
+                const float uy = s[1] * p.x + s[5] * p.y + s[9] * p.z + s[13] - p.y;
+                const float uz = s[2] * p.x + s[6] * p.y + s[10] * p.z + s[14] - p.z, half = 0.5f * w;
+                dual.x += half * (b[3] * ux + (b[1] * uz - b[2] * uy));
+                dual.y += half * (b[3] * uy + (b[2] * ux - b[0] * uz));
+                dual.z += half * (b[3] * uz + (b[0] * uy - b[1] * ux));
+                dual.w -= half * (b[0] * ux + b[1] * uy + b[2] * uz);
+            }
+            for (e = 0; e < FK__LBS_BONE_FLOATS; ++e) scale[e] += weights[k] * b[FK__DQS_SCALE_AT + e];
+            total += weights[k];
+        }
+        n = d->normals ? fk__load3(fk__float_at(d->normals, layout->normal_stride, i)) : p;
+        if (d->tangents) tangent = fk__load_tangent(fk__float_at(d->tangents, layout->tangent_stride, i));
+        if (total != 0.0f) { /* the blended scale part first; all weights zero: none */
+            for (e = 0; e < FK__LBS_BONE_FLOATS; ++e) scale[e] /= total;
+            if (d->normals) n = fk_vec3_normalize(fk__cofactor_normal(scale, n));
+            if (d->tangents)
+                tangent.xyz = fk_vec3_make(scale[0] * tangent.xyz.x + scale[4] * tangent.xyz.y + scale[8] * tangent.xyz.z,
+                                           scale[1] * tangent.xyz.x + scale[5] * tangent.xyz.y + scale[9] * tangent.xyz.z,
+                                           scale[2] * tangent.xyz.x + scale[6] * tangent.xyz.y + scale[10] * tangent.xyz.z);
+            if (!at_vertex) /* at the vertex, the blended scale part leaves p where it is */
+                p = fk_vec3_make(scale[0] * p.x + scale[4] * p.y + scale[8] * p.z + scale[12],
+                                 scale[1] * p.x + scale[5] * p.y + scale[9] * p.z + scale[13],
+                                 scale[2] * p.x + scale[6] * p.y + scale[10] * p.z + scale[14]);
+        }
+        real = fk__dqs_finish(real, dual, &p, &n);
+        fk__store3(fk__out_at(d->out_positions, layout->out_position_stride, i), p);
+        if (d->normals) fk__store3(fk__out_at(d->out_normals, layout->out_normal_stride, i), n);
+        if (d->tangents)
+            fk__store_tangent(fk__out_at(d->out_tangents, layout->out_tangent_stride, i),
+                              fk_vec3_normalize(fk_quat_rotate(real, tangent.xyz)), &tangent);
+    }
+    return FK_OK;
+}
+
+static int fk__no_fast_path(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                            fk_result *result)
+{
+    (void)d; (void)layout; (void)palette; (void)result;
+    return 0;
+}
+
 /* ---- Skinning: the public functions ---------------------------------------- */
 
 /* The fast paths (see FAST PATHS): return 1 and set *result when they skinned
@@ -2583,7 +2817,8 @@ static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, co
    the stack, when the rig fits the palette; otherwise the reference loop
    converts each bone as it is used), then skin by the fast path when it takes
    the call, else by the reference loop. A palette entry is bone_floats floats
-   (at most 16: an LBS matrix, or a DQS dual quaternion and its negation). */
+   (16: an LBS matrix, or a DQS dual quaternion and its negation; 32 with a
+   scale part, for half as many bones). */
 typedef int (*fk__fast_skin)(const fk_skin_desc *, const fk__skin_layout *, const float *, fk_result *);
 typedef fk_result (*fk__reference_skin)(const fk_skin_desc *, const fk__skin_layout *, const float *, int, int);
 
@@ -2595,9 +2830,8 @@ static fk_result fk__skin(const fk_skin_desc *desc, size_t bone_floats,
     fk__skin_layout layout;
     fk_result result = fk__check_skin(desc, &layout);
     int j;
-    FK_LBS_ASSERT(bone_floats <= 16);
     if (result != FK_OK) return result;
-    if (desc->transform_count <= FK_LBS_PALETTE_CAPACITY) {
+    if ((size_t)desc->transform_count * bone_floats <= (size_t)FK_LBS_PALETTE_CAPACITY * 16) {
         palette = fk__align64(storage);
         for (j = 0; j < desc->transform_count; ++j) convert(desc, j, palette + (size_t)j * bone_floats);
     }
@@ -2616,11 +2850,13 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
     fk_result result = fk__check_skin(desc, &layout);
     int j;
     if (result != FK_OK) return result;
-    /* Blending dual quaternions needs rigid bones; matrices with scale are
-       refused before anything is written. */
-    if (desc->matrices)
-        for (j = 0; j < desc->transform_count; ++j)
-            if (!fk__mat34_is_rigid(desc->matrices + 12 * (size_t)j)) return FK_ERROR_NOT_RIGID;
+    /* Bones with scale are split, which needs their rest frames. */
+    for (j = 0; desc->matrices && j < desc->transform_count; ++j)
+        if (!fk__mat34_is_rigid(desc->matrices + 12 * (size_t)j)) {
+            if (!desc->bind_poses) return FK_ERROR_NULL_ARGUMENT;
+            return fk__skin(desc, FK__DQS_SCALED_STRIDE, fk__dqs_scaled_palette_bone_of, fk__no_fast_path,
+                            fk__dqs_scaled_reference);
+        }
     return fk__skin(desc, FK__DQS_PALETTE_STRIDE, fk__dqs_palette_bone_of, fk__dqs_fast, fk__dqs_reference);
 }
 

@@ -178,6 +178,22 @@ mutant cofactor_normal_not_flipped fk__cofactor_normal '? fk_vec3_make(-m.x, -m.
 # or underflow to zero.
 mutant cofactor_normal_not_rescaled fk__cofactor_normal 'if ((largest > range' 'if (0 && (largest > range'
 
+# DQS of bones with scale: the centre option ignored (always at the bones); the
+# blended scale part not applied at the bones; the displacement at the vertex
+# not carried by the rigid parts; the bone's rotation taken with z turned
+# round; the scale part about the origin instead of the bone's rest origin;
+# normals not through the scale part; the scale parts' blend not divided by
+# the weights' sum.
+mutant dqs_scale_centre_ignored fk__dqs_scaled_reference \
+'const int at_vertex = d->dqs_scale_center == FK_DQS_SCALE_AT_VERTEX;' 'const int at_vertex = 0;'
+mutant dqs_scale_part_not_applied fk__dqs_scaled_reference 'if (!at_vertex) /*' 'if (0) /*'
+mutant dqs_scale_displacement_dropped fk__dqs_scaled_reference 'if (at_vertex) { /*' 'if (0) { /*'
+mutant dqs_bone_rotation_z_turned fk__bone_rotation 'fk__vec3d_cross(x, out_y, out_z);' 'fk__vec3d_cross(out_y, x, out_z);'
+mutant dqs_scale_part_about_the_origin fk__dqs_scaled_bone '(float)(b[4 * row + 3] - (scale' '(float)(0.0 - (scale'
+mutant dqs_scaled_normals_not_through_the_scale fk__dqs_scaled_reference \
+'if (d->normals) n = fk_vec3_normalize(fk__cofactor_normal(scale, n));' ''
+mutant dqs_scale_blend_not_divided fk__dqs_scaled_reference 'scale[e] /= total;' 'scale[e] /= 1.0f;'
+
 # Transforms and matrices both given, and the matrices silently ignored.
 mutant skin_both_kinds_accepted fk__check_skin 'if (d->transforms && d->matrices) return FK_ERROR_CONFLICTING_ARGUMENTS;' ''
 

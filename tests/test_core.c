@@ -1017,6 +1017,99 @@ static void affine_lbs_matches_reference_for_k_1_to_8(void)
     }
 }
 
+/* Bones with scale under DQS: random affine bones (scale, shear, a mirror)
+   and random rigid bind poses. One bone alone gives its matrix exactly,
+   whichever centre and whatever the weight: the scale part and the rigid part
+   recompose it, and the normal is its cofactor normal (that of its linear
+   part). */
+static void random_affine_bones(float (*matrices)[12], fk_rigid *bind, int n)
+{
+    int j, r, c;
+    for (j = 0; j < n; ++j) {
+        float rigid[12];
+        double linear[9];
+        bind[j] = fk_rigid_make(random_quat(), random_vec3(2));
+        fk_rigid_to_mat34(fk_rigid_make(fk_quat_normalize(random_quat()), random_vec3(2)), rigid);
+        for (r = 0; r < 9; ++r)
+            linear[r] = (r % 4 == 0 ? rng_uniform(0.4f, 2.0f) : rng_uniform(-0.3f, 0.3f)) * (r < 3 && j % 4 == 1 ? -1 : 1);
+        for (r = 0; r < 3; ++r) {
+            for (c = 0; c < 3; ++c)
+                matrices[j][4 * r + c] = (float)(rigid[4 * r] * linear[c] + rigid[4 * r + 1] * linear[3 + c] +
+                                                 rigid[4 * r + 2] * linear[6 + c]);
+            matrices[j][4 * r + 3] = rigid[4 * r + 3];
+        }
+    }
+}
+
+static void dqs_with_scale_on_one_bone_is_the_matrix(void)
+{
+    float matrices[BONES][12];
+    fk_rigid bind[BONES];
+    int centre, v, r;
+    random_affine_bones(matrices, bind, BONES);
+    random_mesh(&test_mesh, 1, BONES);
+    for (centre = 0; centre < 4; ++centre) { /* each centre, with weights 1 and then 3 */
+        fk_skin_desc d = packed_desc(&test_mesh, NULL, BONES, &out_p[0][0], &out_n[0][0]);
+        double worst_p = 0, worst_n = 0;
+        d.matrices = &matrices[0][0];
+        d.bind_poses = bind;
+        d.dqs_scale_center = centre % 2 ? FK_DQS_SCALE_AT_BONE : FK_DQS_SCALE_AT_VERTEX;
+        for (v = 0; v < VERTS; ++v) test_mesh.weights[v][0] = centre < 2 ? 1.0f : 3.0f;
+        CHECK(fk_skin_dqs(&d) == FK_OK, "centre %d: skinning failed", centre);
+        for (v = 0; v < VERTS; ++v) {
+            const float *m = matrices[test_mesh.joints[v][0]];
+            const float *p = test_mesh.positions[v], *n = test_mesh.normals[v];
+            double a[3], b[3], c[3], normal[3], length, sign;
+            for (r = 0; r < 3; ++r) {
+                double e = fabs(out_p[v][r] - (m[4 * r] * p[0] + m[4 * r + 1] * p[1] + m[4 * r + 2] * p[2] + m[4 * r + 3]));
+                if (e > worst_p) worst_p = e;
+                a[r] = m[4 * r]; b[r] = m[4 * r + 1]; c[r] = m[4 * r + 2];
+            }
+            for (r = 0; r < 3; ++r) { /* n_x (b x c) + n_y (c x a) + n_z (a x b) */
+                int s1 = (r + 1) % 3, s2 = (r + 2) % 3;
+                normal[r] = n[0] * (b[s1] * c[s2] - b[s2] * c[s1]) + n[1] * (c[s1] * a[s2] - c[s2] * a[s1]) +
+                            n[2] * (a[s1] * b[s2] - a[s2] * b[s1]);
+            }
+            sign = a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2]) + a[2] * (b[0] * c[1] - b[1] * c[0]);
+            length = sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]) * (sign < 0 ? -1 : 1);
+            for (r = 0; r < 3; ++r)
+                if (fabs(out_n[v][r] - normal[r] / length) > worst_n) worst_n = fabs(out_n[v][r] - normal[r] / length);
+        }
+        /* points within ~10 units through a split in double and a dual quaternion in float */
+        CHECK(worst_p < 2e-5 && worst_n < 2e-5, "centre %d: one bone's matrix off by %g, its normal by %g", centre,
+              worst_p, worst_n);
+    }
+}
+
+/* DQS of bones with scale without bind poses: they are needed to split the
+   bones, and their absence is reported before anything is written; bad bind
+   poses and a centre that names nothing get their codes. */
+static void dqs_with_scale_needs_bind_poses(void)
+{
+    float matrices[BONES][12];
+    fk_rigid bind[BONES];
+    fk_skin_desc d;
+    float zero = 0.0f;
+    random_affine_bones(matrices, bind, BONES);
+    random_mesh(&test_mesh, 2, BONES);
+    d = packed_desc(&test_mesh, NULL, BONES, &out_p[0][0], &out_n[0][0]);
+    d.matrices = &matrices[0][0];
+    memset(out_p, 0x5a, sizeof out_p);
+    CHECK(fk_skin_dqs(&d) == FK_ERROR_NULL_ARGUMENT, "no bind poses");
+    CHECK(((unsigned char *)out_p)[0] == 0x5a, "written before the error");
+    CHECK(fk_skin_lbs(&d) == FK_OK, "LBS needs none");
+    d.bind_poses = bind;
+    CHECK(fk_skin_dqs(&d) == FK_OK, "with bind poses");
+    bind[3].q = fk_quat_make(0, 0, 0, 0);
+    CHECK(fk_skin_dqs(&d) == FK_ERROR_INVALID_ROTATION && fk_skin_validate(&d) == FK_ERROR_INVALID_ROTATION,
+          "zero bind rotation");
+    bind[3].q = fk_quat_identity(); bind[3].t.y = zero / zero;
+    CHECK(fk_skin_dqs(&d) == FK_ERROR_NOT_FINITE, "NaN bind translation");
+    bind[3].t.y = 0;
+    d.dqs_scale_center = (fk_dqs_scale_center)7;
+    CHECK(fk_skin_dqs(&d) == FK_ERROR_INVALID_OPTION && fk_skin_lbs(&d) == FK_ERROR_INVALID_OPTION, "centre 7");
+}
+
 /* An interleaved vertex: what a game engine's vertex buffer looks like. */
 typedef struct interleaved_vertex {
     float normal[3];
@@ -1224,7 +1317,7 @@ static void bad_descriptors_get_their_codes(void)
         matrices[5][6] = 1.0f / zero; EXPECT(FK_ERROR_NOT_FINITE, "infinity in a matrix");
         fk_mat34_from_trs(fk_vec3_make(0, 0, 0), fk_quat_identity(), fk_vec3_make(1, 2, 1), matrices[5]);
         CHECK(fk_skin_validate(&d) == FK_OK && fk_skin_lbs(&d) == FK_OK, "LBS takes scale");
-        CHECK(fk_skin_dqs(&d) == FK_ERROR_NOT_RIGID, "DQS refuses scale");
+        CHECK(fk_skin_dqs(&d) == FK_ERROR_NULL_ARGUMENT, "DQS of scale without bind poses");
     }
     CHECK(memcmp(&test_mesh_copy, &test_mesh, sizeof test_mesh) == 0, "the mesh was modified");
 #undef EXPECT
@@ -1420,6 +1513,8 @@ int main(void)
     RUN_TEST(dqs_matches_reference_for_k_1_to_8);
     RUN_TEST(affine_normals_worked_by_hand);
     RUN_TEST(affine_lbs_matches_reference_for_k_1_to_8);
+    RUN_TEST(dqs_with_scale_on_one_bone_is_the_matrix);
+    RUN_TEST(dqs_with_scale_needs_bind_poses);
     RUN_TEST(strided_interleaved_and_in_place_give_the_same_answer);
     RUN_TEST(dense_weights_equal_sparse_weights);
     RUN_TEST(rigs_larger_than_the_palette_skin_correctly);

@@ -1586,10 +1586,33 @@ static int affine_normals_stay_perpendicular_and_outside(const prop_case *c, pro
 /* A uniform scale s at a joint above every root, about its pivot c, scales
    every skinned vertex about c by s: c + s (v' - c). The skeleton gets one more
    joint, the new root, at c. */
+static fk_rigid bind_poses_b[MAX_JOINTS];
+
+/* dqs_conditioning() for bones given as matrices (their rotations), where the
+   rotations carry errors up to `rotation_error` (two runs of forward kinematics
+   round differently): a weighted rotation that close to a right angle with the
+   pivot may take either sign. */
+static double dqs_conditioning_of_matrices(const float *matrices, const prop_case *c, int j, double rotation_error)
+{
+    int k, kk = c->influences, heaviest = 0;
+    dquat pivot;
+    for (k = 0; k < kk; ++k) {
+        int joint = c->joints[j * kk + k];
+        bones_b[joint] = fk_rigid_from_mat34(matrices + 12 * (size_t)joint);
+        if (c->weights[j * kk + k] > c->weights[j * kk + heaviest]) heaviest = k;
+    }
+    pivot = dq_unit(dq(bones_b[c->joints[j * kk + heaviest]].q));
+    for (k = 0; k < kk; ++k)
+        if (c->weights[j * kk + k] != 0.0f &&
+            fabs(dq_dot(pivot, dq_unit(dq(bones_b[c->joints[j * kk + k]].q)))) <= 4.0 * rotation_error)
+            return HUGE_VAL;
+    return dqs_conditioning(bones_b, c->joints + j * kk, c->weights + j * kk, kk);
+}
+
 static int root_scale_scales_the_skinned_mesh(const prop_case *c, prop_failure *f)
 {
     rng r = c->extra;
-    int n = c->joint_count, i, j, k;
+    int n = c->joint_count, i, j, k, dqs;
     float s = (float)(rng_log_range(&r, 0.25, 4.0) * (rng_chance(&r, 4) ? -1.0 : 1.0));
     dvec center = random_vector(&r, 3.0);
     fk_skin_desc d;
@@ -1608,18 +1631,21 @@ static int root_scale_scales_the_skinned_mesh(const prop_case *c, prop_failure *
         if (fk_forward_scaled(n + 1, parents_b, rest_b, quats_b, translations_b, scales_b, k ? world_b : world_a) != FK_OK)
             return fail(f, "fk_forward_scaled failed on a valid skeleton");
     }
+    for (i = 0; i < n; ++i) bind_poses_b[i] = fk_rigid_make(fk_quat_identity(), c->rest[i]); /* rest frames */
     d = mesh_desc(c, NULL, out_positions_a, out_normals_a);
+    d.bind_poses = bind_poses_b;
+    for (dqs = 0; dqs < 2; ++dqs) {
     for (k = 0; k < 2; ++k) {
         d.matrices = k ? world_b : world_a;
         d.out_positions = k ? out_positions_b : out_positions_a;
         d.out_normals = k ? out_normals_b : out_normals_a;
-        if (skin(0, &d) != FK_OK) return fail(f, "fk_skin_lbs failed on the scaled rig");
+        if (skin(dqs, &d) != FK_OK) return fail(f, "%s failed on the scaled rig", method_names[dqs]);
     }
     for (j = 0; j < c->vertex_count; ++j) {
         dvec unscaled = dv_load(out_positions_a + 3 * j), scaled = dv_load(out_positions_b + 3 * j);
         dvec expected = dv_add(center, dv_scale(dv_sub(unscaled, center), (double)s));
         dvec n_unscaled = dv_load(out_normals_a + 3 * j), n_scaled = dv_load(out_normals_b + 3 * j);
-        double size = fabs((double)s) * (dv_len(unscaled) + 2.0 * dv_len(center)), chains = 0.0;
+        double size = fabs((double)s) * (dv_len(unscaled) + 2.0 * dv_len(center)), chains = 0.0, chains_of_rotations = 0.0;
         double error = dv_dist(scaled, expected), turned = dv_dist(n_scaled, dv_scale(n_unscaled, s < 0.0f ? -1.0 : 1.0));
         /* each run's matrices carry their chain's rounding (one joint deeper
            than the case's), magnified by |s| in the scaled run */
@@ -1628,6 +1654,8 @@ static int root_scale_scales_the_skinned_mesh(const prop_case *c, prop_failure *
             chains += fabs((double)c->weights[j * c->influences + k]) *
                       chain_tolerance(c->depth[joint] + 1, c->reach[joint] + dv_len(dv(c->rest[joint])) + dv_len(center) +
                                                                dv_len(dv_load(c->positions + 3 * j)));
+            if (chain_tolerance(c->depth[joint] + 1, 1.0) > chains_of_rotations)
+                chains_of_rotations = chain_tolerance(c->depth[joint] + 1, 1.0);
         }
         /* The normal keeps its direction under a positive scale; a negative one
            reflects through c, which turns the surface inside out in place: the
@@ -1635,12 +1663,24 @@ static int root_scale_scales_the_skinned_mesh(const prop_case *c, prop_failure *
         double det, volume, terms;
         affine_blend_normal(world_a, c->joints + j * c->influences, c->weights + j * c->influences, c->influences,
                             c->normals + 3 * j, &det, &volume, &terms);
-        if (fabs(det) <= 64.0 * EPS * volume) turned = 0.0; /* flat: no side to turn to (see fk_skin_desc) */
+        if (fabs(det) <= 64.0 * EPS * volume || dqs) turned = 0.0; /* flat: no side to turn to (see fk_skin_desc) */
+        if (dqs) { /* DQS normalizes its blend: rounding grows as the blend shortens; its normals are rotated */
+            double conditioning = dqs_conditioning_of_matrices(world_a, c, j, chains_of_rotations);
+            size *= conditioning;
+            chains *= conditioning;
+            if (conditioning == HUGE_VAL) continue; /* a half turn from the pivot: DQS is discontinuous there */
+            turned = dv_dist(n_scaled, dv_scale(n_unscaled, s < 0.0f ? -1.0 : 1.0));
+            if (!within(turned, (4.0 * skin_tolerance(c->influences, 1.0) + 2.0 * chains_of_rotations) * conditioning))
+                return fail(f, "DQS vertex %d: scaled by %g, its normal is %.3g from the unscaled one's", j, (double)s,
+                            turned);
+            turned = 0.0;
+        }
         if (!within(error, skin_tolerance(c->influences, size) + (1.0 + fabs((double)s)) * chains) ||
             !within(turned, skin_tolerance(c->influences, 1.0) * affine_normal_conditioning(world_a, c, j)))
-            return fail(f, "vertex %d: scaled by %g about the new root it is %.3g from the scaled image, its normal %.3g "
-                           "from the unscaled one's",
-                        j, (double)s, error, turned);
+            return fail(f, "%s vertex %d: scaled by %g about the new root it is %.3g from the scaled image, its normal "
+                           "%.3g from the unscaled one's",
+                        method_names[dqs], j, (double)s, error, turned);
+    }
     }
     return 1;
 }
@@ -1649,7 +1689,7 @@ static int root_scale_scales_the_skinned_mesh(const prop_case *c, prop_failure *
    translation or scale (NaN or infinite) is reported as fk_forward() reports
    it, and leaves identities; a matrix with one is refused by both skinning
    functions before anything is written, as is a descriptor with both kinds
-   of transform; DQS refuses matrices with scale. */
+   of transform; DQS refuses matrices with scale without bind poses. */
 static int bad_scaled_inputs_are_rejected(const prop_case *c, prop_failure *f)
 {
     static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
@@ -1682,7 +1722,8 @@ static int bad_scaled_inputs_are_rejected(const prop_case *c, prop_failure *f)
     d = mesh_desc(c, NULL, out_positions_a, out_normals_a);
     d.matrices = affine_bones_b;
     for (kind = 0; kind < 3; ++kind) {
-        fk_result expected = kind == 0 ? FK_ERROR_CONFLICTING_ARGUMENTS : kind == 1 ? FK_ERROR_NOT_FINITE : FK_ERROR_NOT_RIGID;
+        fk_result expected = kind == 0 ? FK_ERROR_CONFLICTING_ARGUMENTS : kind == 1 ? FK_ERROR_NOT_FINITE
+                                                                                   : FK_ERROR_NULL_ARGUMENT;
         fk_skin_desc e = d;
         if (kind == 0) e.transforms = c->bones;
         if (kind == 1) affine_bones_b[12 * at + rng_below(&r, 12)] = bad;

@@ -850,6 +850,95 @@ static void x_testwuson_matches_assimp(void) { model_test("X/Testwuson.X", 1); }
 static void fbx_animation_with_skeleton_matches_assimp(void) { model_test("FBX/animation_with_skeleton.fbx", 1); }
 static void fbx_huesitos_matches_assimp(void) { model_test("FBX/huesitos.fbx", 1); }
 
+/* ---- Blender's Armature modifier on a rig with scale -------------------------
+   tests/data/blender_scaled_rig.txt holds a four-bone rig posed with rotations
+   and scale along, across and against its bones (one mirrored), 130 vertices
+   on two bones each, and what Debian's Blender 3.4.1 made of them with
+   Preserve Volume (its DQS with scale) and without (LBS); the script that
+   wrote it sits beside it. The bones' skinning matrices are M = P R^-1 (pose
+   and rest frames, in the armature's space) and their bind poses R. */
+static char data_directory[600] = "tests/data";
+
+static void blender_preserve_volume_matches_fk_skin_dqs(void)
+{
+    enum { BONES = 4, VERTICES = 130 };
+    static float positions[VERTICES][3], weights[VERTICES][2], blender_dqs[VERTICES][3], blender_lbs[VERTICES][3];
+    static float out[VERTICES][3];
+    static uint16_t joints[VERTICES][2];
+    float matrices[BONES][12], rest[BONES][12], pose[BONES][12], inverse[12], unscaled[BONES][12];
+    fk_rigid bind_poses[BONES];
+    char path[640], word[16];
+    double low[3] = {1e30, 1e30, 1e30}, high[3] = {-1e30, -1e30, -1e30}, size, worst_dqs = 0, worst_lbs = 0;
+    double ignoring_scale = 0, at_vertex = 0;
+    int bones = 0, vertices = 0, b, v, e, method;
+    fk_skin_desc d;
+    FILE *f;
+    snprintf(path, sizeof path, "%s/blender_scaled_rig.txt", data_directory);
+    f = fopen(path, "r");
+    CHECK(f != NULL, "cannot open %s", path);
+    if (!f) return;
+    while (fgetc(f) != '\n') {} /* the comment line */
+    CHECK(fscanf(f, "%15s %d", word, &bones) == 2 && bones == BONES, "bone count");
+    for (b = 0; b < BONES; ++b) {
+        CHECK(fscanf(f, "%15s", word) == 1, "rest");
+        for (e = 0; e < 12; ++e) CHECK(fscanf(f, "%f", &rest[b][e]) == 1, "rest matrix");
+        CHECK(fscanf(f, "%15s", word) == 1, "pose");
+        for (e = 0; e < 12; ++e) CHECK(fscanf(f, "%f", &pose[b][e]) == 1, "pose matrix");
+    }
+    CHECK(fscanf(f, "%15s %d", word, &vertices) == 2 && vertices == VERTICES, "vertex count");
+    for (v = 0; v < VERTICES; ++v) {
+        int j0, j1;
+        CHECK(fscanf(f, "%15s %f %f %f %d %f %d %f %f %f %f %f %f %f", word, &positions[v][0], &positions[v][1],
+                     &positions[v][2], &j0, &weights[v][0], &j1, &weights[v][1], &blender_dqs[v][0], &blender_dqs[v][1],
+                     &blender_dqs[v][2], &blender_lbs[v][0], &blender_lbs[v][1], &blender_lbs[v][2]) == 14,
+              "vertex %d", v);
+        joints[v][0] = (uint16_t)j0; joints[v][1] = (uint16_t)j1;
+        for (e = 0; e < 3; ++e) {
+            double x = (double)blender_dqs[v][e];
+            if (x < low[e]) low[e] = x;
+            if (x > high[e]) high[e] = x;
+        }
+    }
+    fclose(f);
+    size = sqrt((high[0] - low[0]) * (high[0] - low[0]) + (high[1] - low[1]) * (high[1] - low[1]) +
+                (high[2] - low[2]) * (high[2] - low[2]));
+    for (b = 0; b < BONES; ++b) {
+        CHECK(fk_mat34_inverse(rest[b], inverse) == FK_OK, "rest frame %d inverts", b);
+        fk_mat34_mul(pose[b], inverse, matrices[b]);
+        bind_poses[b] = fk_rigid_from_mat34(rest[b]);
+        /* the same bones with their scale taken out: each pose frame's rotation */
+        {
+            float posed_rigid[12];
+            fk_rigid r = fk_rigid_from_mat34(pose[b]);
+            fk_rigid_to_mat34(fk_rigid_make(fk_quat_normalize(r.q), r.t), posed_rigid);
+            fk_mat34_mul(posed_rigid, inverse, unscaled[b]);
+        }
+    }
+    memset(&d, 0, sizeof d);
+    d.vertex_count = VERTICES; d.influences = 2;
+    d.positions = &positions[0][0]; d.joints = &joints[0][0]; d.weights = &weights[0][0];
+    d.matrices = &matrices[0][0]; d.bind_poses = bind_poses; d.transform_count = BONES;
+    d.dqs_scale_center = FK_DQS_SCALE_AT_BONE; /* Blender 3.4's */
+    d.out_positions = &out[0][0];
+    for (method = 0; method < 4; ++method) {
+        double *worst = method == 0 ? &worst_dqs : method == 1 ? &worst_lbs : method == 2 ? &ignoring_scale : &at_vertex;
+        float(*expected)[3] = method == 1 ? blender_lbs : blender_dqs;
+        if (method == 3) { d.matrices = &matrices[0][0]; d.dqs_scale_center = FK_DQS_SCALE_AT_VERTEX; }
+        if (method == 2) d.matrices = &unscaled[0][0];
+        CHECK((method == 1 ? fk_skin_lbs(&d) : fk_skin_dqs(&d)) == FK_OK, "method %d failed", method);
+        for (v = 0; v < VERTICES; ++v)
+            for (e = 0; e < 3; ++e)
+                if (fabs((double)out[v][e] - (double)expected[v][e]) > *worst)
+                    *worst = fabs((double)out[v][e] - (double)expected[v][e]);
+    }
+    printf("   Blender 3.4.1 rig with scale (size %.2f): fk_skin_dqs (scale at the bones) %.2g from Preserve Volume, "
+           "fk_skin_lbs %.2g from LBS; from Preserve Volume: scale at the vertex %.2g, DQS of the bones without "
+           "their scale %.2g\n", size, worst_dqs, worst_lbs, at_vertex, ignoring_scale);
+    CHECK(worst_dqs <= FLOAT_PRECISION * size, "fk_skin_dqs is %g from Blender's Preserve Volume", worst_dqs);
+    CHECK(worst_lbs <= FLOAT_PRECISION * size, "fk_skin_lbs is %g from Blender's LBS", worst_lbs);
+    CHECK(ignoring_scale > 0.05 * size, "leaving the scale out changes little (%g): the rig shows nothing", ignoring_scale);
+}
+
 int main(int argc, char **argv)
 {
     /* The examples sit next to this program: build/test_realdata -> build/bvh_pose. */
@@ -857,6 +946,7 @@ int main(int argc, char **argv)
     if (slash && (size_t)(slash - argv[0]) < sizeof build_directory) {
         memcpy(build_directory, argv[0], (size_t)(slash - argv[0]));
         build_directory[slash - argv[0]] = '\0';
+        snprintf(data_directory, sizeof data_directory, "%s/../tests/data", build_directory);
     }
     RUN_TEST(bvh_reader_reads_the_hierarchy_and_motion);
     RUN_TEST(bvh_reader_names_the_line_of_each_error);
@@ -867,6 +957,7 @@ int main(int argc, char **argv)
     RUN_TEST(bridge_reports_scale_it_cannot_represent);
     RUN_TEST(mat44_layouts_are_transposes);
     RUN_TEST(mat34_inverse_undoes_an_affine_matrix);
+    RUN_TEST(blender_preserve_volume_matches_fk_skin_dqs);
     if (!have_file(MODELS "BVH/01_01.bvh")) {
         printf("SKIP the real-data tests: " MODELS " is missing (Debian package assimp-testmodels)\n");
         return check_finish();

@@ -199,6 +199,7 @@ static uint16_t *joints[MAX_K + 1];
 static fk_rigid bones[BONES];
 static fk_rigid near_bones[BONES]; /* rotations within 60 degrees of one another, random signs */
 static float scaled_bones[BONES][12]; /* the bones after a scale and shear: affine matrices */
+static fk_rigid bind_poses[BONES];     /* their rest frames, for DQS with scale */
 static unsigned char *copy_source, *copy_target;
 static size_t allocated_bytes;
 
@@ -252,6 +253,7 @@ static void make_data(void)
         q = fk_quat_normalize(fk_quat_make(0.25f * random_unit(), 0.25f * random_unit(), 0.25f * random_unit(), 1.0f));
         if (random_unit() < 0.0f) q = fk_quat_make(-q.x, -q.y, -q.z, -q.w);
         near_bones[e] = fk_rigid_make(q, bones[e].t);
+        bind_poses[e] = fk_rigid_make(near_bones[e].q, fk_vec3_make(random_unit(), random_unit(), random_unit()));
         fk_mat34_from_trs(fk_vec3_make(0, 0, 0), fk_quat_identity(),
                           fk_vec3_make(1.5f + 0.5f * random_unit(), 1.0f + 0.25f * random_unit(), 0.75f), scaled_bones[e]);
         scaled_bones[e][1] = 0.2f * random_unit(); /* shear */
@@ -336,6 +338,7 @@ static fk_skin_desc job_desc(const job *j)
     if (j->affine) {
         d.transforms = NULL;
         d.matrices = &scaled_bones[0][0];
+        d.bind_poses = bind_poses;
     }
     d.transform_count = BONES;
     d.out_positions = out_positions + 3 * first;
@@ -491,6 +494,17 @@ static void bench_skinning(int n)
         snprintf(name, sizeof name, "fk_skin_lbs k=4%s affine", w ? " +n" : "");
         print_row(name, n, bytes_per_vertex(4, w), t, memcpy_time[w][4] / t.median, plain_time[w][4]);
         print_ratios("affine/rigid", ratios, "");
+    }
+    for (w = 0; w < 2; ++w) { /* the same bones under DQS, split into scale and rigid parts, against rigid LBS */
+        job j = {0, 0, 4, 0, 1, 0, 0, 0, 1}, lbs;
+        timing t;
+        paired_ratios ratios;
+        j.end = n; j.with_normals = w;
+        lbs = j; lbs.affine = 0; lbs.dqs = 0;
+        t = time_paired(run_skin, &j, run_skin, &lbs, calls, &ratios);
+        snprintf(name, sizeof name, "fk_skin_dqs k=4%s scaled", w ? " +n" : "");
+        print_row(name, n, bytes_per_vertex(4, w), t, memcpy_time[w][4] / t.median, plain_time[w][4]);
+        print_ratios("DQS with scale/LBS", ratios, "");
     }
     { /* interleaved records (the same 72 bytes per vertex as k = 4 with normals) */
         job lbs = {0, 0, 4, 1, 0, 0, 0, 1, 0}, dqs;

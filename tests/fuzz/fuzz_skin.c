@@ -4,8 +4,9 @@
    (zero, small, around FK_LBS_PALETTE_CAPACITY, negative, huge), sparse or dense
    weights, optional normals, each of the six strides packed, padded, too small,
    misaligned or overflowing, joint indices in and out of range, weights of any
-   sign and sum, rigid transforms or affine matrices (or both, an error) and
-   vertex data with special values, and sometimes the output written over the
+   sign and sum, rigid transforms or affine matrices (or both, an error; with
+   bind poses for DQS with scale, either centre) and vertex data with special
+   values, and sometimes the output written over the
    input. Every buffer is an exactly sized heap block whose
    padding between records holds a sentinel. Invariants:
      - fk_skin_validate() reports an error exactly when the descriptor has one, and
@@ -345,7 +346,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (!fuzz_is_finite(m[k])) value_error = 1;
         }
     }
-    for (i = 0; !c.affine && i < alloc_transforms; ++i) {
+    for (i = 0; (!c.affine || (flags & 32)) && i < alloc_transforms; ++i) { /* rigid bones, or bind poses */
         fk_rigid *t = &c.transforms[i];
         if (fuzz_exhausted(&in)) { *t = fk_rigid_identity(); continue; }
         t->q.x = fuzz_float(&in); t->q.y = fuzz_float(&in); t->q.z = fuzz_float(&in); t->q.w = fuzz_float(&in);
@@ -412,6 +413,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     d->weight_stride = c.weights.stride;
     d->transforms = c.affine ? NULL : c.transforms;
     d->matrices = c.affine ? c.matrices : NULL;
+    if (c.affine && (flags & 32)) { /* the rigid transforms serve as the bones' bind poses, for DQS with scale */
+        d->bind_poses = c.transforms;
+        d->dqs_scale_center = (flags & 64) ? FK_DQS_SCALE_AT_BONE : FK_DQS_SCALE_AT_VERTEX;
+    }
     d->transform_count = c.transform_count;
     d->out_positions = (float *)(void *)c.out_positions.data;
     d->out_position_stride = c.out_positions.stride;
@@ -472,9 +477,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int dqs = i == 1, vertex, written_up_to;
         reset_buffers(&c);
         r = dqs ? fk_skin_dqs(d) : fk_skin_lbs(d);
-        /* DQS also refuses affine bones that are not rigid, before writing
-           anything (so before it meets a bad joint index) */
-        FUZZ_REQUIRE(r == v || (dqs && d->matrices && !d->transforms && r == FK_ERROR_NOT_RIGID &&
+        /* DQS also refuses affine bones with scale without bind poses, before
+           writing anything (so before it meets a bad joint index) */
+        FUZZ_REQUIRE(r == v || (dqs && d->matrices && !d->transforms && !d->bind_poses && r == FK_ERROR_NULL_ARGUMENT &&
                                 (v == FK_OK || v == FK_ERROR_JOINT_OUT_OF_RANGE)),
                      "%s returned %d, validate %d", dqs ? "DQS" : "LBS", (int)r, (int)v);
         if (!layout_fits) continue;
