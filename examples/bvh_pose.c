@@ -2,7 +2,9 @@
 
    build/bvh_pose [FILE] [--frames LIST] [--dump-joints] [--png PATH]
 
-   --frames 0,100,250   frames to pose (0-based); default: six spread over the clip
+   --frames 0,100,250   frames to pose (0-based), any number; ranges too: 0-4499/50
+                        is every 50th frame of the first 4500; default: six spread
+                        over the clip
    --dump-joints        print "<frame> <joint> <x> <y> <z>" for every requested frame
                         and every ROOT and JOINT in file order: the joint's world
                         position in the file's units
@@ -27,7 +29,6 @@
 #include <string.h>
 
 #define DEFAULT_FILE "/usr/share/assimp/models/BVH/01_01.bvh"
-#define MAX_FRAMES 64
 #define MAX_PICTURE_FRAMES 8
 #define BODY_INFLUENCES 4
 
@@ -244,38 +245,57 @@ static int draw_sheet(const char *png_path, const char *bvh_path, const bvh_file
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: bvh_pose [FILE.bvh] [--frames 0,10,20] [--dump-joints] [--png PATH]\n");
+    fprintf(stderr, "usage: bvh_pose [FILE.bvh] [--frames 0,10,20 or 0-4499/50] [--dump-joints] [--png PATH]\n");
     return 2;
 }
 
-/* "3,10,200" -> {3, 10, 200}; 0 on a malformed list. */
-static int parse_frame_list(const char *text, int *frames, int *count)
+/* "3,10,200" -> {3, 10, 200}; a range "0-4499/50" gives every 50th frame from
+   0 to 4499 ("/1" may be left out). Counts the frames when frames is NULL.
+   Returns the number of frames, or -1 for a malformed list. */
+static long parse_frame_list(const char *text, int *frames)
 {
-    *count = 0;
+    long count = 0;
     while (*text) {
         char *end;
-        long value = strtol(text, &end, 10);
-        if (end == text || value < 0 || value > 1000000000L || *count == MAX_FRAMES) return 0;
-        frames[(*count)++] = (int)value;
+        long first = strtol(text, &end, 10), last, step = 1, value;
+        if (end == text || first < 0 || first > 1000000000L) return -1;
+        last = first;
+        if (*end == '-') {
+            text = end + 1;
+            last = strtol(text, &end, 10);
+            if (end == text || last < first || last > 1000000000L) return -1;
+            if (*end == '/') {
+                text = end + 1;
+                step = strtol(text, &end, 10);
+                if (end == text || step < 1) return -1;
+            }
+        }
+        for (value = first; value <= last; value += step) {
+            if (frames) frames[count] = (int)value;
+            if (++count > 100000000L) return -1;
+        }
         if (*end == ',') end++;
-        else if (*end != '\0') return 0;
+        else if (*end != '\0') return -1;
         text = end;
     }
-    return *count > 0;
+    return count > 0 ? count : -1;
 }
 
 int main(int argc, char **argv)
 {
     const char *path = NULL, *png_path = NULL;
-    int frames[MAX_FRAMES], frame_count = 0, dump_joints = 0, a, f, j, status = 0;
+    const char *frame_list = NULL;
+    int *frames = NULL, frame_count = 0, dump_joints = 0, a, f, j, status = 0;
     bvh_file file;
     skeleton s;
     char error[512];
 
     for (a = 1; a < argc; ++a) {
         if (strcmp(argv[a], "--frames") == 0 && a + 1 < argc) {
-            if (!parse_frame_list(argv[++a], frames, &frame_count)) {
-                fprintf(stderr, "bvh_pose: --frames wants up to %d comma-separated frame numbers, like 0,50,100\n", MAX_FRAMES);
+            frame_list = argv[++a];
+            if (parse_frame_list(frame_list, NULL) < 0) {
+                fprintf(stderr, "bvh_pose: --frames wants comma-separated frame numbers or ranges, like "
+                                "0,50,100 or 0-4499/50\n");
                 return 2;
             }
         } else if (strcmp(argv[a], "--dump-joints") == 0) {
@@ -302,18 +322,29 @@ int main(int argc, char **argv)
         fprintf(stderr, "bvh_pose: %s\n", error);
         return 1;
     }
-    if (frame_count == 0) /* six frames spread over the clip */
+    frames = (int *)malloc(sizeof *frames * (size_t)(frame_list ? parse_frame_list(frame_list, NULL) : 6));
+    if (!frames) {
+        fprintf(stderr, "bvh_pose: out of memory\n");
+        bvh_free(&file);
+        return 1;
+    }
+    if (frame_list)
+        frame_count = (int)parse_frame_list(frame_list, frames);
+    else /* six frames spread over the clip */
         for (f = 0; f < 6 && f < file.frame_count; ++f)
             frames[frame_count++] = file.frame_count < 6 ? f : (int)((long)f * (file.frame_count - 1) / 5);
     for (f = 0; f < frame_count; ++f)
         if (frames[f] >= file.frame_count) {
             fprintf(stderr, "bvh_pose: frame %d requested, but %s has frames 0 to %d\n", frames[f], path,
                     file.frame_count - 1);
+            free(frames);
             bvh_free(&file);
             return 1;
         }
     if (!skeleton_create(&file, &s)) {
         fprintf(stderr, "bvh_pose: out of memory\n");
+        free(frames);
+        bvh_free(&file);
         return 1;
     }
     if (!dump_joints)
@@ -334,5 +365,6 @@ int main(int argc, char **argv)
     if (status == 0 && png_path && !draw_sheet(png_path, path, &file, &s, frames, frame_count)) status = 1;
     skeleton_free(&s);
     bvh_free(&file);
+    free(frames);
     return status;
 }

@@ -834,6 +834,24 @@ static void rig_pose_dump_test(const char *name)
     rig_free(&model);
 }
 
+/* Any number of frames, and ranges: every 25th of 01_01.bvh's 2752 frames is 111
+   frames, each dumped with its 31 joints (end sites are not dumped). */
+static void bvh_pose_takes_any_number_of_frames(void)
+{
+    char *dump = run_example("bvh_pose " MODELS "BVH/01_01.bvh --frames 0-2751/25 --dump-joints"), *line;
+    int lines = 0, frames = 0, last = -1, frame;
+    if (!CHECK(dump != NULL, "bvh_pose with 111 frames failed")) return;
+    for (line = dump; *line; ++lines) {
+        if (sscanf(line, "%d", &frame) == 1 && frame != last) { ++frames; last = frame; }
+        line = strchr(line, '\n');
+        if (!line) break;
+        ++line;
+    }
+    CHECK(frames == 111 && last == 2750, "%d frames dumped, the last %d", frames, last);
+    CHECK(lines == 111 * 31, "%d lines, not 111 x 31", lines);
+    free(dump);
+}
+
 static void bvh_pose_dumps_match_01_01(void) { bvh_pose_dump_test("01_01.bvh"); }
 static void bvh_pose_dumps_match_01_03(void) { bvh_pose_dump_test("01_03.bvh"); }
 static void bvh_pose_dumps_match_boxing_toes(void) { bvh_pose_dump_test("Boxing_Toes.bvh"); }
@@ -971,6 +989,7 @@ int main(int argc, char **argv)
     RUN_TEST(fbx_animation_with_skeleton_matches_assimp);
     RUN_TEST(fbx_huesitos_matches_assimp);
     RUN_TEST(bvh_pose_dumps_match_01_01);
+    RUN_TEST(bvh_pose_takes_any_number_of_frames);
     RUN_TEST(bvh_pose_dumps_match_01_03);
     RUN_TEST(bvh_pose_dumps_match_boxing_toes);
     RUN_TEST(rig_pose_dumps_match_gltf);
