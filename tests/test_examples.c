@@ -31,7 +31,7 @@
 #define SCRATCH EXAMPLES_BUILD_DIR "/test_examples_out"
 #define MAX_OUTPUT 16384
 
-static const char *const examples[] = {"derivation", "lbs_vs_dqs", "character"};
+static const char *const examples[] = {"derivation", "lbs_vs_dqs", "character", "squash_stretch"};
 #define EXAMPLE_COUNT ((int)(sizeof examples / sizeof examples[0]))
 
 /* Runs a command, keeping what it prints; returns its exit status (-1 if it could not run). */
@@ -183,6 +183,31 @@ static void lbs_collapses_under_twist_and_dqs_does_not(void)
 /* The example compares the bits itself and says so for each method. 30011
    vertices over three threads cut the mesh at vertices 10003 and 20007: inside
    the SIMD loops' groups of 4, 8 and 16, not at their edges. */
+/* Squash and stretch: LBS and DQS with scale put the tube's end where the
+   scaled bone ends (stretch x 2), DQS that ignores scale leaves it at the
+   unscaled length; read from the "tip_reach" lines. */
+static void squash_and_stretch_follow_the_bone(void)
+{
+    static char output[MAX_OUTPUT];
+    const char *line;
+    int poses = 0, status = run_example("squash_stretch", "--out " SCRATCH, output);
+    CHECK(status == 0, "example_squash_stretch exited with %d", status);
+    for (line = strstr(output, "tip_reach"); line; line = strstr(line + 1, "tip_reach")) {
+        float stretch, bend, lbs, dqs, ignoring, expected;
+        if (sscanf(line, "tip_reach stretch=%f bend=%f lbs=%f dqs=%f ignoring_scale=%f expected=%f", &stretch, &bend, &lbs,
+                   &dqs, &ignoring, &expected) != 6) {
+            CHECK(0, "unreadable line: %.60s", line);
+            continue;
+        }
+        ++poses;
+        CHECK(fabsf(lbs - expected) < 1e-3f && fabsf(dqs - expected) < 1e-3f,
+              "stretch %.2f, bend %.0f: LBS reaches %.4f, DQS with scale %.4f, the bone %.4f", (double)stretch,
+              (double)bend, (double)lbs, (double)dqs, (double)expected);
+        CHECK(fabsf(ignoring - 2.0f) < 1e-3f, "DQS ignoring scale reaches %.4f, not the unscaled 2", (double)ignoring);
+    }
+    CHECK(poses == 4, "%d poses printed, not 4", poses);
+}
+
 static void threads_write_the_bits_of_one_call(void)
 {
     static char output[MAX_OUTPUT];
@@ -203,6 +228,7 @@ int main(void)
     RUN_TEST(every_example_draws_its_pictures);
     RUN_TEST(options_are_explained_and_checked);
     RUN_TEST(lbs_collapses_under_twist_and_dqs_does_not);
+    RUN_TEST(squash_and_stretch_follow_the_bone);
     RUN_TEST(threads_write_the_bits_of_one_call);
     return check_finish();
 }
