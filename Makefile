@@ -41,7 +41,7 @@ default: all
 help:
 	@echo "make demo         build and run the examples; pictures in out/"
 	@echo "make test         build and run every test (ends with 'N passed, N failed')"
-	@echo "make mutants      check that the tests catch 134 deliberate bugs (about 8 minutes)"
+	@echo "make mutants      check that the tests catch 136 deliberate bugs (about 8 minutes)"
 	@echo "make bench        build cost against stb_image.h, then LBS/DQS k=1..8 and fk_forward against"
 	@echo "                  memcpy, a plain loop and the fbf9e24 header"
 	@echo "make test-wasm    the core, bad-input, SIMD and property tests built for wasm32, under node"
@@ -192,7 +192,7 @@ examples: $(BUILD)/bvh_pose $(BUILD)/rig_pose
 demo: demo-realdata
 
 # Two motion capture clips and one model of each format, drawn into out/;
-# `make demo-images` refreshes the two that docs/real_data.md shows.
+# `make demo-images` refreshes the three that docs/real_data.md shows.
 MODELS_DIR = /usr/share/assimp/models
 .PHONY: demo-images-realdata
 demo-images: demo-images-realdata
@@ -200,6 +200,7 @@ demo-images-realdata: $(BUILD)/bvh_pose $(BUILD)/rig_pose
 	$(call need_debian_package,assimp-testmodels,$(ASSIMP_MODELS))
 	$(BUILD)/bvh_pose $(MODELS_DIR)/BVH/Boxing_Toes.bvh --frames 0,400,800,1200,1600,2000 --png docs/images/bvh_pose_boxing.png
 	$(BUILD)/rig_pose $(MODELS_DIR)/X/Testwuson.X --time 0.5 --png docs/images/rig_pose_testwuson.png
+	$(BUILD)/rig_pose tests/data/scaled_limb.gltf --time 0.4 --method dqs --png docs/images/rig_pose_scaled_limb.png
 
 demo-realdata: $(BUILD)/bvh_pose $(BUILD)/rig_pose
 	$(call need_debian_package,assimp-testmodels,$(ASSIMP_MODELS))
@@ -208,6 +209,7 @@ demo-realdata: $(BUILD)/bvh_pose $(BUILD)/rig_pose
 	$(BUILD)/rig_pose $(MODELS_DIR)/glTF2/simple_skin/simple_skin.gltf --time 0.5 --png out/rig_pose_simple_skin.png
 	$(BUILD)/rig_pose $(MODELS_DIR)/X/Testwuson.X --time 0.5 --png out/rig_pose_testwuson.png
 	$(BUILD)/rig_pose $(MODELS_DIR)/FBX/huesitos.fbx --time 0.5 --png out/rig_pose_huesitos.png
+	$(BUILD)/rig_pose tests/data/scaled_limb.gltf --time 0.4 --method dqs --png out/rig_pose_scaled_limb.png
 
 # ---- Property tests ------------------------------------------------------------
 # `make test SEED=0x... PROPS_N=5000` replays a run / runs more cases per property;

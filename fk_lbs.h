@@ -603,11 +603,54 @@ FK_LBS_DEF fk_result fk_bind_from_matrices(int joint_count, const float *inverse
     FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT, FK_ERROR_NOT_FINITE (an
     input is not finite, or a translation overflows float), or FK_ERROR_NOT_RIGID
     when some C_i is not a rotation plus a translation (scale that varies over time
-    or differs from the bind pose's). */
+    or differs from the bind pose's).
+    @remark A pose whose joints scale has no rotations and translations to give:
+    skin it with fk_skin_matrices_from_matrices() and fk_skin_desc::matrices
+    instead (see below). */
 FK_LBS_DEF fk_result fk_pose_from_matrices(int joint_count, const int *parents,
                                            const float *inverse_bind_matrices, const float *world_matrices,
                                            const float pretransform[12], const fk_vec3 *rest_joints,
                                            fk_quat *out_rotations, fk_vec3 *out_translations);
+
+/* Rigs with scale. A joint that scales has no rotation and translation to give
+   fk_forward(), but its skinning matrix W_i IB_i is all fk_skin_lbs() needs
+   (fk_skin_desc::matrices), and fk_skin_dqs() needs each bone's rest frame as
+   well, rigid, to split off the scale. An engine's rest frames IB_i^-1 are rigid
+   up to what the whole rig shares (an armature scaled by 0.01, FBX's x100): the
+   two functions below factor that out once, F, and give the skinning matrices
+   and rest frames in the space F^-1 where the rest frames are rigid. Skin the
+   vertices F^-1 v there (normals by F^T n), and take the results back by F
+   (normals by F^-T, renormalized); for most rigs F is the identity and nothing
+   moves. */
+
+/** @brief The space in which an engine rig's rest frames are rigid, and those
+    frames: IB_i^-1 = F B_i with B_i rigid and F the linear part (symmetric; with
+    a sign for a mirrored rig) that every joint shares.
+    @param joint_count number of joints (>= 0).
+    @param inverse_bind_matrices 12 floats per joint, 3x4 row-major.
+    @param out_space receives F, 12 floats, 3x4 row-major (no translation).
+    @param out_bind_poses receives B_i, the rest frames in the space F^-1: what
+    fk_skin_desc::bind_poses takes.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT, FK_ERROR_NOT_FINITE,
+    or FK_ERROR_NOT_RIGID when an inverse bind matrix is singular or the rest
+    frames' scales differ (within FK_LBS_RIGID_TOLERANCE): no one space makes
+    them rigid. */
+FK_LBS_DEF fk_result fk_bind_frames_from_matrices(int joint_count, const float *inverse_bind_matrices,
+                                                  float out_space[12], fk_rigid *out_bind_poses);
+
+/** @brief The skinning matrices of one pose of an engine rig, scale and shear
+    included, in the space of fk_bind_frames_from_matrices(): F^-1 W_i IB_i F.
+    @param joint_count number of joints (>= 0).
+    @param inverse_bind_matrices,world_matrices 12 floats per joint, 3x4 row-major.
+    @param space F from fk_bind_frames_from_matrices(), or NULL for the identity
+    (world space, as glTF skins).
+    @param out_matrices receives 12 floats per joint: fk_skin_desc::matrices.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT, FK_ERROR_NOT_FINITE
+    (an input is not finite, or a result overflows float), or FK_ERROR_NOT_RIGID
+    when F is singular. */
+FK_LBS_DEF fk_result fk_skin_matrices_from_matrices(int joint_count, const float *inverse_bind_matrices,
+                                                    const float *world_matrices, const float *space,
+                                                    float *out_matrices);
 
 /* ============================================================================
    Skinning
@@ -2069,6 +2112,94 @@ FK_LBS_DEF fk_result fk_pose_from_matrices(int joint_count, const int *parents,
                    parent_rotation[6 + k] * offset[2] - x[k];
         out_translations[i] = fk_vec3_make((float)d[0], (float)d[1], (float)d[2]);
         if (!fk__vec3_is_finite(out_translations[i])) return FK_ERROR_NOT_FINITE; /* overflowed float */
+    }
+    return FK_OK;
+}
+
+/* An inverse bind matrix's inverse, the joint's rest frame, in double. */
+static int fk__rest_frame(const float inverse_bind[12], double out[12])
+{
+    double m[12], linear[9], inverse[9];
+    int row;
+    fk__mat34_to_double(inverse_bind, m);
+    fk__mat34_linear(m, linear);
+    if (!fk__mat3_inverse(linear, inverse)) return 0;
+    for (row = 0; row < 3; ++row) {
+        out[4 * row] = inverse[3 * row]; out[4 * row + 1] = inverse[3 * row + 1]; out[4 * row + 2] = inverse[3 * row + 2];
+        out[4 * row + 3] = -(inverse[3 * row] * m[3] + inverse[3 * row + 1] * m[7] + inverse[3 * row + 2] * m[11]);
+    }
+    return 1;
+}
+
+/* F from the polar decomposition of each rest frame's linear part L = F U: the
+   right decomposition of L^T = U^T F gives F as its stretch. */
+FK_LBS_DEF fk_result fk_bind_frames_from_matrices(int joint_count, const float *inverse_bind_matrices,
+                                                  float out_space[12], fk_rigid *out_bind_poses)
+{
+    double space[9], space_inverse[9], scale = 0.0;
+    int i, k, row;
+    if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (!out_space || (joint_count > 0 && (!inverse_bind_matrices || !out_bind_poses))) return FK_ERROR_NULL_ARGUMENT;
+    for (k = 0; k < 12; ++k) out_space[k] = k % 5 == 0 ? 1.0f : 0.0f;
+    for (i = 0; i < joint_count; ++i)
+        if (!fk__mat34_is_finite(inverse_bind_matrices + 12 * (size_t)i)) return FK_ERROR_NOT_FINITE;
+    for (i = 0; i < joint_count; ++i) {
+        double frame[12], transposed[9], rotation[9], stretch[9];
+        if (!fk__rest_frame(inverse_bind_matrices + 12 * (size_t)i, frame)) return FK_ERROR_NOT_RIGID;
+        for (row = 0; row < 3; ++row)
+            for (k = 0; k < 3; ++k) transposed[3 * row + k] = frame[4 * k + row];
+        if (!fk__polar_decomposition(transposed, rotation, stretch)) return FK_ERROR_NOT_RIGID;
+        if (i == 0) {
+            memcpy(space, stretch, sizeof space);
+            scale = fk__max_abs(space, 9);
+            if (!fk__mat3_inverse(space, space_inverse)) return FK_ERROR_NOT_RIGID;
+        }
+        for (k = 0; k < 9; ++k)
+            if (!(fabs(stretch[k] - space[k]) <= (double)FK_LBS_RIGID_TOLERANCE * scale)) return FK_ERROR_NOT_RIGID;
+        { /* B_i = F^-1 IB_i^-1: the rotation U (transposed back) and F^-1 t */
+            double u[9];
+            for (row = 0; row < 3; ++row)
+                for (k = 0; k < 3; ++k) u[3 * row + k] = rotation[3 * k + row];
+            out_bind_poses[i].q = fk__quat_from_mat3_double(u);
+            out_bind_poses[i].t = fk_vec3_make(
+                (float)(space_inverse[0] * frame[3] + space_inverse[1] * frame[7] + space_inverse[2] * frame[11]),
+                (float)(space_inverse[3] * frame[3] + space_inverse[4] * frame[7] + space_inverse[5] * frame[11]),
+                (float)(space_inverse[6] * frame[3] + space_inverse[7] * frame[7] + space_inverse[8] * frame[11]));
+            if (!fk__vec3_is_finite(out_bind_poses[i].t)) return FK_ERROR_NOT_FINITE;
+        }
+    }
+    if (joint_count > 0)
+        for (k = 0; k < 9; ++k) out_space[4 * (k / 3) + k % 3] = (float)space[k];
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_skin_matrices_from_matrices(int joint_count, const float *inverse_bind_matrices,
+                                                    const float *world_matrices, const float *space,
+                                                    float *out_matrices)
+{
+    double f[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}, f_inverse[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+    int i, k;
+    if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (joint_count > 0 && (!inverse_bind_matrices || !world_matrices || !out_matrices)) return FK_ERROR_NULL_ARGUMENT;
+    if (space) {
+        double linear[9], inverse[9];
+        if (!fk__mat34_is_finite(space)) return FK_ERROR_NOT_FINITE;
+        fk__mat34_to_double(space, f);
+        fk__mat34_linear(f, linear);
+        if (!fk__mat3_inverse(linear, inverse)) return FK_ERROR_NOT_RIGID;
+        for (k = 0; k < 9; ++k) f_inverse[4 * (k / 3) + k % 3] = inverse[k];
+        for (k = 0; k < 3; ++k)
+            f_inverse[4 * k + 3] = -(inverse[3 * k] * f[3] + inverse[3 * k + 1] * f[7] + inverse[3 * k + 2] * f[11]);
+    }
+    for (i = 0; i < joint_count; ++i) {
+        double skinning[12], left[12], product[12];
+        if (!fk__skinning_matrix(inverse_bind_matrices, world_matrices, i, skinning)) return FK_ERROR_NOT_FINITE;
+        fk__mat34_mul_double(f_inverse, skinning, left);
+        fk__mat34_mul_double(left, f, product);
+        for (k = 0; k < 12; ++k) {
+            out_matrices[12 * (size_t)i + (size_t)k] = (float)product[k];
+            if (!fk__is_finite(out_matrices[12 * (size_t)i + (size_t)k])) return FK_ERROR_NOT_FINITE;
+        }
     }
     return FK_OK;
 }

@@ -12,7 +12,10 @@
 
    assimp_rig.c turns the file into fk_lbs.h's terms (fk_bind_from_matrices() and
    fk_pose_from_matrices()); what is left is the library's ordinary loop:
-   fk_forward() and fk_skin_lbs() or fk_skin_dqs(). */
+   fk_forward() and fk_skin_lbs() or fk_skin_dqs(). A pose whose joints scale
+   (animated scale, squash and stretch) skins with each joint's skinning matrix
+   instead (fk_skin_matrices_from_matrices()), DQS with its bones split into
+   scale and rigid parts (fk_bind_frames_from_matrices() gives their rest frames). */
 #define FK_LBS_IMPLEMENTATION
 #include "fk_lbs.h"
 #include "assimp_rig.h"
@@ -57,12 +60,89 @@ static void posed_model_free(posed_model *p)
     free(p->normals);
 }
 
+/* A pose with scale (rig_pose_at() said FK_ERROR_NOT_RIGID): each joint's skinning
+   matrix for the stored vertices P v, C_i = W_i IB_i P^-1, which LBS takes as it is.
+   DQS with scale needs rigid rest frames: in the space F where the frames
+   P IB_i^-1 are (fk_bind_frames_from_matrices(); F is the identity unless the
+   whole rig is scaled), it skins F^-1 P v and takes the result back by F. */
+static fk_result skin_with_scale(rig *model, int dual_quaternion, const float *rest_normals, posed_model *p)
+{
+    size_t joints = (size_t)model->joint_count, vertices = (size_t)model->vertex_count, v, e;
+    float *inverse_bind = (float *)malloc(joints * 12 * sizeof(float) + 1);
+    float *matrices = (float *)malloc(joints * 12 * sizeof(float) + 1);
+    float *moved = (float *)malloc(vertices * 6 * sizeof(float) + 1);
+    fk_rigid *bind_poses = (fk_rigid *)malloc(joints * sizeof(fk_rigid) + 1);
+    float pretransform_inverse[12], space[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}, space_inverse[12];
+    fk_skin_desc skin;
+    fk_result result = FK_OK;
+    if (!inverse_bind || !matrices || !moved || !bind_poses) result = FK_ERROR_NULL_ARGUMENT;
+    if (result == FK_OK) result = fk_mat34_inverse(model->pretransform, pretransform_inverse);
+    for (v = 0; v < joints && result == FK_OK; ++v) /* the inverse bind matrices of the stored vertices: IB_i P^-1 */
+        fk_mat34_mul(model->inverse_bind + 12 * v, pretransform_inverse, inverse_bind + 12 * v);
+    if (result == FK_OK && dual_quaternion)
+        result = fk_bind_frames_from_matrices(model->joint_count, inverse_bind, space, bind_poses);
+    if (result == FK_OK) result = fk_mat34_inverse(space, space_inverse);
+    if (result == FK_OK)
+        result = fk_skin_matrices_from_matrices(model->joint_count, inverse_bind, model->joint_world,
+                                                dual_quaternion ? space : NULL, matrices);
+    for (v = 0; v < joints && result == FK_OK; ++v) { /* the posed joints, C_i x_i */
+        const float *m = matrices + 12 * v;
+        fk_vec3 x = model->rest_joints[v];
+        float world[3];
+        for (e = 0; e < 3; ++e) {
+            float in_space[3];
+            size_t r;
+            for (r = 0; r < 3; ++r)
+                in_space[r] = space_inverse[4 * r] * x.x + space_inverse[4 * r + 1] * x.y + space_inverse[4 * r + 2] * x.z;
+            world[e] = m[4 * e] * in_space[0] + m[4 * e + 1] * in_space[1] + m[4 * e + 2] * in_space[2] + m[4 * e + 3];
+        }
+        p->joints[v] = fk_vec3_make(space[0] * world[0] + space[1] * world[1] + space[2] * world[2],
+                                    space[4] * world[0] + space[5] * world[1] + space[6] * world[2],
+                                    space[8] * world[0] + space[9] * world[1] + space[10] * world[2]);
+    }
+    for (v = 0; v < vertices && result == FK_OK; ++v) /* F^-1 P v; normals by F^T */
+        for (e = 0; e < 3; ++e) {
+            const float *position = model->positions + 3 * v, *normal = rest_normals ? rest_normals + 3 * v : position;
+            moved[3 * v + e] = space_inverse[4 * e] * position[0] + space_inverse[4 * e + 1] * position[1] +
+                               space_inverse[4 * e + 2] * position[2];
+            moved[3 * (vertices + v) + e] = space[e] * normal[0] + space[4 + e] * normal[1] + space[8 + e] * normal[2];
+        }
+    memset(&skin, 0, sizeof skin);
+    skin.vertex_count = model->vertex_count;
+    skin.influences = model->influences;
+    skin.positions = moved;
+    skin.normals = rest_normals ? moved + 3 * vertices : NULL;
+    skin.joints = model->joints;
+    skin.weights = model->weights;
+    skin.matrices = matrices;
+    skin.bind_poses = dual_quaternion ? bind_poses : NULL; /* only DQS computed them */
+    skin.transform_count = model->joint_count;
+    skin.out_positions = p->positions;
+    skin.out_normals = rest_normals ? p->normals : NULL;
+    if (result == FK_OK) result = dual_quaternion ? fk_skin_dqs(&skin) : fk_skin_lbs(&skin);
+    for (v = 0; v < vertices && result == FK_OK; ++v) { /* back by F; normals by F^-T, renormalized */
+        float *position = p->positions + 3 * v, *normal = p->normals + 3 * v;
+        fk_vec3 x = fk_vec3_make(position[0], position[1], position[2]);
+        for (e = 0; e < 3; ++e) position[e] = space[4 * e] * x.x + space[4 * e + 1] * x.y + space[4 * e + 2] * x.z;
+        if (rest_normals) {
+            fk_vec3 n = fk_vec3_make(normal[0], normal[1], normal[2]);
+            n = fk_vec3_normalize(fk_vec3_make(space_inverse[0] * n.x + space_inverse[4] * n.y + space_inverse[8] * n.z,
+                                               space_inverse[1] * n.x + space_inverse[5] * n.y + space_inverse[9] * n.z,
+                                               space_inverse[2] * n.x + space_inverse[6] * n.y + space_inverse[10] * n.z));
+            normal[0] = n.x; normal[1] = n.y; normal[2] = n.z;
+        }
+    }
+    free(inverse_bind); free(matrices); free(moved); free(bind_poses);
+    return result;
+}
+
 /* Poses the model at a time and skins it; normals too when rest_normals is given. */
 static fk_result pose_and_skin(rig *model, double seconds, int dual_quaternion, const float *rest_normals,
                                posed_model *p)
 {
     fk_skin_desc skin;
     fk_result result = rig_pose_at(model, seconds, p->rotations, p->translations);
+    if (result == FK_ERROR_NOT_RIGID) return skin_with_scale(model, dual_quaternion, rest_normals, p);
     if (result == FK_OK)
         result = fk_forward(model->joint_count, model->parents, model->rest_joints, p->rotations, p->translations,
                             p->transforms);

@@ -194,6 +194,13 @@ mutant dqs_scaled_normals_not_through_the_scale fk__dqs_scaled_reference \
 'if (d->normals) n = fk_vec3_normalize(fk__cofactor_normal(scale, n));' ''
 mutant dqs_scale_blend_not_divided fk__dqs_scaled_reference 'scale[e] /= total;' 'scale[e] /= 1.0f;'
 
+# The engine bridge for rigs with scale: rest frames of different scales taken
+# for one space; the skinning matrices not brought into the space.
+mutant bind_frames_scales_not_compared fk_bind_frames_from_matrices \
+'<= (double)FK_LBS_RIGID_TOLERANCE * scale)) return FK_ERROR_NOT_RIGID;' '<= 1e300)) return FK_ERROR_NOT_RIGID;'
+mutant skin_matrices_not_in_the_space fk_skin_matrices_from_matrices 'fk__mat34_mul_double(left, f, product);' \
+'fk__mat34_mul_double(skinning, f, product);'
+
 # Transforms and matrices both given, and the matrices silently ignored.
 mutant skin_both_kinds_accepted fk__check_skin 'if (d->transforms && d->matrices) return FK_ERROR_CONFLICTING_ARGUMENTS;' ''
 

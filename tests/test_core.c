@@ -1110,6 +1110,68 @@ static void dqs_with_scale_needs_bind_poses(void)
     CHECK(fk_skin_dqs(&d) == FK_ERROR_INVALID_OPTION && fk_skin_lbs(&d) == FK_ERROR_INVALID_OPTION, "centre 7");
 }
 
+static double larger(double a, double b) { return a > b ? a : b; }
+
+/* The engine bridge for rigs with scale: rest frames F B_i with F = 100 (a
+   centimetre armature; mirrored along x for the second rig) and B_i rigid.
+   fk_bind_frames_from_matrices() finds a space F' (F' F'^T = F F^T; for the
+   mirrored rig -100, an equally good choice) and rigid frames B'_i with
+   F' B'_i = F B_i; fk_skin_matrices_from_matrices() gives the matrices that F'
+   takes back to the engine's W_i IB_i, here with W_i = F B_i S, the joint
+   scaled by S in its own frame. */
+static void engine_rest_frames_and_their_space(void)
+{
+    int mirrored, j, e, r;
+    for (mirrored = 0; mirrored < 2; ++mirrored) {
+        float f[12], frames[BONES][12], inverse_bind[BONES][12], world[BONES][12], space[12], matrices[BONES][12];
+        float scale[12], space_inverse[12], product[12], engine[12];
+        fk_rigid bind[BONES], found[BONES];
+        double worst_space = 0, worst_frame = 0, worst_matrix = 0;
+        fk_mat34_from_trs(fk_vec3_make(0, 0, 0), fk_quat_identity(), fk_vec3_make(mirrored ? -100.0f : 100.0f, 100, 100), f);
+        fk_mat34_from_trs(fk_vec3_make(0, 0, 0), fk_quat_identity(), fk_vec3_make(1.5f, 0.5f, 1.0f), scale);
+        random_bones(bind, BONES);
+        for (j = 0; j < BONES; ++j) {
+            float rigid[12];
+            fk_rigid_to_mat34(fk_rigid_make(fk_quat_normalize(bind[j].q), bind[j].t), rigid);
+            fk_mat34_mul(f, rigid, frames[j]);
+            CHECK(fk_mat34_inverse(frames[j], inverse_bind[j]) == FK_OK, "inverse");
+            fk_mat34_mul(frames[j], scale, world[j]);
+        }
+        CHECK(fk_bind_frames_from_matrices(BONES, &inverse_bind[0][0], space, found) == FK_OK, "bind frames");
+        CHECK(fk_skin_matrices_from_matrices(BONES, &inverse_bind[0][0], &world[0][0], space, &matrices[0][0]) == FK_OK,
+              "skinning matrices");
+        CHECK(fk_mat34_inverse(space, space_inverse) == FK_OK, "the space inverts");
+        for (r = 0; r < 3; ++r) /* F' F'^T = 10^4 I */
+            for (e = 0; e < 3; ++e) {
+                double dot = (double)space[4 * r] * space[4 * e] + (double)space[4 * r + 1] * space[4 * e + 1] +
+                             (double)space[4 * r + 2] * space[4 * e + 2];
+                worst_space = larger(worst_space, fabs(dot - (r == e ? 1e4 : 0.0)) / 1e4);
+            }
+        for (j = 0; j < BONES; ++j) {
+            float mine[12];
+            fk_rigid_to_mat34(found[j], mine);
+            fk_mat34_mul(space, mine, product);
+            for (e = 0; e < 12; ++e)
+                worst_frame = larger(worst_frame, fabs((double)product[e] - (double)frames[j][e]) / 100.0);
+            fk_mat34_mul(world[j], inverse_bind[j], engine);
+            fk_mat34_mul(space, matrices[j], product);
+            fk_mat34_mul(product, space_inverse, product);
+            for (e = 0; e < 12; ++e) worst_matrix = larger(worst_matrix, fabs((double)product[e] - (double)engine[e]));
+        }
+        CHECK(worst_space < 1e-6 && worst_frame < 1e-5 && worst_matrix < 1e-5,
+              "mirrored %d: space off by %g, rest frames by %g, matrices by %g", mirrored, worst_space, worst_frame,
+              worst_matrix);
+    }
+    {
+        float ib[2][12], space[12];
+        fk_rigid found[2];
+        fk_mat34_from_trs(fk_vec3_make(0, 0, 0), fk_quat_identity(), fk_vec3_make(1, 1, 1), ib[0]);
+        fk_mat34_from_trs(fk_vec3_make(0, 0, 0), fk_quat_identity(), fk_vec3_make(2, 1, 1), ib[1]);
+        CHECK(fk_bind_frames_from_matrices(2, &ib[0][0], space, found) == FK_ERROR_NOT_RIGID,
+              "rest frames with different scales");
+    }
+}
+
 /* An interleaved vertex: what a game engine's vertex buffer looks like. */
 typedef struct interleaved_vertex {
     float normal[3];
@@ -1515,6 +1577,7 @@ int main(void)
     RUN_TEST(affine_lbs_matches_reference_for_k_1_to_8);
     RUN_TEST(dqs_with_scale_on_one_bone_is_the_matrix);
     RUN_TEST(dqs_with_scale_needs_bind_poses);
+    RUN_TEST(engine_rest_frames_and_their_space);
     RUN_TEST(strided_interleaved_and_in_place_give_the_same_answer);
     RUN_TEST(dense_weights_equal_sparse_weights);
     RUN_TEST(rigs_larger_than_the_palette_skin_correctly);

@@ -438,6 +438,115 @@ static void bridge_reproduces_engine_skinning_matrices(void)
     }
 }
 
+/* A rig with scale through the engine bridge: the chain of bridge_error()
+   under an armature scaled by `armature_scale` (and rotated and moved), its
+   joints scaled non-uniformly in the pose. fk_skin_matrices_from_matrices()
+   in world space gives LBS the engine's skinning matrices; in the space of
+   fk_bind_frames_from_matrices() the rest frames are rigid, and DQS with scale,
+   skinned there and taken back, does not depend on the armature's scale: the
+   same rig at scale 1 gives the same mesh, scaled. Vertices are 50 points
+   around the chain on two neighbouring joints. */
+enum { SCALED_RIG_VERTICES = 50 };
+
+static int scaled_rig(double armature_scale, float out_lbs[][3], float out_dqs[][3], float reference_lbs[][3])
+{
+    unsigned state = 7;
+    int i, v, e;
+    mat4 bind[SYNTHETIC_JOINTS], world[SYNTHETIC_JOINTS];
+    mat4 armature = mat4_mul(random_rigid(&state, 3.0),
+                             mat4_trs((double[3]){0, 0, 0}, (double[4]){0, 0, 0, 1},
+                                      (double[3]){armature_scale, armature_scale, armature_scale}));
+    float inverse_bind[SYNTHETIC_JOINTS][12], world_matrices[SYNTHETIC_JOINTS][12], space[12], matrices[SYNTHETIC_JOINTS][12];
+    float rest[SCALED_RIG_VERTICES][3], weights[SCALED_RIG_VERTICES][2], in_space[SCALED_RIG_VERTICES][3];
+    float skinned[SCALED_RIG_VERTICES][3];
+    uint16_t joints[SCALED_RIG_VERTICES][2];
+    fk_rigid bind_poses[SYNTHETIC_JOINTS];
+    double space_inverse_check;
+    fk_skin_desc d;
+    for (i = 0; i < SYNTHETIC_JOINTS; ++i) {
+        mat4 local = random_rigid(&state, 0.2), posed = random_rigid(&state, 0.2);
+        double s[3] = {0.6 + 0.1 * i, 1.4 - 0.05 * i, 0.9};
+        posed = mat4_mul(posed, mat4_trs((double[3]){0, 0, 0}, (double[4]){0, 0, 0, 1}, s));
+        bind[i] = i == 0 ? mat4_mul(armature, local) : mat4_mul(bind[i - 1], local);
+        world[i] = i == 0 ? mat4_mul(armature, posed) : mat4_mul(world[i - 1], posed);
+        mat4_to_mat34(mat4_inverse_affine(bind[i]), inverse_bind[i]);
+        mat4_to_mat34(world[i], world_matrices[i]);
+    }
+    for (v = 0; v < SCALED_RIG_VERTICES; ++v) { /* near joint j's rest origin, in world space */
+        int j = v % (SYNTHETIC_JOINTS - 1);
+        double local[3] = {0.05 * (v % 3), 0.1, 0.02 * (v % 5)}, p[3];
+        for (e = 0; e < 3; ++e)
+            p[e] = bind[j].m[4 * e] * local[0] + bind[j].m[4 * e + 1] * local[1] + bind[j].m[4 * e + 2] * local[2] +
+                   bind[j].m[4 * e + 3];
+        for (e = 0; e < 3; ++e) rest[v][e] = (float)p[e];
+        joints[v][0] = (uint16_t)j; joints[v][1] = (uint16_t)(j + 1);
+        weights[v][0] = 0.3f + 0.4f * (float)(v % 2); weights[v][1] = 1.0f - weights[v][0];
+        for (e = 0; e < 3; ++e) { /* the engine's LBS, in double */
+            int k;
+            double sum = 0.0;
+            for (k = 0; k < 2; ++k) {
+                mat4 skin = mat4_mul(world[joints[v][k]], mat4_inverse_affine(bind[joints[v][k]]));
+                sum += (double)weights[v][k] * (skin.m[4 * e] * p[0] + skin.m[4 * e + 1] * p[1] + skin.m[4 * e + 2] * p[2] +
+                                                skin.m[4 * e + 3]);
+            }
+            reference_lbs[v][e] = (float)sum;
+        }
+    }
+    memset(&d, 0, sizeof d);
+    d.vertex_count = SCALED_RIG_VERTICES; d.influences = 2;
+    d.joints = &joints[0][0]; d.weights = &weights[0][0]; d.transform_count = SYNTHETIC_JOINTS;
+    d.matrices = &matrices[0][0];
+    /* LBS in world space, as glTF skins */
+    if (fk_skin_matrices_from_matrices(SYNTHETIC_JOINTS, &inverse_bind[0][0], &world_matrices[0][0], NULL,
+                                       &matrices[0][0]) != FK_OK) return 0;
+    d.positions = &rest[0][0]; d.out_positions = &out_lbs[0][0];
+    if (fk_skin_lbs(&d) != FK_OK) return 0;
+    /* DQS with scale in the space where the rest frames are rigid, then back */
+    if (fk_bind_frames_from_matrices(SYNTHETIC_JOINTS, &inverse_bind[0][0], space, bind_poses) != FK_OK) return 0;
+    space_inverse_check = space[0] * (space[5] * space[10] - space[6] * space[9]);
+    if (!(fabs(space_inverse_check) > 0.0)) return 0;
+    if (fk_skin_matrices_from_matrices(SYNTHETIC_JOINTS, &inverse_bind[0][0], &world_matrices[0][0], space,
+                                       &matrices[0][0]) != FK_OK) return 0;
+    {
+        float inverse[12];
+        if (fk_mat34_inverse(space, inverse) != FK_OK) return 0;
+        for (v = 0; v < SCALED_RIG_VERTICES; ++v)
+            for (e = 0; e < 3; ++e)
+                in_space[v][e] = inverse[4 * e] * rest[v][0] + inverse[4 * e + 1] * rest[v][1] + inverse[4 * e + 2] * rest[v][2];
+    }
+    d.positions = &in_space[0][0]; d.out_positions = &skinned[0][0]; d.bind_poses = bind_poses;
+    if (fk_skin_dqs(&d) != FK_OK) return 0;
+    for (v = 0; v < SCALED_RIG_VERTICES; ++v)
+        for (e = 0; e < 3; ++e)
+            out_dqs[v][e] = space[4 * e] * skinned[v][0] + space[4 * e + 1] * skinned[v][1] + space[4 * e + 2] * skinned[v][2];
+    return 1;
+}
+
+static void engine_rig_with_scale_skins_in_the_space_of_its_rest_frames(void)
+{
+    static float lbs_100[SCALED_RIG_VERTICES][3], dqs_100[SCALED_RIG_VERTICES][3], reference_100[SCALED_RIG_VERTICES][3];
+    static float lbs_1[SCALED_RIG_VERTICES][3], dqs_1[SCALED_RIG_VERTICES][3], reference_1[SCALED_RIG_VERTICES][3];
+    double worst_lbs = 0.0, worst_dqs = 0.0, moved = 0.0;
+    int v, e;
+    CHECK(scaled_rig(100.0, lbs_100, dqs_100, reference_100), "the rig scaled by 100 failed");
+    CHECK(scaled_rig(1.0, lbs_1, dqs_1, reference_1), "the rig at scale 1 failed");
+    for (v = 0; v < SCALED_RIG_VERTICES; ++v)
+        for (e = 0; e < 3; ++e) {
+            double lbs = fabs((double)lbs_100[v][e] - (double)reference_100[v][e]) / 100.0;
+            /* the armature moves the rig too: compare the two rigs' meshes relative to their first vertex */
+            double dqs = fabs(((double)dqs_100[v][e] - (double)dqs_100[0][e]) / 100.0 -
+                              ((double)dqs_1[v][e] - (double)dqs_1[0][e]));
+            double scale = fabs(((double)dqs_1[v][e] - (double)dqs_1[0][e]) -
+                                ((double)lbs_1[v][e] - (double)lbs_1[0][e]));
+            worst_lbs = lbs > worst_lbs ? lbs : worst_lbs;
+            worst_dqs = dqs > worst_dqs ? dqs : worst_dqs;
+            moved = scale > moved ? scale : moved;
+        }
+    CHECK(worst_lbs < 1e-5, "LBS of the engine's skinning matrices is %g from the engine's", worst_lbs);
+    CHECK(worst_dqs < 1e-5, "DQS with scale depends on the armature's scale: %g", worst_dqs);
+    CHECK(moved > 1e-3, "DQS and LBS agree on this rig (%g): it shows nothing", moved);
+}
+
 /* q_i is the local rotation only without bind rotations: with them it is seen
    through the parent's bind rotation, q = R(B_p) R(L) R(B)^-1. */
 static void bridge_rotations_account_for_rotated_bind_poses(void)
@@ -721,6 +830,7 @@ static void model_test(const char *name, int expect_renormalized)
 /* ---- The examples' dumps, read back from the programs themselves --------------- */
 
 static char build_directory[512] = "build";
+static char data_directory[600] = "tests/data";
 
 /* Runs an example and returns its whole standard output (NULL if it failed). */
 static char *run_example(const char *arguments)
@@ -800,10 +910,11 @@ static void bvh_pose_dump_test(const char *name)
 /* rig_pose --dump-vertices against the reference, at two times, with --method lbs. */
 static void rig_pose_dump_test(const char *name)
 {
-    char path[256], arguments[512], error[512];
+    char path[700], arguments[1024], error[512];
     rig model;
     int t, v;
-    snprintf(path, sizeof path, MODELS "%s", name);
+    if (strncmp(name, data_directory, strlen(data_directory)) == 0) snprintf(path, sizeof path, "%s", name); /* ours */
+    else snprintf(path, sizeof path, MODELS "%s", name);
     if (!CHECK(rig_load(path, &model, error, sizeof error), "%s", error)) return;
     for (t = 1; t <= 2; ++t) {
         double seconds = model.duration_seconds * t / 3.0, largest = 0.0, diagonal;
@@ -855,6 +966,16 @@ static void bvh_pose_takes_any_number_of_frames(void)
 static void bvh_pose_dumps_match_01_01(void) { bvh_pose_dump_test("01_01.bvh"); }
 static void bvh_pose_dumps_match_01_03(void) { bvh_pose_dump_test("01_03.bvh"); }
 static void bvh_pose_dumps_match_boxing_toes(void) { bvh_pose_dump_test("Boxing_Toes.bvh"); }
+/* A limb whose bones stretch, squash and scale non-uniformly under an armature
+   scaled by 0.5, made with Blender (tests/data/scaled_limb.py): rig_pose skins it
+   with the joints' skinning matrices, and its dump is glTF's skinned vertex. */
+static void rig_pose_dumps_match_a_rig_with_scale(void)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/scaled_limb.gltf", data_directory);
+    rig_pose_dump_test(path);
+}
+
 static void rig_pose_dumps_match_gltf(void) { rig_pose_dump_test("glTF2/simple_skin/simple_skin.gltf"); }
 static void rig_pose_dumps_match_x(void) { rig_pose_dump_test("X/Testwuson.X"); rig_pose_dump_test("X/BCN_Epileptic.X"); }
 static void rig_pose_dumps_match_fbx(void) { rig_pose_dump_test("FBX/animation_with_skeleton.fbx"); rig_pose_dump_test("FBX/huesitos.fbx"); }
@@ -875,7 +996,6 @@ static void fbx_huesitos_matches_assimp(void) { model_test("FBX/huesitos.fbx", 1
    Preserve Volume (its DQS with scale) and without (LBS); the script that
    wrote it sits beside it. The bones' skinning matrices are M = P R^-1 (pose
    and rest frames, in the armature's space) and their bind poses R. */
-static char data_directory[600] = "tests/data";
 
 static void blender_preserve_volume_matches_fk_skin_dqs(void)
 {
@@ -973,6 +1093,7 @@ int main(int argc, char **argv)
     RUN_TEST(bridge_reproduces_engine_skinning_matrices);
     RUN_TEST(bridge_rotations_account_for_rotated_bind_poses);
     RUN_TEST(bridge_reports_scale_it_cannot_represent);
+    RUN_TEST(engine_rig_with_scale_skins_in_the_space_of_its_rest_frames);
     RUN_TEST(mat44_layouts_are_transposes);
     RUN_TEST(mat34_inverse_undoes_an_affine_matrix);
     RUN_TEST(blender_preserve_volume_matches_fk_skin_dqs);
@@ -995,5 +1116,6 @@ int main(int argc, char **argv)
     RUN_TEST(rig_pose_dumps_match_gltf);
     RUN_TEST(rig_pose_dumps_match_x);
     RUN_TEST(rig_pose_dumps_match_fbx);
+    RUN_TEST(rig_pose_dumps_match_a_rig_with_scale);
     return check_finish();
 }
