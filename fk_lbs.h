@@ -509,6 +509,24 @@ FK_LBS_DEF fk_result fk_forward_scaled(int joint_count, const int *parents, cons
                                        const fk_quat *rotations, const fk_vec3 *translations,
                                        const fk_vec3 *scales, float *out);
 
+/** @brief Recomputes one joint's subtree of fk_forward_scaled() (or, with
+    @p rest_joints NULL, of fk_forward_trs()), as fk_forward_subtree() does for
+    fk_forward(): the joint and every joint below it, from the other joints'
+    matrices as they stand (the subtree root's parent's must be current).
+    @param joint_count number of joints (>= 1). @param parents parent array, any order.
+    @param rest_joints rest positions (pivots), or NULL for glTF's T R S.
+    @param rotations,translations,scales as fk_forward_scaled() (translations are
+    required without rest joints, scales may be NULL).
+    @param joint the subtree's root.
+    @param matrices in: the matrices of the last full pass; out: the subtree
+    recomputed.
+    @return as fk_forward_scaled(), or FK_ERROR_JOINT_OUT_OF_RANGE for a joint not
+    below joint_count. Bad input is found before anything is written; a subtree
+    whose products overflow float is left as identities. */
+FK_LBS_DEF fk_result fk_forward_scaled_subtree(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                               const fk_quat *rotations, const fk_vec3 *translations,
+                                               const fk_vec3 *scales, int joint, float *matrices);
+
 /* ============================================================================
    Engine data: inverse bind matrices and world matrices to joints and rotations
    ============================================================================ */
@@ -1730,35 +1748,29 @@ static fk_result fk__forward_scaled_failed(int joint_count, float *out, fk_resul
 
 /* Any order, as fk__forward_marked() does it, with the marks in the first two
    floats of a waiting joint's matrix: an infinity (finished matrices are
-   finite) and the index of the joint below it on the path. */
-static fk_result fk__forward_scaled(int joint_count, const int *parents, const fk_vec3 *rest_joints,
-                                    const fk_quat *rotations, const fk_vec3 *translations,
-                                    const fk_vec3 *scales, float *out)
+   finite) and the index of the joint below it on the path. Computes every
+   joint marked FK__SCALED_UNVISITED; the others must hold finished matrices.
+   A product that overflows float is replaced by the identity and reported
+   after the walk, which may still find a cycle. */
+#define FK__SCALED_UNVISITED HUGE_VALF
+#define FK__SCALED_ON_PATH (-HUGE_VALF)
+
+static fk_result fk__forward_scaled_marked(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                           const fk_quat *rotations, const fk_vec3 *translations,
+                                           const fk_vec3 *scales, float *out)
 {
-    const float unvisited = HUGE_VALF, on_path = -HUGE_VALF;
-    fk_result result;
-    int i, parents_first, overflowed = 0;
-    if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
-    if (joint_count == 0) return FK_OK;
-    if (!parents || !rotations || !out || (!rest_joints && !translations)) return FK_ERROR_NULL_ARGUMENT;
-    result = fk__check_parents(joint_count, parents, &parents_first);
-    for (i = 0; i < joint_count && result == FK_OK; ++i) {
-        if (!fk__quat_is_normalizable(rotations[i])) result = FK_ERROR_INVALID_ROTATION;
-        else if ((rest_joints && !fk__vec3_is_finite(rest_joints[i])) ||
-                 (translations && !fk__vec3_is_finite(translations[i])) ||
-                 (scales && !fk__vec3_is_finite(scales[i])))
-            result = FK_ERROR_NOT_FINITE;
-    }
-    for (i = 0; i < joint_count; ++i) out[12 * i] = unvisited;
-    for (i = 0; i < joint_count && result == FK_OK; ++i) {
+    int i, overflowed = 0;
+    for (i = 0; i < joint_count; ++i) {
         int joint = i, below = -1;
-        if (out[12 * i] != unvisited) continue;
+        if (out[12 * i] != FK__SCALED_UNVISITED) continue;
         for (;;) { /* climb until the parent is finished or there is none */
             int parent = fk__parent_index(parents, joint);
-            out[12 * joint] = on_path;
+            out[12 * joint] = FK__SCALED_ON_PATH;
             memcpy(&out[12 * joint + 1], &below, sizeof below);
-            if (parent < 0 || (out[12 * parent] != unvisited && out[12 * parent] != on_path)) break;
-            if (out[12 * parent] == on_path) return fk__forward_scaled_failed(joint_count, out, FK_ERROR_CYCLE);
+            if (parent < 0 ||
+                (out[12 * parent] != FK__SCALED_UNVISITED && out[12 * parent] != FK__SCALED_ON_PATH))
+                break;
+            if (out[12 * parent] == FK__SCALED_ON_PATH) return FK_ERROR_CYCLE;
             below = joint;
             joint = parent;
         }
@@ -1767,17 +1779,76 @@ static fk_result fk__forward_scaled(int joint_count, const int *parents, const f
             memcpy(&next, &out[12 * joint + 1], sizeof next);
             fk__scaled_joint(parent < 0 ? NULL : &out[12 * parent], rest_joints ? &rest_joints[joint] : NULL,
                              rotations[joint], translations ? &translations[joint] : NULL,
-                             scales ? &scales[joint] : NULL,
-                             &out[12 * joint]);
-            if (!fk__mat34_is_finite(&out[12 * joint])) { /* reported after the walk, which may still find a cycle */
+                             scales ? &scales[joint] : NULL, &out[12 * joint]);
+            if (!fk__mat34_is_finite(&out[12 * joint])) {
                 overflowed = 1;
                 memcpy(&out[12 * joint], fk__identity_mat34, sizeof fk__identity_mat34);
             }
             joint = next;
         }
     }
-    if (result == FK_OK && overflowed) result = FK_ERROR_NOT_FINITE;
+    return overflowed ? FK_ERROR_NOT_FINITE : FK_OK;
+}
+
+/* A joint's inputs, checked as fk_forward() checks them. */
+static fk_result fk__check_scaled_joint(const fk_vec3 *rest_joints, const fk_quat *rotations,
+                                        const fk_vec3 *translations, const fk_vec3 *scales, int i)
+{
+    if (!fk__quat_is_normalizable(rotations[i])) return FK_ERROR_INVALID_ROTATION;
+    if ((rest_joints && !fk__vec3_is_finite(rest_joints[i])) || (translations && !fk__vec3_is_finite(translations[i])) ||
+        (scales && !fk__vec3_is_finite(scales[i])))
+        return FK_ERROR_NOT_FINITE;
+    return FK_OK;
+}
+
+static fk_result fk__forward_scaled(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                    const fk_quat *rotations, const fk_vec3 *translations,
+                                    const fk_vec3 *scales, float *out)
+{
+    fk_result result;
+    int i, parents_first;
+    if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (joint_count == 0) return FK_OK;
+    if (!parents || !rotations || !out || (!rest_joints && !translations)) return FK_ERROR_NULL_ARGUMENT;
+    result = fk__check_parents(joint_count, parents, &parents_first);
+    for (i = 0; i < joint_count && result == FK_OK; ++i)
+        result = fk__check_scaled_joint(rest_joints, rotations, translations, scales, i);
+    for (i = 0; i < joint_count && result == FK_OK; ++i) out[12 * i] = FK__SCALED_UNVISITED;
+    if (result == FK_OK) result = fk__forward_scaled_marked(joint_count, parents, rest_joints, rotations, translations,
+                                                            scales, out);
     return result == FK_OK ? FK_OK : fk__forward_scaled_failed(joint_count, out, result);
+}
+
+static int fk__in_subtree(int joint_count, const int *parents, int root, int joint);
+
+FK_LBS_DEF fk_result fk_forward_scaled_subtree(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                               const fk_quat *rotations, const fk_vec3 *translations,
+                                               const fk_vec3 *scales, int joint, float *matrices)
+{
+    int i, parents_first, root_parent;
+    fk_result result;
+    if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (!parents || !rotations || !matrices || (!rest_joints && !translations)) return FK_ERROR_NULL_ARGUMENT;
+    if (joint < 0 || joint >= joint_count) return FK_ERROR_JOINT_OUT_OF_RANGE;
+    if ((result = fk__check_parents(joint_count, parents, &parents_first)) != FK_OK) return result;
+    for (i = 0; i < joint_count; ++i) {
+        int member = fk__in_subtree(joint_count, parents, joint, i);
+        if (member < 0) return FK_ERROR_CYCLE;
+        if (member && (result = fk__check_scaled_joint(rest_joints, rotations, translations, scales, i)) != FK_OK)
+            return result;
+    }
+    root_parent = fk__parent_index(parents, joint);
+    /* a parent inside the subtree: a cycle through its root */
+    if (root_parent >= 0 && fk__in_subtree(joint_count, parents, joint, root_parent)) return FK_ERROR_CYCLE;
+    if (root_parent >= 0 && !fk__mat34_is_finite(&matrices[12 * root_parent])) return FK_ERROR_NOT_FINITE;
+    for (i = 0; i < joint_count; ++i)
+        if (fk__in_subtree(joint_count, parents, joint, i) > 0) matrices[12 * i] = FK__SCALED_UNVISITED;
+    result = fk__forward_scaled_marked(joint_count, parents, rest_joints, rotations, translations, scales, matrices);
+    if (result != FK_OK) /* an overflow: the subtree is left as identities */
+        for (i = 0; i < joint_count; ++i)
+            if (fk__in_subtree(joint_count, parents, joint, i) > 0)
+                memcpy(&matrices[12 * i], fk__identity_mat34, sizeof fk__identity_mat34);
+    return result;
 }
 
 FK_LBS_DEF fk_result fk_forward_trs(int joint_count, const int *parents, const fk_vec3 *translations,
@@ -3388,6 +3459,8 @@ static fk_result fk__forward_subtree(int joint_count, const int *parents, const 
             return FK_ERROR_NOT_FINITE;
     }
     root_parent = fk__parent_index(parents, root);
+    /* a parent inside the subtree: a cycle through its root */
+    if (root_parent >= 0 && fk__in_subtree(joint_count, parents, root, root_parent)) return FK_ERROR_CYCLE;
     if (root_parent >= 0) {
         if (!fk__quat_is_normalizable(transforms[root_parent].q)) return FK_ERROR_INVALID_ROTATION;
         if (!fk__vec3_is_finite(transforms[root_parent].t)) return FK_ERROR_NOT_FINITE;

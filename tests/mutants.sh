@@ -201,6 +201,12 @@ mutant bind_frames_scales_not_compared fk_bind_frames_from_matrices \
 mutant skin_matrices_not_in_the_space fk_skin_matrices_from_matrices 'fk__mat34_mul_double(left, f, product);' \
 'fk__mat34_mul_double(skinning, f, product);'
 
+# A subtree update with scale: a cycle through the subtree's root found only
+# after the marks are written; the subtree's joints not marked for the walk.
+mutant scaled_subtree_cycle_through_root_found_late fk_forward_scaled_subtree \
+'if (root_parent >= 0 && fk__in_subtree(joint_count, parents, joint, root_parent)) return FK_ERROR_CYCLE;' ''
+mutant scaled_subtree_not_marked fk_forward_scaled_subtree 'matrices[12 * i] = FK__SCALED_UNVISITED;' '(void)i;'
+
 # Transforms and matrices both given, and the matrices silently ignored.
 mutant skin_both_kinds_accepted fk__check_skin 'if (d->transforms && d->matrices) return FK_ERROR_CONFLICTING_ARGUMENTS;' ''
 

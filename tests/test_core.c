@@ -582,6 +582,53 @@ static void scaled_forward_bad_input_gets_its_codes(void)
     CHECK(fk_forward_scaled(4, parents, rest, rotations, NULL, NULL, NULL) == FK_ERROR_NULL_ARGUMENT, "no output");
 }
 
+/* fk_forward_scaled_subtree() gives the full pass's bits: a random forest with
+   scales, one subtree's rotations and scales changed, updated alone and in full,
+   in both forms; and bad input is found before anything is written. */
+static void scaled_subtree_update_matches_the_full_pass(void)
+{
+    static int parents[SCALED];
+    static fk_vec3 rest[SCALED], shift[SCALED], scales[SCALED];
+    static fk_quat rotations[SCALED];
+    static float whole[12 * SCALED], part[12 * SCALED];
+    int form, i, root = 17, cycle[3] = {2, 0, 1};
+    random_forest(SCALED, parents, rest, rotations, shift);
+    for (i = 0; i < SCALED; ++i) scales[i] = i % 8 == 3 ? random_scale() : fk_vec3_make(1, 1, 1);
+    for (form = 0; form < 2; ++form) {
+        const fk_vec3 *pivots = form ? rest : NULL;
+        int changed = 0;
+        CHECK((form ? fk_forward_scaled(SCALED, parents, rest, rotations, shift, scales, part)
+                    : fk_forward_trs(SCALED, parents, shift, rotations, scales, part)) == FK_OK, "first pass");
+        for (i = 0; i < SCALED; ++i) {
+            int j = i;
+            while (j >= 0 && j != root) j = parents[j];
+            if (j == root) { rotations[i] = random_quat(); scales[i] = random_scale(); ++changed; }
+        }
+        CHECK(fk_forward_scaled_subtree(SCALED, parents, pivots, rotations, shift, scales, root, part) == FK_OK,
+              "form %d: subtree update", form);
+        CHECK((form ? fk_forward_scaled(SCALED, parents, rest, rotations, shift, scales, whole)
+                    : fk_forward_trs(SCALED, parents, shift, rotations, scales, whole)) == FK_OK, "full pass");
+        CHECK(changed > 1 && memcmp(part, whole, sizeof whole) == 0, "form %d: the update (%d joints) differs from the full "
+              "pass", form, changed);
+    }
+    memcpy(whole, part, sizeof whole);
+    CHECK(fk_forward_scaled_subtree(SCALED, parents, rest, rotations, shift, scales, SCALED, part) ==
+              FK_ERROR_JOINT_OUT_OF_RANGE, "joint out of range");
+    rotations[root] = fk_quat_make(0, 0, 0, 0);
+    CHECK(fk_forward_scaled_subtree(SCALED, parents, rest, rotations, shift, scales, root, part) ==
+              FK_ERROR_INVALID_ROTATION, "zero rotation in the subtree");
+    CHECK(fk_forward_scaled_subtree(3, cycle, rest, rotations + 100, shift, scales, 0, part) == FK_ERROR_CYCLE,
+          "a cycle through the subtree's root");
+    {
+        fk_rigid transforms[3];
+        memset(transforms, 0x5a, sizeof transforms);
+        CHECK(fk_forward_subtree(3, cycle, rest, rotations + 100, shift, 0, transforms) == FK_ERROR_CYCLE &&
+                  ((unsigned char *)transforms)[3] == 0x5a,
+              "fk_forward_subtree: a cycle through the root, reported before writing");
+    }
+    CHECK(memcmp(whole, part, sizeof whole) == 0, "written before an error");
+}
+
 /* By hand: a root scaled by 2 along x, its child a unit up and turned an eighth
    about z. The child's world matrix is diag(2, 1, 1) Rz(45), whose columns
    (sqrt 2, sqrt 1/2, 0) and (-sqrt 2, sqrt 1/2, 0) are no longer at right angles:
@@ -1565,6 +1612,7 @@ int main(void)
     RUN_TEST(scaled_forward_matches_4x4_reference_in_any_order);
     RUN_TEST(nonuniform_parent_shears_a_turning_child);
     RUN_TEST(scaled_forward_bad_input_gets_its_codes);
+    RUN_TEST(scaled_subtree_update_matches_the_full_pass);
     RUN_TEST(forest_with_roots_in_any_position);
     RUN_TEST(posed_joints_are_pivots_moved);
     RUN_TEST(non_unit_rotations_are_normalized_on_the_way_in);

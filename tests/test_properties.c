@@ -1685,6 +1685,47 @@ static int root_scale_scales_the_skinned_mesh(const prop_case *c, prop_failure *
     return 1;
 }
 
+/* With every scale 1, DQS with scale is DQS: the rigid bones as matrices, and
+   one more bone that scales (no vertex uses it, but it sends the call through
+   the split), give fk_skin_dqs()'s result for the rigid bones, both centres,
+   with any bind poses. */
+static int dqs_with_unit_scales_is_dqs(const prop_case *c, prop_failure *f)
+{
+    rng r = c->extra;
+    int n = c->joint_count, b, j, centre;
+    fk_skin_desc rigid = mesh_desc(c, c->bones, out_positions_a, out_normals_a), scaled;
+    if (n + 1 > MAX_JOINTS) return 1;
+    for (b = 0; b < n; ++b) {
+        fk_rigid_to_mat34(fk_rigid_make(fk_quat_normalize(c->bones[b].q), c->bones[b].t), affine_bones_b + 12 * b);
+        bind_poses_b[b] = fk_rigid_make(fq(random_rotation(&r, 3.2)), fv(random_vector(&r, 2.0)));
+    }
+    fk_mat34_from_trs(fk_vec3_make(0, 0, 0), fk_quat_identity(), fk_vec3_make(2.0f, 1.0f, 0.5f), affine_bones_b + 12 * n);
+    bind_poses_b[n] = fk_rigid_identity();
+    if (skin(1, &rigid) != FK_OK) return fail(f, "fk_skin_dqs failed on rigid bones");
+    for (centre = 0; centre < 2; ++centre) {
+        scaled = mesh_desc(c, NULL, out_positions_b, out_normals_b);
+        scaled.matrices = affine_bones_b;
+        scaled.bind_poses = bind_poses_b;
+        scaled.transform_count = n + 1;
+        scaled.dqs_scale_center = centre ? FK_DQS_SCALE_AT_BONE : FK_DQS_SCALE_AT_VERTEX;
+        if (skin(1, &scaled) != FK_OK) return fail(f, "fk_skin_dqs failed with an unused bone that scales");
+        for (j = 0; j < c->vertex_count; ++j) {
+            double conditioning = dqs_conditioning(c->bones, c->joints + j * c->influences,
+                                                   c->weights + j * c->influences, c->influences);
+            dvec p = dv_load(c->positions + 3 * j);
+            double size = (dv_len(p) + c->bone_reach) * conditioning;
+            double error = dv_dist(dv_load(out_positions_a + 3 * j), dv_load(out_positions_b + 3 * j));
+            double turned = dv_dist(dv_load(out_normals_a + 3 * j), dv_load(out_normals_b + 3 * j));
+            if (conditioning == HUGE_VAL) continue; /* a half turn from the pivot: either sign is right */
+            if (!within(error, 2.0 * skin_tolerance(c->influences, size)) ||
+                !within(turned, 2.0 * skin_tolerance(c->influences, 1.0) * conditioning))
+                return fail(f, "%s: vertex %d is %.3g from DQS, its normal %.3g", centre ? "at the bones" : "at the vertex",
+                            j, error, turned);
+        }
+    }
+    return 1;
+}
+
 /* Bad values for the functions with scale: a bad rotation, rest joint,
    translation or scale (NaN or infinite) is reported as fk_forward() reports
    it, and leaves identities; a matrix with one is refused by both skinning
@@ -1785,6 +1826,7 @@ static property properties[] = {
     PROPERTY(affine_lbs_matches_a_double_reference, USES_BONES | USES_MESH),
     PROPERTY(affine_lbs_of_rigid_bones_is_rigid_lbs, USES_BONES | USES_MESH),
     PROPERTY(affine_normals_stay_perpendicular_and_outside, USES_BONES | USES_MESH),
+    PROPERTY(dqs_with_unit_scales_is_dqs, USES_BONES | USES_MESH),
     PROPERTY(bad_scaled_inputs_are_rejected, USES_SKELETON | USES_BONES | USES_MESH),
 };
 
