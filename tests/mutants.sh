@@ -161,11 +161,10 @@ mutant scaled_forward_product_reversed fk__scaled_joint 'fk_mat34_mul(parent, lo
 mutant scaled_forward_about_the_origin fk__scaled_joint 'pivot[row] - (' 'pivot[row] - 0.0 * ('
 
 # An overflow in the walk not reported: infinities pass for a pose.
-mutant scaled_forward_overflow_unreported fk__forward_scaled 'overflowed = 1;' 'overflowed = 0;'
+mutant scaled_forward_overflow_unreported fk__forward_scaled_marked 'overflowed = 1;' 'overflowed = 0;'
 
 # A cycle met after an overflow reported as the overflow.
-mutant scaled_forward_overflow_before_cycle fk__forward_scaled \
-'                overflowed = 1;' '                return fk__forward_scaled_failed(joint_count, out, FK_ERROR_NOT_FINITE);'
+mutant scaled_forward_overflow_before_cycle fk__forward_scaled_marked 'overflowed = 1;' 'return FK_ERROR_NOT_FINITE;'
 
 # Affine normals moved by the blend itself, as for rigid bones.
 mutant affine_normals_by_the_matrix fk__lbs_reference 'fk_vec3 moved = d->matrices ? fk__cofactor_normal(blend, n)' \
