@@ -2606,20 +2606,27 @@ static void fk__lbs_bone_of(const fk_skin_desc *d, int joint, float *out)
     else fk__lbs_bone(&d->transforms[joint], out);
 }
 
-static fk_rigid fk__rigid_bone(const fk_skin_desc *d, int joint)
-{
-    return d->matrices ? fk_rigid_from_mat34(d->matrices + 12 * (size_t)joint) : d->transforms[joint];
-}
-
+/* (The rigid transforms are read through a pointer: a copy by value costs a
+   store-forwarding stall per bone, which small calls notice.) */
 static void fk__dqs_bone_of(const fk_skin_desc *d, int joint, float *out)
 {
-    fk_rigid bone = fk__rigid_bone(d, joint);
+    fk_rigid bone;
+    if (!d->matrices) {
+        fk__dqs_bone(&d->transforms[joint], out);
+        return;
+    }
+    bone = fk_rigid_from_mat34(d->matrices + 12 * (size_t)joint);
     fk__dqs_bone(&bone, out);
 }
 
 static void fk__dqs_palette_bone_of(const fk_skin_desc *d, int joint, float *out)
 {
-    fk_rigid bone = fk__rigid_bone(d, joint);
+    fk_rigid bone;
+    if (!d->matrices) {
+        fk__dqs_palette_bone(&d->transforms[joint], out);
+        return;
+    }
+    bone = fk_rigid_from_mat34(d->matrices + 12 * (size_t)joint);
     fk__dqs_palette_bone(&bone, out);
 }
 
@@ -3049,11 +3056,13 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
 {
     fk__skin_layout layout;
-    fk_result result = fk__check_skin(desc, &layout);
+    fk_result result;
     int j;
-    if (result != FK_OK) return result;
+    if (!desc || !desc->matrices)
+        return fk__skin(desc, FK__DQS_PALETTE_STRIDE, fk__dqs_palette_bone_of, fk__dqs_fast, fk__dqs_reference);
+    if ((result = fk__check_skin(desc, &layout)) != FK_OK) return result;
     /* Bones with scale are split, which needs their rest frames. */
-    for (j = 0; desc->matrices && j < desc->transform_count; ++j)
+    for (j = 0; j < desc->transform_count; ++j)
         if (!fk__mat34_is_rigid(desc->matrices + 12 * (size_t)j)) {
             if (!desc->bind_poses) return FK_ERROR_NULL_ARGUMENT;
             return fk__skin(desc, FK__DQS_SCALED_STRIDE, fk__dqs_scaled_palette_bone_of, fk__no_fast_path,
