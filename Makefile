@@ -180,10 +180,12 @@ $(BUILD)/rig_pose: examples/rig_pose.c examples/assimp_rig.c examples/assimp_rig
 # It also reads the examples' dumps, so it needs them built.
 $(BUILD)/test_realdata: tests/test_realdata.c tests/check.h examples/bvh.c examples/bvh.h \
                         examples/assimp_rig.c examples/assimp_rig.h $(HEADER) $(BUILD)/fk_lbs.o \
+                        tests/data/blender_scaled_rig.txt tests/data/scaled_limb.gltf \
                         | $(BUILD) $(BUILD)/bvh_pose $(BUILD)/rig_pose
 	$(call need_debian_package,libassimp-dev,$(ASSIMP_HEADER))
 	-$(call need_debian_package,assimp-testmodels,$(ASSIMP_MODELS))
-	$(CC) $(REALDATA_FLAGS) tests/test_realdata.c examples/bvh.c examples/assimp_rig.c $(BUILD)/fk_lbs.o -o $@ -lassimp $(LDLIBS)
+	$(CC) $(REALDATA_FLAGS) -DTEST_DATA_DIR='"$(CURDIR)/tests/data"' tests/test_realdata.c examples/bvh.c \
+	    examples/assimp_rig.c $(BUILD)/fk_lbs.o -o $@ -lassimp $(LDLIBS)
 
 TEST_PROGRAMS += $(BUILD)/test_realdata
 

@@ -827,7 +827,10 @@ static void model_test(const char *name, int expect_renormalized)
 /* ---- The examples' dumps, read back from the programs themselves --------------- */
 
 static char build_directory[512] = "build";
-static char data_directory[600] = "tests/data";
+#ifndef TEST_DATA_DIR /* the Makefile passes the source tree's, whatever the build directory */
+#define TEST_DATA_DIR "tests/data"
+#endif
+static const char data_directory[] = TEST_DATA_DIR;
 
 /* Runs an example and returns its whole standard output (NULL if it failed). */
 static char *run_example(const char *arguments)
@@ -1081,7 +1084,6 @@ int main(int argc, char **argv)
     if (slash && (size_t)(slash - argv[0]) < sizeof build_directory) {
         memcpy(build_directory, argv[0], (size_t)(slash - argv[0]));
         build_directory[slash - argv[0]] = '\0';
-        snprintf(data_directory, sizeof data_directory, "%s/../tests/data", build_directory);
     }
     RUN_TEST(bvh_reader_reads_the_hierarchy_and_motion);
     RUN_TEST(bvh_reader_names_the_line_of_each_error);
