@@ -3715,7 +3715,8 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
    of three functions. FK_LBS_NO_SIMD leaves only the reference loops.
    Specialized copies, each because it measured faster: the skinning kernels
    for four influences and for any count, with and without normals (the
-   influence loop unrolls, the normal branch goes); DQS once per source of
+   influence loop unrolls, the normal branch goes), LBS's normals moved by the
+   blend (rigid bones) or by its cofactors (affine bones); DQS once per source of
    signs (pre-signed bones, the sign table, dot products), so that no branch
    on data picks it per influence; forward kinematics per convention and
    with and without translations. */
@@ -4721,9 +4722,9 @@ FK__DQS_FINISH(8)
 enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
 
 /* The two skinning kernels of a tier, at width w, each compiled for the
-   influence counts below and with and without normals, so that the influence
-   loop unrolls and the normal branch disappears: four influences (glTF's and
-   most engines' layout) and any count. */
+   influence counts below and with and without normals (LBS: moved or by
+   cofactors), so that the influence loop unrolls and the normal branch
+   disappears: four influences (glTF's and most engines' layout) and any count. */
 #define FK__SKIN_KERNELS(tier, target, w) \
     static target FK__ALWAYS_INLINE void fk__lbs_finish_normals_##tier(float *group, char *out, size_t stride, \
                                                                        int count, const int normals) \
