@@ -842,6 +842,23 @@ FK_LBS_DEF fk_result fk_pose_blend(int joint_count, int pose_count,
                                    const fk_quat *const *rotations, const fk_vec3 *const *translations,
                                    const float *weights, fk_quat *out_rotations, fk_vec3 *out_translations);
 
+/** @brief fk_pose_blend() with a weight per pose and joint, for layers that play on
+    part of the body (an upper-body layer over a walk): pose p counts at joint i
+    with weights[p] * masks[p][i], divided by that joint's sum of them, and the
+    hemisphere is that of the pose heaviest at the joint. Masks of all ones give
+    fk_pose_blend()'s bits.
+    @param joint_count,pose_count,rotations,translations,weights as fk_pose_blend().
+    @param masks masks[p] is pose p's joint_count mask values (finite, >= 0), or
+    NULL for all ones; the list itself may be NULL.
+    @param out_rotations,out_translations as fk_pose_blend().
+    @return as fk_pose_blend(); FK_ERROR_INVALID_WEIGHT also for a mask value that
+    is negative or not finite, or a joint that no pose weighs. Nothing is written
+    on error. */
+FK_LBS_DEF fk_result fk_pose_blend_masked(int joint_count, int pose_count, const fk_quat *const *rotations,
+                                          const fk_vec3 *const *translations, const float *weights,
+                                          const float *const *masks, fk_quat *out_rotations,
+                                          fk_vec3 *out_translations);
+
 /** @brief The additive pose that takes @p reference to @p pose:
     delta_q = reference_q* pose_q (applied in the joint's own frame) and
     delta_d = pose_d - reference_d, so fk_pose_add(reference, delta, 1) gives pose.
@@ -871,6 +888,21 @@ FK_LBS_DEF fk_result fk_pose_add(int joint_count,
                                  const fk_quat *base_rotations, const fk_vec3 *base_translations,
                                  const fk_quat *delta_rotations, const fk_vec3 *delta_translations,
                                  float weight, fk_quat *out_rotations, fk_vec3 *out_translations);
+
+/** @brief fk_pose_add() with a weight per joint: joint i takes weight * mask[i] of
+    the delta, so that an additive layer (a breath, a flinch) reaches only part of
+    the body. A mask of all ones gives fk_pose_add()'s bits.
+    @param joint_count,base_rotations,base_translations,delta_rotations,delta_translations,weight
+    as fk_pose_add().
+    @param mask joint_count finite values (any sign, as the weight), or NULL for all ones.
+    @param out_rotations,out_translations as fk_pose_add().
+    @return as fk_pose_add(), or FK_ERROR_INVALID_WEIGHT for a mask value that is not
+    finite; nothing is written on error. */
+FK_LBS_DEF fk_result fk_pose_add_masked(int joint_count,
+                                        const fk_quat *base_rotations, const fk_vec3 *base_translations,
+                                        const fk_quat *delta_rotations, const fk_vec3 *delta_translations,
+                                        float weight, const float *mask, fk_quat *out_rotations,
+                                        fk_vec3 *out_translations);
 
 /** @brief Checks a track's key times: finite and strictly ascending (glTF's rule).
     @param key_count number of keys (>= 1). @param times key_count times.
@@ -3296,33 +3328,53 @@ FK_LBS_DEF fk_result fk_pose_interpolate(int joint_count, const fk_quat *rotatio
     return FK_OK;
 }
 
-FK_LBS_DEF fk_result fk_pose_blend(int joint_count, int pose_count, const fk_quat *const *rotations,
-                                   const fk_vec3 *const *translations, const float *weights,
-                                   fk_quat *out_rotations, fk_vec3 *out_translations)
+/* Pose p's weight at joint i: its weight times its mask there (1 without one). */
+static float fk__masked_weight(const float *weights, const float *const *masks, int p, int i)
+{
+    return masks && masks[p] ? weights[p] * masks[p][i] : weights[p];
+}
+
+FK_LBS_DEF fk_result fk_pose_blend_masked(int joint_count, int pose_count, const fk_quat *const *rotations,
+                                          const fk_vec3 *const *translations, const float *weights,
+                                          const float *const *masks, fk_quat *out_rotations,
+                                          fk_vec3 *out_translations)
 {
     fk_result result;
-    float sum = 0.0f;
-    int i, p, heaviest = 0;
+    float total = 0.0f;
+    int i, p;
     if (joint_count < 0 || pose_count < 1) return FK_ERROR_INVALID_COUNT;
     if (!rotations || !weights || (joint_count > 0 && !out_rotations)) return FK_ERROR_NULL_ARGUMENT;
     for (p = 0; p < pose_count; ++p) {
         if (!(weights[p] >= 0.0f && weights[p] <= FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
-        if (weights[p] > weights[heaviest]) heaviest = p;
-        sum += weights[p];
+        total += weights[p];
     }
-    if (!(sum > 0.0f && sum <= FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
+    if (!(total > 0.0f && total <= FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
     for (p = 0; p < pose_count; ++p)
         if ((result = fk__check_pose(joint_count, rotations[p], translations ? translations[p] : NULL)) != FK_OK)
             return result;
+    for (i = 0; masks && i < joint_count; ++i) { /* every joint's masks and sum, before anything is written */
+        float sum = 0.0f;
+        for (p = 0; p < pose_count; ++p) {
+            if (masks[p] && !(masks[p][i] >= 0.0f && masks[p][i] <= FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
+            sum += fk__masked_weight(weights, masks, p, i);
+        }
+        if (!(sum > 0.0f && sum <= FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
+    }
     for (i = 0; i < joint_count; ++i) {
         /* Against the heaviest pose's rotation no other can cancel the sum: each
            term's dot product with it is >= 0 after the flip, and its own is > 0. */
-        fk_quat pivot = fk_quat_normalize(rotations[heaviest][i]);
-        fk_quat q = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f);
+        float sum = 0.0f;
+        int heaviest = 0;
+        fk_quat pivot, q = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f);
         fk_vec3 d = fk_vec3_make(0.0f, 0.0f, 0.0f);
         for (p = 0; p < pose_count; ++p) {
+            if (fk__masked_weight(weights, masks, p, i) > fk__masked_weight(weights, masks, heaviest, i)) heaviest = p;
+            sum += fk__masked_weight(weights, masks, p, i);
+        }
+        pivot = fk_quat_normalize(rotations[heaviest][i]);
+        for (p = 0; p < pose_count; ++p) {
             fk_quat r = fk_quat_normalize(rotations[p][i]);
-            float w = weights[p] / sum;
+            float w = fk__masked_weight(weights, masks, p, i) / sum;
             float signed_w = fk_quat_dot(pivot, r) < 0.0f ? -w : w;
             q = fk_quat_make(q.x + signed_w * r.x, q.y + signed_w * r.y, q.z + signed_w * r.z, q.w + signed_w * r.w);
             if (translations) d = fk_vec3_add(d, fk_vec3_scale(fk__vec3_at_or_zero(translations[p], i), w));
@@ -3331,6 +3383,14 @@ FK_LBS_DEF fk_result fk_pose_blend(int joint_count, int pose_count, const fk_qua
         if (out_translations) out_translations[i] = d;
     }
     return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_pose_blend(int joint_count, int pose_count, const fk_quat *const *rotations,
+                                   const fk_vec3 *const *translations, const float *weights,
+                                   fk_quat *out_rotations, fk_vec3 *out_translations)
+{
+    return fk_pose_blend_masked(joint_count, pose_count, rotations, translations, weights, NULL, out_rotations,
+                                out_translations);
 }
 
 FK_LBS_DEF fk_result fk_pose_difference(int joint_count, const fk_quat *reference_rotations,
@@ -3351,23 +3411,34 @@ FK_LBS_DEF fk_result fk_pose_difference(int joint_count, const fk_quat *referenc
     return FK_OK;
 }
 
-FK_LBS_DEF fk_result fk_pose_add(int joint_count, const fk_quat *base_rotations, const fk_vec3 *base_translations,
-                                 const fk_quat *delta_rotations, const fk_vec3 *delta_translations, float weight,
-                                 fk_quat *out_rotations, fk_vec3 *out_translations)
+FK_LBS_DEF fk_result fk_pose_add_masked(int joint_count, const fk_quat *base_rotations,
+                                        const fk_vec3 *base_translations, const fk_quat *delta_rotations,
+                                        const fk_vec3 *delta_translations, float weight, const float *mask,
+                                        fk_quat *out_rotations, fk_vec3 *out_translations)
 {
     fk_result result = fk__check_two_poses(joint_count, base_rotations, base_translations, delta_rotations,
                                            delta_translations, weight, out_rotations);
     int i;
     if (result != FK_OK) return result;
+    for (i = 0; mask && i < joint_count; ++i)
+        if (!fk__is_finite(mask[i]) || !fk__is_finite(weight * mask[i])) return FK_ERROR_INVALID_WEIGHT;
     for (i = 0; i < joint_count; ++i) {
         fk_vec3 base_d = fk__vec3_at_or_zero(base_translations, i), delta_d = fk__vec3_at_or_zero(delta_translations, i);
-        /* delta^weight along the shorter arc: the rotation vector scaled by weight. */
-        fk_quat partial = fk_quat_from_rotation_vector(
-            fk_vec3_scale(fk_quat_to_rotation_vector(delta_rotations[i]), weight));
+        const float w = mask ? weight * mask[i] : weight;
+        /* delta^w along the shorter arc: the rotation vector scaled by w. */
+        fk_quat partial = fk_quat_from_rotation_vector(fk_vec3_scale(fk_quat_to_rotation_vector(delta_rotations[i]), w));
         out_rotations[i] = fk_quat_normalize(fk_quat_mul(fk_quat_normalize(base_rotations[i]), partial));
-        if (out_translations) out_translations[i] = fk_vec3_add(base_d, fk_vec3_scale(delta_d, weight));
+        if (out_translations) out_translations[i] = fk_vec3_add(base_d, fk_vec3_scale(delta_d, w));
     }
     return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_pose_add(int joint_count, const fk_quat *base_rotations, const fk_vec3 *base_translations,
+                                 const fk_quat *delta_rotations, const fk_vec3 *delta_translations, float weight,
+                                 fk_quat *out_rotations, fk_vec3 *out_translations)
+{
+    return fk_pose_add_masked(joint_count, base_rotations, base_translations, delta_rotations, delta_translations,
+                              weight, NULL, out_rotations, out_translations);
 }
 
 FK_LBS_DEF fk_result fk_track_validate(int key_count, const float *times)

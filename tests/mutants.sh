@@ -49,6 +49,10 @@ names=(); tiers=(); judges=(); keys=(); finds=(); replacements=()
 add_mutant() { names+=("$1"); tiers+=("$2"); judges+=("$3"); keys+=("$4"); finds+=("$5"); replacements+=("$6"); }
 # mutant NAME DEFINITION FIND REPLACEMENT: a bug in the reference code.
 mutant() { add_mutant "$1" "" "" "$2" "$3" "$4"; }
+# beyond_mutant NAME DEFINITION FIND REPLACEMENT: a bug in the functions beyond
+# forward kinematics and skinning (poses, weights, IK), which tests/test_beyond.c
+# must catch.
+beyond_mutant() { add_mutant "$1" "" test_beyond "$2" "$3" "$4"; }
 # simd_mutant NAME TIER DEFINITION FIND REPLACEMENT: a bug in the fast paths.
 simd_mutant() { add_mutant "$1" "$2" test_simd "$3" "$4" "$5"; }
 # props_mutant NAME TIER DEFINITION FIND REPLACEMENT: a bug in the fast paths
@@ -205,6 +209,11 @@ mutant skin_matrices_not_in_the_space fk_skin_matrices_from_matrices 'fk__mat34_
 mutant scaled_subtree_cycle_through_root_found_late fk_forward_scaled_subtree \
 'if (root_parent >= 0 && fk__in_subtree(joint_count, parents, joint, root_parent)) return FK_ERROR_CYCLE;' ''
 mutant scaled_subtree_not_marked fk_forward_scaled_subtree 'matrices[12 * i] = FK__SCALED_UNVISITED;' '(void)i;'
+
+# Masked layers: the blend's masks ignored; the additive layer's mask ignored.
+beyond_mutant pose_blend_mask_ignored fk__masked_weight 'return masks && masks[p] ? weights[p] * masks[p][i] : weights[p];' \
+'(void)i; return masks ? weights[p] : weights[p];'
+beyond_mutant pose_add_mask_ignored fk_pose_add_masked 'const float w = mask ? weight * mask[i] : weight;' 'const float w = weight;'
 
 # Transforms and matrices both given, and the matrices silently ignored.
 mutant skin_both_kinds_accepted fk__check_skin 'if (d->transforms && d->matrices) return FK_ERROR_CONFLICTING_ARGUMENTS;' ''
@@ -709,7 +718,7 @@ if [ "${MUTANT_SKIP_BASELINE:-0}" != 1 ]; then
         can_run "$tier" || continue
         choose_tier "$tier"
         case $tier in
-            "") programs=("${scalar_programs[@]}") ;;
+            "") programs=("${scalar_programs[@]}" test_beyond) ;;
             sse2|avx2) programs=(test_simd test_properties test_bad_input) ;;
             *) programs=(test_simd) ;;
         esac
@@ -735,7 +744,8 @@ for index in "${!names[@]}"; do
     fi
     total=$((total + 1))
     choose_tier "${tiers[$index]}"
-    if [ -z "${tiers[$index]}" ]; then programs=("${scalar_programs[@]}"); else read -r -a programs <<<"${judges[$index]}"; fi
+    if [ -z "${tiers[$index]}" ] && [ -z "${judges[$index]}" ]; then programs=("${scalar_programs[@]}")
+    else read -r -a programs <<<"${judges[$index]}"; fi
     make_header "$index" || { broken=$((broken + 1)); continue; }
     run_programs; status=$?
     if [ $status -eq 2 ]; then

@@ -438,6 +438,64 @@ static void blending_two_poses_is_nlerp_and_ignores_weight_scale(void)
     CHECK(fk_pose_blend(6, 3, poses, NULL, weights, out, NULL) == FK_ERROR_INVALID_WEIGHT, "NaN weight accepted");
 }
 
+/* Masked layers: a walk (weight 1, every joint) under an upper-body layer
+   (weight 1, mask 1 on joints 3 to 5, 0 on 0 to 2). The lower joints come out
+   as the walk alone and the upper ones as the even blend of both, bit for bit;
+   masks of all ones are fk_pose_blend() bit for bit; a masked additive layer
+   is fk_pose_add() at weight x mask, bit for bit. Bad masks write nothing. */
+static void masked_layers_play_on_their_joints_only(void)
+{
+    fk_quat walk[6], wave[6], out[6], expected[6], lower[6], before[6];
+    fk_vec3 walk_d[6], wave_d[6], d[6], expected_d[6];
+    const fk_quat *poses[2];
+    const fk_vec3 *translations[2];
+    const float *masks[2];
+    float weights[2] = {1.0f, 1.0f}, ones[6] = {1, 1, 1, 1, 1, 1}, upper[6] = {0, 0, 0, 1, 1, 1}, bad[6];
+    int trial, i;
+    rng_restart();
+    poses[0] = walk; poses[1] = wave; translations[0] = walk_d; translations[1] = wave_d;
+    for (trial = 0; trial < 30; ++trial) {
+        for (i = 0; i < 6; ++i) { walk[i] = random_quat(); wave[i] = random_quat(); walk_d[i] = random_vec3(1); wave_d[i] = random_vec3(1); }
+        weights[0] = rng_uniform(0.1f, 2.0f); weights[1] = rng_uniform(0.1f, 2.0f);
+        masks[0] = ones; masks[1] = ones;
+        CHECK(fk_pose_blend_masked(6, 2, poses, translations, weights, masks, out, d) == FK_OK, "masked blend failed");
+        CHECK(fk_pose_blend(6, 2, poses, translations, weights, expected, expected_d) == FK_OK, "blend failed");
+        CHECK(memcmp(out, expected, sizeof out) == 0 && memcmp(d, expected_d, sizeof d) == 0,
+              "masks of ones differ from fk_pose_blend (seed %lu)", seed);
+        masks[0] = NULL; masks[1] = upper;
+        CHECK(fk_pose_blend_masked(6, 2, poses, translations, weights, masks, out, d) == FK_OK, "layered blend failed");
+        CHECK(fk_pose_blend(6, 1, poses, translations, weights, lower, NULL) == FK_OK, "walk alone failed");
+        for (i = 0; i < 3; ++i)
+            CHECK(memcmp(&out[i], &lower[i], sizeof out[i]) == 0, "joint %d under a zero mask is not the walk alone", i);
+        for (i = 3; i < 6; ++i)
+            CHECK(memcmp(&out[i], &expected[i], sizeof out[i]) == 0, "joint %d under a mask of one is not the blend", i);
+        {
+            float half[6] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f}, w = rng_uniform(-1.0f, 2.0f);
+            CHECK(fk_pose_add_masked(6, walk, walk_d, wave, wave_d, w, half, out, d) == FK_OK, "masked add failed");
+            CHECK(fk_pose_add(6, walk, walk_d, wave, wave_d, w * 0.5f, expected, expected_d) == FK_OK, "add failed");
+            CHECK(memcmp(out, expected, sizeof out) == 0 && memcmp(d, expected_d, sizeof d) == 0,
+                  "a mask of one half is not fk_pose_add at half the weight (seed %lu)", seed);
+            CHECK(fk_pose_add_masked(6, walk, walk_d, wave, wave_d, w, ones, out, d) == FK_OK &&
+                      fk_pose_add(6, walk, walk_d, wave, wave_d, w, expected, expected_d) == FK_OK &&
+                      memcmp(out, expected, sizeof out) == 0, "a mask of ones is not fk_pose_add");
+        }
+    }
+    memcpy(before, out, sizeof out);
+    memcpy(bad, upper, sizeof bad);
+    bad[4] = -0.5f; masks[1] = bad;
+    CHECK(fk_pose_blend_masked(6, 2, poses, translations, weights, masks, out, d) == FK_ERROR_INVALID_WEIGHT,
+          "a negative mask value accepted");
+    bad[4] = NAN;
+    CHECK(fk_pose_blend_masked(6, 2, poses, translations, weights, masks, out, d) == FK_ERROR_INVALID_WEIGHT,
+          "a NaN mask value accepted");
+    masks[0] = upper; masks[1] = upper; /* joints 0 to 2: nobody */
+    CHECK(fk_pose_blend_masked(6, 2, poses, translations, weights, masks, out, d) == FK_ERROR_INVALID_WEIGHT,
+          "a joint no pose weighs accepted");
+    CHECK(fk_pose_add_masked(6, walk, walk_d, wave, wave_d, 1.0f, bad, out, d) == FK_ERROR_INVALID_WEIGHT,
+          "a NaN additive mask accepted");
+    CHECK(memcmp(before, out, sizeof out) == 0, "written before an error");
+}
+
 static void an_additive_difference_adds_back_to_the_pose(void)
 {
     fk_quat reference[6], pose[6], base[6], delta[6], out[6], half[6], full[6];
@@ -1032,6 +1090,7 @@ int main(int argc, char **argv)
     RUN_TEST(bad_weight_descriptors_are_refused);
     RUN_TEST(interpolation_hits_both_ends_and_turns_at_constant_speed);
     RUN_TEST(blending_two_poses_is_nlerp_and_ignores_weight_scale);
+    RUN_TEST(masked_layers_play_on_their_joints_only);
     RUN_TEST(an_additive_difference_adds_back_to_the_pose);
     RUN_TEST(tracks_interpolate_between_keys_and_clamp_outside);
     RUN_TEST(tracks_find_the_right_pair_of_keys);
