@@ -2802,50 +2802,6 @@ static fk_quat fk__dqs_finish(fk_quat real, fk_quat dual, fk_vec3 *p, fk_vec3 *n
     return fk_quat_identity();
 }
 
-/* Reference DQS over vertices [begin, end); palette as in fk__lbs_reference(). */
-static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                                   int begin, int end)
-{
-    int i, k, pivot_joint;
-    for (i = begin; i < end; ++i) {
-        const float *weights = fk__float_at(d->weights, layout->weight_stride, i);
-        fk_quat real = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f), dual = real, pivot;
-        float bone[FK__DQS_BONE_FLOATS];
-        const float *b = bone;
-        fk_vec3 p, n;
-        fk__tangent tangent = {{0.0f, 0.0f, 0.0f}, {0}};
-        for (k = 0; k < d->influences; ++k)
-            if (fk__influence_joint(d, layout, i, k) < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
-        pivot_joint = fk__influence_joint(d, layout, i, fk__heaviest(weights, d->influences));
-        if (palette) b = palette + (size_t)pivot_joint * FK__DQS_PALETTE_STRIDE;
-        else fk__dqs_bone_of(d, pivot_joint, bone);
-        pivot = fk_quat_make(b[0], b[1], b[2], b[3]);
-        for (k = 0; k < d->influences; ++k) {
-            int joint = fk__influence_joint(d, layout, i, k);
-            float w;
-            if (palette) b = palette + (size_t)joint * FK__DQS_PALETTE_STRIDE;
-            else fk__dqs_bone_of(d, joint, bone);
-            /* q and -q are one rotation but blend to different results; bringing
-               every rotation into the heaviest influence's hemisphere makes the
-               blend take the short way and makes it independent of the signs
-               given and of the order the influences are listed in. */
-            w = fk_quat_dot(pivot, fk_quat_make(b[0], b[1], b[2], b[3])) < 0.0f ? -weights[k] : weights[k];
-            real = fk_quat_make(real.x + w * b[0], real.y + w * b[1], real.z + w * b[2], real.w + w * b[3]);
-            dual = fk_quat_make(dual.x + w * b[4], dual.y + w * b[5], dual.z + w * b[6], dual.w + w * b[7]);
-        }
-        p = fk__load3(fk__float_at(d->positions, layout->position_stride, i));
-        n = d->normals ? fk__load3(fk__float_at(d->normals, layout->normal_stride, i)) : p;
-        if (d->tangents) tangent = fk__load_tangent(fk__float_at(d->tangents, layout->tangent_stride, i));
-        real = fk__dqs_finish(real, dual, &p, &n);
-        fk__store3(fk__out_at(d->out_positions, layout->out_position_stride, i), p);
-        if (d->normals) fk__store3(fk__out_at(d->out_normals, layout->out_normal_stride, i), n);
-        if (d->tangents)
-            fk__store_tangent(fk__out_at(d->out_tangents, layout->out_tangent_stride, i),
-                              fk_vec3_normalize(fk_quat_rotate(real, tangent.xyz)), &tangent);
-    }
-    return FK_OK;
-}
-
 /* ---- Skinning: DQS of bones with scale ---------------------------------------
    A dual quaternion holds a rotation and a translation, nothing more, so a bone
    with scale or shear is split, as Kavan et al. (2008) do for non-rigid joints
@@ -2975,13 +2931,16 @@ static void fk__dqs_scaled_palette_bone_of(const fk_skin_desc *d, int joint, flo
     fk__dqs_scaled_bone(d->matrices + 12 * (size_t)joint, &d->bind_poses[joint], out);
 }
 
-/* Reference DQS of bones with scale over vertices [begin, end); with a NULL
-   palette each bone is split as it is used. */
-static fk_result fk__dqs_scaled_reference(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                                          int begin, int end)
+/* Reference DQS over vertices [begin, end), of rigid bones (palette as in
+   fk__lbs_reference()) or of bones with scale (their palette entries above);
+   with a NULL palette each bone is converted as it is used. */
+static fk_result fk__dqs_reference_of(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                                      int begin, int end, int scaled)
 {
-    const int at_vertex = d->dqs_scale_center == FK_DQS_SCALE_AT_VERTEX;
-    int i, k, e;
+    const size_t stride = scaled ? FK__DQS_SCALED_STRIDE : FK__DQS_PALETTE_STRIDE;
+    void (*convert)(const fk_skin_desc *, int, float *) = scaled ? fk__dqs_scaled_palette_bone_of : fk__dqs_bone_of;
+    const int at_vertex = scaled && d->dqs_scale_center == FK_DQS_SCALE_AT_VERTEX;
+    int i, k, e, pivot_joint;
     for (i = begin; i < end; ++i) {
         const float *weights = fk__float_at(d->weights, layout->weight_stride, i);
         fk_quat real = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f), dual = real, pivot;
@@ -2991,15 +2950,19 @@ static fk_result fk__dqs_scaled_reference(const fk_skin_desc *d, const fk__skin_
         fk__tangent tangent = {{0.0f, 0.0f, 0.0f}, {0}};
         for (k = 0; k < d->influences; ++k)
             if (fk__influence_joint(d, layout, i, k) < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
-        k = fk__influence_joint(d, layout, i, fk__heaviest(weights, d->influences));
-        if (palette) b = palette + (size_t)k * FK__DQS_SCALED_STRIDE;
-        else fk__dqs_scaled_palette_bone_of(d, k, bone);
+        pivot_joint = fk__influence_joint(d, layout, i, fk__heaviest(weights, d->influences));
+        if (palette) b = palette + (size_t)pivot_joint * stride;
+        else convert(d, pivot_joint, bone);
         pivot = fk_quat_make(b[0], b[1], b[2], b[3]);
         for (k = 0; k < d->influences; ++k) {
             int joint = fk__influence_joint(d, layout, i, k);
             float w;
-            if (palette) b = palette + (size_t)joint * FK__DQS_SCALED_STRIDE;
-            else fk__dqs_scaled_palette_bone_of(d, joint, bone);
+            if (palette) b = palette + (size_t)joint * stride;
+            else convert(d, joint, bone);
+            /* q and -q are one rotation but blend to different results; bringing
+               every rotation into the heaviest influence's hemisphere makes the
+               blend take the short way and makes it independent of the signs
+               given and of the order the influences are listed in. */
             w = fk_quat_dot(pivot, fk_quat_make(b[0], b[1], b[2], b[3])) < 0.0f ? -weights[k] : weights[k];
             real = fk_quat_make(real.x + w * b[0], real.y + w * b[1], real.z + w * b[2], real.w + w * b[3]);
             dual = fk_quat_make(dual.x + w * b[4], dual.y + w * b[5], dual.z + w * b[6], dual.w + w * b[7]);
@@ -3013,12 +2976,14 @@ static fk_result fk__dqs_scaled_reference(const fk_skin_desc *d, const fk__skin_
                 dual.z += half * (b[3] * uz + (b[0] * uy - b[1] * ux));
                 dual.w -= half * (b[0] * ux + b[1] * uy + b[2] * uz);
             }
-            for (e = 0; e < FK__LBS_BONE_FLOATS; ++e) scale[e] += weights[k] * b[FK__DQS_SCALE_AT + e];
-            total += weights[k];
+            if (scaled) {
+                for (e = 0; e < FK__LBS_BONE_FLOATS; ++e) scale[e] += weights[k] * b[FK__DQS_SCALE_AT + e];
+                total += weights[k];
+            }
         }
         n = d->normals ? fk__load3(fk__float_at(d->normals, layout->normal_stride, i)) : p;
         if (d->tangents) tangent = fk__load_tangent(fk__float_at(d->tangents, layout->tangent_stride, i));
-        if (total != 0.0f) { /* the blended scale part first; all weights zero: none */
+        if (total != 0.0f) { /* the blended scale part first; rigid bones or all weights zero: none */
             for (e = 0; e < FK__LBS_BONE_FLOATS; ++e) scale[e] /= total;
             if (d->normals) n = fk_vec3_normalize(fk__cofactor_normal(scale, n));
             if (d->tangents)
@@ -3038,6 +3003,18 @@ static fk_result fk__dqs_scaled_reference(const fk_skin_desc *d, const fk__skin_
                               fk_vec3_normalize(fk_quat_rotate(real, tangent.xyz)), &tangent);
     }
     return FK_OK;
+}
+
+static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                                   int begin, int end)
+{
+    return fk__dqs_reference_of(d, layout, palette, begin, end, 0);
+}
+
+static fk_result fk__dqs_scaled_reference(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                                          int begin, int end)
+{
+    return fk__dqs_reference_of(d, layout, palette, begin, end, 1);
 }
 
 static int fk__no_fast_path(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,

@@ -130,7 +130,7 @@ mutant lbs_normal_written_with_position_stride fk__lbs_reference \
 'fk__out_at(d->out_normals, layout->out_normal_stride' 'fk__out_at(d->out_normals, layout->out_position_stride'
 
 # DQS blends q and -q as they come.
-mutant dqs_without_antipodal_flip fk__dqs_reference '< 0.0f ? -weights[k] : weights[k];' '< 0.0f ? weights[k] : weights[k];'
+mutant dqs_without_antipodal_flip fk__dqs_reference_of '< 0.0f ? -weights[k] : weights[k];' '< 0.0f ? weights[k] : weights[k];'
 
 # DQS takes its hemisphere from the first influence listed, even one of weight zero.
 mutant dqs_hemisphere_from_first_influence fk__heaviest 'if (weights[k] > weights[heaviest]) heaviest = k;' '(void)0;'
@@ -148,7 +148,7 @@ mutant tangent_handedness_dropped fk__store_tangent 'memcpy(p + 3, rest->w, size
 mutant lbs_tangent_not_renormalized fk__lbs_reference 'i), fk_vec3_normalize(moved),' 'i), moved,'
 
 # DQS leaves tangents' x y z where they were.
-mutant dqs_tangent_not_rotated fk__dqs_reference 'fk_quat_rotate(real, tangent.xyz)' 'tangent.xyz'
+mutant dqs_tangent_not_rotated fk__dqs_reference_of 'fk_quat_rotate(real, tangent.xyz)' 'tangent.xyz'
 
 # Input records read one float short of their stride.
 mutant input_stride_one_float_short fk__float_at '(size_t)vertex * stride' '(size_t)vertex * (stride - sizeof(float))'
@@ -187,15 +187,15 @@ mutant cofactor_normal_not_rescaled fk__cofactor_normal 'if ((largest > range' '
 # round; the scale part about the origin instead of the bone's rest origin;
 # normals not through the scale part; the scale parts' blend not divided by
 # the weights' sum.
-mutant dqs_scale_centre_ignored fk__dqs_scaled_reference \
-'const int at_vertex = d->dqs_scale_center == FK_DQS_SCALE_AT_VERTEX;' 'const int at_vertex = 0;'
-mutant dqs_scale_part_not_applied fk__dqs_scaled_reference 'if (!at_vertex) /*' 'if (0) /*'
-mutant dqs_scale_displacement_dropped fk__dqs_scaled_reference 'if (at_vertex) { /*' 'if (0) { /*'
+mutant dqs_scale_centre_ignored fk__dqs_reference_of \
+'const int at_vertex = scaled && d->dqs_scale_center == FK_DQS_SCALE_AT_VERTEX;' 'const int at_vertex = 0;'
+mutant dqs_scale_part_not_applied fk__dqs_reference_of 'if (!at_vertex) /*' 'if (0) /*'
+mutant dqs_scale_displacement_dropped fk__dqs_reference_of 'if (at_vertex) { /*' 'if (0) { /*'
 mutant dqs_bone_rotation_z_turned fk__bone_rotation 'fk__vec3d_cross(x, out_y, out_z);' 'fk__vec3d_cross(out_y, x, out_z);'
 mutant dqs_scale_part_about_the_origin fk__dqs_scaled_bone '(float)(b[4 * row + 3] - (scale' '(float)(0.0 - (scale'
-mutant dqs_scaled_normals_not_through_the_scale fk__dqs_scaled_reference \
+mutant dqs_scaled_normals_not_through_the_scale fk__dqs_reference_of \
 'if (d->normals) n = fk_vec3_normalize(fk__cofactor_normal(scale, n));' ''
-mutant dqs_scale_blend_not_divided fk__dqs_scaled_reference 'scale[e] /= total;' 'scale[e] /= 1.0f;'
+mutant dqs_scale_blend_not_divided fk__dqs_reference_of 'scale[e] /= total;' 'scale[e] /= 1.0f;'
 
 # The engine bridge for rigs with scale: rest frames of different scales taken
 # for one space; the skinning matrices not brought into the space.
