@@ -421,7 +421,7 @@ static void bench_skinning(int n)
 {
     static const int ks[] = {1, 2, 4, 8};
     double memcpy_time[2][MAX_K + 1], plain_time[2][MAX_K + 1];
-    int calls = calls_for(n), w, i;
+    int calls = calls_for(n), w, i, use_dqs;
     char name[64];
     printf("\n%d vertices, %d bones (%d call%s per sample, %d samples)\n", n, BONES, calls, calls > 1 ? "s" : "", SAMPLES);
     printf("%-26s %8s %8s %8s %8s %6s %6s %7s %7s\n", "case", "median", "min", "max", "Mvert/s", "GB/s",
@@ -485,28 +485,21 @@ static void bench_skinning(int n)
         print_row(name, n, bytes_per_vertex(4, w), t, memcpy_time[w][4] / t.median, plain_time[w][4]);
         print_dqs_ratios(ratios, "; bones within 60 degrees");
     }
-    for (w = 0; w < 2; ++w) { /* bones with scale and shear, given as matrices, against rigid bones */
-        job j = {0, 0, 4, 0, 0, 0, 0, 0, 1}, lbs;
-        timing t;
-        paired_ratios ratios;
-        j.end = n; j.with_normals = w;
-        lbs = j; lbs.affine = 0;
-        t = time_paired(run_skin, &j, run_skin, &lbs, calls, &ratios);
-        snprintf(name, sizeof name, "fk_skin_lbs k=4%s affine", w ? " +n" : "");
-        print_row(name, n, bytes_per_vertex(4, w), t, memcpy_time[w][4] / t.median, plain_time[w][4]);
-        print_ratios("affine/rigid", ratios, "");
-    }
-    for (w = 0; w < 2; ++w) { /* the same bones under DQS, split into scale and rigid parts, against rigid LBS */
-        job j = {0, 0, 4, 0, 1, 0, 0, 0, 1}, lbs;
-        timing t;
-        paired_ratios ratios;
-        j.end = n; j.with_normals = w;
-        lbs = j; lbs.affine = 0; lbs.dqs = 0;
-        t = time_paired(run_skin, &j, run_skin, &lbs, calls, &ratios);
-        snprintf(name, sizeof name, "fk_skin_dqs k=4%s scaled", w ? " +n" : "");
-        print_row(name, n, bytes_per_vertex(4, w), t, memcpy_time[w][4] / t.median, plain_time[w][4]);
-        print_ratios("DQS with scale/LBS", ratios, "");
-    }
+    /* bones with scale and shear, given as matrices: under LBS and under DQS
+       (split into scale and rigid parts), each against LBS of rigid bones */
+    for (use_dqs = 0; use_dqs < 2; ++use_dqs)
+        for (w = 0; w < 2; ++w) {
+            job j = {0, 0, 4, 0, 0, 0, 0, 0, 1}, lbs;
+            timing t;
+            paired_ratios ratios;
+            j.end = n; j.with_normals = w; j.dqs = use_dqs;
+            lbs = j; lbs.affine = 0; lbs.dqs = 0;
+            t = time_paired(run_skin, &j, run_skin, &lbs, calls, &ratios);
+            snprintf(name, sizeof name, "fk_skin_%s k=4%s %s", use_dqs ? "dqs" : "lbs", w ? " +n" : "",
+                     use_dqs ? "scaled" : "affine");
+            print_row(name, n, bytes_per_vertex(4, w), t, memcpy_time[w][4] / t.median, plain_time[w][4]);
+            print_ratios(use_dqs ? "DQS with scale/LBS" : "affine/rigid", ratios, "");
+        }
     { /* interleaved records (the same 72 bytes per vertex as k = 4 with normals) */
         job lbs = {0, 0, 4, 1, 0, 0, 0, 1, 0}, dqs;
         timing t;
