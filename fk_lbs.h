@@ -2596,11 +2596,17 @@ static void fk__dqs_bone(const fk_rigid *bone, float out[FK__DQS_BONE_FLOATS])
     out[7] = ((tw * q[3] - tx * q[0]) + (-ty * q[1] - tz * q[2])) * 0.5f;
 }
 
-static void fk__dqs_palette_bone(const fk_rigid *bone, float out[FK__DQS_PALETTE_STRIDE])
+/* A palette entry is the dual quaternion followed by its negation. */
+static void fk__dqs_append_negation(float out[FK__DQS_PALETTE_STRIDE])
 {
     int e;
-    fk__dqs_bone(bone, out);
     for (e = 0; e < FK__DQS_BONE_FLOATS; ++e) out[FK__DQS_BONE_FLOATS + e] = -out[e];
+}
+
+static void fk__dqs_palette_bone(const fk_rigid *bone, float out[FK__DQS_PALETTE_STRIDE])
+{
+    fk__dqs_bone(bone, out);
+    fk__dqs_append_negation(out);
 }
 
 /* An affine bone [A | t], 3x4 row-major, stored by columns as fk__lbs_bone()
@@ -2653,13 +2659,8 @@ static void fk__dqs_bone_of(const fk_skin_desc *d, int joint, float *out)
 
 static void fk__dqs_palette_bone_of(const fk_skin_desc *d, int joint, float *out)
 {
-    fk_rigid bone;
-    if (!d->matrices) {
-        fk__dqs_palette_bone(&d->transforms[joint], out);
-        return;
-    }
-    bone = fk_rigid_from_mat34(d->matrices + 12 * (size_t)joint);
-    fk__dqs_palette_bone(&bone, out);
+    fk__dqs_bone_of(d, joint, out);
+    fk__dqs_append_negation(out);
 }
 
 /* The palette lives in a stack array aligned here to a cache line, so that no
