@@ -2417,6 +2417,18 @@ static fk_result fk__check_stride(size_t *stride, size_t element, size_t alignme
     return FK_OK;
 }
 
+/* A vertex's k weights must fit in size_t (on 32-bit targets INT_MAX of them
+   do not); with no vertices, nothing of them is ever read and one stands in. */
+static fk_result fk__influence_count(int influences, int vertex_count, size_t *k)
+{
+    *k = (size_t)influences;
+    if (*k > ((size_t)-1) / sizeof(float)) {
+        if (vertex_count > 0) return FK_ERROR_INVALID_COUNT;
+        *k = 1;
+    }
+    return FK_OK;
+}
+
 /* Checks everything but the joint indices; they are checked as each vertex is read. */
 static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
 {
@@ -2434,13 +2446,7 @@ static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
     if (d->transform_count > 0 && !d->transforms && !d->matrices) return FK_ERROR_NULL_ARGUMENT;
     layout->dense = d->joints == NULL;
     if (layout->dense && d->influences != d->transform_count) return FK_ERROR_INVALID_COUNT;
-    k = (size_t)d->influences;
-    /* k weights a vertex must fit in size_t (on 32-bit targets INT_MAX of them
-       do not); with no vertices, nothing of them is ever read */
-    if (k > ((size_t)-1) / sizeof(float)) {
-        if (d->vertex_count > 0) return FK_ERROR_INVALID_COUNT;
-        k = 1;
-    }
+    if ((r = fk__influence_count(d->influences, d->vertex_count, &k)) != FK_OK) return r;
     layout->position_stride = d->position_stride;
     layout->normal_stride = d->normal_stride;
     layout->joint_stride = d->joint_stride;
@@ -3110,13 +3116,7 @@ static fk_result fk__check_weights(const fk_weights_desc *d, fk__weights_layout 
         d->max_influences > d->influences)
         return FK_ERROR_INVALID_COUNT;
     if (!d->joints || !d->weights) return FK_ERROR_NULL_ARGUMENT;
-    k = (size_t)d->influences;
-    /* k weights a vertex must fit in size_t (on 32-bit targets INT_MAX of them
-       do not); with no vertices, nothing of them is ever read */
-    if (k > ((size_t)-1) / sizeof(float)) {
-        if (d->vertex_count > 0) return FK_ERROR_INVALID_COUNT;
-        k = 1;
-    }
+    if ((r = fk__influence_count(d->influences, d->vertex_count, &k)) != FK_OK) return r;
     layout->joint_stride = d->joint_stride;
     layout->weight_stride = d->weight_stride;
     if ((r = fk__check_stride(&layout->joint_stride, k * sizeof(uint16_t), sizeof(uint16_t), d->joints, d->vertex_count)) != FK_OK) return r;
