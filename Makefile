@@ -238,6 +238,11 @@ mutants:
 TEST_PROGRAMS += $(BUILD)/test_beyond
 EXAMPLES += $(BUILD)/example_ik
 
+# ---- Animation toolkit -----------------------------------------------------------
+# Two-bone and aim IK, root motion, glTF's interpolations and morph targets.
+
+TEST_PROGRAMS += $(BUILD)/test_animation
+
 # ---- Hardening -----------------------------------------------------------------
 # make sanitize: every program in TEST_PROGRAMS, rebuilt in $(BUILD)/sanitize with
 #   AddressSanitizer and UndefinedBehaviorSanitizer (any report is fatal), then the

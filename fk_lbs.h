@@ -738,6 +738,10 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc);
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
 
 /* ============================================================================
+   Morph targets
+   ============================================================================ */
+
+/* ============================================================================
    Weights
    ============================================================================ */
 
@@ -934,6 +938,10 @@ FK_LBS_DEF fk_result fk_track_sample_quat(int key_count, const float *times, con
                                           float time, fk_rotation_interpolation method, fk_quat *out);
 
 /* ============================================================================
+   Root motion
+   ============================================================================ */
+
+/* ============================================================================
    Partial updates
    ============================================================================ */
 
@@ -1070,6 +1078,14 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
                                 const fk_rigid *transforms, fk_rotation_frame frame, int joint,
                                 fk_vec3 rest_point, int chain_root, fk_vec3 target, float damping,
                                 fk_quat *rotations);
+
+/* ============================================================================
+   Analytic inverse kinematics: two bones
+   ============================================================================ */
+
+/* ============================================================================
+   Analytic inverse kinematics: aim
+   ============================================================================ */
 
 #ifdef __cplusplus
 }
@@ -3087,6 +3103,8 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
     return fk__skin(desc, FK__DQS_PALETTE_STRIDE, fk__dqs_palette_bone_of, fk__dqs_fast, fk__dqs_reference);
 }
 
+/* ---- Morph targets ------------------------------------------------------------- */
+
 /* ---- Weights -----------------------------------------------------------------
    Inspecting a vertex only reads its k slots; only a vertex with a fault is then
    rewritten, in place: drop what is invalid, merge duplicates, sort, keep the
@@ -3479,6 +3497,8 @@ FK_LBS_DEF fk_result fk_track_sample_quat(int key_count, const float *times, con
     return FK_OK;
 }
 
+/* ---- Root motion --------------------------------------------------------------- */
+
 /* ---- Partial updates ------------------------------------------------------------
    The subtree is marked in the transforms array with fk_forward()'s FK__UNVISITED
    and then finished the way fk_forward() finishes joints whose parents come later:
@@ -3736,6 +3756,10 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
     }
     return FK_OK;
 }
+
+/* ---- Two-bone IK ------------------------------------------------------------------ */
+
+/* ---- Aim IK ---------------------------------------------------------------------- */
 
 /* ============================================================================
    FAST PATHS

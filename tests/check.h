@@ -21,7 +21,7 @@ typedef struct check_state {
 static check_state check__state;
 
 /* Records one check; on failure prints the test, the place and a formatted reason. */
-static int check_at(int ok, const char *file, int line, const char *format, ...)
+static inline int check_at(int ok, const char *file, int line, const char *format, ...)
 {
     va_list args;
     if (ok) return 1;
@@ -37,7 +37,7 @@ static int check_at(int ok, const char *file, int line, const char *format, ...)
 
 #define CHECK(cond, ...) check_at((cond) != 0, __FILE__, __LINE__, __VA_ARGS__)
 
-static void check_run(const char *name, void (*test)(void))
+static inline void check_run(const char *name, void (*test)(void))
 {
     if (check__state.failed > 0 && getenv("CHECK_FAIL_FAST")) return;
     check__state.current = name;

@@ -53,6 +53,10 @@ mutant() { add_mutant "$1" "" "" "$2" "$3" "$4"; }
 # forward kinematics and skinning (poses, weights, IK), which tests/test_beyond.c
 # must catch.
 beyond_mutant() { add_mutant "$1" "" test_beyond "$2" "$3" "$4"; }
+# animation_mutant NAME DEFINITION FIND REPLACEMENT: a bug in the animation
+# toolkit (analytic IK, root motion, interpolation, morph targets), which
+# tests/test_animation.c must catch.
+animation_mutant() { add_mutant "$1" "" test_animation "$2" "$3" "$4"; }
 # simd_mutant NAME TIER DEFINITION FIND REPLACEMENT: a bug in the fast paths.
 simd_mutant() { add_mutant "$1" "$2" test_simd "$3" "$4" "$5"; }
 # props_mutant NAME TIER DEFINITION FIND REPLACEMENT: a bug in the fast paths
@@ -214,6 +218,16 @@ mutant scaled_subtree_not_marked fk_forward_scaled_subtree 'matrices[12 * i] = F
 beyond_mutant pose_blend_mask_ignored fk__masked_weight 'return masks && masks[p] ? weights[p] * masks[p][i] : weights[p];' \
 '(void)i; return masks ? weights[p] : weights[p];'
 beyond_mutant pose_add_mask_ignored fk_pose_add_masked 'const float w = mask ? weight * mask[i] : weight;' 'const float w = weight;'
+
+# ---- Animation toolkit: two-bone IK
+
+# ---- Animation toolkit: aim IK
+
+# ---- Animation toolkit: root motion
+
+# ---- Animation toolkit: interpolation
+
+# ---- Animation toolkit: morph targets
 
 # Transforms and matrices both given, and the matrices silently ignored.
 mutant skin_both_kinds_accepted fk__check_skin 'if (d->transforms && d->matrices) return FK_ERROR_CONFLICTING_ARGUMENTS;' ''
@@ -718,7 +732,7 @@ if [ "${MUTANT_SKIP_BASELINE:-0}" != 1 ]; then
         can_run "$tier" || continue
         choose_tier "$tier"
         case $tier in
-            "") programs=("${scalar_programs[@]}" test_beyond) ;;
+            "") programs=("${scalar_programs[@]}" test_beyond test_animation) ;;
             sse2|avx2) programs=(test_simd test_properties test_bad_input) ;;
             *) programs=(test_simd) ;;
         esac

@@ -1,6 +1,7 @@
 /* test_random.h - the unit tests' random numbers: xorshift64*, small and good
    enough for test data. A test file includes it after fk_lbs.h and seeds
-   rng_state as it likes (its start value is fixed, so runs repeat). */
+   rng_state as it likes (its start value is fixed, so runs repeat). Static
+   inline, so that a test that uses only some of them builds without warnings. */
 #ifndef FK_TESTS_RANDOM_H
 #define FK_TESTS_RANDOM_H
 
@@ -8,22 +9,22 @@
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15u;
 
-static uint32_t rng_next(void)
+static inline uint32_t rng_next(void)
 {
     rng_state ^= rng_state >> 12; rng_state ^= rng_state << 25; rng_state ^= rng_state >> 27;
     return (uint32_t)((rng_state * 2685821657736338717u) >> 32);
 }
 
-static float rng_uniform(float lo, float hi) { return lo + (hi - lo) * (float)(rng_next() >> 8) / 16777216.0f; }
-static int rng_below(int n) { return (int)(rng_next() % (uint32_t)n); }
+static inline float rng_uniform(float lo, float hi) { return lo + (hi - lo) * (float)(rng_next() >> 8) / 16777216.0f; }
+static inline int rng_below(int n) { return (int)(rng_next() % (uint32_t)n); }
 
-static fk_vec3 random_vec3(float scale)
+static inline fk_vec3 random_vec3(float scale)
 {
     return fk_vec3_make(rng_uniform(-scale, scale), rng_uniform(-scale, scale), rng_uniform(-scale, scale));
 }
 
 /* Uniform on the sphere of unit quaternions: rejection from the 4-ball. */
-static fk_quat random_quat(void)
+static inline fk_quat random_quat(void)
 {
     fk_quat q;
     do q = fk_quat_make(rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(-1, 1));
