@@ -243,6 +243,11 @@ EXAMPLES += $(BUILD)/example_ik
 
 TEST_PROGRAMS += $(BUILD)/test_animation
 
+# ---- GPU skinning ------------------------------------------------------------------
+# Shader palettes and the split of a mesh into draws whose bones fit one.
+
+TEST_PROGRAMS += $(BUILD)/test_gpu
+
 # ---- Hardening -----------------------------------------------------------------
 # make sanitize: every program in TEST_PROGRAMS, rebuilt in $(BUILD)/sanitize with
 #   AddressSanitizer and UndefinedBehaviorSanitizer (any report is fatal), then the

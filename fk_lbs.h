@@ -738,6 +738,119 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc);
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
 
 /* ============================================================================
+   Shader palettes
+   ============================================================================ */
+
+/* What a vertex shader reads to skin as fk_skin_lbs() and fk_skin_dqs() do: one
+   entry per bone, computed from the bones exactly as those two functions
+   compute their own, so that a shader blending them gives the CPU's results to
+   rounding. */
+
+/** @brief The LBS palette: each bone as the 3x4 row-major matrix that
+    fk_skin_lbs() applies (fk_rigid_to_mat34() of the bone, its rotation
+    normalized), 12 floats a bone. Affine bones need no conversion:
+    fk_skin_desc::matrices is their palette already.
+    @param bone_count number of bones (>= 0). @param transforms the bones.
+    @param out_matrices receives 12 floats per bone.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
+    FK_ERROR_INVALID_ROTATION or FK_ERROR_NOT_FINITE; nothing is written on error. */
+FK_LBS_DEF fk_result fk_palette_matrices(int bone_count, const fk_rigid *transforms, float *out_matrices);
+
+/** @brief The DQS palette: each bone as the unit dual quaternion that
+    fk_skin_dqs() blends, 8 floats a bone (real x, y, z, w, then dual x, y, z, w).
+    A dual quaternion and its negation are one motion, so each bone's sign is
+    free: with @p parents every bone is signed into its parent's hemisphere (the
+    real parts' dot product is not negative) and every root has w >= 0, so that
+    the bones a vertex blends, mostly neighbours, already agree and a shader's
+    per-vertex sign test rarely has to flip one; without parents every bone has
+    w >= 0. (Where w is 0 the first nonzero of z, y, x decides.)
+    @param bone_count number of bones (>= 0).
+    @param parents each bone's parent, negative for a root, in any order (as
+    fk_validate_skeleton() accepts), or NULL.
+    @param transforms the bones.
+    @param out_dual_quats receives 8 floats per bone.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
+    FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT, FK_ERROR_CYCLE,
+    FK_ERROR_INVALID_ROTATION or FK_ERROR_NOT_FINITE; nothing is written on error.
+    @remark O(bone_count x depth): each bone's sign is the parity of the sign
+    changes on its path to the root. */
+FK_LBS_DEF fk_result fk_palette_dual_quats(int bone_count, const int *parents, const fk_rigid *transforms,
+                                           float *out_dual_quats);
+
+/** @brief The palette of DQS with scale: each bone's skinning matrix split as
+    fk_skin_dqs() splits it (docs/skinning.md) into a rigid part, as a unit dual
+    quaternion signed as fk_palette_dual_quats() signs it (8 floats), and a scale
+    part, the affine map along the bone's rest axes that is applied first (12
+    floats, 3x4 row-major; the identity for a rigid bone). A shader blends the
+    scale parts with the weights divided by their sum, and the dual quaternions
+    as for rigid bones, centring the scale as fk_skin_desc::dqs_scale_center says.
+    @param bone_count number of bones (>= 0).
+    @param parents as fk_palette_dual_quats(), or NULL.
+    @param matrices the skinning matrices, 12 floats per bone (fk_skin_desc::matrices).
+    @param bind_poses each bone's rest frame, rigid (fk_skin_desc::bind_poses).
+    @param out_dual_quats receives 8 floats per bone.
+    @param out_scale_parts receives 12 floats per bone.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
+    FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT, FK_ERROR_CYCLE,
+    FK_ERROR_INVALID_ROTATION or FK_ERROR_NOT_FINITE; nothing is written on error. */
+FK_LBS_DEF fk_result fk_palette_dual_quats_scaled(int bone_count, const int *parents, const float *matrices,
+                                                  const fk_rigid *bind_poses, float *out_dual_quats,
+                                                  float *out_scale_parts);
+
+/** @brief A mesh to split into draws whose bones fit a shader's palette. */
+typedef struct fk_palette_split_desc {
+    int triangle_count;       /**< number of triangles (>= 0) */
+    const uint32_t *indices;  /**< three vertex indices per triangle */
+    int vertex_count;         /**< number of vertices; every index must be below it */
+    int influences;           /**< joints per vertex, k >= 1 */
+    const uint16_t *joints;   /**< k joint indices per vertex, packed */
+    const float *weights;     /**< k weights per vertex, packed; a joint of weight 0 needs no palette entry */
+    int bone_count;           /**< number of bones; every joint index of nonzero weight must be below it */
+    int max_bones;            /**< palette entries a draw may use (a shader's uniform limit), >= 1 */
+} fk_palette_split_desc;
+
+/** @brief Splits a mesh's triangles into groups, one draw each, whose vertices
+    use at most max_bones bones: triangles in order, each joining the current
+    group while its bones fit and starting a new group when they do not (greedy;
+    meshes whose triangles are ordered by region, as exporters write them, split
+    into few groups). A vertex whose triangles fall in two groups is drawn in
+    both, with fk_palette_local_joints() of each group.
+    @param desc the mesh.
+    @param group_capacity groups the outputs have room for.
+    @param out_triangle_groups receives each triangle's group, or NULL to only
+    count the groups.
+    @param out_group_bones receives group g's bones (global indices) at
+    g * max_bones, in the order they joined: the draw's palette is those bones'
+    entries in that order. NULL when counting.
+    @param out_group_bone_counts receives each group's number of bones. NULL when counting.
+    @param out_group_count receives the number of groups (required).
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT (a negative count,
+    max_bones < 1, a triangle whose vertices use more than max_bones bones, or
+    more groups than group_capacity), FK_ERROR_JOINT_OUT_OF_RANGE (a vertex index,
+    or a joint of nonzero weight, out of range) or FK_ERROR_INVALID_WEIGHT (a
+    weight that is not finite); nothing is written on error.
+    @remark O(triangle_count x k^2) plus a clear of bone_count bits a group; 8 KB
+    of stack (one bit for each of 65,536 possible bones). */
+FK_LBS_DEF fk_result fk_palette_split(const fk_palette_split_desc *desc, int group_capacity,
+                                      int *out_triangle_groups, uint16_t *out_group_bones,
+                                      int *out_group_bone_counts, int *out_group_count);
+
+/** @brief A draw's joint indices: each vertex's joints as indices into the
+    group's palette (fk_palette_split()'s out_group_bones of the group). A joint
+    of weight 0 that the group lacks becomes 0, which its weight cancels.
+    @param group_bone_count,group_bones the group's bones.
+    @param vertex_count number of vertices to remap (>= 0).
+    @param influences joints per vertex, k >= 1.
+    @param joints,weights k per vertex, packed.
+    @param out_joints receives k local indices per vertex; may be @p joints.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT, or
+    FK_ERROR_JOINT_OUT_OF_RANGE when a joint of nonzero weight is not among the
+    group's bones (the vertex belongs to another draw); nothing is written on error. */
+FK_LBS_DEF fk_result fk_palette_local_joints(int group_bone_count, const uint16_t *group_bones, int vertex_count,
+                                             int influences, const uint16_t *joints, const float *weights,
+                                             uint16_t *out_joints);
+
+/* ============================================================================
    Morph targets
    ============================================================================ */
 
@@ -3101,6 +3214,213 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
                             fk__dqs_scaled_reference);
         }
     return fk__skin(desc, FK__DQS_PALETTE_STRIDE, fk__dqs_palette_bone_of, fk__dqs_fast, fk__dqs_reference);
+}
+
+/* ---- Shader palettes -----------------------------------------------------------
+   Each entry is the skinning loops' own palette entry (fk__lbs_bone(),
+   fk__dqs_bone(), fk__dqs_scaled_bone()) in the layout shaders take. The DQS
+   palettes sign the bones in place, in any order: every entry is first put in a
+   canonical sign (w > 0, or the first nonzero of z, y, x when w is 0), which
+   negating it does not change, so a bone's path can be read canonically
+   whether its bones have been signed yet or not. Bone i is then negated when
+   an odd number of the links on its path to the root join canonical rotations
+   with a negative dot product. */
+
+/* -1 or 1: the sign that puts a rotation in canonical sign. */
+static float fk__canonical_sign(const float q[4])
+{
+    const float first = q[3] != 0.0f ? q[3] : q[2] != 0.0f ? q[2] : q[1] != 0.0f ? q[1] : q[0];
+    return first < 0.0f ? -1.0f : 1.0f;
+}
+
+static void fk__palette_sign_bones(int bone_count, const int *parents, float *dual_quats)
+{
+    int j, i, parent, e;
+    for (j = 0; j < bone_count; ++j) {
+        float *bone = dual_quats + FK__DQS_BONE_FLOATS * (size_t)j, sign = fk__canonical_sign(bone);
+        for (i = j; parents && (parent = fk__parent_index(parents, i)) >= 0; i = parent) {
+            const float *q = dual_quats + FK__DQS_BONE_FLOATS * (size_t)i;
+            const float *p = dual_quats + FK__DQS_BONE_FLOATS * (size_t)parent;
+            const float dot = fk__canonical_sign(q) * fk__canonical_sign(p) * (q[0] * p[0] + q[1] * p[1] + q[2] * p[2] + q[3] * p[3]);
+            if (dot < 0.0f) sign = -sign;
+        }
+        for (e = 0; e < FK__DQS_BONE_FLOATS; ++e) bone[e] *= sign;
+    }
+}
+
+/* The checks every palette makes; the rigid bones, or the scaled palette's
+   rest frames, in `bones`. */
+static fk_result fk__check_palette(int bone_count, const int *parents, const fk_rigid *bones, const void *out)
+{
+    int j;
+    if (bone_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (bone_count > 0 && (!bones || !out)) return FK_ERROR_NULL_ARGUMENT;
+    for (j = 0; j < bone_count; ++j) {
+        if (!fk__quat_is_normalizable(bones[j].q)) return FK_ERROR_INVALID_ROTATION;
+        if (!fk__vec3_is_finite(bones[j].t)) return FK_ERROR_NOT_FINITE;
+    }
+    return parents ? fk_validate_skeleton(bone_count, parents) : FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_palette_matrices(int bone_count, const fk_rigid *transforms, float *out_matrices)
+{
+    float bone[FK__LBS_BONE_FLOATS];
+    const fk_result result = fk__check_palette(bone_count, NULL, transforms, out_matrices);
+    int j, row, column;
+    if (result != FK_OK) return result;
+    for (j = 0; j < bone_count; ++j) {
+        fk__lbs_bone(&transforms[j], bone);
+        for (row = 0; row < 3; ++row)
+            for (column = 0; column < 4; ++column) out_matrices[12 * (size_t)j + (size_t)(4 * row + column)] = bone[4 * column + row];
+    }
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_palette_dual_quats(int bone_count, const int *parents, const fk_rigid *transforms,
+                                           float *out_dual_quats)
+{
+    const fk_result result = fk__check_palette(bone_count, parents, transforms, out_dual_quats);
+    int j;
+    if (result != FK_OK) return result;
+    for (j = 0; j < bone_count; ++j) fk__dqs_bone(&transforms[j], out_dual_quats + FK__DQS_BONE_FLOATS * (size_t)j);
+    fk__palette_sign_bones(bone_count, parents, out_dual_quats);
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_palette_dual_quats_scaled(int bone_count, const int *parents, const float *matrices,
+                                                  const fk_rigid *bind_poses, float *out_dual_quats,
+                                                  float *out_scale_parts)
+{
+    float entry[FK__DQS_SCALED_STRIDE];
+    fk_result result = fk__check_palette(bone_count, parents, bind_poses, out_dual_quats);
+    int j, row, column;
+    if (result != FK_OK) return result;
+    if (bone_count > 0 && (!matrices || !out_scale_parts)) return FK_ERROR_NULL_ARGUMENT;
+    for (j = 0; j < bone_count; ++j)
+        if (!fk__mat34_is_finite(matrices + 12 * (size_t)j)) return FK_ERROR_NOT_FINITE;
+    for (j = 0; j < bone_count; ++j) {
+        fk__dqs_scaled_bone(matrices + 12 * (size_t)j, &bind_poses[j], entry);
+        memcpy(out_dual_quats + FK__DQS_BONE_FLOATS * (size_t)j, entry, sizeof(float) * FK__DQS_BONE_FLOATS);
+        for (row = 0; row < 3; ++row)
+            for (column = 0; column < 4; ++column)
+                out_scale_parts[12 * (size_t)j + (size_t)(4 * row + column)] = entry[FK__DQS_SCALE_AT + 4 * column + row];
+    }
+    fk__palette_sign_bones(bone_count, parents, out_dual_quats);
+    return FK_OK;
+}
+
+/* Palette splitting. Which bones the current group holds is a bit per possible
+   bone on the stack; a triangle's new bones are counted without a list (each
+   influence against the triangle's earlier ones), so any k fits. */
+#define FK__SPLIT_WORDS (65536 / 64)
+
+static int fk__split_has(const uint64_t *group, unsigned bone) { return (int)(group[bone / 64] >> (bone % 64) & 1u); }
+
+/* How many bones of triangle t the group lacks; with `add`, they are added to
+   it, and written to `list` when it is given. */
+static int fk__split_new_bones(const fk_palette_split_desc *d, size_t t, uint64_t *group, int add, uint16_t *list)
+{
+    const int slots = 3 * d->influences;
+    int a, b, count = 0;
+    for (a = 0; a < slots; ++a) {
+        const size_t at = (size_t)d->indices[3 * t + (size_t)(a / d->influences)] * (size_t)d->influences +
+                          (size_t)(a % d->influences);
+        const unsigned bone = d->joints[at];
+        int seen = d->weights[at] == 0.0f || fk__split_has(group, bone);
+        for (b = 0; b < a && !seen; ++b) {
+            const size_t earlier = (size_t)d->indices[3 * t + (size_t)(b / d->influences)] * (size_t)d->influences +
+                                   (size_t)(b % d->influences);
+            seen = d->weights[earlier] != 0.0f && d->joints[earlier] == bone;
+        }
+        if (seen) continue;
+        if (add) {
+            group[bone / 64] |= (uint64_t)1 << (bone % 64);
+            if (list) list[count] = (uint16_t)bone;
+        }
+        ++count;
+    }
+    return count;
+}
+
+/* One greedy pass: counts the groups, and writes them when the outputs are given. */
+static fk_result fk__split_pass(const fk_palette_split_desc *d, int *triangle_groups, uint16_t *group_bones,
+                                int *group_bone_counts, int *group_count)
+{
+    uint64_t group[FK__SPLIT_WORDS];
+    const size_t words = ((size_t)d->bone_count + 63) / 64;
+    int t, groups = 0, size = 0;
+    memset(group, 0, sizeof(uint64_t) * words);
+    for (t = 0; t < d->triangle_count; ++t) {
+        if (groups == 0 || size + fk__split_new_bones(d, (size_t)t, group, 0, NULL) > d->max_bones) {
+            memset(group, 0, sizeof(uint64_t) * words);
+            if (fk__split_new_bones(d, (size_t)t, group, 0, NULL) > d->max_bones) return FK_ERROR_INVALID_COUNT;
+            ++groups;
+            size = 0;
+        }
+        if (triangle_groups) triangle_groups[t] = groups - 1;
+        size += fk__split_new_bones(d, (size_t)t, group, 1,
+                                    group_bones ? group_bones + (size_t)(groups - 1) * (size_t)d->max_bones + size : NULL);
+        if (group_bone_counts) group_bone_counts[groups - 1] = size;
+    }
+    *group_count = groups;
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_palette_split(const fk_palette_split_desc *desc, int group_capacity,
+                                      int *out_triangle_groups, uint16_t *out_group_bones,
+                                      int *out_group_bone_counts, int *out_group_count)
+{
+    const fk_palette_split_desc *d = desc;
+    int groups, t, e;
+    size_t i, slots;
+    fk_result result;
+    if (!d || !out_group_count) return FK_ERROR_NULL_ARGUMENT;
+    if (d->triangle_count < 0 || d->vertex_count < 0 || d->influences < 1 || d->max_bones < 1 || d->bone_count < 0 ||
+        d->bone_count > 65536 || group_capacity < 0)
+        return FK_ERROR_INVALID_COUNT;
+    if (d->triangle_count > 0 && (!d->indices || !d->joints || !d->weights)) return FK_ERROR_NULL_ARGUMENT;
+    if (out_triangle_groups && (!out_group_bones || !out_group_bone_counts)) return FK_ERROR_NULL_ARGUMENT;
+    for (t = 0; t < d->triangle_count; ++t)
+        for (e = 0; e < 3; ++e)
+            if (d->indices[3 * (size_t)t + (size_t)e] >= (uint32_t)d->vertex_count) return FK_ERROR_JOINT_OUT_OF_RANGE;
+    slots = d->triangle_count > 0 ? (size_t)d->vertex_count * (size_t)d->influences : 0;
+    for (i = 0; i < slots; ++i) {
+        if (!fk__is_finite(d->weights[i])) return FK_ERROR_INVALID_WEIGHT;
+        if (d->weights[i] != 0.0f && (int)d->joints[i] >= d->bone_count) return FK_ERROR_JOINT_OUT_OF_RANGE;
+    }
+    if ((result = fk__split_pass(d, NULL, NULL, NULL, &groups)) != FK_OK) return result;
+    if (!out_triangle_groups) { *out_group_count = groups; return FK_OK; }
+    if (groups > group_capacity) return FK_ERROR_INVALID_COUNT;
+    return fk__split_pass(d, out_triangle_groups, out_group_bones, out_group_bone_counts, out_group_count);
+}
+
+/* Where a joint is in the group's palette, or -1. */
+static int fk__local_joint(int group_bone_count, const uint16_t *group_bones, uint16_t joint)
+{
+    int b;
+    for (b = 0; b < group_bone_count; ++b)
+        if (group_bones[b] == joint) return b;
+    return -1;
+}
+
+FK_LBS_DEF fk_result fk_palette_local_joints(int group_bone_count, const uint16_t *group_bones, int vertex_count,
+                                             int influences, const uint16_t *joints, const float *weights,
+                                             uint16_t *out_joints)
+{
+    const size_t slots = (size_t)(vertex_count > 0 ? vertex_count : 0) * (size_t)(influences > 0 ? influences : 0);
+    size_t i;
+    int local;
+    if (group_bone_count < 0 || vertex_count < 0 || influences < 1) return FK_ERROR_INVALID_COUNT;
+    if ((group_bone_count > 0 && !group_bones) || (slots > 0 && (!joints || !weights || !out_joints)))
+        return FK_ERROR_NULL_ARGUMENT;
+    for (i = 0; i < slots; ++i)
+        if (weights[i] != 0.0f && fk__local_joint(group_bone_count, group_bones, joints[i]) < 0)
+            return FK_ERROR_JOINT_OUT_OF_RANGE;
+    for (i = 0; i < slots; ++i) {
+        local = fk__local_joint(group_bone_count, group_bones, joints[i]);
+        out_joints[i] = (uint16_t)(local < 0 ? 0 : local);
+    }
+    return FK_OK;
 }
 
 /* ---- Morph targets ------------------------------------------------------------- */

@@ -57,6 +57,9 @@ beyond_mutant() { add_mutant "$1" "" test_beyond "$2" "$3" "$4"; }
 # toolkit (analytic IK, root motion, interpolation, morph targets), which
 # tests/test_animation.c must catch.
 animation_mutant() { add_mutant "$1" "" test_animation "$2" "$3" "$4"; }
+# gpu_mutant NAME DEFINITION FIND REPLACEMENT: a bug in what GPU skinning reads
+# (shader palettes, draw splits), which tests/test_gpu.c must catch.
+gpu_mutant() { add_mutant "$1" "" test_gpu "$2" "$3" "$4"; }
 # simd_mutant NAME TIER DEFINITION FIND REPLACEMENT: a bug in the fast paths.
 simd_mutant() { add_mutant "$1" "$2" test_simd "$3" "$4" "$5"; }
 # props_mutant NAME TIER DEFINITION FIND REPLACEMENT: a bug in the fast paths
@@ -218,6 +221,30 @@ mutant scaled_subtree_not_marked fk_forward_scaled_subtree 'matrices[12 * i] = F
 beyond_mutant pose_blend_mask_ignored fk__masked_weight 'return masks && masks[p] ? weights[p] * masks[p][i] : weights[p];' \
 '(void)i; return masks ? weights[p] : weights[p];'
 beyond_mutant pose_add_mask_ignored fk_pose_add_masked 'const float w = mask ? weight * mask[i] : weight;' 'const float w = weight;'
+
+# ---- Shader palettes and draw splits
+
+# A bone not signed into its parent's hemisphere.
+gpu_mutant palette_parent_sign_ignored fk__palette_sign_bones 'if (dot < 0.0f) sign = -sign;' ''
+
+# Signs read from entries already signed, not from their canonical sign.
+gpu_mutant palette_canonical_sign_ignored fk__palette_sign_bones 'fk__canonical_sign(q) * fk__canonical_sign(p) * ' ''
+
+# The LBS palette written by columns, not rows.
+gpu_mutant palette_matrix_transposed fk_palette_matrices 'bone[4 * column + row]' 'bone[4 * row + column]'
+
+# The scale parts written by columns, not rows.
+gpu_mutant palette_scale_part_transposed fk_palette_dual_quats_scaled 'entry[FK__DQS_SCALE_AT + 4 * column + row]' \
+'entry[FK__DQS_SCALE_AT + 4 * row + column]'
+
+# A draw closed one bone early.
+gpu_mutant split_closes_early fk__split_pass '> d->max_bones) {' '>= d->max_bones) {'
+
+# Joints of weight 0 given palette entries.
+gpu_mutant split_counts_zero_weights fk__split_new_bones 'int seen = d->weights[at] == 0.0f || ' 'int seen = '
+
+# A local joint that points at the wrong palette entry.
+gpu_mutant local_joint_off_by_one fk__local_joint 'if (group_bones[b] == joint) return b;' 'if (group_bones[b] == joint) return b + (b > 0);'
 
 # ---- Animation toolkit: two-bone IK
 
@@ -732,7 +759,7 @@ if [ "${MUTANT_SKIP_BASELINE:-0}" != 1 ]; then
         can_run "$tier" || continue
         choose_tier "$tier"
         case $tier in
-            "") programs=("${scalar_programs[@]}" test_beyond test_animation) ;;
+            "") programs=("${scalar_programs[@]}" test_beyond test_animation test_gpu) ;;
             sse2|avx2) programs=(test_simd test_properties test_bad_input) ;;
             *) programs=(test_simd) ;;
         esac
