@@ -733,8 +733,10 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc);
     rotated; tangents through its linear part. Matrices are taken in the space
     of the bind poses (an armature's), where those are rigid: a scale carried by
     the whole rig (an armature object scaled by 0.01) belongs outside, applied to
-    the skinned mesh. docs/skinning.md has the formulas. Bones with scale take
-    the reference loop, not the fast paths. */
+    the skinned mesh. docs/skinning.md has the formulas. Bones with scale
+    centred at the vertex take the fast paths for rigs of up to
+    FK_LBS_PALETTE_CAPACITY x 16 / 44 bones (a bone with scale keeps 44 floats);
+    centred at the bone, or more bones, the reference loop. */
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
 
 /* ============================================================================
@@ -2950,23 +2952,34 @@ static fk_quat fk__dqs_finish(fk_quat real, fk_quat dual, fk_vec3 *p, fk_vec3 *n
    orthogonalize_m4(P, 1) does, and the rest of P is S = R_P^-1 P, the scale and
    shear along the bone's own axes. Then
        M = [R_P | t_P] B^-1  *  B S B^-1,
-   a rigid motion after the affine "scale part" B S B^-1, which scales about the
-   bone's rest origin along its rest axes. A vertex blends the scale parts
-   linearly (weights as given, divided by their sum, so that bones without scale
-   count as the identity) and applies the result first; then the blended dual
-   quaternion, as for rigid bones. Blender 3.4 computes exactly this (it signs
-   each rotation by the running sum instead of the heaviest influence, which
-   differs only where a vertex's bones are more than a half turn apart), and
-   tests/test_realdata.c compares with its output. Later Blender versions
-   re-centre each bone's scale at the vertex instead; that variant is not this
-   one. Normals go through the blended scale part's cofactors (as affine LBS's
-   do), are renormalized and rotated; tangents through its linear part. */
+   a rigid motion (dual quaternion q + eps d) after the affine "scale part"
+   S_k = B S B^-1 = [A_k | c_k], which scales about the bone's rest origin along
+   its rest axes. A vertex blends the scale parts linearly (weights as given,
+   divided by their sum, so that bones without scale count as the identity);
+   fk_skin_desc::dqs_scale_center then says where the scale is centred:
+   - at the bone (FK_DQS_SCALE_AT_BONE, Blender 3.4): the blended scale part
+     moves the vertex p first, then the blended dual quaternion moves it.
+     tests/test_realdata.c compares with Blender 3.4's own output (Blender signs
+     each rotation by the running sum instead of the heaviest influence, which
+     differs only where a vertex's bones are more than a half turn apart);
+   - at the vertex (FK_DQS_SCALE_AT_VERTEX, the default, as later Blender
+     versions do): p is not scaled; each bone's rigid part carries instead the
+     displacement its scale part gives p, u_k = S_k p - p, in its dual part:
+     d_k + q_k (u_k, 0) / 2. That is affine in p, e_k + G_k p with
+         e_k = d_k + L(q_k) c_k / 2,   G_k = L(q_k) (A_k - I) / 2,
+     L(q) u = q (u, 0) (a 4x3 matrix), both computed once per bone, so that a
+     vertex blends e + G p like any other part of its bones.
+   Normals go through the blended scale part's cofactors (as affine LBS's do),
+   are renormalized and rotated; tangents through its linear part. */
 
-/* The palette entry of a bone with scale: its dual quaternion and negation
-   (fk__dqs_palette_bone()), then its scale part by columns as fk__lbs_bone()
-   stores a matrix. */
-#define FK__DQS_SCALED_STRIDE 32
-#define FK__DQS_SCALE_AT 16
+/* The palette entry of a bone with scale (44 floats): its dual quaternion
+   q + eps e and negation (as fk__dqs_palette_bone()), G by columns (the change
+   of the dual part with p's x, y and z; zero for a scale centred at the bone),
+   then the scale part by columns as fk__lbs_bone() stores a matrix, with a 1 in
+   the first column's unused fourth place, so that blending it sums the weights. */
+#define FK__DQS_SCALED_STRIDE 44
+#define FK__DQS_MOTION_AT 16
+#define FK__DQS_SCALE_AT 28
 
 static void fk__vec3d_normalize(double v[3])
 {
@@ -3007,9 +3020,30 @@ static void fk__bone_rotation(const double x[3], const double y[3], const double
     }
 }
 
+/* The parts of a scale centred at the vertex, e = d + L(q) c / 2 and
+   G = L(q) (A - I) / 2, from the entry's own (rounded) q, d, A and c, in double. */
+static void fk__dqs_centre_at_vertex(float out[FK__DQS_SCALED_STRIDE])
+{
+    const float *q = out, *scale = out + FK__DQS_SCALE_AT;
+    int column, e;
+    for (column = 0; column < 4; ++column) {
+        double u[3], product[4];
+        for (e = 0; e < 3; ++e) u[e] = (double)scale[4 * column + e] - (column == e ? 1.0 : 0.0);
+        product[0] = (double)q[3] * u[0] + ((double)q[1] * u[2] - (double)q[2] * u[1]);
+        product[1] = (double)q[3] * u[1] + ((double)q[2] * u[0] - (double)q[0] * u[2]);
+        product[2] = (double)q[3] * u[2] + ((double)q[0] * u[1] - (double)q[1] * u[0]);
+        product[3] = -((double)q[0] * u[0] + (double)q[1] * u[1] + (double)q[2] * u[2]);
+        for (e = 0; e < 4; ++e)
+            if (column < 3) out[FK__DQS_MOTION_AT + 4 * column + e] = (float)(0.5 * product[e]);
+            else out[4 + e] = (float)((double)out[4 + e] + 0.5 * product[e]); /* the dual part */
+    }
+    fk__dqs_append_negation(out);
+}
+
 /* A bone's palette entry for DQS with scale (see above); a rigid matrix gives
    its own dual quaternion and the identity scale part. */
-static void fk__dqs_scaled_bone(const float matrix[12], const fk_rigid *bind, float out[FK__DQS_SCALED_STRIDE])
+static void fk__dqs_scaled_bone(const float matrix[12], const fk_rigid *bind, int centre_at_vertex,
+                                float out[FK__DQS_SCALED_STRIDE])
 {
     double m[12], b[12], posed[12], x[3], y[3], z[3], rest_y[3], rx[3], ry[3], rz[3], rotation[9], b_inverse_r[9];
     double stretch[9], scale[9];
@@ -3021,6 +3055,7 @@ static void fk__dqs_scaled_bone(const float matrix[12], const fk_rigid *bind, fl
         rigid = fk_rigid_from_mat34(matrix);
         fk__dqs_palette_bone(&rigid, out);
         out[FK__DQS_SCALE_AT] = out[FK__DQS_SCALE_AT + 5] = out[FK__DQS_SCALE_AT + 10] = 1.0f; /* the identity */
+        out[FK__DQS_SCALE_AT + 3] = 1.0f;
         return;
     }
     fk_rigid_to_mat34(fk_rigid_make(fk_quat_normalize(bind->q), bind->t), rigid_b);
@@ -3060,11 +3095,14 @@ static void fk__dqs_scaled_bone(const float matrix[12], const fk_rigid *bind, fl
     rigid = fk_rigid_make(fk__quat_from_mat3_double(b_inverse_r),
                           fk_vec3_make(translation[0], translation[1], translation[2]));
     fk__dqs_palette_bone(&rigid, out);
+    out[FK__DQS_SCALE_AT + 3] = 1.0f;
+    if (centre_at_vertex) fk__dqs_centre_at_vertex(out);
 }
 
 static void fk__dqs_scaled_palette_bone_of(const fk_skin_desc *d, int joint, float *out)
 {
-    fk__dqs_scaled_bone(d->matrices + 12 * (size_t)joint, &d->bind_poses[joint], out);
+    fk__dqs_scaled_bone(d->matrices + 12 * (size_t)joint, &d->bind_poses[joint],
+                        d->dqs_scale_center == FK_DQS_SCALE_AT_VERTEX, out);
 }
 
 /* Reference DQS over vertices [begin, end), of rigid bones (palette as in
@@ -3101,16 +3139,14 @@ static fk_result fk__dqs_reference_of(const fk_skin_desc *d, const fk__skin_layo
                given and of the order the influences are listed in. */
             w = fk_quat_dot(pivot, fk_quat_make(b[0], b[1], b[2], b[3])) < 0.0f ? -weights[k] : weights[k];
             real = fk_quat_make(real.x + w * b[0], real.y + w * b[1], real.z + w * b[2], real.w + w * b[3]);
-            dual = fk_quat_make(dual.x + w * b[4], dual.y + w * b[5], dual.z + w * b[6], dual.w + w * b[7]);
-            if (at_vertex) { /* the rigid part also moves p by its scale part's displacement u there: */
-                const float *s = b + FK__DQS_SCALE_AT; /* dual += w/2 q (u, 0) */
-                const float ux = s[0] * p.x + s[4] * p.y + s[8] * p.z + s[12] - p.x;
-                const float uy = s[1] * p.x + s[5] * p.y + s[9] * p.z + s[13] - p.y;
-                const float uz = s[2] * p.x + s[6] * p.y + s[10] * p.z + s[14] - p.z, half = 0.5f * w;
-                dual.x += half * (b[3] * ux + (b[1] * uz - b[2] * uy));
-                dual.y += half * (b[3] * uy + (b[2] * ux - b[0] * uz));
-                dual.z += half * (b[3] * uz + (b[0] * uy - b[1] * ux));
-                dual.w -= half * (b[0] * ux + b[1] * uy + b[2] * uz);
+            if (at_vertex) { /* the dual part e + G p */
+                const float *g = b + FK__DQS_MOTION_AT;
+                dual = fk_quat_make(dual.x + w * (b[4] + (g[0] * p.x + g[4] * p.y + g[8] * p.z)),
+                                    dual.y + w * (b[5] + (g[1] * p.x + g[5] * p.y + g[9] * p.z)),
+                                    dual.z + w * (b[6] + (g[2] * p.x + g[6] * p.y + g[10] * p.z)),
+                                    dual.w + w * (b[7] + (g[3] * p.x + g[7] * p.y + g[11] * p.z)));
+            } else {
+                dual = fk_quat_make(dual.x + w * b[4], dual.y + w * b[5], dual.z + w * b[6], dual.w + w * b[7]);
             }
             if (scaled) {
                 for (e = 0; e < FK__LBS_BONE_FLOATS; ++e) scale[e] += weights[k] * b[FK__DQS_SCALE_AT + e];
@@ -3153,26 +3189,21 @@ static fk_result fk__dqs_scaled_reference(const fk_skin_desc *d, const fk__skin_
     return fk__dqs_reference_of(d, layout, palette, begin, end, 1);
 }
 
-static int fk__no_fast_path(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                            fk_result *result)
-{
-    (void)d; (void)layout; (void)palette; (void)result;
-    return 0;
-}
-
 /* ---- Skinning: the public functions ---------------------------------------- */
 
 /* The fast paths (see FAST PATHS): return 1 and set *result when they skinned
    the call, 0 when it is the reference loops'. */
 static int fk__lbs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result);
 static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result);
+static int fk__dqs_scaled_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                               fk_result *result);
 
 /* Both skinning functions: check the descriptor, convert every bone once (on
    the stack, when the rig fits the palette; otherwise the reference loop
    converts each bone as it is used), then skin by the fast path when it takes
    the call, else by the reference loop. A palette entry is bone_floats floats
-   (16: an LBS matrix, or a DQS dual quaternion and its negation; 32 with a
-   scale part, for half as many bones). */
+   (16: an LBS matrix, or a DQS dual quaternion and its negation; 44 for a bone
+   with scale, so that fewer bones fit). */
 typedef int (*fk__fast_skin)(const fk_skin_desc *, const fk__skin_layout *, const float *, fk_result *);
 typedef fk_result (*fk__reference_skin)(const fk_skin_desc *, const fk__skin_layout *, const float *, int, int);
 
@@ -3210,7 +3241,7 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
     for (j = 0; j < desc->transform_count; ++j)
         if (!fk__mat34_is_rigid(desc->matrices + 12 * (size_t)j)) {
             if (!desc->bind_poses) return FK_ERROR_NULL_ARGUMENT;
-            return fk__skin(desc, FK__DQS_SCALED_STRIDE, fk__dqs_scaled_palette_bone_of, fk__no_fast_path,
+            return fk__skin(desc, FK__DQS_SCALED_STRIDE, fk__dqs_scaled_palette_bone_of, fk__dqs_scaled_fast,
                             fk__dqs_scaled_reference);
         }
     return fk__skin(desc, FK__DQS_PALETTE_STRIDE, fk__dqs_palette_bone_of, fk__dqs_fast, fk__dqs_reference);
@@ -3299,7 +3330,7 @@ FK_LBS_DEF fk_result fk_palette_dual_quats_scaled(int bone_count, const int *par
     for (j = 0; j < bone_count; ++j)
         if (!fk__mat34_is_finite(matrices + 12 * (size_t)j)) return FK_ERROR_NOT_FINITE;
     for (j = 0; j < bone_count; ++j) {
-        fk__dqs_scaled_bone(matrices + 12 * (size_t)j, &bind_poses[j], entry);
+        fk__dqs_scaled_bone(matrices + 12 * (size_t)j, &bind_poses[j], 0, entry);
         memcpy(out_dual_quats + FK__DQS_BONE_FLOATS * (size_t)j, entry, sizeof(float) * FK__DQS_BONE_FLOATS);
         for (row = 0; row < 3; ++row)
             for (column = 0; column < 4; ++column)
@@ -4464,19 +4495,20 @@ static int fk__dqs_one_row_serves(const uint64_t *flipped, int bones)
 /* The table, a pair of bones at a time through fk_quat_dot() itself, so that
    it decides as the reference does whether or not the compiler fuses the dot
    product's multiplies and adds. */
-static int fk__dqs_hemispheres(const float *palette, int bones, uint16_t *hemisphere, uint64_t *flipped)
+static int fk__dqs_hemispheres(const float *palette, size_t stride, int bones, uint16_t *hemisphere,
+                               uint64_t *flipped)
 {
     int a, b;
     for (a = 0; a < FK__DQS_TABLE_BONES; ++a) flipped[a] = 0; /* rows past the bones are read, never used */
     for (a = 0; a < bones; ++a) {
-        const float *qa = palette + (size_t)a * FK__DQS_PALETTE_STRIDE;
+        const float *qa = palette + (size_t)a * stride;
         const fk_quat pivot = fk_quat_make(qa[0], qa[1], qa[2], qa[3]);
         uint16_t *row = hemisphere + (size_t)a * FK__DQS_TABLE_BONES;
         uint64_t bits = 0;
         for (b = 0; b < bones; ++b) {
-            const float *qb = palette + (size_t)b * FK__DQS_PALETTE_STRIDE;
+            const float *qb = palette + (size_t)b * stride;
             const int flip = fk_quat_dot(pivot, fk_quat_make(qb[0], qb[1], qb[2], qb[3])) < 0.0f;
-            row[b] = (uint16_t)(b * FK__DQS_PALETTE_STRIDE + (flip ? FK__DQS_BONE_FLOATS : 0));
+            row[b] = (uint16_t)((size_t)b * stride + (flip ? FK__DQS_BONE_FLOATS : 0));
             bits |= (uint64_t)flip << b;
         }
         flipped[a] = bits;
@@ -4676,6 +4708,9 @@ typedef struct fk__skin_run {
     const float *signed_bones;      /* DQS, when one row of that table serves every pivot: each
                                        bone as that row signs it, FK__DQS_BONE_FLOATS apart; else NULL */
     int cofactor_normals;           /* LBS of affine bones: normals by fk__cofactor_normal() */
+    const fk_skin_desc *desc;       /* the call, and where the run begins in it: a vertex the fast */
+    const fk__skin_layout *layout;  /* arithmetic cannot take goes to the reference loop */
+    int begin;
 } fk__skin_run;
 
 /* The run from its vertex `first` on. */
@@ -4683,6 +4718,7 @@ static FK__ALWAYS_INLINE fk__skin_run fk__skin_run_from(const fk__skin_run *run,
 {
     fk__skin_run r = *run;
     size_t i = (size_t)first;
+    r.begin += first;
     r.positions += i * r.position_stride;
     r.joints += i * r.joint_stride;
     r.weights += i * r.weight_stride;
@@ -4729,18 +4765,18 @@ enum { FK__DQS_PRESIGNED, FK__DQS_BY_TABLE, FK__DQS_BY_DOT_PRODUCTS };
 /* Where the vertex's pivot is: its row in the sign table, or its bone in the
    palette for the dot products. */
 static FK__ALWAYS_INLINE size_t fk__dqs_pivot_at(const char *joint, const char *weight, const int influences,
-                                                 const int source)
+                                                 const int source, const size_t stride)
 {
     size_t pivot;
     if (source == FK__DQS_PRESIGNED) return 0;
     pivot = ((const uint16_t *)(const void *)joint)[fk__dqs_pivot((const float *)(const void *)weight, influences)];
-    return pivot * (source == FK__DQS_BY_TABLE ? FK__DQS_TABLE_BONES : FK__DQS_PALETTE_STRIDE);
+    return pivot * (source == FK__DQS_BY_TABLE ? FK__DQS_TABLE_BONES : stride);
 }
 
 static FK__ALWAYS_INLINE const float *fk__dqs_bone_for(const fk__skin_run *r, size_t pivot_at, fk__f4 pivot,
-                                                       int joint, const int source)
+                                                       int joint, const int source, const size_t stride)
 {
-    const float *bone = r->palette + (size_t)joint * FK__DQS_PALETTE_STRIDE;
+    const float *bone = r->palette + (size_t)joint * stride;
     if (source == FK__DQS_PRESIGNED) return r->signed_bones + (size_t)joint * FK__DQS_BONE_FLOATS;
     if (source == FK__DQS_BY_TABLE) return r->palette + r->hemisphere[pivot_at + (size_t)joint];
     return bone + FK__DQS_BONE_FLOATS * (fk__f4_dot_in_order(pivot, fk__f4_load(bone)) < 0.0f);
@@ -5039,21 +5075,25 @@ static fk_vec3 fk__group_cofactor_normal(const float *columns, int lane, int lan
     } \
     \
     static FK__TARGET##w FK__NOINLINE void fk__dqs_finish##w(float *reals, float *duals, const fk__skin_run *run, \
-                                                             int first, int count, const int normals) \
+                                                             int first, int count, const int normals, \
+                                                             const float *scaled_normals, int reference_lanes) \
     { \
         float padded_points[3 * FK__LANES##w], padded_normals[3 * FK__LANES##w]; \
         const fk__skin_run r = fk__skin_run_from(run, first); \
         const int full = count == FK__LANES##w; \
         const char *position = full ? r.positions : (const char *)padded_points; \
-        const char *normal = full ? r.normals : (const char *)padded_normals; \
-        const size_t position_stride = full ? r.position_stride : 12, normal_stride = full ? r.normal_stride : 12; \
+        const char *normal = scaled_normals ? (const char *)scaled_normals \
+                             : full ? r.normals : (const char *)padded_normals; \
+        const size_t position_stride = full ? r.position_stride : 12; \
+        const size_t normal_stride = full && !scaled_normals ? r.normal_stride : 12; \
         fk__v##w ux, uy, uz, rw, dx, dy, dz, dw, inverse, tx, ty, tz, cx, cy, cz, px, py, pz, nx, ny, nz, zero, none; \
         int lane, careful; \
         if (!full) { \
             fk__group_pad(reals, count, FK__LANES##w); \
             fk__group_pad(duals, count, FK__LANES##w); \
             fk__group_points_padded(padded_points, r.positions, r.position_stride, count, FK__LANES##w); \
-            if (normals) fk__group_points_padded(padded_normals, r.normals, r.normal_stride, count, FK__LANES##w); \
+            if (normals && !scaled_normals) \
+                fk__group_points_padded(padded_normals, r.normals, r.normal_stride, count, FK__LANES##w); \
         } \
         fk__v##w##_from_quads(reals, &ux, &uy, &uz, &rw); \
         fk__v##w##_from_quads(duals, &dx, &dy, &dz, &dw); \
@@ -5077,7 +5117,7 @@ static fk_vec3 fk__group_cofactor_normal(const float *columns, int lane, int lan
             zero = fk__v##w##_add(zero, fk__v##w##_sub(nx, nx)); \
             zero = fk__v##w##_add(zero, fk__v##w##_add(fk__v##w##_sub(ny, ny), fk__v##w##_sub(nz, nz))); \
         } \
-        careful = (careful | fk__v##w##_nonzero_lanes(zero)) & ((1 << count) - 1); \
+        careful = (careful | fk__v##w##_nonzero_lanes(zero) | reference_lanes) & ((1 << count) - 1); \
         if (FK__LIKELY(full && !careful)) { \
             fk__v##w##_store_points(r.out_positions, r.out_position_stride, px, py, pz); \
             if (normals) fk__v##w##_store_points(r.out_normals, r.out_normal_stride, nx, ny, nz); \
@@ -5087,9 +5127,12 @@ static fk_vec3 fk__group_cofactor_normal(const float *columns, int lane, int lan
         fk__v##w##_store_points((char *)padded_normals, 12, nx, ny, nz); \
         for (lane = 0; lane < count; ++lane) { \
             const size_t i = (size_t)lane; \
-            if (careful >> lane & 1) \
+            if (reference_lanes >> lane & 1) \
+                (void)fk__dqs_scaled_reference(r.desc, r.layout, r.palette, r.begin + lane, r.begin + lane + 1); \
+            else if (careful >> lane & 1) \
                 fk__dqs_vertex_reference(reals + 4 * lane, duals + 4 * lane, r.positions + i * r.position_stride, \
-                                         normals ? r.normals + i * r.normal_stride : NULL, \
+                                         !normals ? NULL : scaled_normals ? (const char *)(scaled_normals + 3 * lane) \
+                                                         : r.normals + i * r.normal_stride, \
                                          r.out_positions + i * r.out_position_stride, \
                                          normals ? r.out_normals + i * r.out_normal_stride : NULL); \
             else { \
@@ -5173,49 +5216,105 @@ enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
                                           r.out_normal_stride, lane, normals); \
     } \
     \
+    /* DQS of bones with scale centred at the vertex, with normals: a group's \
+       normals go through its blended scale parts' cofactors first (into \
+       scaled_normals), then the group is finished as for rigid bones. */ \
+    static target FK__ALWAYS_INLINE void fk__dqs_finish_group_##tier(float *reals, float *duals, float *scales, \
+                                                                     float *scaled_normals, const fk__skin_run *run, \
+                                                                     int first, int count, const int normals, \
+                                                                     const int scaled, int reference_lanes) \
+    { \
+        int lane; \
+        if (scaled && normals) { \
+            fk__lbs_cofactor_normals##w(scales, (char *)scaled_normals, 12, count); \
+            for (lane = count; lane < FK__LANES##w; ++lane) memcpy(scaled_normals + 3 * lane, scaled_normals + 3 * (count - 1), 12); \
+        } \
+        fk__dqs_finish##w(reals, duals, run, first, count, normals, scaled && normals ? scaled_normals : NULL, \
+                          reference_lanes); \
+    } \
+    \
     /* A group is finished after the next group's blends, not before them: its \
        long chain of dependent operations then starts from blends computed long \
        since, instead of waiting on the last of them. Likewise each vertex's \
-       pivot is found a vertex ahead. */ \
+       pivot is found a vertex ahead. Bones with scale (scaled) also blend the \
+       dual part's change with the point, G, which is applied to it at once, \
+       and, with normals, their scale parts; a vertex whose weights do not sum \
+       to a positive number goes to the reference loop. */ \
     static target FK__ALWAYS_INLINE void fk__dqs_loop_##tier(const fk__skin_run *run, const int influences, \
-                                                             const int normals, const int source) \
+                                                             const int normals, const int source, const int scaled) \
     { \
         const fk__skin_run r = *run; /* in registers: the stores could alias *run */ \
-        const char *joint = r.joints, *weight = r.weights; \
+        const size_t stride = scaled ? FK__DQS_SCALED_STRIDE : FK__DQS_PALETTE_STRIDE; \
+        const char *joint = r.joints, *weight = r.weights, *position = r.positions, *normal = r.normals; \
         float reals[2][4 * FK__LANES##w], duals[2][4 * FK__LANES##w]; \
+        float scales[2][16 * FK__LANES##w], scaled_normals[3 * FK__LANES##w]; \
         size_t pivots[FK__LANES##w]; \
-        int i, e, lane = 0, group = 0; \
+        int i, e, lane = 0, group = 0, reference_lanes[2] = {0, 0}; \
         for (i = 0; i < r.count; ++i) { \
             const uint16_t *joints = (const uint16_t *)(const void *)joint; \
             const float *weights = (const float *)(const void *)weight; \
-            fk__f4 pivot; \
+            fk__f4 pivot, dual; \
             fk__dqs_blend##w blend; \
             if (lane == 0) { /* the group's pivots, each a chain of dependent loads, first */ \
                 const int count = r.count - i < FK__LANES##w ? r.count - i : FK__LANES##w; \
                 int v; \
                 for (v = 0; v < count; ++v) \
                     pivots[v] = fk__dqs_pivot_at(joint + (size_t)v * r.joint_stride, \
-                                                 weight + (size_t)v * r.weight_stride, influences, source); \
+                                                 weight + (size_t)v * r.weight_stride, influences, source, stride); \
+                reference_lanes[group] = 0; \
             } \
             pivot = source == FK__DQS_BY_DOT_PRODUCTS ? fk__f4_load(r.palette + pivots[lane]) : fk__f4_zero(); \
-            blend = fk__dqs_start##w(fk__dqs_bone_for(&r, pivots[lane], pivot, joints[0], source), weights[0]); \
-            FK__UNROLL for (e = 1; e < influences; ++e) \
-                fk__dqs_add##w(&blend, fk__dqs_bone_for(&r, pivots[lane], pivot, joints[e], source), weights[e]); \
+            if (!scaled) { \
+                blend = fk__dqs_start##w(fk__dqs_bone_for(&r, pivots[lane], pivot, joints[0], source, stride), \
+                                         weights[0]); \
+                FK__UNROLL for (e = 1; e < influences; ++e) \
+                    fk__dqs_add##w(&blend, fk__dqs_bone_for(&r, pivots[lane], pivot, joints[e], source, stride), \
+                                   weights[e]); \
+                dual = fk__dqs_dual##w(blend); \
+            } else { /* each bone's whole entry, its weight signed as its dual quaternion is */ \
+                const float *bone = r.palette + (size_t)joints[0] * stride; \
+                float signed_weight = \
+                    fk__dqs_bone_for(&r, pivots[lane], pivot, joints[0], source, stride) == bone ? weights[0] : -weights[0]; \
+                fk__lbs_blend##w motion = fk__lbs_start##w(bone + FK__DQS_MOTION_AT, signed_weight), scale = motion; \
+                blend = fk__dqs_start##w(bone, signed_weight); \
+                if (normals) scale = fk__lbs_start##w(bone + FK__DQS_SCALE_AT, weights[0]); \
+                FK__UNROLL for (e = 1; e < influences; ++e) { \
+                    bone = r.palette + (size_t)joints[e] * stride; \
+                    signed_weight = fk__dqs_bone_for(&r, pivots[lane], pivot, joints[e], source, stride) == bone \
+                                        ? weights[e] : -weights[e]; \
+                    fk__dqs_add##w(&blend, bone, signed_weight); \
+                    fk__lbs_add##w(&motion, bone + FK__DQS_MOTION_AT, signed_weight); \
+                    if (normals) fk__lbs_add##w(&scale, bone + FK__DQS_SCALE_AT, weights[e]); \
+                } \
+                dual = fk__f4_add(fk__dqs_dual##w(blend), fk__lbs_direction##w(motion, fk__f4_load3(position))); \
+                position += r.position_stride; \
+                if (normals) { \
+                    float *columns = scales[group] + 4 * lane; \
+                    fk__lbs_columns##w(scale, columns, columns + 4 * FK__LANES##w, columns + 8 * FK__LANES##w); \
+                    fk__f4_store(columns + 12 * FK__LANES##w, fk__f4_load3(normal)); \
+                    normal += r.normal_stride; \
+                    if (!(columns[3] > 0.0f && columns[3] <= FLT_MAX)) reference_lanes[group] |= 1 << lane; \
+                } \
+            } \
             fk__f4_store(reals[group] + 4 * lane, fk__dqs_real##w(blend)); \
-            fk__f4_store(duals[group] + 4 * lane, fk__dqs_dual##w(blend)); \
+            fk__f4_store(duals[group] + 4 * lane, dual); \
             joint += r.joint_stride; \
             weight += r.weight_stride; \
             if (++lane == FK__LANES##w) { \
                 if (i + 1 > FK__LANES##w) \
-                    fk__dqs_finish##w(reals[!group], duals[!group], &r, i + 1 - 2 * FK__LANES##w, FK__LANES##w, \
-                                      normals); \
+                    fk__dqs_finish_group_##tier(reals[!group], duals[!group], scales[!group], scaled_normals, &r, \
+                                                i + 1 - 2 * FK__LANES##w, FK__LANES##w, normals, scaled, \
+                                                reference_lanes[!group]); \
                 group = !group; \
                 lane = 0; \
             } \
         } \
         if (i - lane > 0) \
-            fk__dqs_finish##w(reals[!group], duals[!group], &r, i - lane - FK__LANES##w, FK__LANES##w, normals); \
-        if (lane) fk__dqs_finish##w(reals[group], duals[group], &r, i - lane, lane, normals); \
+            fk__dqs_finish_group_##tier(reals[!group], duals[!group], scales[!group], scaled_normals, &r, \
+                                        i - lane - FK__LANES##w, FK__LANES##w, normals, scaled, reference_lanes[!group]); \
+        if (lane) \
+            fk__dqs_finish_group_##tier(reals[group], duals[group], scales[group], scaled_normals, &r, i - lane, lane, \
+                                        normals, scaled, reference_lanes[group]); \
     } \
     \
     static target void fk__lbs_##tier(const fk__skin_run *run) \
@@ -5230,30 +5329,40 @@ enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
         fk__leave_##tier(); \
     } \
     \
-    static target FK__ALWAYS_INLINE void fk__dqs_by_##tier(const fk__skin_run *run, const int source) \
+    static target FK__ALWAYS_INLINE void fk__dqs_by_##tier(const fk__skin_run *run, const int source, \
+                                                           const int scaled) \
     { \
-        if (run->influences == 4 && run->normals) fk__dqs_loop_##tier(run, 4, 1, source); \
-        else if (run->influences == 4) fk__dqs_loop_##tier(run, 4, 0, source); \
-        else if (run->normals) fk__dqs_loop_##tier(run, run->influences, 1, source); \
-        else fk__dqs_loop_##tier(run, run->influences, 0, source); \
+        if (run->influences == 4 && run->normals) fk__dqs_loop_##tier(run, 4, 1, source, scaled); \
+        else if (run->influences == 4) fk__dqs_loop_##tier(run, 4, 0, source, scaled); \
+        else if (run->normals) fk__dqs_loop_##tier(run, run->influences, 1, source, scaled); \
+        else fk__dqs_loop_##tier(run, run->influences, 0, source, scaled); \
     } \
     static target FK__NOINLINE void fk__dqs_presigned_##tier(const fk__skin_run *run) \
     { \
-        fk__dqs_by_##tier(run, FK__DQS_PRESIGNED); \
+        fk__dqs_by_##tier(run, FK__DQS_PRESIGNED, 0); \
     } \
     static target FK__NOINLINE void fk__dqs_by_table_##tier(const fk__skin_run *run) \
     { \
-        fk__dqs_by_##tier(run, FK__DQS_BY_TABLE); \
+        fk__dqs_by_##tier(run, FK__DQS_BY_TABLE, 0); \
     } \
     static target FK__NOINLINE void fk__dqs_by_dot_products_##tier(const fk__skin_run *run) \
     { \
-        fk__dqs_by_##tier(run, FK__DQS_BY_DOT_PRODUCTS); \
+        fk__dqs_by_##tier(run, FK__DQS_BY_DOT_PRODUCTS, 0); \
     } \
     static target void fk__dqs_##tier(const fk__skin_run *run) \
     { \
         if (run->signed_bones) fk__dqs_presigned_##tier(run); \
         else if (run->hemisphere) fk__dqs_by_table_##tier(run); \
         else fk__dqs_by_dot_products_##tier(run); \
+        fk__leave_##tier(); \
+    } \
+    \
+    /* Bones with scale, centred at the vertex: signs by dot products only, since \
+       the table would be one more copy of the kernel for a case that blends \
+       three times the numbers anyway. */ \
+    static target void fk__dqs_scaled_##tier(const fk__skin_run *run) \
+    { \
+        fk__dqs_by_##tier(run, FK__DQS_BY_DOT_PRODUCTS, 1); \
         fk__leave_##tier(); \
     }
 
@@ -5389,6 +5498,7 @@ typedef struct fk__fast_path_table {
     const char *name;
     void (*lbs)(const fk__skin_run *run);
     void (*dqs)(const fk__skin_run *run);
+    void (*dqs_scaled)(const fk__skin_run *run); /* bones with scale, centred at the vertex */
     fk__forward_pass forward;
 } fk__fast_path_table;
 
@@ -5407,14 +5517,14 @@ FK__FORWARD_KERNEL(avx2, FK__AVX2_NO_FMA_TARGET, 8)
 static const fk__fast_path_table *fk__fast_paths(void)
 {
 #if defined(FK__SIMD_SSE2)
-    static const fk__fast_path_table simd4 = {"SSE2", fk__lbs_simd4, fk__dqs_simd4, fk__forward_simd4};
+    static const fk__fast_path_table simd4 = {"SSE2", fk__lbs_simd4, fk__dqs_simd4, fk__dqs_scaled_simd4, fk__forward_simd4};
 #elif defined(FK__SIMD_NEON)
-    static const fk__fast_path_table simd4 = {"NEON", fk__lbs_simd4, fk__dqs_simd4, fk__forward_simd4};
+    static const fk__fast_path_table simd4 = {"NEON", fk__lbs_simd4, fk__dqs_simd4, fk__dqs_scaled_simd4, fk__forward_simd4};
 #else
-    static const fk__fast_path_table simd4 = {"SIMD128", fk__lbs_simd4, fk__dqs_simd4, fk__forward_simd4};
+    static const fk__fast_path_table simd4 = {"SIMD128", fk__lbs_simd4, fk__dqs_simd4, fk__dqs_scaled_simd4, fk__forward_simd4};
 #endif
 #if defined(FK__SIMD_AVX2)
-    static const fk__fast_path_table avx2 = {"AVX2+FMA", fk__lbs_avx2, fk__dqs_avx2, fk__forward_avx2};
+    static const fk__fast_path_table avx2 = {"AVX2+FMA", fk__lbs_avx2, fk__dqs_avx2, fk__dqs_scaled_avx2, fk__forward_avx2};
 #if defined(__AVX2__) && defined(__FMA__)
     return &avx2;
 #else
@@ -5467,6 +5577,9 @@ static fk__skin_run fk__skin_run_of(const fk_skin_desc *d, const fk__skin_layout
     run.hemisphere = NULL;
     run.signed_bones = NULL;
     run.cofactor_normals = d->matrices != NULL;
+    run.desc = d;
+    run.layout = layout;
+    run.begin = 0;
     return run;
 }
 
@@ -5503,6 +5616,7 @@ static fk_result fk__skin_fast(const fk_skin_desc *d, const fk__skin_layout *lay
         size_t count;
         block.count = d->vertex_count - begin < FK__SKIN_BLOCK ? d->vertex_count - begin : FK__SKIN_BLOCK;
         if (!fk__joints_in_range(&block)) return reference(d, layout, palette, begin, d->vertex_count);
+        block.begin = begin;
         kernel(&block);
         count = (size_t)block.count;
         block.positions += count * block.position_stride;
@@ -5543,7 +5657,7 @@ static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, co
     table = !one_influence && d->transform_count <= FK__DQS_TABLE_BONES &&
             d->transform_count * d->transform_count <= 2 * (double)d->vertex_count * d->influences;
     if (table) run.hemisphere = hemisphere;
-    if (one_influence || (table && fk__dqs_hemispheres(palette, d->transform_count, hemisphere, flipped))) {
+    if (one_influence || (table && fk__dqs_hemispheres(palette, FK__DQS_PALETTE_STRIDE, d->transform_count, hemisphere, flipped))) {
         float *signed_bones = fk__align64(signed_storage);
         for (j = 0; j < d->transform_count; ++j)
             memcpy(signed_bones + (size_t)j * FK__DQS_BONE_FLOATS,
@@ -5554,6 +5668,16 @@ static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, co
     *result = fk__skin_fast(d, layout, palette, &run, fk__fast_paths()->dqs, fk__dqs_reference);
     return 1;
 }
+
+static int fk__dqs_scaled_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                               fk_result *result)
+{
+    fk__skin_run run;
+    if (!fk__fast_skin_applies(d, layout, palette) || d->dqs_scale_center != FK_DQS_SCALE_AT_VERTEX) return 0;
+    run = fk__skin_run_of(d, layout, palette);
+    *result = fk__skin_fast(d, layout, palette, &run, fk__fast_paths()->dqs_scaled, fk__dqs_scaled_reference);
+    return 1;
+}
 #else
 static int fk__lbs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result)
 {
@@ -5561,6 +5685,12 @@ static int fk__lbs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, co
     return 0;
 }
 static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result)
+{
+    (void)d; (void)layout; (void)palette; (void)result;
+    return 0;
+}
+static int fk__dqs_scaled_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                               fk_result *result)
 {
     (void)d; (void)layout; (void)palette; (void)result;
     return 0;

@@ -199,6 +199,8 @@ mutant dqs_scale_centre_ignored fk__dqs_reference_of \
 mutant dqs_scale_part_not_applied fk__dqs_reference_of 'if (!at_vertex) /*' 'if (0) /*'
 mutant dqs_scale_displacement_dropped fk__dqs_reference_of 'if (at_vertex) { /*' 'if (0) { /*'
 mutant dqs_bone_rotation_z_turned fk__bone_rotation 'fk__vec3d_cross(x, out_y, out_z);' 'fk__vec3d_cross(out_y, x, out_z);'
+# A scale centred at the vertex: the dual part's change with the point not halved.
+mutant dqs_centre_motion_not_halved fk__dqs_centre_at_vertex '(float)(0.5 * product[e]);' '(float)product[e];'
 mutant dqs_scale_part_about_the_origin fk__dqs_scaled_bone '(float)(b[4 * row + 3] - (scale' '(float)(0.0 - (scale'
 mutant dqs_scaled_normals_not_through_the_scale fk__dqs_reference_of \
 'if (d->normals) n = fk_vec3_normalize(fk__cofactor_normal(scale, n));' ''
@@ -434,7 +436,20 @@ simd_mutant dqs_loop_pending_group_first_wrong avx2 fk__dqs_loop_##tier \
 'i + 1 - 2 * FK__LANES##w, FK__LANES##w,' 'i + 1 - FK__LANES##w, FK__LANES##w,'
 
 # DQS: the last short group skipped when it is one vertex.
-simd_mutant dqs_loop_last_vertex_alone_skipped sse2 fk__dqs_loop_##tier 'if (lane) fk__dqs_finish' 'if (lane > 1) fk__dqs_finish'
+simd_mutant dqs_loop_last_vertex_alone_skipped sse2 fk__dqs_loop_##tier 'if (lane)' 'if (lane > 1)'
+
+# DQS with scale: the dual part's change with the point left out.
+simd_mutant scaled_dqs_motion_dropped avx2 fk__dqs_loop_##tier 'fk__lbs_direction##w(motion, fk__f4_load3(position))' \
+'fk__f4_zero()'
+
+# DQS with scale: every bone blended with its weight's own sign.
+simd_mutant scaled_dqs_weights_unsigned sse2 fk__dqs_loop_##tier '? weights[e] : -weights[e]' '? weights[e] : weights[e]'
+
+# DQS with scale: a vertex whose weights sum to zero kept in the fast path.
+simd_mutant scaled_dqs_zero_sums_kept avx2 fk__dqs_loop_##tier 'reference_lanes[group] |= 1 << lane;' '(void)lane;'
+
+# DQS with scale: normals not moved by the scale parts first.
+simd_mutant scaled_dqs_normals_unscaled sse2 fk__dqs_finish_group_##tier 'scaled && normals ? scaled_normals : NULL' 'NULL'
 
 # DQS: a group's pivots looked up for a whole group even past the run's end.
 simd_mutant dqs_loop_pivots_past_the_run avx2 fk__dqs_loop_##tier \

@@ -58,8 +58,16 @@ static mesh test_mesh;
 static fk_rigid bones[ALL_BONES];
 static int used_bones = BONES; /* bones the vertices use and the SIMD calls are given */
 static int tied_weights = 0;   /* weights drawn from three values, so that the heaviest often ties */
+static int zero_sums = 0;      /* one vertex in 29 with all weights zero: DQS with scale sends it to the
+                                  reference loop (weights that cancel would be ill-posed: a multiply-add
+                                  leaves a blend of one rounding error where plain sums leave zero) */
 static float matrices[ALL_BONES][12]; /* the bones with scale and shear (make_affine_bones()) */
-static int affine_bones = 0;   /* describe() gives the matrices instead of the bones */
+static fk_rigid bind_poses[ALL_BONES]; /* their rest frames, for DQS with scale */
+static float scale_parts[ALL_BONES][12]; /* and the scale parts DQS splits off (row-major) */
+static int affine_bones = 0;   /* describe() gives the matrices (and rest frames) instead of the bones */
+/* DQS with scale keeps 44 floats a bone: 23 bones fit the palette of
+   FK_LBS_PALETTE_CAPACITY x 16 floats, so its fast path is given 20. */
+enum { SCALED_BONES = 20 };
 
 static void make_bones(float translation_scale)
 {
@@ -97,6 +105,16 @@ static void make_affine_bones(int singular)
             }
             matrices[b][4 * row + 3] = rigid[4 * row + 3];
         }
+        bind_poses[b] = fk_rigid_make(fk_quat_make(rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(-1, 1), 1.0f),
+                                      fk_vec3_make(rng_uniform(-2, 2), rng_uniform(-2, 2), rng_uniform(-2, 2)));
+    }
+    {
+        static float dual_quats[ALL_BONES][8];
+        if (fk_palette_dual_quats_scaled(ALL_BONES, NULL, &matrices[0][0], bind_poses, &dual_quats[0][0],
+                                         &scale_parts[0][0]) != FK_OK) {
+            fprintf(stderr, "splitting the bones with scale failed\n");
+            exit(1);
+        }
     }
 }
 
@@ -128,6 +146,8 @@ static void make_mesh(int count, int k)
             sum += test_mesh.weights[i][e] = tied_weights ? (float)(1 + rng_next() % 3) : rng_uniform(0.05f, 1.0f);
         }
         for (e = 0; e < k; ++e) test_mesh.weights[i][e] /= sum;
+        if (zero_sums && i % 29 == 5)
+            for (e = 0; e < k; ++e) test_mesh.weights[i][e] = 0.0f;
     }
 }
 
@@ -196,6 +216,7 @@ static fk_skin_desc describe(const layout *l, const buffers *b, int with_normals
     }
     d.transforms = affine_bones ? NULL : bones;
     d.matrices = affine_bones ? &matrices[0][0] : NULL;
+    d.bind_poses = affine_bones ? bind_poses : NULL;
     d.transform_count = bone_count;
     d.out_positions = (float *)(void *)(out + l->position_offset);
     d.out_position_stride = l->vertex_bytes;
@@ -244,15 +265,16 @@ typedef fk_result (*skin_function)(const fk_skin_desc *);
    where the blend is zero (a zero normal), whose result is exact. DQS rotates
    the normal by a unit quaternion, and signing the influences into one
    hemisphere keeps the blend of their quaternions at least W / sqrt(k) long:
-   its ulp is of 1. */
-static float affine_normal_ulp(int i);
+   its ulp is of 1; with bones with scale, first the scale parts' cofactors
+   move it, as affine LBS's matrices' do. */
+static float affine_normal_ulp(int i, float (*linear)[12]);
 
 static float normal_ulp(skin_function skin, int i)
 {
     double blend[3] = {0.0, 0.0, 0.0}, total = 0.0, length;
     int e, row;
+    if (affine_bones) return affine_normal_ulp(i, skin == fk_skin_lbs ? matrices : scale_parts);
     if (skin != fk_skin_lbs) return FLT_EPSILON;
-    if (affine_bones) return affine_normal_ulp(i);
     for (e = 0; e < test_mesh.k; ++e) {
         fk_quat q = bones[test_mesh.joints[i][e]].q;
         double n2 = (double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w;
@@ -274,13 +296,14 @@ static float normal_ulp(skin_function skin, int i)
    column's rounding is relative to the sum of its terms' sizes, |a|' =
    sum |w| |a_k|, and a cross product's to |b|' |c|'; renormalizing by the
    result's length L magnifies that by T / L, with T = |n_x| |b|' |c|' +
-   |n_y| |c|' |a|' + |n_z| |a|' |b|': the ulp is of T / L, in double. */
-static float affine_normal_ulp(int i)
+   |n_y| |c|' |a|' + |n_z| |a|' |b|': the ulp is of T / L, in double. The
+   linear parts are the bones' matrices' (LBS) or their scale parts' (DQS). */
+static float affine_normal_ulp(int i, float (*linear)[12])
 {
     double column[3][3] = {{0.0}}, size[3] = {0.0, 0.0, 0.0}, cofactor[3][3], m[3] = {0.0, 0.0, 0.0}, total, length;
     int e, c, r;
     for (e = 0; e < test_mesh.k; ++e) {
-        const float *matrix = matrices[test_mesh.joints[i][e]];
+        const float *matrix = linear[test_mesh.joints[i][e]];
         double w = test_mesh.weights[i][e];
         for (c = 0; c < 3; ++c) {
             double norm = 0.0;
@@ -437,7 +460,7 @@ static int same_bits_as(const float *positions, const float *normals, size_t ste
    not depend on which loop or which part of a loop reaches it. 1500
    vertices; k = 1, 2, 3, 4 and 8 (4 has a kernel of its own), in place where
    a line's first vertex falls on each 16 bytes. */
-static const char *const method_name[3] = {"LBS", "DQS", "affine LBS"};
+static const char *const method_name[4] = {"LBS", "DQS", "affine LBS", "DQS with scale"};
 
 static void layouts_give_the_same_bits(void)
 {
@@ -450,9 +473,10 @@ static void layouts_give_the_same_bits(void)
     if (!line) { fprintf(stderr, "out of memory\n"); exit(1); }
     aligned = line + (64 - (uintptr_t)line % 64);
     make_affine_bones(0);
-    for (method = 0; method < 3; ++method) { /* LBS, DQS, LBS of affine bones */
-        skin_function skin = method == 1 ? fk_skin_dqs : fk_skin_lbs;
-        affine_bones = method == 2;
+    for (method = 0; method < 4; ++method) { /* LBS, DQS, LBS of affine bones, DQS with scale */
+        skin_function skin = method % 2 ? fk_skin_dqs : fk_skin_lbs;
+        affine_bones = method >= 2;
+        used_bones = method == 3 ? SCALED_BONES : BONES;
         for (k = 1; k <= MAX_K; k = k == 4 ? 8 : k + 1) {
             make_mesh(COUNT, k);
             for (with_normals = 0; with_normals < 2; ++with_normals) {
@@ -506,6 +530,7 @@ static void layouts_give_the_same_bits(void)
     }
     free(line);
     affine_bones = 0;
+    used_bones = BONES;
 }
 
 /* A descriptor for `count` vertices from vertex `first` of d's. */
@@ -540,12 +565,13 @@ static void pieces_give_the_bits_of_one_call(void)
     int method, k, way, with_normals, in_place, first, i;
     char what[160];
     make_affine_bones(0);
-    for (method = 0; method < 3; ++method) { /* LBS, DQS, LBS of affine bones */
-        skin_function skin = method == 1 ? fk_skin_dqs : fk_skin_lbs;
-        affine_bones = method == 2;
+    for (method = 0; method < 4; ++method) { /* LBS, DQS, LBS of affine bones, DQS with scale */
+        skin_function skin = method % 2 ? fk_skin_dqs : fk_skin_lbs;
+        affine_bones = method >= 2;
+        used_bones = method == 3 ? SCALED_BONES : BONES;
         for (k = 1; k <= MAX_K; k = k == 4 ? 8 : k + 1) {
             make_mesh(COUNT, k);
-            for (i = 0; method == 1 && i < COUNT; ++i) {
+            for (i = 0; method % 2 && i < COUNT; ++i) {
                 int e;
                 if (i % 61 == 7)
                     for (e = 0; e < k; ++e) test_mesh.weights[i][e] = 0.0f;
@@ -594,9 +620,29 @@ static void pieces_give_the_bits_of_one_call(void)
         }
     }
     affine_bones = 0;
+    used_bones = BONES;
 }
 
 static void lbs_simd_matches_reference(void) { make_bones(3.0f); agree(fk_skin_lbs, "LBS", 1000); }
+
+/* DQS of bones with scale (the affine bones above, split in their rest
+   frames), centred at the vertex, the case with a fast path; also with every
+   third bone flattened to a plane, and with vertices whose weights sum to
+   zero, which the fast path hands to the reference loop. */
+static void scaled_dqs_simd_matches_reference(void)
+{
+    int singular;
+    for (singular = 0; singular < 2; ++singular) {
+        make_affine_bones(singular);
+        affine_bones = 1;
+        used_bones = SCALED_BONES;
+        zero_sums = singular;
+        agree(fk_skin_dqs, singular ? "DQS with scale, flattened bones, zero sums" : "DQS with scale", 1000);
+        zero_sums = 0;
+        used_bones = BONES;
+        affine_bones = 0;
+    }
+}
 
 /* Bones with scale, shear and mirroring: positions as rigid LBS, normals by
    the blend's cofactors; then with every third bone flattened to a plane,
@@ -683,7 +729,7 @@ static void dqs_sign_table_matches_its_definition(void)
             for (a = 0; a < count; ++a)
                 for (b = 0; b < count; ++b)
                     one_row &= table_flips(palette, a, b) == (table_flips(palette, 0, a) != table_flips(palette, 0, b));
-            if (fk__dqs_hemispheres(palette, count, hemisphere, flipped) != one_row) ++wrong_answers;
+            if (fk__dqs_hemispheres(palette, FK__DQS_PALETTE_STRIDE, count, hemisphere, flipped) != one_row) ++wrong_answers;
             rows_serving += one_row;
             for (a = 0; a < FK__DQS_TABLE_BONES; ++a)
                 for (b = 0; b < FK__DQS_TABLE_BONES; ++b) {
@@ -1306,6 +1352,7 @@ static void calls_leave_the_upper_halves_clear(void)
 int main(void)
 {
     RUN_TEST(lbs_simd_matches_reference);
+    RUN_TEST(scaled_dqs_simd_matches_reference);
     RUN_TEST(affine_lbs_simd_matches_reference);
     RUN_TEST(dqs_simd_with_sign_table_matches_reference);
     RUN_TEST(dqs_simd_with_dot_products_matches_reference);
