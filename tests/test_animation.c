@@ -345,7 +345,9 @@ static void linear_keeps_the_old_samplers_bits(void)
     /* fk_track_sample_vec3()/_quat() as they were written before the cursor
        (scan for the pair, (1 - u) a + u b, slerp of the normalized keys), and the
        new LINEAR samplers, give the same bits; so do fk_track_evaluate() with
-       three components and fk_track_evaluate_vec3(). */
+       three components and fk_track_evaluate_vec3(). Bits are compared across
+       the library and this file, so the build must not fuse a multiply and an
+       add of two statements (ISO C modes do not; -ffp-contract=fast may). */
     float times[INTERP_MAX_KEYS];
     fk_vec3 vectors[INTERP_MAX_KEYS], v, v_new, v_old;
     fk_quat turns[INTERP_MAX_KEYS], q, q_new, q_old;
