@@ -1052,6 +1052,83 @@ FK_LBS_DEF fk_result fk_track_sample_vec3(int key_count, const float *times, con
 FK_LBS_DEF fk_result fk_track_sample_quat(int key_count, const float *times, const fk_quat *values,
                                           float time, fk_rotation_interpolation method, fk_quat *out);
 
+/** @brief How a track's values vary between keys: glTF's three animation sampler
+    interpolations. Zero is LINEAR, glTF's default. */
+typedef enum fk_interpolation {
+    FK_INTERPOLATION_LINEAR = 0,  /**< straight between keys (rotations: slerp or nlerp, shorter arc) */
+    FK_INTERPOLATION_STEP = 1,    /**< the value of the key at or before the time, held until the next */
+    FK_INTERPOLATION_CUBICSPLINE = 2 /**< cubic Hermite: each key stores in-tangent, value, out-tangent */
+} fk_interpolation;
+
+/** @brief Samples a key-framed track of float tuples (morph target weights, or
+    any channel) with any glTF interpolation, starting the search for the keys
+    around @p time at a caller-owned cursor.
+
+    Before the first key the track holds the first value, after the last key the
+    last value. Between keys t_k <= time < t_{k+1}, with s = (time - t_k) / t_d
+    and t_d = t_{k+1} - t_k: STEP gives v_k; LINEAR (1 - s) v_k + s v_{k+1} per
+    component; CUBICSPLINE
+    (2s^3 - 3s^2 + 1) v_k + t_d (s^3 - 2s^2 + s) b_k + (-2s^3 + 3s^2) v_{k+1} + t_d (s^3 - s^2) a_{k+1}.
+    LINEAR of a rotation's components is not a slerp: use fk_track_evaluate_quat().
+    @param key_count number of keys (>= 1).
+    @param times key_count key times, strictly ascending.
+    @param values per key, @p component_count floats; for CUBICSPLINE three times
+    that, in glTF's order: in-tangent a_k, value v_k, out-tangent b_k, each
+    component_count floats (a morph weight track: N in-tangents, N weights, N out-tangents).
+    @param component_count floats per value (>= 1): 1 for a scalar, N for N morph targets.
+    @param interpolation FK_INTERPOLATION_LINEAR, _STEP or _CUBICSPLINE.
+    @param time when to sample (not NaN; infinities clamp to the ends).
+    @param cursor NULL, or the caller's int that remembers the key found last time
+    (start it at 0). It is only a first guess: the key it names and the next are
+    tried before a bisection, so playing forward by less than a key costs O(1),
+    and any value, even one out of range, gives the same result as NULL. On
+    success it receives the key at or before @p time (0 before the first key,
+    key_count - 1 after the last).
+    @param out receives component_count floats; must not overlap @p values.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
+    FK_ERROR_INVALID_OPTION, FK_ERROR_KEYS_NOT_ASCENDING (the keys it reads are not
+    finite and ascending) or FK_ERROR_NOT_FINITE (NaN time, a value it reads is not
+    finite, or the result overflows); nothing is written on error (neither @p out
+    nor @p cursor).
+    @remark Checks only the keys it reads (the first, the last, and those around
+    the time) so that playback is O(1): run fk_track_validate() once when the track
+    is loaded for the full check. Never reads outside the arrays, whatever the keys
+    hold. */
+FK_LBS_DEF fk_result fk_track_evaluate(int key_count, const float *times, const float *values,
+                                       int component_count, fk_interpolation interpolation, float time,
+                                       int *cursor, float *out);
+
+/** @brief Samples a vector track (translations, scales) with any glTF
+    interpolation: fk_track_evaluate() with three components. With
+    FK_INTERPOLATION_LINEAR it gives fk_track_sample_vec3()'s bits.
+    @param key_count,times as fk_track_evaluate().
+    @param values key_count vectors; for CUBICSPLINE 3 key_count, a_k v_k b_k per key.
+    @param interpolation,time,cursor as fk_track_evaluate().
+    @param out receives the vector.
+    @return as fk_track_evaluate(); nothing is written on error. */
+FK_LBS_DEF fk_result fk_track_evaluate_vec3(int key_count, const float *times, const fk_vec3 *values,
+                                            fk_interpolation interpolation, float time, int *cursor,
+                                            fk_vec3 *out);
+
+/** @brief Samples a rotation track with any glTF interpolation: STEP gives the
+    key's rotation; LINEAR slerps (or nlerps) along the shorter arc, and gives
+    fk_track_sample_quat()'s bits; CUBICSPLINE evaluates fk_track_evaluate()'s
+    Hermite curve on the four components as stored and normalizes the result (as
+    glTF specifies: no hemisphere correction, so the keys and tangents must agree in sign).
+    @param key_count,times as fk_track_evaluate().
+    @param values key_count rotations (normalized on the way in); for CUBICSPLINE
+    3 key_count quaternions, a_k v_k b_k per key, the tangents any finite quaternions.
+    @param interpolation FK_INTERPOLATION_LINEAR, _STEP or _CUBICSPLINE.
+    @param method FK_INTERPOLATE_SLERP or FK_INTERPOLATE_NLERP, for LINEAR.
+    @param time,cursor as fk_track_evaluate().
+    @param out receives a unit quaternion.
+    @return as fk_track_evaluate(), or FK_ERROR_INVALID_ROTATION for a key's
+    rotation it reads that cannot be normalized, or a cubic curve that passes
+    through zero there; nothing is written on error. */
+FK_LBS_DEF fk_result fk_track_evaluate_quat(int key_count, const float *times, const fk_quat *values,
+                                            fk_interpolation interpolation, fk_rotation_interpolation method,
+                                            float time, int *cursor, fk_quat *out);
+
 /* ============================================================================
    Root motion
    ============================================================================ */
@@ -3816,35 +3893,253 @@ FK_LBS_DEF fk_result fk_track_sample_vec3(int key_count, const float *times, con
                                           fk_vec3 *out)
 {
     fk_result result = fk_track_validate(key_count, times);
-    float fraction;
     int i;
     if (result != FK_OK) return result;
     if (!values || !out) return FK_ERROR_NULL_ARGUMENT;
     if (time != time) return FK_ERROR_NOT_FINITE;
     for (i = 0; i < key_count; ++i)
         if (!fk__vec3_is_finite(values[i])) return FK_ERROR_NOT_FINITE;
-    if (time <= times[0]) { *out = values[0]; return FK_OK; }
-    if (time >= times[key_count - 1]) { *out = values[key_count - 1]; return FK_OK; }
-    i = fk__track_find(key_count, times, time, &fraction);
-    *out = fk__vec3_lerp(values[i], values[i + 1], fraction);
-    return FK_OK;
+    return fk_track_evaluate_vec3(key_count, times, values, FK_INTERPOLATION_LINEAR, time, NULL, out);
 }
 
 FK_LBS_DEF fk_result fk_track_sample_quat(int key_count, const float *times, const fk_quat *values, float time,
                                           fk_rotation_interpolation method, fk_quat *out)
 {
     fk_result result = fk_track_validate(key_count, times);
-    float fraction;
     int i;
     if (result != FK_OK) return result;
     if (!values || !out) return FK_ERROR_NULL_ARGUMENT;
     if (time != time) return FK_ERROR_NOT_FINITE;
     for (i = 0; i < key_count; ++i)
         if (!fk__quat_is_normalizable(values[i])) return FK_ERROR_INVALID_ROTATION;
-    if (time <= times[0]) { *out = fk_quat_normalize(values[0]); return FK_OK; }
-    if (time >= times[key_count - 1]) { *out = fk_quat_normalize(values[key_count - 1]); return FK_OK; }
-    i = fk__track_find(key_count, times, time, &fraction);
-    *out = fk__quat_interpolate(values[i], values[i + 1], fraction, method);
+    /* any method but NLERP has always meant SLERP here */
+    return fk_track_evaluate_quat(key_count, times, values, FK_INTERPOLATION_LINEAR,
+                                  method == FK_INTERPOLATE_NLERP ? FK_INTERPOLATE_NLERP : FK_INTERPOLATE_SLERP, time,
+                                  NULL, out);
+}
+
+/* ---- Interpolation ----------------------------------------------------------
+   glTF's samplers. Keys t_0 < ... < t_{n-1}; before t_0 the track is v_0, from
+   t_{n-1} on it is v_{n-1}. Between, with t_k <= t < t_{k+1}, t_d = t_{k+1} - t_k
+   and s = (t - t_k) / t_d in [0, 1):
+       STEP          v_k
+       LINEAR        (1 - s) v_k + s v_{k+1}           (rotations: slerp or nlerp)
+       CUBICSPLINE   h00 v_k + t_d h10 b_k + h01 v_{k+1} + t_d h11 a_{k+1}
+   with the cubic Hermite basis written in factored forms,
+       h01 = s^2 (3 - 2s)   h00 = 1 - h01   h10 = s (1 - s)^2   h11 = s^2 (s - 1),
+   which equal glTF's polynomials and give exactly v_k at s = 0. A CUBICSPLINE key
+   is stored as glTF stores it: in-tangent a_k, value v_k, out-tangent b_k. Cubic
+   rotations are the same curve on the four components, normalized after; glTF
+   asks for no hemisphere correction there, so none is made.
+
+   The key pair is found from the caller's cursor: its key and the next are
+   tried first (playing forward by less than a key stays O(1)), then bisection.
+   On strictly ascending keys only one pair brackets t, so every cursor gives the
+   same pair, hence the same bits. Only the keys read are checked: a bracket
+   t_k <= t < t_{k+1} with both ends finite is ascending by itself, whatever the
+   other keys hold, and bisection keeps that bracket as its invariant, so
+   unchecked keys can make the answer meaningless but never make a read stray. */
+
+/* Where a time falls on a track, and the cubic weights there. */
+typedef struct fk__track_point {
+    int key;          /* the key at or before the time; 0 before the first key */
+    int inside;       /* 1 when t_key <= time < t_{key+1}: the sample lies between two keys */
+    float fraction;   /* s */
+    float value0, out_tangent0, value1, in_tangent1; /* h00, t_d h10, h01, t_d h11 */
+} fk__track_point;
+
+static int fk__track_brackets(const float *times, int key, float time)
+{
+    return times[key] <= time && time < times[key + 1];
+}
+
+static fk_result fk__track_locate(int key_count, const float *times, float time, const int *cursor,
+                                  fk__track_point *point)
+{
+    const int last = key_count - 1;
+    const int guess = cursor ? *cursor : -1;
+    float s, t_d, h01;
+    int key;
+    if (!fk__is_finite(times[0]) || !fk__is_finite(times[last]) || (last > 0 && !(times[0] < times[last])))
+        return FK_ERROR_KEYS_NOT_ASCENDING;
+    point->key = 0;
+    point->inside = 0;
+    point->fraction = point->value0 = point->out_tangent0 = point->value1 = point->in_tangent1 = 0.0f;
+    if (time <= times[0]) return FK_OK;
+    if (time >= times[last]) { point->key = last; return FK_OK; }
+    if (guess >= 0 && guess < last && fk__track_brackets(times, guess, time)) key = guess;
+    else if (guess >= 0 && guess < last - 1 && fk__track_brackets(times, guess + 1, time)) key = guess + 1;
+    else key = fk__track_find(key_count, times, time, &s);
+    if (!fk__is_finite(times[key]) || !fk__is_finite(times[key + 1])) return FK_ERROR_KEYS_NOT_ASCENDING;
+    t_d = times[key + 1] - times[key];
+    s = (time - times[key]) / t_d; /* fk__track_find()'s expression: the same bits */
+    h01 = s * s * (3.0f - 2.0f * s);
+    point->key = key;
+    point->inside = 1;
+    point->fraction = s;
+    point->value0 = 1.0f - h01;
+    point->out_tangent0 = t_d * (s * (1.0f - s) * (1.0f - s));
+    point->value1 = h01;
+    point->in_tangent1 = t_d * (s * s * (s - 1.0f));
+    return FK_OK;
+}
+
+/* The numbers a sample reads, as pointers to tuples of floats: v_k, b_k, a_{k+1},
+   v_{k+1}, NULL for each one it does not read. */
+enum { FK__TRACK_VALUE0, FK__TRACK_OUT_TANGENT0, FK__TRACK_IN_TANGENT1, FK__TRACK_VALUE1, FK__TRACK_READS };
+typedef struct fk__track_keys {
+    const float *tuple[FK__TRACK_READS];
+} fk__track_keys;
+
+/* Which elements of a values array the sample at @p point reads (glTF stores a
+   CUBICSPLINE key as three elements, in-tangent, value, out-tangent; other keys as
+   one): read[r] says whether it reads number r, element[r] where it is. */
+static void fk__track_elements(fk_interpolation interpolation, const fk__track_point *point,
+                               int read[FK__TRACK_READS], size_t element[FK__TRACK_READS])
+{
+    static const int key_offset[FK__TRACK_READS] = {0, 0, 1, 1}, cubic_role[FK__TRACK_READS] = {1, 2, 0, 1};
+    const int cubic = interpolation == FK_INTERPOLATION_CUBICSPLINE;
+    const int between = point->inside && interpolation != FK_INTERPOLATION_STEP;
+    int r;
+    read[FK__TRACK_VALUE0] = 1;
+    read[FK__TRACK_VALUE1] = between;
+    read[FK__TRACK_OUT_TANGENT0] = read[FK__TRACK_IN_TANGENT1] = between && cubic;
+    for (r = 0; r < FK__TRACK_READS; ++r) {
+        size_t key = (size_t)point->key + (size_t)(read[r] ? key_offset[r] : 0);
+        element[r] = cubic ? 3u * key + (size_t)cubic_role[r] : key;
+    }
+}
+
+static int fk__track_read_is_finite(const float *tuple, int c) { return !tuple || fk__is_finite(tuple[c]); }
+
+/* Component @p c of the sample, or NaN when a number it reads or the result is
+   not finite (the callers turn that into FK_ERROR_NOT_FINITE). */
+static float fk__track_component(const fk__track_point *point, const fk__track_keys *keys, int c)
+{
+    const float *v0 = keys->tuple[FK__TRACK_VALUE0], *b0 = keys->tuple[FK__TRACK_OUT_TANGENT0];
+    const float *a1 = keys->tuple[FK__TRACK_IN_TANGENT1], *v1 = keys->tuple[FK__TRACK_VALUE1];
+    float result;
+    if (!fk__track_read_is_finite(v0, c) || !fk__track_read_is_finite(b0, c) || !fk__track_read_is_finite(a1, c) ||
+        !fk__track_read_is_finite(v1, c))
+        return NAN;
+    if (b0 && a1 && v1) {
+        result = point->value0 * v0[c] + point->out_tangent0 * b0[c] + point->value1 * v1[c] +
+                 point->in_tangent1 * a1[c];
+    } else if (v1) {
+        /* two statements, rounded as fk__vec3_lerp() rounds: fk_track_sample_vec3()'s bits */
+        float from = v0[c] * (1.0f - point->fraction);
+        float to = v1[c] * point->fraction;
+        result = from + to;
+    } else {
+        result = v0[c];
+    }
+    return fk__is_finite(result) ? result : NAN;
+}
+
+/* The checks every sampler starts with, then the point on the track. */
+static fk_result fk__track_begin(int key_count, const float *times, const void *values, const void *out,
+                                 fk_interpolation interpolation, float time, const int *cursor,
+                                 fk__track_point *point)
+{
+    if (key_count < 1) return FK_ERROR_INVALID_COUNT;
+    if (!times || !values || !out) return FK_ERROR_NULL_ARGUMENT;
+    if (interpolation != FK_INTERPOLATION_LINEAR && interpolation != FK_INTERPOLATION_STEP &&
+        interpolation != FK_INTERPOLATION_CUBICSPLINE)
+        return FK_ERROR_INVALID_OPTION;
+    if (time != time) return FK_ERROR_NOT_FINITE;
+    return fk__track_locate(key_count, times, time, cursor, point);
+}
+
+FK_LBS_DEF fk_result fk_track_evaluate(int key_count, const float *times, const float *values, int component_count,
+                                       fk_interpolation interpolation, float time, int *cursor, float *out)
+{
+    fk__track_point point;
+    fk__track_keys keys;
+    size_t element[FK__TRACK_READS];
+    int read[FK__TRACK_READS], r, c;
+    fk_result result;
+    if (component_count < 1) return FK_ERROR_INVALID_COUNT;
+    result = fk__track_begin(key_count, times, values, out, interpolation, time, cursor, &point);
+    if (result != FK_OK) return result;
+    fk__track_elements(interpolation, &point, read, element);
+    for (r = 0; r < FK__TRACK_READS; ++r)
+        keys.tuple[r] = read[r] ? values + (size_t)component_count * element[r] : NULL;
+    /* Every component is checked before the first is written: there is no room to
+       hold them, so they are computed twice. */
+    for (c = 0; c < component_count; ++c)
+        if (fk__track_component(&point, &keys, c) != fk__track_component(&point, &keys, c))
+            return FK_ERROR_NOT_FINITE;
+    for (c = 0; c < component_count; ++c) out[c] = fk__track_component(&point, &keys, c);
+    if (cursor) *cursor = point.key;
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_track_evaluate_vec3(int key_count, const float *times, const fk_vec3 *values,
+                                            fk_interpolation interpolation, float time, int *cursor, fk_vec3 *out)
+{
+    fk__track_point point;
+    fk__track_keys keys;
+    size_t element[FK__TRACK_READS];
+    float tuples[FK__TRACK_READS][3], sample[3];
+    int read[FK__TRACK_READS], r, c;
+    fk_result result = fk__track_begin(key_count, times, values, out, interpolation, time, cursor, &point);
+    if (result != FK_OK) return result;
+    fk__track_elements(interpolation, &point, read, element);
+    for (r = 0; r < FK__TRACK_READS; ++r) {
+        keys.tuple[r] = NULL;
+        if (!read[r]) continue;
+        tuples[r][0] = values[element[r]].x; tuples[r][1] = values[element[r]].y; tuples[r][2] = values[element[r]].z;
+        keys.tuple[r] = tuples[r];
+    }
+    for (c = 0; c < 3; ++c) {
+        sample[c] = fk__track_component(&point, &keys, c);
+        if (sample[c] != sample[c]) return FK_ERROR_NOT_FINITE;
+    }
+    *out = fk_vec3_make(sample[0], sample[1], sample[2]);
+    if (cursor) *cursor = point.key;
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_track_evaluate_quat(int key_count, const float *times, const fk_quat *values,
+                                            fk_interpolation interpolation, fk_rotation_interpolation method,
+                                            float time, int *cursor, fk_quat *out)
+{
+    fk__track_point point;
+    fk__track_keys keys;
+    size_t element[FK__TRACK_READS];
+    float tuples[FK__TRACK_READS][4], sample[4];
+    int read[FK__TRACK_READS], r, c;
+    fk_quat q;
+    fk_result result = fk__track_begin(key_count, times, values, out, interpolation, time, cursor, &point);
+    if (result != FK_OK) return result;
+    if (method != FK_INTERPOLATE_SLERP && method != FK_INTERPOLATE_NLERP) return FK_ERROR_INVALID_OPTION;
+    fk__track_elements(interpolation, &point, read, element);
+    for (r = 0; r < FK__TRACK_READS; ++r) {
+        fk_quat k;
+        keys.tuple[r] = NULL;
+        if (!read[r]) continue;
+        k = values[element[r]];
+        if ((r == FK__TRACK_VALUE0 || r == FK__TRACK_VALUE1) && !fk__quat_is_normalizable(k))
+            return FK_ERROR_INVALID_ROTATION;
+        tuples[r][0] = k.x; tuples[r][1] = k.y; tuples[r][2] = k.z; tuples[r][3] = k.w;
+        keys.tuple[r] = tuples[r];
+    }
+    if (!read[FK__TRACK_VALUE1]) {
+        q = fk_quat_normalize(values[element[FK__TRACK_VALUE0]]);
+    } else if (interpolation == FK_INTERPOLATION_LINEAR) {
+        q = fk__quat_interpolate(values[element[FK__TRACK_VALUE0]], values[element[FK__TRACK_VALUE1]],
+                                 point.fraction, method);
+    } else {
+        for (c = 0; c < 4; ++c) {
+            sample[c] = fk__track_component(&point, &keys, c);
+            if (sample[c] != sample[c]) return FK_ERROR_NOT_FINITE;
+        }
+        q = fk_quat_make(sample[0], sample[1], sample[2], sample[3]);
+        if (!fk__quat_is_normalizable(q)) return FK_ERROR_INVALID_ROTATION;
+        q = fk_quat_normalize(q);
+    }
+    *out = q;
+    if (cursor) *cursor = point.key;
     return FK_OK;
 }
 

@@ -256,6 +256,26 @@ gpu_mutant local_joint_off_by_one fk__local_joint 'if (group_bones[b] == joint) 
 
 # ---- Animation toolkit: interpolation
 
+# The cursor's next key not tried: forward playback falls back to a bisection.
+animation_mutant track_cursor_next_key_not_tried fk__track_locate \
+'else if (guess >= 0 && guess < last - 1' 'else if (0 && guess < last - 1'
+# Cubic tangents taken per unit of s, not per unit of time (t_d dropped).
+animation_mutant cubic_tangents_not_scaled_by_key_spacing fk__track_locate \
+'point->out_tangent0 = t_d * (' 'point->out_tangent0 = 1.0f * ('
+# The two tangent weights swapped: h11 on the out-tangent, h10 on the in-tangent.
+animation_mutant cubic_tangent_weights_swapped fk__track_locate \
+'point->in_tangent1 = t_d * (s * s * (s - 1.0f));' \
+'point->in_tangent1 = point->out_tangent0; point->out_tangent0 = t_d * (s * s * (s - 1.0f));'
+# glTF's a_k, v_k, b_k order read as b_k, v_k, a_k.
+animation_mutant cubic_tangent_roles_swapped fk__track_elements 'cubic_role[FK__TRACK_READS] = {1, 2, 0, 1}' \
+'cubic_role[FK__TRACK_READS] = {1, 0, 2, 1}'
+# STEP interpolating toward the next key like LINEAR.
+animation_mutant step_interpolates fk__track_elements \
+'point->inside && interpolation != FK_INTERPOLATION_STEP;' 'point->inside;'
+# Components written before the later ones are checked.
+animation_mutant track_components_written_before_checked fk_track_evaluate \
+'if (fk__track_component(&point, &keys, c) != fk__track_component(&point, &keys, c))' 'if (0)'
+
 # ---- Animation toolkit: morph targets
 
 # Transforms and matrices both given, and the matrices silently ignored.
