@@ -1133,6 +1133,121 @@ FK_LBS_DEF fk_result fk_track_evaluate_quat(int key_count, const float *times, c
    Root motion
    ============================================================================ */
 
+/* A clip's root (the joint with no parent that carries the body) both poses the
+   body and travels. Root motion splits its keys in two: a motion track, the
+   character's placement relative to the first key, and an in-place clip that
+   stays where the first key stood. For a root both rotation-frame conventions
+   coincide (Q = q: there is no parent), so these functions serve both. */
+
+/** @brief Which world axes of the root's position go to the motion track: a bit
+    mask, e.g. FK_ROOT_MOTION_X | FK_ROOT_MOTION_Z for ground motion with y up. */
+typedef enum fk_root_motion_axis {
+    FK_ROOT_MOTION_X = 1, /**< x goes to the motion */
+    FK_ROOT_MOTION_Y = 2, /**< y goes to the motion */
+    FK_ROOT_MOTION_Z = 4  /**< z goes to the motion */
+} fk_root_motion_axis;
+
+/** @brief How much of the root's rotation goes to the motion track. */
+typedef enum fk_root_motion_rotation {
+    FK_ROOT_ROTATION_NONE = 0, /**< none: the motion only translates */
+    FK_ROOT_ROTATION_YAW = 1,  /**< the twist about the up axis (swing-twist decomposition);
+                                    pitch and roll stay in place */
+    FK_ROOT_ROTATION_FULL = 2  /**< all of it: the in-place root keeps key 0's orientation */
+} fk_root_motion_rotation;
+
+/** @brief Splits a root's keys into a motion track and an in-place clip.
+
+    The root (rest position x, rotation q_k, translation d_k at key k, the inputs
+    of fk_forward()) has the world transform W_k = {q_k, x + d_k - q_k x}: the
+    joint sits at p_k = x + d_k. Its reference frame F_k = {r_k, s_k} has r_k the
+    identity, the twist of q_k about @p up, or q_k (per @p rotation) and s_k = p_k
+    with the axes not in @p axes set to 0. The motion is M_k = F_k F_0^-1 (the
+    identity at key 0) and the in-place root is M_k^-1 W_k, in fk_forward()'s
+    inputs q'_k = m_k* q_k and d'_k = m_k* (p_k - e_k) - x for M_k = {m_k, e_k}, so
+    that fk_rigid_mul(M_k, in-place W'_k) gives back W_k. With
+    FK_ROOT_ROTATION_YAW the in-place root keeps key 0's heading: the twist of
+    q'_k about @p up is that of q_0. Computed in double, rounded once.
+    The other joints' keys stay as they are when their rotations are in the
+    parent's frame (fk_forward()): they follow the root. In the rest frame
+    (fk_forward_rest_frame()) their rotations are world-aligned and must be turned
+    into the in-place frame, q_i -> m_k* q_i m_k, unless the motion has no rotation.
+    @param key_count number of keys (>= 1); the rotation and translation keys
+    share their times (resample them onto common times first if they do not).
+    @param rest_root the root's rest position x (rest_joints[root]).
+    @param rotations key_count root rotations (normalized on the way in).
+    @param translations key_count root translations, or NULL for zero.
+    @param axes FK_ROOT_MOTION_X, _Y, _Z or'ed together (0 to 7).
+    @param rotation FK_ROOT_ROTATION_NONE, _YAW or _FULL.
+    @param up the up axis the yaw turns about (any nonzero length; read only for
+    FK_ROOT_ROTATION_YAW). A key whose rotation has no defined heading (a half
+    turn about an axis perpendicular to @p up) gets an identity twist.
+    @param out_motion_rotations receives key_count motion rotations m_k, or NULL.
+    @param out_motion_translations receives key_count motion translations e_k, or NULL.
+    @param out_rotations receives key_count in-place rotations q'_k, or NULL.
+    @param out_translations receives key_count in-place translations d'_k, or NULL.
+    Each output may be the input array of its type (key k is read before it is
+    written); outputs must not overlap each other.
+    @return FK_OK, FK_ERROR_INVALID_COUNT, FK_ERROR_NULL_ARGUMENT (no rotations),
+    FK_ERROR_INVALID_OPTION (axes outside 0 to 7, an unknown rotation mode, or a
+    zero up axis for FK_ROOT_ROTATION_YAW), FK_ERROR_INVALID_ROTATION or
+    FK_ERROR_NOT_FINITE (rest_root, a translation or @p up not finite, or a result
+    that overflows float); nothing is written on error. */
+FK_LBS_DEF fk_result fk_root_motion_extract(int key_count, fk_vec3 rest_root, const fk_quat *rotations,
+                                            const fk_vec3 *translations, int axes,
+                                            fk_root_motion_rotation rotation, fk_vec3 up,
+                                            fk_quat *out_motion_rotations, fk_vec3 *out_motion_translations,
+                                            fk_quat *out_rotations, fk_vec3 *out_translations);
+
+/** @brief The rigid delta to apply to a character's placement for one frame of a
+    looping clip: C_new = fk_rigid_mul(C_old, delta).
+
+    With M(t) the motion track sampled at t (translations linearly, rotations by
+    slerp, as fk_track_sample_vec3() and fk_track_sample_quat() do) and s, e its
+    first and last key times, and L = M(e) M(s)^-1 (one whole loop: M(e) when
+    M(s) is the identity, as fk_root_motion_extract() makes it),
+        delta = M(time_from)^-1 L^loops M(time_to),
+    the motion from @p time_from to the end, through @p loops - 1 whole loops, and
+    from the start to @p time_to (loops = 0: M(time_from)^-1 M(time_to)). Computed
+    in double from the sampled keys and rounded once, so that consecutive frames,
+    which share their sampled M, telescope: composing the deltas of any number of
+    frames gives the closed form to within each delta's own rounding, relative to
+    the delta's size, with no error that grows with the number of frames.
+    @param key_count number of keys (>= 1). @param times key times, strictly ascending.
+    @param motion_rotations key_count rotations (normalized on the way in).
+    @param motion_translations key_count translations, or NULL for zero.
+    @param time_from the playhead at the previous frame, in clip time (times
+    outside the keys' range are clamped, as the samplers do).
+    @param time_to the playhead now, in clip time.
+    @param loops how many times the playhead wrapped from the end to the start
+    since @p time_from; negative when playing backwards through the start.
+    @param out_delta receives the delta, in the frame of the placement at @p time_from.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
+    FK_ERROR_KEYS_NOT_ASCENDING, FK_ERROR_INVALID_ROTATION or FK_ERROR_NOT_FINITE
+    (a translation or a time not finite, or a delta that overflows float); nothing
+    is written on error.
+    @remark O(key_count) (each key is validated) plus O(log |loops|). */
+FK_LBS_DEF fk_result fk_root_motion_delta(int key_count, const float *times, const fk_quat *motion_rotations,
+                                          const fk_vec3 *motion_translations, float time_from, float time_to,
+                                          int loops, fk_rigid *out_delta);
+
+/** @brief The delta of blended clips from each clip's delta for the same frame,
+    blended as fk_pose_blend() blends poses: translations averaged, rotations
+    brought into the hemisphere of the heaviest clip's, averaged and normalized.
+    The result is fk_pose_blend()'s, bit for bit, for the deltas taken as one-joint
+    poses, so the character travels as the blend of its clips' root poses does:
+    a clip with all the weight gives its translation exactly and its rotation
+    normalized, equal deltas give that delta, and deltas that turn about one axis
+    give a turn about that axis.
+    @param clip_count number of clips (>= 1).
+    @param deltas clip_count deltas (from fk_root_motion_delta()).
+    @param weights clip_count weights, finite and >= 0 with a positive sum.
+    @param out_delta receives the blended delta; may be one of @p deltas.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
+    FK_ERROR_INVALID_WEIGHT, FK_ERROR_INVALID_ROTATION or FK_ERROR_NOT_FINITE;
+    nothing is written on error. */
+FK_LBS_DEF fk_result fk_root_motion_blend(int clip_count, const fk_rigid *deltas, const float *weights,
+                                          fk_rigid *out_delta);
+
 /* ============================================================================
    Partial updates
    ============================================================================ */
@@ -4143,7 +4258,305 @@ FK_LBS_DEF fk_result fk_track_evaluate_quat(int key_count, const float *times, c
     return FK_OK;
 }
 
-/* ---- Root motion --------------------------------------------------------------- */
+/* ---- Root motion ---------------------------------------------------------------
+   The root's world transform is W = {q, x + d - q x}: it turns by q about its rest
+   position x and its joint sits at p = x + d. Extraction picks a reference frame
+   F_k = {r_k, s_k} per key (r_k the identity, the twist of q_k about the unit up
+   axis u, or q_k; s_k is p_k on the chosen axes and 0 on the others) and writes
+       M_k = F_k F_0^-1 = {m_k, s_k - m_k s_0},  m_k = r_k r_0*,   W'_k = M_k^-1 W_k,
+   so M_k W'_k = W_k, and M_0 is the identity exactly (r_0 r_0* has a zero vector
+   part). Children in the parent frame follow W'_k; in the rest frame a child's
+   Q_i = q_i Q_p is world-aligned, and M_k^-1 turns it to m_k* q_i m_k m_k* Q_p. The twist of q = (v, w) about u is (u (u . v), w) normalized: with
+   q = t s the swing s = t* q turns about an axis perpendicular to u, so r_k* q_k
+   has no twist and W'_k keeps key 0's heading r_0.
+   A character placed at C when the clip starts is at C M(s)^-1 M(t) during the
+   first loop and at C (M(s)^-1 M(e))^n M(s)^-1 M(t) during loop n, so a frame
+   that plays from a to b through k wraps moves it by M(a)^-1 L^k M(b) with
+   L = M(e) M(s)^-1. That product is formed in double from the float samples and
+   rounded once: the next frame samples the same M(b) bits, so in a product of
+   deltas M(b) M(b)^-1 cancels to double precision, and what remains is each
+   delta's own rounding, relative to its (small) size: nothing that grows with
+   the number of frames. */
+
+typedef struct fk__rigid_double {
+    double q[4]; /* x, y, z, w */
+    double t[3];
+} fk__rigid_double;
+
+/* Summed in pairs that cancel exactly for a b*, so that r r* has a zero vector
+   part and key 0's motion is the identity bit for bit. */
+static void fk__quat_double_mul(const double a[4], const double b[4], double out[4])
+{
+    double x = (a[3] * b[0] + a[0] * b[3]) + (a[1] * b[2] - a[2] * b[1]);
+    double y = (a[3] * b[1] + a[1] * b[3]) + (a[2] * b[0] - a[0] * b[2]);
+    double z = (a[3] * b[2] + a[2] * b[3]) + (a[0] * b[1] - a[1] * b[0]);
+    double w = (a[3] * b[3] - a[0] * b[0]) - (a[1] * b[1] + a[2] * b[2]);
+    out[0] = x; out[1] = y; out[2] = z; out[3] = w;
+}
+
+static void fk__quat_double_normalize(double q[4])
+{
+    double length = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    int c;
+    for (c = 0; c < 4; ++c) q[c] /= length;
+}
+
+/* v + w s + u x s with s = 2 u x v, as fk_quat_rotate(). */
+static void fk__quat_double_rotate(const double q[4], const double v[3], double out[3])
+{
+    double s[3], r[3];
+    s[0] = 2.0 * (q[1] * v[2] - q[2] * v[1]);
+    s[1] = 2.0 * (q[2] * v[0] - q[0] * v[2]);
+    s[2] = 2.0 * (q[0] * v[1] - q[1] * v[0]);
+    r[0] = v[0] + q[3] * s[0] + (q[1] * s[2] - q[2] * s[1]);
+    r[1] = v[1] + q[3] * s[1] + (q[2] * s[0] - q[0] * s[2]);
+    r[2] = v[2] + q[3] * s[2] + (q[0] * s[1] - q[1] * s[0]);
+    out[0] = r[0]; out[1] = r[1]; out[2] = r[2];
+}
+
+static void fk__vec3_to_double(fk_vec3 v, double out[3])
+{
+    out[0] = (double)v.x; out[1] = (double)v.y; out[2] = (double)v.z;
+}
+
+static fk__rigid_double fk__rigid_double_of(fk_quat q, fk_vec3 t)
+{
+    fk__rigid_double r;
+    r.q[0] = (double)q.x; r.q[1] = (double)q.y; r.q[2] = (double)q.z; r.q[3] = (double)q.w;
+    fk__quat_double_normalize(r.q);
+    fk__vec3_to_double(t, r.t);
+    return r;
+}
+
+static fk__rigid_double fk__rigid_double_mul(const fk__rigid_double *a, const fk__rigid_double *b)
+{
+    fk__rigid_double r;
+    int c;
+    fk__quat_double_mul(a->q, b->q, r.q);
+    fk__quat_double_rotate(a->q, b->t, r.t);
+    for (c = 0; c < 3; ++c) r.t[c] += a->t[c];
+    return r;
+}
+
+static fk__rigid_double fk__rigid_double_inverse(const fk__rigid_double *a)
+{
+    fk__rigid_double r;
+    int c;
+    r.q[0] = -a->q[0]; r.q[1] = -a->q[1]; r.q[2] = -a->q[2]; r.q[3] = a->q[3];
+    fk__quat_double_rotate(r.q, a->t, r.t);
+    for (c = 0; c < 3; ++c) r.t[c] = -r.t[c];
+    return r;
+}
+
+/* a^n by squaring: O(log |n|) products, so a long skip costs no more rounding. */
+static fk__rigid_double fk__rigid_double_power(fk__rigid_double a, int n)
+{
+    fk__rigid_double result = fk__rigid_double_of(fk_quat_identity(), fk_vec3_make(0.0f, 0.0f, 0.0f));
+    unsigned long count = n < 0 ? 0ul - (unsigned long)n : (unsigned long)n; /* n = INT_MIN too */
+    if (n < 0) a = fk__rigid_double_inverse(&a);
+    for (; count; count >>= 1) {
+        if (count & 1ul) result = fk__rigid_double_mul(&result, &a);
+        a = fk__rigid_double_mul(&a, &a);
+    }
+    return result;
+}
+
+static int fk__fits_float(double x) { return x >= -(double)FLT_MAX && x <= (double)FLT_MAX; }
+
+static int fk__vec3_double_fits_float(const double v[3])
+{
+    return fk__fits_float(v[0]) && fk__fits_float(v[1]) && fk__fits_float(v[2]);
+}
+
+static fk_quat fk__quat_double_to_float(const double q[4])
+{
+    return fk_quat_make((float)q[0], (float)q[1], (float)q[2], (float)q[3]);
+}
+
+static fk_vec3 fk__vec3_double_to_float(const double v[3]) { return fk_vec3_make((float)v[0], (float)v[1], (float)v[2]); }
+
+/* The rotation r of a key's reference frame (see the top of this section). */
+static void fk__root_frame_rotation(const double q[4], fk_root_motion_rotation rotation, const double up[3],
+                                    double out[4])
+{
+    double along;
+    int c;
+    out[0] = out[1] = out[2] = 0.0;
+    out[3] = 1.0;
+    if (rotation == FK_ROOT_ROTATION_FULL) {
+        for (c = 0; c < 4; ++c) out[c] = q[c];
+    } else if (rotation == FK_ROOT_ROTATION_YAW) {
+        along = q[0] * up[0] + q[1] * up[1] + q[2] * up[2];
+        for (c = 0; c < 3; ++c) out[c] = along * up[c];
+        out[3] = q[3];
+        if (out[0] == 0.0 && out[1] == 0.0 && out[2] == 0.0 && out[3] == 0.0) out[3] = 1.0; /* no heading */
+        fk__quat_double_normalize(out);
+    }
+}
+
+/* Key k's motion {m, e} and in-place pose (q', d'), given key 0's frame {r_0, s_0};
+   0 when a result does not fit in float. */
+typedef struct fk__root_key {
+    fk_quat motion_rotation;
+    fk_vec3 motion_translation;
+    fk_quat rotation;
+    fk_vec3 translation;
+} fk__root_key;
+
+static int fk__root_motion_key(const double rest_root[3], fk_quat rotation, fk_vec3 translation, int axes,
+                               fk_root_motion_rotation mode, const double up[3], const double first_rotation[4],
+                               const double first_position[3], fk__root_key *out)
+{
+    fk__rigid_double key = fk__rigid_double_of(rotation, translation);
+    double r[4], r_first_inverse[4], m[4], m_inverse[4], turned_first[3], e[3], p[3], relative[3], q_in_place[4];
+    double d[3];
+    int c;
+    for (c = 0; c < 3; ++c) p[c] = rest_root[c] + key.t[c];
+    fk__root_frame_rotation(key.q, mode, up, r);
+    r_first_inverse[0] = -first_rotation[0]; r_first_inverse[1] = -first_rotation[1];
+    r_first_inverse[2] = -first_rotation[2]; r_first_inverse[3] = first_rotation[3];
+    fk__quat_double_mul(r, r_first_inverse, m);
+    fk__quat_double_normalize(m);
+    fk__quat_double_rotate(m, first_position, turned_first);
+    for (c = 0; c < 3; ++c) e[c] = ((axes >> c) & 1 ? p[c] : 0.0) - turned_first[c];
+    m_inverse[0] = -m[0]; m_inverse[1] = -m[1]; m_inverse[2] = -m[2]; m_inverse[3] = m[3];
+    fk__quat_double_mul(m_inverse, key.q, q_in_place);
+    fk__quat_double_normalize(q_in_place);
+    for (c = 0; c < 3; ++c) relative[c] = p[c] - e[c];
+    fk__quat_double_rotate(m_inverse, relative, d);
+    for (c = 0; c < 3; ++c) d[c] -= rest_root[c];
+    if (!fk__vec3_double_fits_float(e) || !fk__vec3_double_fits_float(d)) return 0;
+    out->motion_rotation = fk__quat_double_to_float(m);
+    out->motion_translation = fk__vec3_double_to_float(e);
+    out->rotation = fk__quat_double_to_float(q_in_place);
+    out->translation = fk__vec3_double_to_float(d);
+    return 1;
+}
+
+FK_LBS_DEF fk_result fk_root_motion_extract(int key_count, fk_vec3 rest_root, const fk_quat *rotations,
+                                            const fk_vec3 *translations, int axes,
+                                            fk_root_motion_rotation rotation, fk_vec3 up,
+                                            fk_quat *out_motion_rotations, fk_vec3 *out_motion_translations,
+                                            fk_quat *out_rotations, fk_vec3 *out_translations)
+{
+    double x[3], unit_up[3] = {0.0, 0.0, 0.0}, first_rotation[4], first_position[3], up_length;
+    fk__rigid_double first;
+    fk__root_key result;
+    fk_result checked;
+    int k, c;
+    if (key_count < 1) return FK_ERROR_INVALID_COUNT;
+    if (axes < 0 || axes > 7 || (rotation != FK_ROOT_ROTATION_NONE && rotation != FK_ROOT_ROTATION_YAW &&
+                                 rotation != FK_ROOT_ROTATION_FULL))
+        return FK_ERROR_INVALID_OPTION;
+    if ((checked = fk__check_pose(key_count, rotations, translations)) != FK_OK) return checked;
+    if (!fk__vec3_is_finite(rest_root)) return FK_ERROR_NOT_FINITE;
+    if (rotation == FK_ROOT_ROTATION_YAW) {
+        if (!fk__vec3_is_finite(up)) return FK_ERROR_NOT_FINITE;
+        fk__vec3_to_double(up, unit_up);
+        up_length = sqrt(unit_up[0] * unit_up[0] + unit_up[1] * unit_up[1] + unit_up[2] * unit_up[2]);
+        if (up_length == 0.0) return FK_ERROR_INVALID_OPTION;
+        for (c = 0; c < 3; ++c) unit_up[c] /= up_length;
+    }
+    fk__vec3_to_double(rest_root, x);
+    first = fk__rigid_double_of(rotations[0], fk__vec3_at_or_zero(translations, 0));
+    fk__root_frame_rotation(first.q, rotation, unit_up, first_rotation);
+    for (c = 0; c < 3; ++c) first_position[c] = (axes >> c) & 1 ? x[c] + first.t[c] : 0.0;
+    /* Every key is computed twice, once to find an overflow before anything is
+       written and once to write, so that outputs may be the inputs. */
+    for (k = 0; k < key_count; ++k)
+        if (!fk__root_motion_key(x, rotations[k], fk__vec3_at_or_zero(translations, k), axes, rotation, unit_up,
+                                 first_rotation, first_position, &result))
+            return FK_ERROR_NOT_FINITE;
+    for (k = 0; k < key_count; ++k) {
+        fk__root_motion_key(x, rotations[k], fk__vec3_at_or_zero(translations, k), axes, rotation, unit_up,
+                            first_rotation, first_position, &result);
+        if (out_motion_rotations) out_motion_rotations[k] = result.motion_rotation;
+        if (out_motion_translations) out_motion_translations[k] = result.motion_translation;
+        if (out_rotations) out_rotations[k] = result.rotation;
+        if (out_translations) out_translations[k] = result.translation;
+    }
+    return FK_OK;
+}
+
+/* The motion track sampled at one time, as fk_track_sample_vec3() and
+   fk_track_sample_quat() (slerp) sample it. */
+static fk_result fk__root_motion_sample(int key_count, const float *times, const fk_quat *rotations,
+                                        const fk_vec3 *translations, float time, fk__rigid_double *out)
+{
+    fk_quat q;
+    fk_vec3 t = fk_vec3_make(0.0f, 0.0f, 0.0f);
+    fk_result result = fk_track_sample_quat(key_count, times, rotations, time, FK_INTERPOLATE_SLERP, &q);
+    if (result == FK_OK && translations) result = fk_track_sample_vec3(key_count, times, translations, time, &t);
+    if (result == FK_OK) *out = fk__rigid_double_of(q, t);
+    return result;
+}
+
+FK_LBS_DEF fk_result fk_root_motion_delta(int key_count, const float *times, const fk_quat *motion_rotations,
+                                          const fk_vec3 *motion_translations, float time_from, float time_to,
+                                          int loops, fk_rigid *out_delta)
+{
+    fk__rigid_double from, to, first, last, loop, delta;
+    fk_result result = fk_track_validate(key_count, times);
+    if (result != FK_OK) return result;
+    if (!motion_rotations || !out_delta) return FK_ERROR_NULL_ARGUMENT;
+    if (!fk__is_finite(time_from) || !fk__is_finite(time_to)) return FK_ERROR_NOT_FINITE;
+    if ((result = fk__root_motion_sample(key_count, times, motion_rotations, motion_translations, time_from,
+                                         &from)) != FK_OK ||
+        (result = fk__root_motion_sample(key_count, times, motion_rotations, motion_translations, time_to, &to)) !=
+            FK_OK)
+        return result;
+    first = fk__rigid_double_of(motion_rotations[0], fk__vec3_at_or_zero(motion_translations, 0));
+    last = fk__rigid_double_of(motion_rotations[key_count - 1],
+                               fk__vec3_at_or_zero(motion_translations, key_count - 1));
+    first = fk__rigid_double_inverse(&first);
+    loop = fk__rigid_double_mul(&last, &first);
+    loop = fk__rigid_double_power(loop, loops);
+    from = fk__rigid_double_inverse(&from);
+    delta = fk__rigid_double_mul(&from, &loop);
+    delta = fk__rigid_double_mul(&delta, &to);
+    if (!fk__vec3_double_fits_float(delta.t)) return FK_ERROR_NOT_FINITE;
+    fk__quat_double_normalize(delta.q);
+    out_delta->q = fk__quat_double_to_float(delta.q);
+    out_delta->t = fk__vec3_double_to_float(delta.t);
+    return FK_OK;
+}
+
+/* fk_pose_blend_masked()'s loop for one joint without masks, operation for
+   operation, so that the bits agree. */
+FK_LBS_DEF fk_result fk_root_motion_blend(int clip_count, const fk_rigid *deltas, const float *weights,
+                                          fk_rigid *out_delta)
+{
+    float total = 0.0f, sum = 0.0f;
+    int c, heaviest = 0;
+    fk_quat pivot, q = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f);
+    fk_vec3 t = fk_vec3_make(0.0f, 0.0f, 0.0f);
+    if (clip_count < 1) return FK_ERROR_INVALID_COUNT;
+    if (!deltas || !weights || !out_delta) return FK_ERROR_NULL_ARGUMENT;
+    for (c = 0; c < clip_count; ++c) {
+        if (!(weights[c] >= 0.0f && weights[c] <= FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
+        total += weights[c];
+    }
+    if (!(total > 0.0f && total <= FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
+    for (c = 0; c < clip_count; ++c) {
+        if (!fk__quat_is_normalizable(deltas[c].q)) return FK_ERROR_INVALID_ROTATION;
+        if (!fk__vec3_is_finite(deltas[c].t)) return FK_ERROR_NOT_FINITE;
+    }
+    for (c = 0; c < clip_count; ++c) {
+        if (weights[c] > weights[heaviest]) heaviest = c;
+        sum += weights[c];
+    }
+    pivot = fk_quat_normalize(deltas[heaviest].q);
+    for (c = 0; c < clip_count; ++c) {
+        fk_quat r = fk_quat_normalize(deltas[c].q);
+        float w = weights[c] / sum;
+        float signed_w = fk_quat_dot(pivot, r) < 0.0f ? -w : w;
+        q = fk_quat_make(q.x + signed_w * r.x, q.y + signed_w * r.y, q.z + signed_w * r.z, q.w + signed_w * r.w);
+        t = fk_vec3_add(t, fk_vec3_scale(deltas[c].t, w));
+    }
+    out_delta->q = fk_quat_normalize(q);
+    out_delta->t = t;
+    return FK_OK;
+}
 
 /* ---- Partial updates ------------------------------------------------------------
    The subtree is marked in the transforms array with fk_forward()'s FK__UNVISITED

@@ -254,6 +254,24 @@ gpu_mutant local_joint_off_by_one fk__local_joint 'if (group_bones[b] == joint) 
 
 # ---- Animation toolkit: root motion
 
+# The in-place rotation turned by the motion instead of back by it.
+animation_mutant root_motion_in_place_turned_forward fk__root_motion_key \
+'fk__quat_double_mul(m_inverse, key.q, q_in_place);' 'fk__quat_double_mul(m, key.q, q_in_place);'
+# The root's position taken as its translation alone, the rest pivot forgotten.
+animation_mutant root_motion_pivot_forgotten fk__root_motion_key 'p[c] = rest_root[c] + key.t[c];' 'p[c] = key.t[c];'
+# The motion's translation not taken relative to the first key.
+animation_mutant root_motion_not_relative_to_first_key fk__root_motion_key \
+'fk__quat_double_rotate(m, first_position, turned_first);' 'turned_first[0] = turned_first[1] = turned_first[2] = 0.0;'
+# Yaw mode extracts the whole rotation (the twist's projection onto up skipped).
+animation_mutant root_motion_yaw_takes_everything fk__root_frame_rotation \
+'for (c = 0; c < 3; ++c) out[c] = along * up[c];' 'for (c = 0; c < 3; ++c) out[c] = q[c];'
+# A frame that wraps past the clip's end loses the loop's motion.
+animation_mutant root_motion_loops_ignored fk_root_motion_delta \
+'loop = fk__rigid_double_power(loop, loops);' 'loop = fk__rigid_double_power(loop, 0);'
+# Blended deltas averaged without bringing them into one hemisphere.
+animation_mutant root_motion_blend_hemisphere_ignored fk_root_motion_blend \
+'float signed_w = fk_quat_dot(pivot, r) < 0.0f ? -w : w;' 'float signed_w = w;'
+
 # ---- Animation toolkit: interpolation
 
 # The cursor's next key not tried: forward playback falls back to a bisection.
