@@ -856,6 +856,83 @@ FK_LBS_DEF fk_result fk_palette_local_joints(int group_bone_count, const uint16_
    Morph targets
    ============================================================================ */
 
+/** @brief One morph target (a glTF mesh primitive's target): displacements of
+    positions, normals and tangents, for every vertex (dense) or for listed
+    vertices (sparse, as glTF's sparse accessors give them); see fk_morph_apply().
+    Zero-initialized it is a dense target that moves nothing. Strides are the
+    bytes from one entry to the next; 0 means tightly packed (12). */
+typedef struct fk_morph_target {
+    const float *position_deltas; /**< x y z per entry, or NULL: moves no position */
+    size_t position_delta_stride; /**< bytes between position deltas; 0 = 12 */
+    const float *normal_deltas;   /**< x y z per entry, or NULL: moves no normal */
+    size_t normal_delta_stride;   /**< bytes between normal deltas; 0 = 12 */
+    const float *tangent_deltas;  /**< x y z per entry (glTF morphs no handedness w), or NULL */
+    size_t tangent_delta_stride;  /**< bytes between tangent deltas; 0 = 12 */
+    const uint32_t *indices;      /**< sparse: the vertex each entry moves, any order (entries
+                                       naming one vertex twice both count); NULL = dense, an
+                                       entry per vertex */
+    int sparse_count;             /**< entries of a sparse target (>= 0); 0 for a dense one */
+} fk_morph_target;
+
+/** @brief What to morph and where to write it; see fk_morph_apply().
+
+    Zero-initialize it and fill in what you use. The vertex layout is
+    fk_skin_desc's (strides in bytes, 0 = tightly packed), so the outputs can be
+    handed to fk_skin_lbs() or fk_skin_dqs() as their positions, normals and
+    tangents. */
+typedef struct fk_morph_desc {
+    int vertex_count;          /**< number of vertices (>= 0) */
+    const float *positions;    /**< base positions, x y z per vertex (required) */
+    size_t position_stride;    /**< bytes between positions; 0 = 12 */
+    const float *normals;      /**< base normals, x y z per vertex (optional, NULL) */
+    size_t normal_stride;      /**< bytes between normals; 0 = 12 */
+    const float *tangents;     /**< base tangents, x y z w per vertex as in glTF (optional, NULL) */
+    size_t tangent_stride;     /**< bytes between tangents; 0 = 16 */
+    int target_count;          /**< number of targets (>= 0) */
+    const fk_morph_target *targets; /**< target_count targets (required when target_count > 0) */
+    const float *weights;      /**< target_count weights, finite, any sign (required when
+                                    target_count > 0) */
+    float *out_positions;      /**< morphed positions (required; may equal @c positions, with the
+                                    same stride, to morph in place) */
+    size_t out_position_stride; /**< bytes between output positions; 0 = 12 */
+    float *out_normals;        /**< morphed normals (required iff @c normals is given; must not
+                                    overlap @c normals) */
+    size_t out_normal_stride;  /**< bytes between output normals; 0 = 12 */
+    float *out_tangents;       /**< morphed tangents, w copied bit for bit (required iff
+                                    @c tangents is given; must not overlap @c tangents) */
+    size_t out_tangent_stride; /**< bytes between output tangents; 0 = 16 */
+} fk_morph_desc;
+
+/** @brief Applies weighted morph targets to a mesh, glTF's way: the result is
+    the mesh to skin (morph first, then fk_skin_lbs() or fk_skin_dqs()).
+
+    Vertex v becomes p' = p + sum_i w_i dp_i, summed base first and then the
+    targets in their order, each term rounded as out + w_i d_i (so a sparse
+    target and the dense target with the same deltas give the same values).
+    Normals and tangents' x y z are summed alike and then renormalized (glTF
+    leaves that to the implementation); one whose morphed value equals its base
+    value keeps its bits, and one whose morphed value has zero length or
+    overflows keeps its base value, the only direction at hand. Tangents' w is
+    copied bit for bit. A target's deltas for an attribute the descriptor does
+    not morph (normal deltas without @c normals) are ignored, unread.
+    Targets of weight zero are skipped unread (their indices and deltas are not
+    checked), so all-zero weights give the base mesh's bits.
+    @param desc what to morph; see fk_morph_desc. Outputs must not overlap the
+    targets, the weights or each other.
+    @return FK_OK; FK_ERROR_NULL_ARGUMENT (a required pointer is NULL);
+    FK_ERROR_INVALID_COUNT (a negative count, or a dense target with a nonzero
+    sparse_count); FK_ERROR_INVALID_STRIDE; FK_ERROR_CONFLICTING_ARGUMENTS (an
+    output overlaps its input other than positions exactly in place);
+    FK_ERROR_INVALID_WEIGHT (a weight is infinite or NaN);
+    FK_ERROR_JOINT_OUT_OF_RANGE (a sparse index is not below vertex_count);
+    FK_ERROR_NOT_FINITE (a weighted delta w_i d_i is infinite or NaN). Everything
+    is checked before anything is written: nothing is written on error.
+    @remark O(vertex_count) plus O(entries) per target of nonzero weight (a dense
+    target has vertex_count entries); no memory beyond a few locals. Base data is
+    not checked (NaN there makes that vertex's outputs NaN), nor can sums of
+    finite terms that overflow float be (they give infinities). */
+FK_LBS_DEF fk_result fk_morph_apply(const fk_morph_desc *desc);
+
 /* ============================================================================
    Weights
    ============================================================================ */
@@ -3646,7 +3723,198 @@ FK_LBS_DEF fk_result fk_palette_local_joints(int group_bone_count, const uint16_
     return FK_OK;
 }
 
-/* ---- Morph targets ------------------------------------------------------------- */
+/* ---- Morph targets -------------------------------------------------------------
+   glTF's morph targets displace a mesh before it is skinned. Target i holds
+   deltas for some vertices (all of them, or a sparse list), and with weights w_i
+       p' = p + sum_i w_i dp_i
+       n' = normalize(n + sum_i w_i dn_i)          t'.xyz alike, t'.w = t.w
+   Each sum runs base first, then the targets in their order, one rounding per
+   term (out + w_i d_i), so a vertex's bits depend neither on whether a target
+   is dense or sparse nor on the other vertices. Targets of weight zero are
+   skipped, which makes them free and all-zero weights give the base's bits.
+   Renormalizing is left open by glTF; a sum of unit normals is not unit, and
+   skinning and shading expect unit normals, so a changed normal is
+   renormalized. One that cannot be (zero length, overflow) keeps its base
+   value, so the base must outlive the sums: normals and tangents are never
+   morphed in place, positions may be (they need no finishing).
+   Everything is checked in a first pass; the second writes. */
+
+/* The descriptor's strides with their defaults resolved. */
+typedef struct fk__morph_layout {
+    size_t position_stride, normal_stride, tangent_stride;
+    size_t out_position_stride, out_normal_stride, out_tangent_stride;
+} fk__morph_layout;
+
+/* A target's strides resolved, and its entries (vertex_count when dense). */
+typedef struct fk__morph_target_layout {
+    size_t position_stride, normal_stride, tangent_stride;
+    int count;
+} fk__morph_target_layout;
+
+/* Whether two arrays of count records share a byte: compared as addresses,
+   since the arrays may belong to different objects. */
+static int fk__records_overlap(const void *a, size_t a_stride, size_t a_size, const void *b, size_t b_stride,
+                               size_t b_size, int count)
+{
+    uintptr_t a_first = (uintptr_t)a, b_first = (uintptr_t)b;
+    if (count <= 0) return 0;
+    return a_first < b_first + (size_t)(count - 1) * b_stride + b_size &&
+           b_first < a_first + (size_t)(count - 1) * a_stride + a_size;
+}
+
+/* The shape of a target: what the morph will read of it, and its strides. */
+static fk_result fk__check_morph_target(const fk_morph_desc *d, const fk_morph_target *t,
+                                        fk__morph_target_layout *layout)
+{
+    fk_result r;
+    if (t->sparse_count < 0 || (!t->indices && t->sparse_count != 0)) return FK_ERROR_INVALID_COUNT;
+    layout->count = t->indices ? t->sparse_count : d->vertex_count;
+    layout->position_stride = t->position_delta_stride;
+    layout->normal_stride = t->normal_delta_stride;
+    layout->tangent_stride = t->tangent_delta_stride;
+    if (t->position_deltas &&
+        (r = fk__check_stride(&layout->position_stride, 3 * sizeof(float), sizeof(float), t->position_deltas, layout->count)) != FK_OK) return r;
+    if (d->normals && t->normal_deltas &&
+        (r = fk__check_stride(&layout->normal_stride, 3 * sizeof(float), sizeof(float), t->normal_deltas, layout->count)) != FK_OK) return r;
+    if (d->tangents && t->tangent_deltas &&
+        (r = fk__check_stride(&layout->tangent_stride, 3 * sizeof(float), sizeof(float), t->tangent_deltas, layout->count)) != FK_OK) return r;
+    return FK_OK;
+}
+
+/* The term w d a delta adds, computed exactly as the sum will compute it. */
+static fk_vec3 fk__morph_term(const float *deltas, size_t stride, int entry, float weight)
+{
+    return fk_vec3_scale(fk__load3(fk__float_at(deltas, stride, entry)), weight);
+}
+
+/* A target of nonzero weight: its indices must name vertices, its terms be finite. */
+static fk_result fk__check_morph_entries(const fk_morph_desc *d, const fk_morph_target *t,
+                                         const fk__morph_target_layout *layout, float weight)
+{
+    int e;
+    for (e = 0; e < layout->count; ++e) {
+        if (t->indices && t->indices[e] >= (uint32_t)d->vertex_count) return FK_ERROR_JOINT_OUT_OF_RANGE;
+        if (t->position_deltas && !fk__vec3_is_finite(fk__morph_term(t->position_deltas, layout->position_stride, e, weight)))
+            return FK_ERROR_NOT_FINITE;
+        if (d->normals && t->normal_deltas && !fk__vec3_is_finite(fk__morph_term(t->normal_deltas, layout->normal_stride, e, weight)))
+            return FK_ERROR_NOT_FINITE;
+        if (d->tangents && t->tangent_deltas && !fk__vec3_is_finite(fk__morph_term(t->tangent_deltas, layout->tangent_stride, e, weight)))
+            return FK_ERROR_NOT_FINITE;
+    }
+    return FK_OK;
+}
+
+static fk_result fk__check_morph(const fk_morph_desc *d, fk__morph_layout *layout)
+{
+    fk__morph_target_layout target;
+    fk_result r;
+    int i, n;
+    if (!d) return FK_ERROR_NULL_ARGUMENT;
+    if (d->vertex_count < 0 || d->target_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (!d->positions || !d->out_positions || (d->normals && !d->out_normals) || (d->tangents && !d->out_tangents) ||
+        (d->target_count > 0 && (!d->targets || !d->weights)))
+        return FK_ERROR_NULL_ARGUMENT;
+    n = d->vertex_count;
+    layout->position_stride = d->position_stride;
+    layout->normal_stride = d->normal_stride;
+    layout->tangent_stride = d->tangent_stride;
+    layout->out_position_stride = d->out_position_stride;
+    layout->out_normal_stride = d->out_normal_stride;
+    layout->out_tangent_stride = d->out_tangent_stride;
+    if ((r = fk__check_stride(&layout->position_stride, 3 * sizeof(float), sizeof(float), d->positions, n)) != FK_OK) return r;
+    if ((r = fk__check_stride(&layout->out_position_stride, 3 * sizeof(float), sizeof(float), d->out_positions, n)) != FK_OK) return r;
+    if (d->out_positions != d->positions || layout->out_position_stride != layout->position_stride) {
+        if (fk__records_overlap(d->positions, layout->position_stride, 3 * sizeof(float), d->out_positions,
+                                layout->out_position_stride, 3 * sizeof(float), n))
+            return FK_ERROR_CONFLICTING_ARGUMENTS;
+    }
+    if (d->normals) {
+        if ((r = fk__check_stride(&layout->normal_stride, 3 * sizeof(float), sizeof(float), d->normals, n)) != FK_OK) return r;
+        if ((r = fk__check_stride(&layout->out_normal_stride, 3 * sizeof(float), sizeof(float), d->out_normals, n)) != FK_OK) return r;
+        if (fk__records_overlap(d->normals, layout->normal_stride, 3 * sizeof(float), d->out_normals,
+                                layout->out_normal_stride, 3 * sizeof(float), n))
+            return FK_ERROR_CONFLICTING_ARGUMENTS;
+    }
+    if (d->tangents) {
+        if ((r = fk__check_stride(&layout->tangent_stride, 4 * sizeof(float), sizeof(float), d->tangents, n)) != FK_OK) return r;
+        if ((r = fk__check_stride(&layout->out_tangent_stride, 4 * sizeof(float), sizeof(float), d->out_tangents, n)) != FK_OK) return r;
+        if (fk__records_overlap(d->tangents, layout->tangent_stride, 4 * sizeof(float), d->out_tangents,
+                                layout->out_tangent_stride, 4 * sizeof(float), n))
+            return FK_ERROR_CONFLICTING_ARGUMENTS;
+    }
+    for (i = 0; i < d->target_count; ++i) {
+        if ((r = fk__check_morph_target(d, d->targets + i, &target)) != FK_OK) return r;
+        if (!fk__is_finite(d->weights[i])) return FK_ERROR_INVALID_WEIGHT;
+        if (d->weights[i] != 0.0f && (r = fk__check_morph_entries(d, d->targets + i, &target, d->weights[i])) != FK_OK)
+            return r;
+    }
+    return FK_OK;
+}
+
+static void fk__morph_add(float *out, const float *deltas, size_t stride, int entry, float weight)
+{
+    fk__store3(out, fk_vec3_add(fk__load3(out), fk__morph_term(deltas, stride, entry, weight)));
+}
+
+/* The morphed direction at out, finished against its base direction. */
+static void fk__morph_renormalize(float *out, const float *base)
+{
+    fk_vec3 morphed = fk__load3(out), unit;
+    if (morphed.x == base[0] && morphed.y == base[1] && morphed.z == base[2]) {
+        memcpy(out, base, 3 * sizeof(float));
+        return;
+    }
+    unit = fk_vec3_normalize(morphed);
+    if (fk__vec3_is_finite(unit) && fk_vec3_dot(unit, unit) > 0.0f) fk__store3(out, unit);
+    else memcpy(out, base, 3 * sizeof(float));
+}
+
+FK_LBS_DEF fk_result fk_morph_apply(const fk_morph_desc *desc)
+{
+    fk__morph_layout layout;
+    fk__morph_target_layout target;
+    fk_result result = fk__check_morph(desc, &layout);
+    int i, e, v;
+    if (result != FK_OK) return result;
+    for (v = 0; v < desc->vertex_count; ++v) {
+        const float *position = fk__float_at(desc->positions, layout.position_stride, v);
+        float *out_position = fk__out_at(desc->out_positions, layout.out_position_stride, v);
+        if (out_position != position) memcpy(out_position, position, 3 * sizeof(float));
+        if (desc->normals)
+            memcpy(fk__out_at(desc->out_normals, layout.out_normal_stride, v),
+                   fk__float_at(desc->normals, layout.normal_stride, v), 3 * sizeof(float));
+        if (desc->tangents) /* w with them, bit for bit */
+            memcpy(fk__out_at(desc->out_tangents, layout.out_tangent_stride, v),
+                   fk__float_at(desc->tangents, layout.tangent_stride, v), 4 * sizeof(float));
+    }
+    for (i = 0; i < desc->target_count; ++i) {
+        const fk_morph_target *t = desc->targets + i;
+        const float weight = desc->weights[i];
+        if (weight == 0.0f) continue;
+        (void)fk__check_morph_target(desc, t, &target); /* resolves the strides; the first pass checked them */
+        for (e = 0; e < target.count; ++e) {
+            v = t->indices ? (int)t->indices[e] : e;
+            if (t->position_deltas)
+                fk__morph_add(fk__out_at(desc->out_positions, layout.out_position_stride, v), t->position_deltas,
+                              target.position_stride, e, weight);
+            if (desc->normals && t->normal_deltas)
+                fk__morph_add(fk__out_at(desc->out_normals, layout.out_normal_stride, v), t->normal_deltas,
+                              target.normal_stride, e, weight);
+            if (desc->tangents && t->tangent_deltas)
+                fk__morph_add(fk__out_at(desc->out_tangents, layout.out_tangent_stride, v), t->tangent_deltas,
+                              target.tangent_stride, e, weight);
+        }
+    }
+    for (v = 0; v < desc->vertex_count; ++v) {
+        if (desc->normals)
+            fk__morph_renormalize(fk__out_at(desc->out_normals, layout.out_normal_stride, v),
+                                  fk__float_at(desc->normals, layout.normal_stride, v));
+        if (desc->tangents)
+            fk__morph_renormalize(fk__out_at(desc->out_tangents, layout.out_tangent_stride, v),
+                                  fk__float_at(desc->tangents, layout.tangent_stride, v));
+    }
+    return FK_OK;
+}
 
 /* ---- Weights -----------------------------------------------------------------
    Inspecting a vertex only reads its k slots; only a vertex with a fault is then

@@ -295,6 +295,18 @@ animation_mutant track_components_written_before_checked fk_track_evaluate \
 'if (fk__track_component(&point, &keys, c) != fk__track_component(&point, &keys, c))' 'if (0)'
 
 # ---- Animation toolkit: morph targets
+# Targets of weight zero are not skipped, so their unchecked NaN deltas reach the output.
+animation_mutant morph_zero_weight_not_skipped fk_morph_apply 'if (weight == 0.0f) continue;' ';'
+# A sparse entry moves the vertex of its position in the list, not the one its index names.
+animation_mutant morph_sparse_index_ignored fk_morph_apply 'v = t->indices ? (int)t->indices[e] : e;' 'v = e;'
+# The morphed normal is not renormalized.
+animation_mutant morph_not_renormalized fk__morph_renormalize 'unit = fk_vec3_normalize(morphed);' 'unit = morphed;'
+# A zero-length morphed normal is written as zero instead of keeping its base.
+animation_mutant morph_zero_length_written fk__morph_renormalize 'fk_vec3_dot(unit, unit) > 0.0f' '1'
+# An index equal to vertex_count passes the check and is written past the end.
+animation_mutant morph_index_bound_off_by_one fk__check_morph_entries 't->indices[e] >= (uint32_t)d->vertex_count' 't->indices[e] > (uint32_t)d->vertex_count'
+# A tangent delta is read with the tangents' 16-byte default stride.
+animation_mutant morph_tangent_delta_stride fk__check_morph_target '(r = fk__check_stride(&layout->tangent_stride, 3 * sizeof(float)' '(r = fk__check_stride(&layout->tangent_stride, 4 * sizeof(float)'
 
 # Transforms and matrices both given, and the matrices silently ignored.
 mutant skin_both_kinds_accepted fk__check_skin 'if (d->transforms && d->matrices) return FK_ERROR_CONFLICTING_ARGUMENTS;' ''
