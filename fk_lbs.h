@@ -1467,6 +1467,76 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
    Analytic inverse kinematics: two bones
    ============================================================================ */
 
+/** @brief A two-bone IK problem for fk_two_bone_ik(): the chain, the pose it is
+    in, the target, and the options. Zero-initialize it and fill in the chain and
+    the target: every option's zero is its default (no pole, the mid joint's rest
+    bend as the hinge, no softening, the parent-frame convention). */
+typedef struct fk_two_bone_ik_desc {
+    int joint_count;             /**< number of joints (>= 1) */
+    const int *parents;          /**< parent array, any order */
+    const fk_vec3 *rest_joints;  /**< rest joint positions (the pivots) */
+    const fk_rigid *transforms;  /**< absolute transforms of the current pose, from fk_forward() or
+                                      fk_forward_rest_frame() with the rotations passed to fk_two_bone_ik() */
+    fk_rotation_frame frame;     /**< the convention of those rotations: FK_FRAME_PARENT (default) or FK_FRAME_REST */
+    int start;                   /**< the chain's first joint (shoulder, hip) */
+    int mid;                     /**< the joint that bends (elbow, knee): a descendant of @c start */
+    int end;                     /**< the joint put on the target (wrist, ankle): a descendant of @c mid */
+    fk_vec3 target;              /**< where the end joint should go, in world space */
+    const fk_vec3 *pole;         /**< optional world point the mid joint bends toward (NULL: none) */
+    const fk_vec3 *mid_axis;     /**< optional hinge axis in the mid joint's own (rest) frame, the one its
+                                      world rotation carries; NULL (or zero): the rest pose's bend normal. Not with @c pole */
+    float soften;                /**< in [0, 1]: the fraction of the chain's length over which reach is
+                                      eased, so the chain never snaps straight (0: off) */
+} fk_two_bone_ik_desc;
+
+/** @brief Analytic two-bone inverse kinematics: turns the start and mid joints of
+    a chain so that the end joint lands on a target (law of cosines), or, out of
+    reach, so that the chain points straight at it.
+
+    With a = |M - S| and b = |E - M| the posed bone lengths (joints between start
+    and mid, or mid and end, keep their rotations and count as part of a bone),
+    the target's distance d = |T - S| is eased by the softening s = soften (a + b),
+    d -> L - s + s (1 - exp(-(d - L + s) / s)) above L - s with L = a + b,
+    then clamped into [|a - b|, a + b]; the mid joint goes to
+    M' = S + a (cos A u + sin A v), cos A = (a^2 + d^2 - b^2) / (2 a d), with u the
+    unit direction to the target and v the bend direction, perpendicular to u in
+    the bend plane. The bend plane contains the pole when one is given; otherwise it
+    is the one that contains u and is perpendicular to the hinge axis, Q_mid h,
+    with h = @c mid_axis or the rest pose's bend normal (x_m - x_s) x (x_e - x_m);
+    for a chain straight at rest, the current bend, and for a chain straight in
+    both, a fixed perpendicular. A hinge carried by the mid joint's own rotation
+    is defined even when the chain is straight, so that a target moving across the
+    chain's plane or through full extension moves the joints continuously.
+    The start joint's turn carries the hinge into the new plane; the mid joint then
+    turns by the shortest arc that puts the end bone on the target.
+
+    The result is blended with the current rotations: q = slerp(q_current,
+    q_solved, weight) for the start and mid joints, the solved rotation in the
+    current one's hemisphere. No other joint changes.
+    @param desc the problem (see fk_two_bone_ik_desc).
+    @param weight in [0, 1]: 0 leaves @p rotations bit for bit, 1 writes the solve.
+    @param rotations the relative rotations @c desc->transforms were computed from;
+    entries @c start and @c mid are updated in place.
+    @param reached receives 1 if the end joint of the resulting pose lies on the
+    target within 1e-4 of the chain's length (plus float rounding at the
+    chain's distance from the origin), else 0; may be NULL.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
+    FK_ERROR_JOINT_OUT_OF_RANGE (also when mid is not a descendant of start, or end
+    of mid), FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT, FK_ERROR_CYCLE,
+    FK_ERROR_INVALID_OPTION (a frame it does not name, or soften outside [0, 1]),
+    FK_ERROR_INVALID_WEIGHT (weight outside [0, 1] or NaN),
+    FK_ERROR_CONFLICTING_ARGUMENTS (both a pole and a mid axis),
+    FK_ERROR_INVALID_ROTATION (the chain's rotations or transforms) or
+    FK_ERROR_NOT_FINITE (target, pole, axis, rest joints or transforms); on error
+    nothing is written.
+    @remark O(depth) time, no memory beyond a few locals. In the rest frame
+    (FK_FRAME_REST) a rotation is world-aligned, so a joint between start and mid
+    or between mid and end turns rigidly with them only when its own rotation is
+    the identity; otherwise that bone bends as the start joint turns and the end
+    lands off the target (the parent frame has no such limit). */
+FK_LBS_DEF fk_result fk_two_bone_ik(const fk_two_bone_ik_desc *desc, float weight, fk_quat *rotations,
+                                    int *reached);
+
 /* ============================================================================
    Analytic inverse kinematics: aim
    ============================================================================ */
@@ -5084,7 +5154,258 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
     return FK_OK;
 }
 
-/* ---- Two-bone IK ------------------------------------------------------------------ */
+/* ---- Two-bone IK ------------------------------------------------------------------
+   Bones. With S, M, E the posed pivots of start, mid and end, the bones are
+   a = |M - S| and b = |E - M|: turning start carries everything below it rigidly
+   about S (and turning mid, about M), so a and b do not change. The end can reach
+   any distance in [|a - b|, a + b] from S.
+
+   Reach. The target's distance d = |T - S| is first eased, when soften > 0, by
+   the "soft IK" curve: with L = a + b and s = soften L, a d above L - s becomes
+   L - s + s (1 - exp(-(d - L + s) / s)), continuous with slope 1 at L - s and
+   below L for every d, so the chain slows as it nears full extension instead of
+   snapping straight. Then d is clamped into [|a - b|, L]: out of reach, the end
+   goes to S + L u on the ray toward the target, u = (T - S) / |T - S|.
+
+   Angles. The law of cosines gives the start angle A between u and the upper
+   bone, cos A = (a^2 + d^2 - b^2) / (2 a d); then M' = S + a (cos A u + sin A v)
+   and E' = S + d u, with v the unit bend direction, perpendicular to u. Near full
+   extension sin A = sqrt(1 - cos^2 A) would turn one rounding of cos A into an
+   angle of sqrt(2 eps), a bend of 5e-4 in a chain meant to be straight, so both
+   come from the factored forms 1 - cos A = (b - a + d) (L - d) / (2 a d) and
+   1 + cos A = (a - b + d) (L + d) / (2 a d), each exactly 0 at its end of the
+   clamped reach: sin^2 A is their product, cos A the one nearer its end, clamped
+   into [-1, 1].
+
+   The bend plane. A hinge n, perpendicular to the upper bone, is taken from the
+   mid joint's own frame: Q_mid h, h being the user's mid axis or the rest pose's
+   bend normal (x_m - x_s) x (x_e - x_m). Carried by the joint's rotation, it is
+   defined however straight the chain is now, and a solve returns the hinge to the
+   same side of the new plane, so that solving frame after frame never flips, not
+   even through full extension. (Only a chain straight at rest needs the current
+   bend, and straight in both, any perpendicular.) The new plane's normal n' is
+   the hinge made perpendicular to u, v = u x n'; with a pole P the plane instead
+   contains P: v is the part of P - S perpendicular to u, n' = v x u. Either choice
+   is continuous in the target except on one line through S (along the hinge, or
+   toward the pole), where no plane is defined.
+
+   Turns. The start joint turns by the rotation taking the frame (upper bone, n,
+   bone x n) to (M' - S, n', (M' - S) x n'): the upper bone lands on M' and the
+   hinge on the new normal. The mid joint then turns by the shortest arc from the
+   turned lower bone to E' - M', a turn about n' when the lower bone is
+   perpendicular to the hinge, as a knee's is. World turns D become relative
+   rotations by fk_forward()'s rules: in the parent frame Q' = D_p Q_p q' with
+   Q_p = Q q*, so q' = q Q* D_p* D Q; in the rest frame Q' = q' D_p Q_p with
+   Q_p = q* Q, so q' = D q D_p* (D_p the parent's turn: none for start, start's
+   for mid). */
+
+/* The sine below which a bend, or a vector's part across another, is taken as
+   degenerate: well above the rounding of float positions (about 1e-7 relative),
+   well below any bend an artist means. */
+#define FK__TWO_BONE_DEGENERATE 1e-4f
+
+/* A unit vector perpendicular to the unit vector u: u crossed with the axis it
+   has least of, so the cross product is never short. */
+static fk_vec3 fk__any_perpendicular(fk_vec3 u)
+{
+    fk_vec3 axis = fabsf(u.x) <= fabsf(u.y) && fabsf(u.x) <= fabsf(u.z) ? fk_vec3_make(1.0f, 0.0f, 0.0f)
+                 : fabsf(u.y) <= fabsf(u.z)                             ? fk_vec3_make(0.0f, 1.0f, 0.0f)
+                                                                        : fk_vec3_make(0.0f, 0.0f, 1.0f);
+    return fk_vec3_normalize(fk_vec3_cross(u, axis));
+}
+
+/* The part of the unit (or zero) vector v perpendicular to the unit vector u,
+   normalized into *out; 0 when that part is too short to give a direction. */
+static int fk__unit_perpendicular(fk_vec3 v, fk_vec3 u, fk_vec3 *out)
+{
+    fk_vec3 across = fk_vec3_sub(v, fk_vec3_scale(u, fk_vec3_dot(v, u)));
+    float length = fk_vec3_length(across);
+    if (!(length > FK__TWO_BONE_DEGENERATE)) return 0;
+    *out = fk_vec3_scale(across, 1.0f / length);
+    return 1;
+}
+
+/* The rotation taking the orthonormal frame (u, n, u x n) to (u2, n2, u2 x n2):
+   the matrix sum of new axis times old axis transposed. */
+static fk_quat fk__quat_between_frames(fk_vec3 u, fk_vec3 n, fk_vec3 u2, fk_vec3 n2)
+{
+    fk_vec3 from[3], to[3];
+    float m[9];
+    int r, c, k;
+    from[0] = u; from[1] = n; from[2] = fk_vec3_cross(u, n);
+    to[0] = u2; to[1] = n2; to[2] = fk_vec3_cross(u2, n2);
+    for (r = 0; r < 3; ++r)
+        for (c = 0; c < 3; ++c)
+            for (m[3 * r + c] = 0.0f, k = 0; k < 3; ++k) m[3 * r + c] += fk__vec3_get(to[k], r) * fk__vec3_get(from[k], c);
+    return fk_quat_from_mat3(m);
+}
+
+/* The shortest arc from the unit vector x to the unit vector y, (x cross y, 1 +
+   x . y) normalized; half a turn about @p axis (unit, perpendicular to y) when
+   they are so nearly opposite that the cross product has no direction left. */
+static fk_quat fk__quat_shortest_arc(fk_vec3 x, fk_vec3 y, fk_vec3 axis)
+{
+    fk_vec3 c = fk_vec3_cross(x, y);
+    float w = 1.0f + fk_vec3_dot(x, y);
+    if (!(w > FK__TWO_BONE_DEGENERATE * FK__TWO_BONE_DEGENERATE)) return fk_quat_make(axis.x, axis.y, axis.z, 0.0f);
+    return fk_quat_normalize(fk_quat_make(c.x, c.y, c.z, w));
+}
+
+/* The relative rotation that makes a joint (world rotation Q, relative q) turn by
+   the world rotation D once its parent has turned by D_p (the header's rules). */
+static fk_quat fk__two_bone_relative(fk_rotation_frame frame, fk_quat world, fk_quat q, fk_quat parent_turn,
+                                     fk_quat turn)
+{
+    if (frame == FK_FRAME_PARENT)
+        return fk_quat_mul(fk_quat_mul(q, fk_quat_conjugate(world)),
+                           fk_quat_mul(fk_quat_mul(fk_quat_conjugate(parent_turn), turn), world));
+    return fk_quat_mul(fk_quat_mul(turn, q), fk_quat_conjugate(parent_turn));
+}
+
+/* The inverse: the world turn D = Q' Q* of a joint whose relative rotation goes
+   from q to q2 while its parent turns by D_p: D_p Q q* q2 Q* in the parent frame,
+   q2 D_p q* in the rest frame. */
+static fk_quat fk__two_bone_turn(fk_rotation_frame frame, fk_quat world, fk_quat q, fk_quat q2, fk_quat parent_turn)
+{
+    if (frame == FK_FRAME_PARENT)
+        return fk_quat_mul(fk_quat_mul(parent_turn, world),
+                           fk_quat_mul(fk_quat_mul(fk_quat_conjugate(q), q2), fk_quat_conjugate(world)));
+    return fk_quat_mul(fk_quat_mul(q2, parent_turn), fk_quat_conjugate(q));
+}
+
+/* The hinge n: unit, perpendicular to the upper bone u1 (see the derivation). */
+static fk_vec3 fk__two_bone_hinge(const fk_two_bone_ik_desc *d, fk_quat world_mid, fk_vec3 u1, fk_vec3 bone1,
+                                  fk_vec3 bone2)
+{
+    fk_vec3 rest1 = fk_vec3_sub(d->rest_joints[d->mid], d->rest_joints[d->start]);
+    fk_vec3 rest2 = fk_vec3_sub(d->rest_joints[d->end], d->rest_joints[d->mid]);
+    fk_vec3 rest_normal = fk_vec3_cross(rest1, rest2), current_normal = fk_vec3_cross(bone1, bone2), hinge;
+    if (d->mid_axis &&
+        fk__unit_perpendicular(fk_quat_rotate(world_mid, fk_vec3_normalize(*d->mid_axis)), u1, &hinge))
+        return hinge;
+    if (fk_vec3_length(rest_normal) > FK__TWO_BONE_DEGENERATE * fk_vec3_length(rest1) * fk_vec3_length(rest2) &&
+        fk__unit_perpendicular(fk_quat_rotate(world_mid, fk_vec3_normalize(rest_normal)), u1, &hinge))
+        return hinge;
+    if (fk_vec3_length(current_normal) > FK__TWO_BONE_DEGENERATE * fk_vec3_length(bone1) * fk_vec3_length(bone2) &&
+        fk__unit_perpendicular(fk_vec3_normalize(current_normal), u1, &hinge))
+        return hinge;
+    return fk__any_perpendicular(u1);
+}
+
+/* The world turns of start (about S) and of mid (about M, after start's) that put
+   the end on the eased and clamped target. */
+static void fk__two_bone_solve(const fk_two_bone_ik_desc *d, fk_quat world_mid, fk_vec3 start, fk_vec3 bone1,
+                               fk_vec3 bone2, fk_quat *turn_start, fk_quat *turn_mid)
+{
+    const float a = fk_vec3_length(bone1), b = fk_vec3_length(bone2), length = a + b, soft = d->soften * length;
+    fk_vec3 to_target = fk_vec3_sub(d->target, start), u, u1, hinge, normal, bend, upper, lower;
+    float reach = fk_vec3_length(to_target), denominator, below, above, cosine, sine;
+    *turn_start = *turn_mid = fk_quat_identity();
+    /* A target on the start joint has no direction: keep the chain's. */
+    if (reach > 0.0f) u = fk_vec3_normalize(to_target);
+    else if (fk_vec3_length(fk_vec3_add(bone1, bone2)) > 0.0f) u = fk_vec3_normalize(fk_vec3_add(bone1, bone2));
+    else if (a > 0.0f) u = fk_vec3_normalize(bone1);
+    else return;
+    if (soft > 0.0f && reach > length - soft)
+        reach = length - soft + soft * (1.0f - expf(-(reach - (length - soft)) / soft));
+    reach = fmaxf(fabsf(a - b), fminf(reach, length));
+    if (!(a > 0.0f)) { /* the mid joint sits on the start joint: only the lower bone can turn */
+        if (b > 0.0f) *turn_mid = fk__quat_shortest_arc(fk_vec3_normalize(bone2), u, fk__any_perpendicular(u));
+        return;
+    }
+    u1 = fk_vec3_normalize(bone1);
+    hinge = fk__two_bone_hinge(d, world_mid, u1, bone1, bone2);
+    if (d->pole && fk__unit_perpendicular(fk_vec3_normalize(fk_vec3_sub(*d->pole, start)), u, &bend)) {
+        normal = fk_vec3_cross(bend, u);
+    } else {
+        if (!fk__unit_perpendicular(hinge, u, &normal)) normal = fk__any_perpendicular(u);
+        bend = fk_vec3_cross(u, normal);
+    }
+    /* 1 - cos A and 1 + cos A factored, each exactly 0 at its end of the reach. */
+    denominator = 2.0f * a * reach;
+    below = denominator > 0.0f ? fmaxf(0.0f, b - a + reach) * fmaxf(0.0f, length - reach) / denominator : 1.0f;
+    above = denominator > 0.0f ? fmaxf(0.0f, a - b + reach) * (length + reach) / denominator : 1.0f;
+    cosine = fmaxf(-1.0f, fminf(below < above ? 1.0f - below : above - 1.0f, 1.0f));
+    sine = fminf(sqrtf(below * above), 1.0f);
+    upper = fk_vec3_add(fk_vec3_scale(u, cosine), fk_vec3_scale(bend, sine));
+    *turn_start = fk__quat_between_frames(u1, hinge, upper, normal);
+    if (!(b > 0.0f)) return;
+    lower = fk_vec3_sub(fk_vec3_scale(u, reach), fk_vec3_scale(upper, a));
+    *turn_mid = fk__quat_shortest_arc(fk_vec3_normalize(fk_quat_rotate(*turn_start, bone2)), fk_vec3_normalize(lower),
+                                      normal);
+}
+
+FK_LBS_DEF fk_result fk_two_bone_ik(const fk_two_bone_ik_desc *desc, float weight, fk_quat *rotations, int *reached)
+{
+    const fk_two_bone_ik_desc *d = desc;
+    const fk_quat none = fk_quat_identity();
+    fk_quat world_start, world_mid, q_start, q_mid, turn_start, turn_mid, new_start, new_mid;
+    fk_vec3 start, mid, end, bone1, bone2, landed;
+    fk_result result;
+    float length, tolerance;
+    int chain[3], i;
+    if (!desc || !rotations) return FK_ERROR_NULL_ARGUMENT;
+    if ((result = fk__check_chain(d->joint_count, d->parents, d->rest_joints, d->transforms, d->end)) != FK_OK)
+        return result;
+    if (d->start < 0 || d->start >= d->joint_count || d->mid < 0 || d->mid >= d->joint_count)
+        return FK_ERROR_JOINT_OUT_OF_RANGE;
+    /* Proper descendants: the end's path up (checked for cycles) passes mid, then start. */
+    if (d->parents[d->end] < 0 || fk__in_subtree(d->joint_count, d->parents, d->mid, d->parents[d->end]) != 1 ||
+        d->parents[d->mid] < 0 || fk__in_subtree(d->joint_count, d->parents, d->start, d->parents[d->mid]) != 1)
+        return FK_ERROR_JOINT_OUT_OF_RANGE;
+    if ((d->frame != FK_FRAME_PARENT && d->frame != FK_FRAME_REST) || !(d->soften >= 0.0f && d->soften <= 1.0f))
+        return FK_ERROR_INVALID_OPTION;
+    if (!(weight >= 0.0f && weight <= 1.0f)) return FK_ERROR_INVALID_WEIGHT;
+    if (d->pole && d->mid_axis) return FK_ERROR_CONFLICTING_ARGUMENTS;
+    if (!fk__vec3_is_finite(d->target) || (d->pole && !fk__vec3_is_finite(*d->pole)) ||
+        (d->mid_axis && !fk__vec3_is_finite(*d->mid_axis)))
+        return FK_ERROR_NOT_FINITE;
+    chain[0] = d->start; chain[1] = d->mid; chain[2] = d->end;
+    for (i = 0; i < 3; ++i) {
+        if (!fk__quat_is_normalizable(d->transforms[chain[i]].q)) return FK_ERROR_INVALID_ROTATION;
+        if (!fk__vec3_is_finite(d->transforms[chain[i]].t) || !fk__vec3_is_finite(d->rest_joints[chain[i]]))
+            return FK_ERROR_NOT_FINITE;
+    }
+    if (!fk__quat_is_normalizable(rotations[d->start]) || !fk__quat_is_normalizable(rotations[d->mid]))
+        return FK_ERROR_INVALID_ROTATION;
+    start = fk__pivot(d->rest_joints, d->transforms, d->start);
+    mid = fk__pivot(d->rest_joints, d->transforms, d->mid);
+    end = fk__pivot(d->rest_joints, d->transforms, d->end);
+    bone1 = fk_vec3_sub(mid, start);
+    bone2 = fk_vec3_sub(end, mid);
+    length = fk_vec3_length(bone1) + fk_vec3_length(bone2);
+    if (!fk__vec3_is_finite(start) || !fk__vec3_is_finite(end) || !fk__is_finite(length)) return FK_ERROR_NOT_FINITE;
+
+    world_start = fk_quat_normalize(d->transforms[d->start].q);
+    world_mid = fk_quat_normalize(d->transforms[d->mid].q);
+    new_start = q_start = fk_quat_normalize(rotations[d->start]);
+    new_mid = q_mid = fk_quat_normalize(rotations[d->mid]);
+    if (weight > 0.0f) {
+        fk__two_bone_solve(d, world_mid, start, bone1, bone2, &turn_start, &turn_mid);
+        new_start = fk__two_bone_relative(d->frame, world_start, q_start, none, turn_start);
+        new_mid = fk__two_bone_relative(d->frame, world_mid, q_mid, turn_start, fk_quat_mul(turn_mid, turn_start));
+        /* In the current rotation's hemisphere, so that the slerp takes the short
+           way and the output's sign does not jump from one call to the next. */
+        if (fk_quat_dot(new_start, q_start) < 0.0f) new_start = fk__quat_scale(new_start, -1.0f);
+        if (fk_quat_dot(new_mid, q_mid) < 0.0f) new_mid = fk__quat_scale(new_mid, -1.0f);
+        new_start = fk_quat_normalize(weight < 1.0f ? fk_quat_slerp(q_start, new_start, weight) : new_start);
+        new_mid = fk_quat_normalize(weight < 1.0f ? fk_quat_slerp(q_mid, new_mid, weight) : new_mid);
+    }
+    /* Where the end lands with the rotations written: each bone turns with its joint. */
+    turn_start = fk__two_bone_turn(d->frame, world_start, q_start, new_start, none);
+    turn_mid = fk__two_bone_turn(d->frame, world_mid, q_mid, new_mid, turn_start);
+    landed = fk_vec3_add(fk_vec3_add(start, fk_quat_rotate(turn_start, bone1)), fk_quat_rotate(turn_mid, bone2));
+    /* 1e-4 of the chain: a tenth of a millimetre on a metre-long leg, far above the
+       solve's rounding, which the second term bounds at the chain's distance from
+       the origin (a few dozen operations, each within an ulp of the coordinates). */
+    tolerance = 1e-4f * length + 32.0f * FLT_EPSILON * (fk_vec3_length(start) + length);
+    if (weight > 0.0f) {
+        rotations[d->start] = new_start;
+        rotations[d->mid] = new_mid;
+    }
+    if (reached) *reached = fk_vec3_length(fk_vec3_sub(landed, d->target)) <= tolerance;
+    return FK_OK;
+}
 
 /* ---- Aim IK ---------------------------------------------------------------------- */
 

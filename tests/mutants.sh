@@ -250,6 +250,27 @@ gpu_mutant local_joint_off_by_one fk__local_joint 'if (group_bones[b] == joint) 
 
 # ---- Animation toolkit: two-bone IK
 
+# The textbook law of cosines, sin A = sqrt(1 - cos^2 A): a chain meant to be
+# straight stays bent by sqrt(eps).
+animation_mutant two_bone_sine_from_cosine fk__two_bone_solve 'sine = fminf(sqrtf(below * above), 1.0f);' \
+'cosine = fmaxf(-1.0f, fminf((a * a + reach * reach - b * b) / denominator, 1.0f));
+    sine = sqrtf(1.0f - cosine * cosine);'
+# The softening curve's exponent without its scale: reach eased too fast.
+animation_mutant two_bone_soft_curve_unscaled fk__two_bone_solve '-(reach - (length - soft)) / soft' '-(reach - (length - soft))'
+# The pole's bend direction reversed: the knee points away from the pole.
+animation_mutant two_bone_pole_side_reversed fk__two_bone_solve 'normal = fk_vec3_cross(bend, u);' \
+'bend = fk_vec3_scale(bend, -1.0f); normal = fk_vec3_cross(bend, u);'
+# The hinge taken from the current bend first: a straightened chain loses its side.
+animation_mutant two_bone_hinge_from_current_bend fk__two_bone_hinge 'if (d->mid_axis &&' \
+'if (fk_vec3_length(current_normal) > 1e-6f && fk__unit_perpendicular(fk_vec3_normalize(current_normal), u1, &hinge)) return hinge;
+    if (d->mid_axis &&'
+# The mid joint's relative rotation ignores that its parent turned with start.
+animation_mutant two_bone_mid_ignores_parent_turn fk_two_bone_ik 'q_mid, turn_start, fk_quat_mul(turn_mid, turn_start));' \
+'q_mid, none, fk_quat_mul(turn_mid, turn_start));'
+# The weight blends from the identity instead of from the current rotation.
+animation_mutant two_bone_weight_from_identity fk_two_bone_ik 'fk_quat_slerp(q_start, new_start, weight)' \
+'fk_quat_slerp(fk_quat_identity(), new_start, weight)'
+
 # ---- Animation toolkit: aim IK
 
 # ---- Animation toolkit: root motion
