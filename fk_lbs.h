@@ -1541,6 +1541,120 @@ FK_LBS_DEF fk_result fk_two_bone_ik(const fk_two_bone_ik_desc *desc, float weigh
    Analytic inverse kinematics: aim
    ============================================================================ */
 
+/** @brief What an aim turns toward its target: a ray carried by a joint (the eyes
+    and their line of sight), and optionally an up axis kept toward a pole.
+
+    Every vector is given in the joint's rest-aligned frame, that is, as it points
+    in the rest pose: the joint's world transform {Q, t} carries the ray's origin to
+    Q (x + offset) + t (x the joint's rest position, so Q x + t is its posed pivot)
+    and its direction to Q forward. Zero-initialize it, then set @c forward; every
+    other field's zero means "not used". */
+typedef struct fk_aim_desc {
+    fk_vec3 forward; /**< the line of sight, as it points in the rest pose (required, nonzero; any length) */
+    fk_vec3 offset;  /**< the ray's origin (the eyes) relative to the joint's rest position, in the rest
+                          pose; zero: the ray starts at the joint */
+    fk_vec3 up;      /**< an axis, as it points in the rest pose, turned toward @c pole; zero: no up axis */
+    fk_vec3 pole;    /**< a world direction for @c up; zero: none, the aim takes the shortest turn */
+    float twist;     /**< radians about the pivot-to-target line, turned after the up axis is placed
+                          (right-handed); 0: none */
+} fk_aim_desc;
+
+/** @brief Aim (look-at) IK: turns one joint about its pivot so that the ray
+    described by @p aim passes through @p target, with the up axis as close to the
+    pole as any such turn allows.
+
+    With P the joint's posed pivot, o the ray's posed origin minus P, f its posed
+    direction (unit) and t = target - P, the turn R (a world rotation about P) must
+    send the point o + lambda f, lambda >= 0, at distance |t| from P onto t:
+        lambda = -(o.f) + sqrt(|t|^2 - |o_perp|^2),   o_perp = o - (o.f) f,
+    the far intersection of the ray with the sphere of radius |t| (with no offset,
+    lambda = |t|). R is the shortest turn from o + lambda f to t, then a turn about
+    the pivot-to-target line (the only freedom left) that points the parts of the
+    up axis and of the pole perpendicular to that line the same way, which makes
+    (R up) . pole the largest any hitting turn allows, then @c twist about the same
+    line. With no offset the line is the line of sight itself.
+    The target cannot be hit when it lies closer to P than any point of the ray
+    (inside the sphere about P through the ray's nearest point c, c = o_perp if
+    o.f < 0, else o): the joint then turns so that the ray passes as close as it
+    can, at |c| - |t|, by sending the direction of c to the direction of t, and
+    @p reached says 0. A target at the pivot leaves the joint as it is.
+    The weight turns by that fraction of R's angle about R's axis (the shorter way
+    round): 0 writes nothing, 1 turns all the way.
+    The joint's new relative rotation is written in @p frame's convention:
+    q <- q (Q* R Q) in the parent frame (Q the joint's world rotation), q <- R q in
+    the rest frame; either way its world rotation becomes R Q.
+    @param joint_count number of joints (>= 1). @param parents parent array, any order.
+    @param rest_joints rest joint positions.
+    @param transforms absolute transforms computed from @p rotations (fk_forward() or
+    fk_forward_rest_frame(), as @p frame says).
+    @param frame the convention of @p rotations and @p transforms.
+    @param joint the joint that turns and carries the ray.
+    @param aim the ray, up axis, pole and twist (see fk_aim_desc).
+    @param target the point to aim at, in world space.
+    @param weight in [0, 1]: the fraction of the turn to take.
+    @param rotations the relative rotations; @p joint's is updated in place, no other.
+    @param reached if not NULL, receives 1 when the ray can be made to pass through
+    the target, 0 when the target lies inside the ray's sphere (written on success only).
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
+    FK_ERROR_JOINT_OUT_OF_RANGE, FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT,
+    FK_ERROR_CYCLE, FK_ERROR_INVALID_OPTION (@p frame), FK_ERROR_INVALID_WEIGHT
+    (@p weight NaN or outside [0, 1]), FK_ERROR_INVALID_ROTATION (a zero @c forward,
+    which aims nowhere, or the joint's rotation, its transform or its parent's
+    with a rotation that cannot be normalized) or FK_ERROR_NOT_FINITE (an infinite
+    or NaN field of @p aim, target, rest position or transform, or distances that
+    would overflow float); on error nothing is written.
+    @remark O(joint_count) to check the parent array, O(depth) to check the joint's
+    path; the turn itself is a fixed number of operations. */
+FK_LBS_DEF fk_result fk_ik_aim(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                               const fk_rigid *transforms, fk_rotation_frame frame, int joint,
+                               const fk_aim_desc *aim, fk_vec3 target, float weight, fk_quat *rotations,
+                               int *reached);
+
+/** @brief Aim IK spread over a chain (spine, neck, head): each joint in turn,
+    ancestors first, takes its weight's share of the turn that would aim the ray
+    from where the joints before it left it.
+
+    The ray is carried by the last joint, chain[chain_count - 1], and described in
+    its rest-aligned frame as in fk_ik_aim(). Joint chain[m] solves fk_ik_aim()'s
+    turn R_m about its own current pivot for the current ray and takes the fraction
+    weights[m] of it; the joints below it then follow (their world transforms are
+    recomputed inside, along the path, from @p rotations as updated so far). With
+    weights like 0.3, 0.5, 1, the spine takes 30% of the turn, the neck half of
+    what is left, and the head the rest, so a last weight of 1 aims exactly
+    (wherever the target can be hit from the head). The result is, to rounding,
+    that of turning the joints one at a time and posing the skeleton with
+    fk_forward() between turns.
+    @param joint_count number of joints (>= 1). @param parents parent array, any order.
+    @param rest_joints rest joint positions.
+    @param transforms absolute transforms computed from @p rotations in @p frame's
+    convention; they are read, not updated.
+    @param frame the convention of @p rotations and @p transforms.
+    @param chain_count number of joints in the chain (>= 1).
+    @param chain the joints, ancestors first: each a descendant (not necessarily a
+    child) of the one before.
+    @param weights chain_count weights, each in [0, 1].
+    @param aim the ray, up axis, pole and twist, in the last joint's rest-aligned frame.
+    @param target the point to aim at, in world space.
+    @param rotations the relative rotations; the chain joints' are updated in place
+    (a joint with weight 0 keeps its bits), no other.
+    @param reached if not NULL, receives 1 when every chain joint could make the ray
+    pass through the target, 0 when for some the target lay inside the ray's sphere
+    about its pivot (written on success only).
+    @return as fk_ik_aim() (the rotations, transforms and rest positions checked
+    are those of every joint on the path from chain[0] down to the last joint, and
+    chain[0]'s parent's transform), with FK_ERROR_INVALID_COUNT for
+    chain_count < 1 and FK_ERROR_JOINT_OUT_OF_RANGE also for a chain joint that is
+    not below the one before it; on error nothing is written.
+    @remark O(joint_count) to check the parent array, then O(chain_count x depth):
+    each turn after the first recomputes the current rotation and pivot of its
+    joint and of the last joint by walking the path up to chain[0], composing the
+    relative rotations and the rest-space segments between pivots (the segments
+    read from @p transforms), so nothing is stored. */
+FK_LBS_DEF fk_result fk_ik_aim_chain(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                     const fk_rigid *transforms, fk_rotation_frame frame, int chain_count,
+                                     const int *chain, const float *weights, const fk_aim_desc *aim,
+                                     fk_vec3 target, fk_quat *rotations, int *reached);
+
 #ifdef __cplusplus
 }
 #endif
@@ -5408,6 +5522,246 @@ FK_LBS_DEF fk_result fk_two_bone_ik(const fk_two_bone_ik_desc *desc, float weigh
 }
 
 /* ---- Aim IK ---------------------------------------------------------------------- */
+
+/* A joint turns by a world rotation R about its posed pivot P. Its ray starts at
+   P + o and runs along the unit f (o = Q offset, f = Q forward / |forward|); after
+   the turn it starts at P + R o and runs along R f. It passes through the target
+   P + t exactly when R* t lies on the ray before the turn: a point o + lambda f,
+   lambda >= 0, at distance |t| from P. |o + lambda f|^2 = |t|^2 has the roots
+       lambda = -(o.f) +- sqrt(|t|^2 - |o_perp|^2),   o_perp = o - (o.f) f,
+   and the larger is taken: where the ray leaves the sphere of radius |t|, the
+   root that tends to |t| as the offset shrinks. It is >= 0 exactly when |t| is at
+   least |c|, c the ray's point nearest P (o_perp when o.f < 0, else o itself).
+   Closer targets cannot be hit: every point of the ray is at least |c| from P,
+   so the ray passes closest, at |c| - |t|, when c turns onto the direction of t.
+     Every turn that takes the chosen point h (o + lambda f, or c scaled to |t|)
+   to t is the shortest one, S, followed by a turn about the line from P to t, so
+   the angle about that line is free. The parts of R up and of the pole along the
+   line do not depend on it, so (R up) . pole is largest when their parts across
+   the line point the same way: that angle is taken, then the twist is added.
+   S's angle is atan2(|h x t|, h . t): the usual (1 + h.t, h x t) for unit h, t
+   loses the angle to cancellation when they are nearly opposite, which would
+   leave the ray off the target by much more than rounding.
+     A weight w takes the angle w a about R's axis, with a in [0, pi] (the shorter
+   way round). The new relative rotation must make the joint's world rotation
+   R Q: q R-conjugated into the joint's own frame, q (Q* R Q), when q is in the
+   parent's frame (Q = Q_p q), and R q in the rest frame (Q = q Q_p).
+     A chain turns its joints one at a time, each from the pose the ones before
+   it left. Below chain[0] the current world rotation of a path joint is the
+   product of the relative rotations down the path, and its pivot is chain[0]'s
+   plus the segments between pivots, each a rest-space vector
+   r_k = Q_p* (P_k - P_p) (read from the transforms: turns do not change it)
+   carried by the parent's current rotation. Both are walks up the path: no
+   storage, and no need for the translations the transforms were made with. */
+
+/* The shortest turn taking the direction of @p from to that of @p to; identity
+   when either is zero. */
+static fk_quat fk__aim_shortest_turn(fk_vec3 from, fk_vec3 to)
+{
+    fk_vec3 a = fk_vec3_normalize(from), b = fk_vec3_normalize(to), axis = fk_vec3_cross(a, b);
+    float sine = fk_vec3_length(axis), cosine = fk_vec3_dot(a, b), half;
+    if (sine == 0.0f) {
+        if (!(cosine < 0.0f)) return fk_quat_identity();
+        /* opposite: half a turn about any axis across a; the pole step that
+           follows fixes the angle about the target line anyway */
+        axis = fk_vec3_cross(a, fabsf(a.x) < 0.6f ? fk_vec3_make(1.0f, 0.0f, 0.0f) : fk_vec3_make(0.0f, 1.0f, 0.0f));
+    }
+    /* fk_vec3_normalize() rescales an axis too small to square in float */
+    axis = fk_vec3_normalize(axis);
+    half = 0.5f * atan2f(sine, cosine);
+    return fk_quat_make(axis.x * sinf(half), axis.y * sinf(half), axis.z * sinf(half), cosf(half));
+}
+
+/* The world turn about the pivot that makes the ray from @p origin along the unit
+   @p direction pass through @p target (both relative to the pivot), or as close
+   as it can; see the derivation above. @p up and @p pole are unit or zero. */
+static fk_quat fk__aim_turn(fk_vec3 origin, fk_vec3 direction, fk_vec3 up, fk_vec3 pole, float twist,
+                            fk_vec3 target, int *reached)
+{
+    float along, distance, radius, side, length, angle = twist;
+    float scale = fmaxf(fmaxf(fmaxf(fabsf(origin.x), fabsf(origin.y)), fmaxf(fabsf(origin.z), fabsf(target.x))),
+                        fmaxf(fabsf(target.y), fabsf(target.z)));
+    fk_vec3 across, nearest, hit, line, up_across, pole_across;
+    fk_quat turn;
+    *reached = 1;
+    if (scale == 0.0f) return fk_quat_identity();
+    /* The solution does not depend on scale: dividing by the largest coordinate
+       keeps the squares below from overflowing or underflowing float. */
+    origin = fk_vec3_make(origin.x / scale, origin.y / scale, origin.z / scale);
+    target = fk_vec3_make(target.x / scale, target.y / scale, target.z / scale);
+    along = fk_vec3_dot(origin, direction);
+    across = fk_vec3_sub(origin, fk_vec3_scale(direction, along));
+    nearest = along < 0.0f ? across : origin;
+    distance = fk_vec3_length(target);
+    radius = fk_vec3_length(nearest);
+    side = fk_vec3_length(across);
+    if (distance == 0.0f) { *reached = radius == 0.0f; return fk_quat_identity(); }
+    if (distance >= radius) {
+        float root = sqrtf((distance - side) * (distance + side)), lambda;
+        length = fk_vec3_length(origin);
+        /* -(o.f) + root adds two non-negative terms when o.f < 0; otherwise the
+           equal (|t|^2 - |o|^2) / (root + o.f) avoids their cancellation. */
+        if (along < 0.0f) lambda = root - along;
+        else lambda = root + along > 0.0f ? (distance - length) * (distance + length) / (root + along) : 0.0f;
+        hit = fk_vec3_add(origin, fk_vec3_scale(direction, lambda));
+    } else {
+        *reached = 0;
+        hit = fk_vec3_scale(nearest, distance / radius);
+    }
+    turn = fk__aim_shortest_turn(hit, target);
+    line = fk_vec3_normalize(target);
+    up = fk_quat_rotate(turn, up);
+    up_across = fk_vec3_sub(up, fk_vec3_scale(line, fk_vec3_dot(up, line)));
+    pole_across = fk_vec3_sub(pole, fk_vec3_scale(line, fk_vec3_dot(pole, line)));
+    if (fk_vec3_dot(up_across, up_across) > 0.0f && fk_vec3_dot(pole_across, pole_across) > 0.0f)
+        angle += atan2f(fk_vec3_dot(fk_vec3_cross(up_across, pole_across), line), fk_vec3_dot(up_across, pole_across));
+    return angle != 0.0f ? fk_quat_mul(fk_quat_from_axis_angle(line, angle), turn) : turn;
+}
+
+/* The current world rotation and pivot of @p joint, @p top or a joint below it:
+   the relative rotations composed down the path from @p top, whose pivot and
+   parent's rotation, like the rest-space segments, come from @p transforms. */
+static void fk__aim_current(const int *parents, const fk_vec3 *rest_joints, const fk_rigid *transforms,
+                            const fk_quat *rotations, int rest_frame, int top, int joint, fk_quat *rotation,
+                            fk_vec3 *pivot)
+{
+    int above_top = fk__parent_index(parents, top), k;
+    fk_quat path = fk_quat_identity(), start = above_top >= 0 ? fk_quat_normalize(transforms[above_top].q)
+                                                              : fk_quat_identity();
+    fk_vec3 sum = fk_vec3_make(0.0f, 0.0f, 0.0f);
+    for (k = joint;; k = fk__parent_index(parents, k)) {
+        fk_quat q = fk_quat_normalize(rotations[k]);
+        path = rest_frame ? fk_quat_mul(path, q) : fk_quat_mul(q, path);
+        if (k == top) break;
+    }
+    *rotation = fk_quat_normalize(rest_frame ? fk_quat_mul(path, start) : fk_quat_mul(start, path));
+    path = *rotation;
+    for (k = joint; k != top; k = fk__parent_index(parents, k)) {
+        int parent = fk__parent_index(parents, k);
+        fk_quat q = fk_quat_conjugate(fk_quat_normalize(rotations[k]));
+        fk_vec3 segment = fk_quat_rotate(fk_quat_conjugate(fk_quat_normalize(transforms[parent].q)),
+                                         fk_vec3_sub(fk__pivot(rest_joints, transforms, k),
+                                                     fk__pivot(rest_joints, transforms, parent)));
+        path = rest_frame ? fk_quat_mul(q, path) : fk_quat_mul(path, q);
+        sum = fk_vec3_add(sum, fk_quat_rotate(path, segment));
+    }
+    *pivot = fk_vec3_add(fk__pivot(rest_joints, transforms, top), sum);
+}
+
+/* Checks a transform that will be read: a rotation that normalizes, a finite translation. */
+static fk_result fk__aim_check_transform(fk_rigid r)
+{
+    if (!fk__quat_is_normalizable(r.q)) return FK_ERROR_INVALID_ROTATION;
+    return fk__vec3_is_finite(r.t) ? FK_OK : FK_ERROR_NOT_FINITE;
+}
+
+/* |x| + |y| + |z|: at least the length, and free of the squares that would
+   overflow for lengths float holds. */
+static float fk__aim_size(fk_vec3 v) { return fabsf(v.x) + fabsf(v.y) + fabsf(v.z); }
+
+/* Everything the chain reads, before anything is written. The bound on the
+   distances (pivot of chain[0], the segments below it, offset and target) keeps
+   every point the turns can reach, and their differences, finite. */
+static fk_result fk__check_aim(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                               const fk_rigid *transforms, fk_rotation_frame frame, int chain_count,
+                               const int *chain, const float *weights, const fk_aim_desc *aim, fk_vec3 target,
+                               const fk_quat *rotations)
+{
+    fk_result result;
+    int m, k, last, top, above_top;
+    float bound;
+    if (chain_count < 1) return FK_ERROR_INVALID_COUNT;
+    if (!chain || !weights || !aim || !rotations) return FK_ERROR_NULL_ARGUMENT;
+    last = chain[chain_count - 1];
+    if ((result = fk__check_chain(joint_count, parents, rest_joints, transforms, last)) != FK_OK) return result;
+    if (frame != FK_FRAME_PARENT && frame != FK_FRAME_REST) return FK_ERROR_INVALID_OPTION;
+    for (m = 0; m < chain_count; ++m) {
+        if (chain[m] < 0 || chain[m] >= joint_count) return FK_ERROR_JOINT_OUT_OF_RANGE;
+        if (!(weights[m] >= 0.0f && weights[m] <= 1.0f)) return FK_ERROR_INVALID_WEIGHT;
+    }
+    /* The path from the last joint up is free of cycles (fk__check_chain), so
+       these walks end. */
+    for (m = chain_count - 1; m > 0; --m) {
+        for (k = fk__parent_index(parents, chain[m]); k >= 0 && k != chain[m - 1]; k = fk__parent_index(parents, k)) {}
+        if (k < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
+    }
+    if (!fk__vec3_is_finite(aim->forward) || !fk__vec3_is_finite(aim->offset) || !fk__vec3_is_finite(aim->up) ||
+        !fk__vec3_is_finite(aim->pole) || !fk__is_finite(aim->twist) || !fk__vec3_is_finite(target))
+        return FK_ERROR_NOT_FINITE;
+    if (aim->forward.x == 0.0f && aim->forward.y == 0.0f && aim->forward.z == 0.0f) return FK_ERROR_INVALID_ROTATION;
+    top = chain[0];
+    above_top = fk__parent_index(parents, top);
+    if (above_top >= 0 && (result = fk__aim_check_transform(transforms[above_top])) != FK_OK) return result;
+    for (k = last;; k = fk__parent_index(parents, k)) {
+        if (!fk__quat_is_normalizable(rotations[k])) return FK_ERROR_INVALID_ROTATION;
+        if ((result = fk__aim_check_transform(transforms[k])) != FK_OK) return result;
+        if (!fk__vec3_is_finite(rest_joints[k])) return FK_ERROR_NOT_FINITE;
+        if (k == top) break;
+    }
+    bound = fk__aim_size(fk__pivot(rest_joints, transforms, top)) + fk__aim_size(aim->offset) + fk__aim_size(target);
+    for (k = last; k != top; k = fk__parent_index(parents, k))
+        bound += fk__aim_size(fk_vec3_sub(fk__pivot(rest_joints, transforms, k),
+                                          fk__pivot(rest_joints, transforms, fk__parent_index(parents, k))));
+    return bound <= 0.125f * FLT_MAX ? FK_OK : FK_ERROR_NOT_FINITE;
+}
+
+FK_LBS_DEF fk_result fk_ik_aim_chain(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                     const fk_rigid *transforms, fk_rotation_frame frame, int chain_count,
+                                     const int *chain, const float *weights, const fk_aim_desc *aim,
+                                     fk_vec3 target, fk_quat *rotations, int *reached)
+{
+    fk_vec3 forward, up, pole;
+    int m, last, turned = 0, all_reached = 1, rest_frame = frame == FK_FRAME_REST;
+    fk_result result = fk__check_aim(joint_count, parents, rest_joints, transforms, frame, chain_count, chain,
+                                     weights, aim, target, rotations);
+    if (result != FK_OK) return result;
+    forward = fk_vec3_normalize(aim->forward);
+    up = fk_vec3_normalize(aim->up);
+    pole = fk_vec3_normalize(aim->pole);
+    last = chain[chain_count - 1];
+    for (m = 0; m < chain_count; ++m) {
+        int joint = chain[m], hit;
+        fk_quat q_joint, q_last, turn;
+        fk_vec3 p_joint, p_last, origin;
+        if (turned) {
+            fk__aim_current(parents, rest_joints, transforms, rotations, rest_frame, chain[0], joint, &q_joint, &p_joint);
+            fk__aim_current(parents, rest_joints, transforms, rotations, rest_frame, chain[0], last, &q_last, &p_last);
+        } else {
+            q_joint = fk_quat_normalize(transforms[joint].q);
+            p_joint = fk__pivot(rest_joints, transforms, joint);
+            q_last = fk_quat_normalize(transforms[last].q);
+            p_last = fk__pivot(rest_joints, transforms, last);
+        }
+        origin = fk_vec3_sub(fk_vec3_add(p_last, fk_quat_rotate(q_last, aim->offset)), p_joint);
+        turn = fk__aim_turn(origin, fk_quat_rotate(q_last, forward), fk_quat_rotate(q_last, up), pole, aim->twist,
+                            fk_vec3_sub(target, p_joint), &hit);
+        all_reached &= hit;
+        if (weights[m] > 0.0f) {
+            fk_quat q = fk_quat_normalize(rotations[joint]);
+            if (weights[m] < 1.0f) {
+                fk_vec3 axis;
+                float angle;
+                fk_quat_to_axis_angle(turn, &axis, &angle);
+                turn = fk_quat_from_axis_angle(axis, weights[m] * angle);
+            }
+            q = rest_frame ? fk_quat_mul(turn, q)
+                           : fk_quat_mul(q, fk_quat_mul(fk_quat_conjugate(q_joint), fk_quat_mul(turn, q_joint)));
+            rotations[joint] = fk_quat_normalize(q);
+            turned = 1;
+        }
+    }
+    if (reached) *reached = all_reached;
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_ik_aim(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                               const fk_rigid *transforms, fk_rotation_frame frame, int joint,
+                               const fk_aim_desc *aim, fk_vec3 target, float weight, fk_quat *rotations,
+                               int *reached)
+{
+    return fk_ik_aim_chain(joint_count, parents, rest_joints, transforms, frame, 1, &joint, &weight, aim, target,
+                           rotations, reached);
+}
 
 /* ============================================================================
    FAST PATHS

@@ -272,6 +272,18 @@ animation_mutant two_bone_weight_from_identity fk_two_bone_ik 'fk_quat_slerp(q_s
 'fk_quat_slerp(fk_quat_identity(), new_start, weight)'
 
 # ---- Animation toolkit: aim IK
+# The near root of the ray-sphere quadratic: the ray enters the sphere instead of leaving it.
+animation_mutant aim_near_root fk__aim_turn 'if (along < 0.0f) lambda = root - along;' 'if (along < 0.0f) lambda = -root - along;'
+# The up axis turned away from the pole: the free angle's sign reversed.
+animation_mutant aim_pole_angle_reversed fk__aim_turn 'angle += atan2f(fk_vec3_dot(fk_vec3_cross(up_across, pole_across), line)' 'angle -= atan2f(fk_vec3_dot(fk_vec3_cross(up_across, pole_across), line)'
+# The world turn applied to a parent-frame rotation as if it were in the rest frame.
+animation_mutant aim_parent_frame_as_rest fk_ik_aim_chain 'q = rest_frame ? fk_quat_mul(turn, q)' 'q = 1 ? fk_quat_mul(turn, q)'
+# The weight ignored: every joint takes the whole turn.
+animation_mutant aim_weight_ignored fk_ik_aim_chain 'turn = fk_quat_from_axis_angle(axis, weights[m] * angle);' 'turn = fk_quat_from_axis_angle(axis, angle);'
+# Later chain joints solve from the pose before the earlier ones turned.
+animation_mutant aim_chain_stale_pose fk_ik_aim_chain '            turned = 1;' '            turned = 0;'
+# A target inside the ray's sphere aimed at with the ray's origin instead of its nearest point.
+animation_mutant aim_unreachable_origin fk__aim_turn 'hit = fk_vec3_scale(nearest, distance / radius);' 'hit = fk_vec3_scale(origin, distance / fk_vec3_length(origin));'
 
 # ---- Animation toolkit: root motion
 
