@@ -13,12 +13,18 @@
          with scale (glTF's T R S, or about each joint's pivot) as affine matrices;
        - linear blend skinning (LBS) and dual quaternion skinning (DQS) of positions
          and normals, with byte strides for interleaved vertex buffers; LBS of
-         affine bones (scale, shear, mirrors) with exact normals;
+         affine bones (scale, shear, mirrors) with exact normals, and DQS of
+         bones with scale as Blender's Preserve Volume splits them;
        - optional tangents x y z w (glTF): xyz moves like a normal, w is kept;
+       - shader palettes that match the CPU, and meshes split into draws whose
+         bones fit a palette;
        - engine rigs (inverse bind and world matrices) turned into rest joints and
          relative rotations;
-       - weight repair, pose blending and track sampling, subtree updates,
-         Jacobians of FK and LBS, and a damped least squares IK step.
+       - an animation toolkit: pose blending with per-joint masks, glTF's LINEAR,
+         STEP and CUBICSPLINE sampling with a playback cursor, root motion, morph
+         targets, two-bone and aim IK;
+       - weight repair, subtree updates, Jacobians of FK and LBS, and a damped
+         least squares IK step.
      No heap allocation, no global state, no I/O: every function is reentrant and
      may be called from any number of threads at once on separate outputs.
 
@@ -175,7 +181,7 @@ typedef enum fk_result {
     FK_ERROR_INVALID_WEIGHT,     /**< a weight is infinite or NaN, or blend weights are negative or sum to zero */
     FK_ERROR_KEYS_NOT_ASCENDING, /**< key times are not finite and strictly ascending */
     FK_ERROR_CONFLICTING_ARGUMENTS, /**< two inputs that exclude each other are both given */
-    FK_ERROR_INVALID_OPTION      /**< an option (an enum) has a value it does not name */
+    FK_ERROR_INVALID_OPTION      /**< an option has a value it does not name (an enum), or one outside its range */
 } fk_result;
 
 /** @brief Euler angle orders. @c FK_EULER_ZXY means R = Rz(angles.z) Rx(angles.x)
@@ -1467,16 +1473,16 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
    Analytic inverse kinematics: two bones
    ============================================================================ */
 
-/** @brief A two-bone IK problem for fk_two_bone_ik(): the chain, the pose it is
+/** @brief A two-bone IK problem for fk_ik_two_bone(): the chain, the pose it is
     in, the target, and the options. Zero-initialize it and fill in the chain and
     the target: every option's zero is its default (no pole, the mid joint's rest
     bend as the hinge, no softening, the parent-frame convention). */
-typedef struct fk_two_bone_ik_desc {
+typedef struct fk_ik_two_bone_desc {
     int joint_count;             /**< number of joints (>= 1) */
     const int *parents;          /**< parent array, any order */
     const fk_vec3 *rest_joints;  /**< rest joint positions (the pivots) */
     const fk_rigid *transforms;  /**< absolute transforms of the current pose, from fk_forward() or
-                                      fk_forward_rest_frame() with the rotations passed to fk_two_bone_ik() */
+                                      fk_forward_rest_frame() with the rotations passed to fk_ik_two_bone() */
     fk_rotation_frame frame;     /**< the convention of those rotations: FK_FRAME_PARENT (default) or FK_FRAME_REST */
     int start;                   /**< the chain's first joint (shoulder, hip) */
     int mid;                     /**< the joint that bends (elbow, knee): a descendant of @c start */
@@ -1487,7 +1493,7 @@ typedef struct fk_two_bone_ik_desc {
                                       world rotation carries; NULL (or zero): the rest pose's bend normal. Not with @c pole */
     float soften;                /**< in [0, 1]: the fraction of the chain's length over which reach is
                                       eased, so the chain never snaps straight (0: off) */
-} fk_two_bone_ik_desc;
+} fk_ik_two_bone_desc;
 
 /** @brief Analytic two-bone inverse kinematics: turns the start and mid joints of
     a chain so that the end joint lands on a target (law of cosines), or, out of
@@ -1513,7 +1519,7 @@ typedef struct fk_two_bone_ik_desc {
     The result is blended with the current rotations: q = slerp(q_current,
     q_solved, weight) for the start and mid joints, the solved rotation in the
     current one's hemisphere. No other joint changes.
-    @param desc the problem (see fk_two_bone_ik_desc).
+    @param desc the problem (see fk_ik_two_bone_desc).
     @param weight in [0, 1]: 0 leaves @p rotations bit for bit, 1 writes the solve.
     @param rotations the relative rotations @c desc->transforms were computed from;
     entries @c start and @c mid are updated in place.
@@ -1534,7 +1540,7 @@ typedef struct fk_two_bone_ik_desc {
     or between mid and end turns rigidly with them only when its own rotation is
     the identity; otherwise that bone bends as the start joint turns and the end
     lands off the target (the parent frame has no such limit). */
-FK_LBS_DEF fk_result fk_two_bone_ik(const fk_two_bone_ik_desc *desc, float weight, fk_quat *rotations,
+FK_LBS_DEF fk_result fk_ik_two_bone(const fk_ik_two_bone_desc *desc, float weight, fk_quat *rotations,
                                     int *reached);
 
 /* ============================================================================
@@ -1549,7 +1555,7 @@ FK_LBS_DEF fk_result fk_two_bone_ik(const fk_two_bone_ik_desc *desc, float weigh
     Q (x + offset) + t (x the joint's rest position, so Q x + t is its posed pivot)
     and its direction to Q forward. Zero-initialize it, then set @c forward; every
     other field's zero means "not used". */
-typedef struct fk_aim_desc {
+typedef struct fk_ik_aim_desc {
     fk_vec3 forward; /**< the line of sight, as it points in the rest pose (required, nonzero; any length) */
     fk_vec3 offset;  /**< the ray's origin (the eyes) relative to the joint's rest position, in the rest
                           pose; zero: the ray starts at the joint */
@@ -1557,7 +1563,7 @@ typedef struct fk_aim_desc {
     fk_vec3 pole;    /**< a world direction for @c up; zero: none, the aim takes the shortest turn */
     float twist;     /**< radians about the pivot-to-target line, turned after the up axis is placed
                           (right-handed); 0: none */
-} fk_aim_desc;
+} fk_ik_aim_desc;
 
 /** @brief Aim (look-at) IK: turns one joint about its pivot so that the ray
     described by @p aim passes through @p target, with the up axis as close to the
@@ -1589,7 +1595,7 @@ typedef struct fk_aim_desc {
     fk_forward_rest_frame(), as @p frame says).
     @param frame the convention of @p rotations and @p transforms.
     @param joint the joint that turns and carries the ray.
-    @param aim the ray, up axis, pole and twist (see fk_aim_desc).
+    @param aim the ray, up axis, pole and twist (see fk_ik_aim_desc).
     @param target the point to aim at, in world space.
     @param weight in [0, 1]: the fraction of the turn to take.
     @param rotations the relative rotations; @p joint's is updated in place, no other.
@@ -1607,7 +1613,7 @@ typedef struct fk_aim_desc {
     path; the turn itself is a fixed number of operations. */
 FK_LBS_DEF fk_result fk_ik_aim(int joint_count, const int *parents, const fk_vec3 *rest_joints,
                                const fk_rigid *transforms, fk_rotation_frame frame, int joint,
-                               const fk_aim_desc *aim, fk_vec3 target, float weight, fk_quat *rotations,
+                               const fk_ik_aim_desc *aim, fk_vec3 target, float weight, fk_quat *rotations,
                                int *reached);
 
 /** @brief Aim IK spread over a chain (spine, neck, head): each joint in turn,
@@ -1652,7 +1658,7 @@ FK_LBS_DEF fk_result fk_ik_aim(int joint_count, const int *parents, const fk_vec
     read from @p transforms), so nothing is stored. */
 FK_LBS_DEF fk_result fk_ik_aim_chain(int joint_count, const int *parents, const fk_vec3 *rest_joints,
                                      const fk_rigid *transforms, fk_rotation_frame frame, int chain_count,
-                                     const int *chain, const float *weights, const fk_aim_desc *aim,
+                                     const int *chain, const float *weights, const fk_ik_aim_desc *aim,
                                      fk_vec3 target, fk_quat *rotations, int *reached);
 
 #ifdef __cplusplus
@@ -1750,7 +1756,7 @@ FK_LBS_DEF const char *fk_result_description(fk_result result)
     case FK_ERROR_INVALID_WEIGHT: return "a weight is not finite, or blend weights are negative or sum to zero";
     case FK_ERROR_KEYS_NOT_ASCENDING: return "key times are not finite and strictly ascending";
     case FK_ERROR_CONFLICTING_ARGUMENTS: return "two inputs that exclude each other are both given (transforms and matrices)";
-    case FK_ERROR_INVALID_OPTION: return "an option has a value it does not name";
+    case FK_ERROR_INVALID_OPTION: return "an option has a value it does not name, or one outside its range";
     }
     return "unknown fk_result";
 }
@@ -5388,7 +5394,7 @@ static fk_quat fk__two_bone_turn(fk_rotation_frame frame, fk_quat world, fk_quat
 }
 
 /* The hinge n: unit, perpendicular to the upper bone u1 (see the derivation). */
-static fk_vec3 fk__two_bone_hinge(const fk_two_bone_ik_desc *d, fk_quat world_mid, fk_vec3 u1, fk_vec3 bone1,
+static fk_vec3 fk__two_bone_hinge(const fk_ik_two_bone_desc *d, fk_quat world_mid, fk_vec3 u1, fk_vec3 bone1,
                                   fk_vec3 bone2)
 {
     fk_vec3 rest1 = fk_vec3_sub(d->rest_joints[d->mid], d->rest_joints[d->start]);
@@ -5408,7 +5414,7 @@ static fk_vec3 fk__two_bone_hinge(const fk_two_bone_ik_desc *d, fk_quat world_mi
 
 /* The world turns of start (about S) and of mid (about M, after start's) that put
    the end on the eased and clamped target. */
-static void fk__two_bone_solve(const fk_two_bone_ik_desc *d, fk_quat world_mid, fk_vec3 start, fk_vec3 bone1,
+static void fk__two_bone_solve(const fk_ik_two_bone_desc *d, fk_quat world_mid, fk_vec3 start, fk_vec3 bone1,
                                fk_vec3 bone2, fk_quat *turn_start, fk_quat *turn_mid)
 {
     const float a = fk_vec3_length(bone1), b = fk_vec3_length(bone2), length = a + b, soft = d->soften * length;
@@ -5449,9 +5455,9 @@ static void fk__two_bone_solve(const fk_two_bone_ik_desc *d, fk_quat world_mid, 
                                       normal);
 }
 
-FK_LBS_DEF fk_result fk_two_bone_ik(const fk_two_bone_ik_desc *desc, float weight, fk_quat *rotations, int *reached)
+FK_LBS_DEF fk_result fk_ik_two_bone(const fk_ik_two_bone_desc *desc, float weight, fk_quat *rotations, int *reached)
 {
-    const fk_two_bone_ik_desc *d = desc;
+    const fk_ik_two_bone_desc *d = desc;
     const fk_quat none = fk_quat_identity();
     fk_quat world_start, world_mid, q_start, q_mid, turn_start, turn_mid, new_start, new_mid;
     fk_vec3 start, mid, end, bone1, bone2, landed;
@@ -5664,7 +5670,7 @@ static float fk__aim_size(fk_vec3 v) { return fabsf(v.x) + fabsf(v.y) + fabsf(v.
    every point the turns can reach, and their differences, finite. */
 static fk_result fk__check_aim(int joint_count, const int *parents, const fk_vec3 *rest_joints,
                                const fk_rigid *transforms, fk_rotation_frame frame, int chain_count,
-                               const int *chain, const float *weights, const fk_aim_desc *aim, fk_vec3 target,
+                               const int *chain, const float *weights, const fk_ik_aim_desc *aim, fk_vec3 target,
                                const fk_quat *rotations)
 {
     fk_result result;
@@ -5707,7 +5713,7 @@ static fk_result fk__check_aim(int joint_count, const int *parents, const fk_vec
 
 FK_LBS_DEF fk_result fk_ik_aim_chain(int joint_count, const int *parents, const fk_vec3 *rest_joints,
                                      const fk_rigid *transforms, fk_rotation_frame frame, int chain_count,
-                                     const int *chain, const float *weights, const fk_aim_desc *aim,
+                                     const int *chain, const float *weights, const fk_ik_aim_desc *aim,
                                      fk_vec3 target, fk_quat *rotations, int *reached)
 {
     fk_vec3 forward, up, pole;
@@ -5756,7 +5762,7 @@ FK_LBS_DEF fk_result fk_ik_aim_chain(int joint_count, const int *parents, const 
 
 FK_LBS_DEF fk_result fk_ik_aim(int joint_count, const int *parents, const fk_vec3 *rest_joints,
                                const fk_rigid *transforms, fk_rotation_frame frame, int joint,
-                               const fk_aim_desc *aim, fk_vec3 target, float weight, fk_quat *rotations,
+                               const fk_ik_aim_desc *aim, fk_vec3 target, float weight, fk_quat *rotations,
                                int *reached)
 {
     return fk_ik_aim_chain(joint_count, parents, rest_joints, transforms, frame, 1, &joint, &weight, aim, target,

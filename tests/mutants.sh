@@ -265,10 +265,10 @@ animation_mutant two_bone_hinge_from_current_bend fk__two_bone_hinge 'if (d->mid
 'if (fk_vec3_length(current_normal) > 1e-6f && fk__unit_perpendicular(fk_vec3_normalize(current_normal), u1, &hinge)) return hinge;
     if (d->mid_axis &&'
 # The mid joint's relative rotation ignores that its parent turned with start.
-animation_mutant two_bone_mid_ignores_parent_turn fk_two_bone_ik 'q_mid, turn_start, fk_quat_mul(turn_mid, turn_start));' \
+animation_mutant two_bone_mid_ignores_parent_turn fk_ik_two_bone 'q_mid, turn_start, fk_quat_mul(turn_mid, turn_start));' \
 'q_mid, none, fk_quat_mul(turn_mid, turn_start));'
 # The weight blends from the identity instead of from the current rotation.
-animation_mutant two_bone_weight_from_identity fk_two_bone_ik 'fk_quat_slerp(q_start, new_start, weight)' \
+animation_mutant two_bone_weight_from_identity fk_ik_two_bone 'fk_quat_slerp(q_start, new_start, weight)' \
 'fk_quat_slerp(fk_quat_identity(), new_start, weight)'
 
 # ---- Animation toolkit: aim IK

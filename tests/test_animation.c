@@ -7,6 +7,8 @@
 #include "check.h"
 #include "test_random.h"
 
+#include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,7 +24,6 @@ static inline void rng_restart(void) { rng_state = (uint64_t)seed * 0x9E3779B97F
 
 #define TB_MAX_JOINTS 24
 #define TB_TRIALS 400
-#define TB_EPSILON 1.1920929e-7f /* FLT_EPSILON: float's ulp at 1 */
 
 static float tb_distance(fk_vec3 a, fk_vec3 b) { return fk_vec3_length(fk_vec3_sub(a, b)); }
 
@@ -72,7 +73,7 @@ static void tb_random_rig(tb_rig *r, fk_rotation_frame frame)
         r->parents[order[i]] = topological[i] < 0 ? -1 : order[topological[i]];
         r->rest[order[i]] = random_vec3(1.0f);
         /* In the rest frame only identity rotations carry the joints between the
-           chain's three rigidly (see fk_two_bone_ik()'s remark). */
+           chain's three rigidly (see fk_ik_two_bone()'s remark). */
         r->turns[order[i]] = frame == FK_FRAME_REST && i > start && i < path - 1 && i != mid ? fk_quat_identity()
                                                                                             : random_quat();
     }
@@ -80,9 +81,9 @@ static void tb_random_rig(tb_rig *r, fk_rotation_frame frame)
     tb_forward(r);
 }
 
-static fk_two_bone_ik_desc tb_desc(const tb_rig *r, fk_vec3 target)
+static fk_ik_two_bone_desc tb_desc(const tb_rig *r, fk_vec3 target)
 {
-    fk_two_bone_ik_desc d;
+    fk_ik_two_bone_desc d;
     memset(&d, 0, sizeof d);
     d.joint_count = r->n; d.parents = r->parents; d.rest_joints = r->rest; d.transforms = r->transforms;
     d.frame = r->frame; d.start = r->start; d.mid = r->mid; d.end = r->end; d.target = target;
@@ -99,16 +100,16 @@ static float tb_reach(const tb_rig *r)
 /* Rounding bound for a position after the solve and forward kinematics: a few
    dozen float operations per joint down a chain of at most 12, on coordinates of
    size at most `size`, each within half an ulp; 256 ulps of `size` covers them. */
-static float tb_tolerance(float size) { return 256.0f * TB_EPSILON * size; }
+static float tb_tolerance(float size) { return 256.0f * FLT_EPSILON * size; }
 
 static float tb_size(const tb_rig *r, fk_vec3 target)
 {
     return fk_vec3_length(tb_joint(r, r->start)) + fk_vec3_length(target) + tb_reach(r);
 }
 
-static fk_result tb_solve(tb_rig *r, const fk_two_bone_ik_desc *d, float weight, int *reached)
+static fk_result tb_solve(tb_rig *r, const fk_ik_two_bone_desc *d, float weight, int *reached)
 {
-    fk_result result = fk_two_bone_ik(d, weight, r->turns, reached);
+    fk_result result = fk_ik_two_bone(d, weight, r->turns, reached);
     tb_forward(r);
     return result;
 }
@@ -132,23 +133,23 @@ static void two_bone_worked_example(void)
     for (f = 0; f < 2; ++f) {
         fk_rigid bones[3];
         fk_quat turns[3];
-        fk_two_bone_ik_desc d;
+        fk_ik_two_bone_desc d;
         int reached = -1;
-        const float tolerance = 8.0f * TB_EPSILON; /* a handful of roundings on unit-sized values */
+        const float tolerance = 8.0f * FLT_EPSILON; /* a handful of roundings on unit-sized values */
         memset(&d, 0, sizeof d);
         turns[0] = turns[1] = turns[2] = fk_quat_identity();
         fk_forward(3, parents, rest, turns, NULL, bones); /* both frames agree at the identity */
         d.joint_count = 3; d.parents = parents; d.rest_joints = rest; d.transforms = bones;
         d.frame = f ? FK_FRAME_REST : FK_FRAME_PARENT; d.start = 0; d.mid = 1; d.end = 2;
         d.target = fk_vec3_make(sqrtf(3.0f), 0.0f, 0.0f);
-        CHECK(fk_two_bone_ik(&d, 1.0f, turns, &reached) == FK_OK && reached == 1, "reachable target not reached");
+        CHECK(fk_ik_two_bone(&d, 1.0f, turns, &reached) == FK_OK && reached == 1, "reachable target not reached");
         CHECK(tb_quat_distance(turns[0], expected) < tolerance && tb_quat_distance(turns[1], expected) < tolerance,
               "rotations (%g %g %g %g) (%g %g %g %g), expected (0 0 %g %g) for both (frame %d)", turns[0].x, turns[0].y,
               turns[0].z, turns[0].w, turns[1].x, turns[1].y, turns[1].z, turns[1].w, expected.z, expected.w, f);
         CHECK(memcmp(&turns[2], &bones[2].q, sizeof turns[2]) == 0, "the end joint's rotation was written");
         turns[0] = turns[1] = fk_quat_identity();
         d.target = fk_vec3_make(5.0f, 0.0f, 0.0f);
-        CHECK(fk_two_bone_ik(&d, 1.0f, turns, &reached) == FK_OK && reached == 0, "unreachable target reported reached");
+        CHECK(fk_ik_two_bone(&d, 1.0f, turns, &reached) == FK_OK && reached == 0, "unreachable target reported reached");
         CHECK(tb_quat_distance(turns[0], fk_quat_identity()) < tolerance && tb_quat_distance(turns[1], straight) < tolerance,
               "straightened to (%g %g %g %g) (%g %g %g %g) (frame %d)", turns[0].x, turns[0].y, turns[0].z, turns[0].w,
               turns[1].x, turns[1].y, turns[1].z, turns[1].w, f);
@@ -164,7 +165,7 @@ static void two_bone_reaches_reachable_targets(void)
     for (trial = 0; trial < TB_TRIALS; ++trial) {
         fk_quat saved[TB_MAX_JOINTS];
         fk_vec3 target;
-        fk_two_bone_ik_desc d;
+        fk_ik_two_bone_desc d;
         float error, size;
         int reached = -1, i;
         tb_random_rig(&r, trial % 2 ? FK_FRAME_REST : FK_FRAME_PARENT);
@@ -196,7 +197,7 @@ static void two_bone_points_straight_at_unreachable_targets(void)
     rng_restart();
     for (trial = 0; trial < TB_TRIALS; ++trial) {
         fk_vec3 s, direction, target, expected;
-        fk_two_bone_ik_desc d;
+        fk_ik_two_bone_desc d;
         float reach, size, off_line;
         int reached = -1;
         tb_random_rig(&r, trial % 2 ? FK_FRAME_REST : FK_FRAME_PARENT);
@@ -222,7 +223,7 @@ static void two_bone_bends_toward_the_pole(void)
     rng_restart();
     for (trial = 0; trial < TB_TRIALS; ++trial) {
         fk_vec3 s, u, target, pole, side, normal, mid;
-        fk_two_bone_ik_desc d;
+        fk_ik_two_bone_desc d;
         float a, b, distance, size, sine;
         tb_random_rig(&r, trial % 2 ? FK_FRAME_REST : FK_FRAME_PARENT);
         s = tb_joint(&r, r.start);
@@ -261,7 +262,7 @@ static void two_bone_default_hinge_is_the_rest_bend_carried_by_mid(void)
     rng_restart();
     for (trial = 0; trial < TB_TRIALS; ++trial) {
         fk_vec3 s, u, u1, h, normal, bend, mid, target;
-        fk_two_bone_ik_desc d;
+        fk_ik_two_bone_desc d;
         float a, b, distance, size, sine;
         tb_random_rig(&r, trial % 2 ? FK_FRAME_REST : FK_FRAME_PARENT);
         s = tb_joint(&r, r.start);
@@ -298,10 +299,10 @@ static void two_bone_default_hinge_is_the_rest_bend_carried_by_mid(void)
 static const int tb_arm_parents[3] = {-1, 0, 1};
 static const fk_vec3 tb_arm_rest[3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}};
 
-static fk_two_bone_ik_desc tb_arm_desc(const fk_vec3 *rest, const fk_rigid *bones, fk_rotation_frame frame,
+static fk_ik_two_bone_desc tb_arm_desc(const fk_vec3 *rest, const fk_rigid *bones, fk_rotation_frame frame,
                                        fk_vec3 target)
 {
-    fk_two_bone_ik_desc d;
+    fk_ik_two_bone_desc d;
     memset(&d, 0, sizeof d);
     d.joint_count = 3; d.parents = tb_arm_parents; d.rest_joints = rest; d.transforms = bones;
     d.frame = frame; d.start = 0; d.mid = 1; d.end = 2; d.target = target;
@@ -340,10 +341,10 @@ static void two_bone_moves_continuously_without_flipping(void)
                 fk_vec3 target = path == 0 ? fk_vec3_make(1.2f, 0.3f, -1.2f + t)
                                            : fk_vec3_make(step <= 1200 ? 1.2f + t : 3.6f - t, -0.05f, 0.02f);
                 fk_vec3 points[3], normal;
-                fk_two_bone_ik_desc d;
+                fk_ik_two_bone_desc d;
                 tb_arm_forward(tb_arm_rest, turns, frame, bones);
                 d = tb_arm_desc(tb_arm_rest, bones, frame, target);
-                CHECK(fk_two_bone_ik(&d, 1.0f, turns, NULL) == FK_OK, "failed");
+                CHECK(fk_ik_two_bone(&d, 1.0f, turns, NULL) == FK_OK, "failed");
                 tb_arm_forward(tb_arm_rest, turns, frame, bones);
                 fk_posed_joints(3, tb_arm_rest, bones, points);
                 if (step > 0) worst = fmaxf(worst, tb_distance(points[1], previous));
@@ -381,14 +382,14 @@ static void two_bone_softening_eases_reach_continuously(void)
             fk_quat turns[3];
             fk_rigid bones[3];
             fk_vec3 points[3];
-            fk_two_bone_ik_desc d;
+            fk_ik_two_bone_desc d;
             float reach, sine;
             int reached = -1;
             turns[0] = turns[1] = turns[2] = fk_quat_identity();
             tb_arm_forward(tb_arm_rest, turns, frame, bones);
             d = tb_arm_desc(tb_arm_rest, bones, frame, fk_vec3_scale(direction, distance));
             d.soften = 0.1f;
-            CHECK(fk_two_bone_ik(&d, 1.0f, turns, &reached) == FK_OK, "failed");
+            CHECK(fk_ik_two_bone(&d, 1.0f, turns, &reached) == FK_OK, "failed");
             tb_arm_forward(tb_arm_rest, turns, frame, bones);
             fk_posed_joints(3, tb_arm_rest, bones, points);
             reach = fk_vec3_length(points[2]);
@@ -407,7 +408,7 @@ static void two_bone_weight_blends_from_the_current_pose(void)
     rng_restart();
     for (trial = 0; trial < TB_TRIALS; ++trial) {
         fk_quat none[TB_MAX_JOINTS], full[TB_MAX_JOINTS], part[TB_MAX_JOINTS];
-        fk_two_bone_ik_desc d;
+        fk_ik_two_bone_desc d;
         float weight = rng_uniform(0.05f, 0.95f);
         int reached = -1, j;
         tb_random_rig(&r, trial % 2 ? FK_FRAME_REST : FK_FRAME_PARENT);
@@ -418,14 +419,14 @@ static void two_bone_weight_blends_from_the_current_pose(void)
         memcpy(part, r.turns, sizeof part);
         /* The target is at least a tenth of the chain away from the end: weight 0
            leaves it there, not reached. */
-        CHECK(fk_two_bone_ik(&d, 0.0f, none, &reached) == FK_OK && reached == 0, "weight 0 failed or reached (seed %lu)", seed);
+        CHECK(fk_ik_two_bone(&d, 0.0f, none, &reached) == FK_OK && reached == 0, "weight 0 failed or reached (seed %lu)", seed);
         CHECK(memcmp(none, r.turns, sizeof none) == 0, "weight 0 changed the rotations (seed %lu)", seed);
-        CHECK(fk_two_bone_ik(&d, 1.0f, full, NULL) == FK_OK && fk_two_bone_ik(&d, weight, part, NULL) == FK_OK, "failed");
+        CHECK(fk_ik_two_bone(&d, 1.0f, full, NULL) == FK_OK && fk_ik_two_bone(&d, weight, part, NULL) == FK_OK, "failed");
         for (j = 0; j < 2; ++j) {
             const int joint = j ? r.mid : r.start;
             /* Slerp's own rounding, a few ulps of unit components, on both sides. */
             fk_quat expected = fk_quat_slerp(fk_quat_normalize(r.turns[joint]), full[joint], weight);
-            CHECK(tb_quat_distance(part[joint], expected) <= 16.0f * TB_EPSILON,
+            CHECK(tb_quat_distance(part[joint], expected) <= 16.0f * FLT_EPSILON,
                   "joint %d at weight %g is %g from the slerp (seed %lu)", joint, weight,
                   tb_quat_distance(part[joint], expected), seed);
         }
@@ -450,30 +451,30 @@ static void two_bone_mid_axis_is_the_hinge(void)
             fk_vec3 axis = fk_vec3_make(0.0f, 0.0f, (float)sign), points[3], normal, carried;
             fk_quat turns[3];
             fk_rigid bones[3];
-            fk_two_bone_ik_desc d;
+            fk_ik_two_bone_desc d;
             int reached = -1;
             turns[0] = turns[1] = turns[2] = fk_quat_identity();
             tb_arm_forward(rest, turns, frame, bones);
             d = tb_arm_desc(rest, bones, frame, fk_vec3_make(1.2f, 0.6f, 0.4f));
             d.mid_axis = &axis;
-            CHECK(fk_two_bone_ik(&d, 1.0f, turns, &reached) == FK_OK && reached == 1, "failed or not reached");
+            CHECK(fk_ik_two_bone(&d, 1.0f, turns, &reached) == FK_OK && reached == 1, "failed or not reached");
             tb_arm_forward(rest, turns, frame, bones);
             fk_posed_joints(3, rest, bones, points);
             normal = fk_vec3_normalize(fk_vec3_cross(points[1], fk_vec3_sub(points[2], points[1])));
             carried = fk_quat_rotate(bones[1].q, axis);
-            CHECK(tb_distance(normal, carried) <= 16.0f * TB_EPSILON, "bend normal (%g %g %g), axis carried to (%g %g %g) (frame %d)",
+            CHECK(tb_distance(normal, carried) <= 16.0f * FLT_EPSILON, "bend normal (%g %g %g), axis carried to (%g %g %g) (frame %d)",
                   normal.x, normal.y, normal.z, carried.x, carried.y, carried.z, f);
         }
 }
 
 /* Calls with bad input and checks the code, and that nothing was written. */
-static void tb_refused(const fk_two_bone_ik_desc *d, float weight, fk_result expected, const char *what)
+static void tb_refused(const fk_ik_two_bone_desc *d, float weight, fk_result expected, const char *what)
 {
     fk_quat turns[4], before[4];
     int i, reached = -7;
     for (i = 0; i < 4; ++i) turns[i] = before[i] = fk_quat_make(0.1f * (float)i, 0.2f, 0.3f, 0.9f);
-    CHECK(fk_two_bone_ik(d, weight, turns, &reached) == expected, "%s: %s instead of %s", what,
-          fk_result_description(fk_two_bone_ik(d, weight, turns, &reached)), fk_result_description(expected));
+    CHECK(fk_ik_two_bone(d, weight, turns, &reached) == expected, "%s: %s instead of %s", what,
+          fk_result_description(fk_ik_two_bone(d, weight, turns, &reached)), fk_result_description(expected));
     if (expected != FK_OK) CHECK(memcmp(turns, before, sizeof turns) == 0 && reached == -7, "%s: wrote on error", what);
 }
 
@@ -484,14 +485,14 @@ static void two_bone_refuses_bad_input(void)
     fk_vec3 rest[4] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}}, point = {1, 1, 1}, bad_point = {0, nan, 0};
     fk_rigid bones[4];
     fk_quat turns[4] = {{0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0, 1}};
-    fk_two_bone_ik_desc good, d;
+    fk_ik_two_bone_desc good, d;
     fk_forward(4, parents, rest, turns, NULL, bones);
     memset(&good, 0, sizeof good);
     good.joint_count = 4; good.parents = parents; good.rest_joints = rest; good.transforms = bones;
     good.start = 0; good.mid = 1; good.end = 2; good.target = fk_vec3_make(1.5f, 0.2f, 0.0f);
     tb_refused(&good, 1.0f, FK_OK, "sound input"); /* the harness itself: this one writes */
     tb_refused(NULL, 1.0f, FK_ERROR_NULL_ARGUMENT, "no descriptor");
-    CHECK(fk_two_bone_ik(&good, 1.0f, NULL, NULL) == FK_ERROR_NULL_ARGUMENT, "no rotations accepted");
+    CHECK(fk_ik_two_bone(&good, 1.0f, NULL, NULL) == FK_ERROR_NULL_ARGUMENT, "no rotations accepted");
     d = good; d.parents = NULL; tb_refused(&d, 1.0f, FK_ERROR_NULL_ARGUMENT, "no parents");
     d = good; d.rest_joints = NULL; tb_refused(&d, 1.0f, FK_ERROR_NULL_ARGUMENT, "no rest joints");
     d = good; d.transforms = NULL; tb_refused(&d, 1.0f, FK_ERROR_NULL_ARGUMENT, "no transforms");
@@ -526,7 +527,7 @@ static void two_bone_refuses_bad_input(void)
         fk_quat zero[4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0, 1}}, copy[4];
         int reached = -7;
         memcpy(copy, zero, sizeof copy);
-        CHECK(fk_two_bone_ik(&good, 1.0f, zero, &reached) == FK_ERROR_INVALID_ROTATION, "zero start rotation accepted");
+        CHECK(fk_ik_two_bone(&good, 1.0f, zero, &reached) == FK_ERROR_INVALID_ROTATION, "zero start rotation accepted");
         CHECK(memcmp(zero, copy, sizeof copy) == 0 && reached == -7, "a zero rotation: wrote on error");
     }
     tb_refused(&good, 1.0f, FK_OK, "sound input after the edits");
@@ -534,7 +535,6 @@ static void two_bone_refuses_bad_input(void)
 
 /* ---- Aim IK ----------------------------------------------------------------------- */
 
-#include <float.h> /* FLT_EPSILON, FLT_MAX */
 
 #define AIM_MAX_JOINTS 24
 #define AIM_TRIALS 400
@@ -602,7 +602,7 @@ static float aim_path_size(const aim_rig *r, int joint, int *depth)
 }
 
 /* The posed ray: its origin Q (x + offset) + t and unit direction Q forward. */
-static void aim_ray(const aim_rig *r, const fk_rigid *transforms, int joint, const fk_aim_desc *aim, fk_vec3 *origin,
+static void aim_ray(const aim_rig *r, const fk_rigid *transforms, int joint, const fk_ik_aim_desc *aim, fk_vec3 *origin,
                     fk_vec3 *direction)
 {
     *origin = fk_rigid_apply(transforms[joint], fk_vec3_add(r->rest[joint], aim->offset));
@@ -634,9 +634,9 @@ static float aim_nearest_distance(fk_vec3 pivot, fk_vec3 origin, fk_vec3 directi
     return along < 0.0f ? fk_vec3_length(aim_across(o, direction)) : fk_vec3_length(o);
 }
 
-static fk_aim_desc aim_random_desc(int with_offset, int with_up)
+static fk_ik_aim_desc aim_random_desc(int with_offset, int with_up)
 {
-    fk_aim_desc aim;
+    fk_ik_aim_desc aim;
     memset(&aim, 0, sizeof aim);
     do aim.forward = random_vec3(2.0f); while (fk_vec3_length(aim.forward) < 0.1f);
     if (with_offset) aim.offset = random_vec3(0.4f);
@@ -666,7 +666,7 @@ static void aim_turns_forward_onto_the_target_by_hand(void)
     const fk_vec3 origin[1] = {{0, 0, 0}};
     fk_rigid bone[1];
     fk_quat turn[1];
-    fk_aim_desc aim;
+    fk_ik_aim_desc aim;
     const float s = sqrtf(0.5f), tolerance = 4.0f * FLT_EPSILON;
     int frame, reached = -1;
     memset(&aim, 0, sizeof aim);
@@ -764,7 +764,7 @@ static void aim_ray_passes_through_the_target(void)
     rng_restart();
     for (trial = 0; trial < AIM_TRIALS; ++trial) {
         fk_rotation_frame frame = trial % 2 ? FK_FRAME_REST : FK_FRAME_PARENT;
-        fk_aim_desc aim;
+        fk_ik_aim_desc aim;
         fk_vec3 pivot, target, origin, direction;
         float size, tolerance, nearest, distance, gap;
         int joint, depth, reached = -1;
@@ -809,7 +809,7 @@ static void aim_keeps_the_up_axis_toward_the_pole(void)
     rng_restart();
     for (trial = 0; trial < AIM_TRIALS; ++trial) {
         fk_rotation_frame frame = trial % 2 ? FK_FRAME_REST : FK_FRAME_PARENT;
-        fk_aim_desc aim = aim_random_desc(trial % 3 != 0, 1);
+        fk_ik_aim_desc aim = aim_random_desc(trial % 3 != 0, 1);
         fk_vec3 pivot, target, line, up, up_across, pole, pole_across, origin, direction;
         float size, tolerance, distance, twisted, delta = 0.05f, base, shorter;
         int joint, depth, reached, sign;
@@ -870,7 +870,7 @@ static void aim_weight_zero_leaves_rotations_bit_for_bit(void)
     rng_restart();
     for (trial = 0; trial < 100; ++trial) {
         fk_rotation_frame frame = trial % 2 ? FK_FRAME_REST : FK_FRAME_PARENT;
-        fk_aim_desc aim = aim_random_desc(1, 1);
+        fk_ik_aim_desc aim = aim_random_desc(1, 1);
         int joint, reached = -1;
         aim_random_rig(&r, frame);
         joint = rng_below(r.n);
@@ -893,7 +893,7 @@ static void aim_weight_scales_the_turn(void)
     rng_restart();
     for (trial = 0; trial < 200; ++trial) {
         fk_rotation_frame frame = trial % 2 ? FK_FRAME_REST : FK_FRAME_PARENT;
-        fk_aim_desc aim = aim_random_desc(trial % 3 != 0, trial % 2 == 0);
+        fk_ik_aim_desc aim = aim_random_desc(trial % 3 != 0, trial % 2 == 0);
         fk_vec3 target;
         float whole, previous = 0.0f;
         int joint;
@@ -929,7 +929,7 @@ static void aim_weight_scales_the_turn(void)
 
 /* One joint of a chain turned alone, from a pose computed by fk_forward(): the
    chain of that joint and the last, the last with weight 0. */
-static void aim_turn_one_joint(aim_rig *r, const fk_rigid *posed, int joint, int last, const fk_aim_desc *aim,
+static void aim_turn_one_joint(aim_rig *r, const fk_rigid *posed, int joint, int last, const fk_ik_aim_desc *aim,
                                fk_vec3 target, float weight, fk_quat *rotations, int *reached)
 {
     int pair[2];
@@ -949,7 +949,7 @@ static void aim_chain_shares_the_turn_and_ends_on_target(void)
     rng_restart();
     for (trial = 0; trial < AIM_TRIALS; ++trial) {
         fk_rotation_frame frame = trial % 2 ? FK_FRAME_REST : FK_FRAME_PARENT;
-        fk_aim_desc aim = aim_random_desc(trial % 3 != 0, trial % 2 == 0);
+        fk_ik_aim_desc aim = aim_random_desc(trial % 3 != 0, trial % 2 == 0);
         int path[AIM_MAX_JOINTS], chain[4], depth = 0, count, last, reached = -1;
         float weights[4], whole[4], size, tolerance, margin = FLT_MAX;
         fk_vec3 target, origin, direction;
@@ -1033,7 +1033,7 @@ static void aim_degenerate_inputs_stay_finite(void)
     const fk_vec3 origin[1] = {{0, 0, 0}};
     fk_rigid bone[1];
     fk_quat turn[1];
-    fk_aim_desc aim;
+    fk_ik_aim_desc aim;
     const float tolerance = 8.0f * FLT_EPSILON;
     int reached = -1;
     fk_vec3 forward, up;
@@ -1119,7 +1119,7 @@ static void aim_refuses_bad_input_without_writing(void)
     const fk_vec3 rest[3] = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}};
     fk_quat turns[3] = {{0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0, 1}}, copy[3], zero[3] = {{0, 0, 0, 1}, {0, 0, 0, 0}, {0, 0, 0, 1}};
     fk_rigid bones[3], broken[3];
-    fk_aim_desc aim, bad;
+    fk_ik_aim_desc aim, bad;
     fk_vec3 target = fk_vec3_make(2, 3, 0);
     int reached = 42;
     memset(&aim, 0, sizeof aim);
@@ -1179,7 +1179,6 @@ static void aim_refuses_bad_input_without_writing(void)
 
 /* ---- Root motion ------------------------------------------------------------------ */
 
-#include <float.h> /* FLT_EPSILON; here, so that the sections merge without conflicts */
 
 #define ROOT_MAX_KEYS 16
 #define ROOT_MAX_JOINTS 6
@@ -1749,8 +1748,6 @@ static void root_motion_refuses_bad_input_without_writing(void)
 
 /* ---- Interpolation ---------------------------------------------------------------- */
 
-#include <float.h>  /* FLT_EPSILON, FLT_MAX */
-#include <limits.h> /* INT_MIN, INT_MAX */
 
 #define INTERP_MAX_KEYS 32
 #define INTERP_MAX_COMPONENTS 6
@@ -2173,7 +2170,6 @@ static void track_evaluation_refuses_bad_input(void)
 
 /* ---- Morph targets ---------------------------------------------------------------- */
 
-#include <float.h> /* FLT_EPSILON: here, so that the sections merge apart */
 
 /* A random mesh with random targets: the base in interleaved records (position,
    normal, tangent), so that strides are exercised; dense deltas packed, sparse
