@@ -1,0 +1,68 @@
+/* skin_lbs.vert - linear blend skinning as fk_skin_lbs() computes it.
+
+   Each vertex blends its bones' 3x4 matrices, M = sum_k w_k M_k, and moves
+   its position by M, its normal and its tangent's x y z by M's linear part A,
+   renormalized; the tangent's w (handedness) passes through untouched.
+   Rigid bones (the palette of fk_palette_matrices()): the normal goes
+   through A itself, exact where a part moves rigidly. Affine bones (with
+   FK_LBS_AFFINE defined; the palette is fk_skin_desc::matrices as it is):
+   the normal goes through A's cofactors instead (fk_cofactor_normal()).
+
+   No #version line: prepend "#version 330 core" (desktop GL 3.3), or
+   "#version 300 es" and "precision highp float; precision highp int;"
+   (GLSL ES 3.00, WebGL2), then any #defines. docs/gpu.md has the layout. */
+
+#ifndef FK_MAX_BONES
+#define FK_MAX_BONES 64
+#endif
+
+layout(location = 0) in vec3 fk_position;
+layout(location = 1) in vec3 fk_normal;
+layout(location = 2) in vec4 fk_tangent;  /* x y z, w = +-1 the handedness */
+layout(location = 3) in uvec4 fk_joints;  /* four bones (uint16 through glVertexAttribIPointer) */
+layout(location = 4) in vec4 fk_weights;  /* their weights, used as given */
+
+uniform vec4 fk_matrices[3 * FK_MAX_BONES]; /* three rows of a 3x4 row-major matrix per bone */
+uniform mat4 fk_view_projection;
+
+out vec3 fk_skinned_position;
+out vec3 fk_skinned_normal;
+out vec4 fk_skinned_tangent;
+
+/* A normal moved by the linear part with columns a, b, c: through its
+   cofactors, det(A) A^-T, times the sign of det(A), then renormalized, so
+   that it stays perpendicular to the moved surface under non-uniform scale
+   and outside under a mirror. A determinant within rounding of zero flips
+   nothing (the CPU's threshold, 16 float epsilons of the largest volume a,
+   b, c span), so that a flattened surface's normal does not flip with the
+   rounding of its blend. */
+vec3 fk_cofactor_normal(vec3 a, vec3 b, vec3 c, vec3 n)
+{
+    vec3 bc = cross(b, c), moved = mat3(bc, cross(c, a), cross(a, b)) * n;
+    vec3 size = vec3(dot(abs(a), vec3(1.0)), dot(abs(b), vec3(1.0)), dot(abs(c), vec3(1.0)));
+    if (dot(a, bc) < -16.0 * 1.1920929e-7 * size.x * size.y * size.z) moved = -moved;
+    return normalize(moved);
+}
+
+void main()
+{
+    vec4 rows[3] = vec4[3](vec4(0.0), vec4(0.0), vec4(0.0));
+    for (int k = 0; k < 4; ++k) {
+        int bone = 3 * int(fk_joints[k]);
+        for (int r = 0; r < 3; ++r) rows[r] += fk_weights[k] * fk_matrices[bone + r];
+    }
+    /* A's columns, and A as a mat3 (GLSL's matrices are built from columns) */
+    vec3 a = vec3(rows[0].x, rows[1].x, rows[2].x);
+    vec3 b = vec3(rows[0].y, rows[1].y, rows[2].y);
+    vec3 c = vec3(rows[0].z, rows[1].z, rows[2].z);
+    mat3 linear = mat3(a, b, c);
+    vec4 p = vec4(fk_position, 1.0);
+    fk_skinned_position = vec3(dot(rows[0], p), dot(rows[1], p), dot(rows[2], p));
+#ifdef FK_LBS_AFFINE
+    fk_skinned_normal = fk_cofactor_normal(a, b, c, fk_normal);
+#else
+    fk_skinned_normal = normalize(linear * fk_normal);
+#endif
+    fk_skinned_tangent = vec4(normalize(linear * fk_tangent.xyz), fk_tangent.w);
+    gl_Position = fk_view_projection * vec4(fk_skinned_position, 1.0);
+}
