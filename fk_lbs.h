@@ -7015,8 +7015,8 @@ enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
     } \
     \
     /* Bones with scale, centred at the vertex: signs by dot products (the table \
-       measured slower here), any number of influences (unrolling for four \
-       measured no faster where each influence blends three times the numbers). */ \
+       measured slower here), and one loop for any number of influences (unrolled \
+       for four it gained little for a second copy of the kernel). */ \
     static target void fk__dqs_scaled_##tier(const fk__skin_run *run) \
     { \
         if (run->normals) fk__dqs_loop_##tier(run, run->influences, 1, FK__DQS_BY_DOT_PRODUCTS, 1); \
