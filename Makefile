@@ -257,7 +257,7 @@ TEST_PROGRAMS += $(BUILD)/test_gpu
 #   are also replayed by plain programs in TEST_PROGRAMS, so `make test` and
 #   `make sanitize` run them without a fuzzer.
 
-FUZZ_TARGETS    = fk skin bvh matrices
+FUZZ_TARGETS    = fk skin bvh matrices animation
 FUZZ_SOURCES_bvh = examples/bvh.c
 FUZZ_SECONDS   ?= 60
 FUZZ_CC        ?= clang
