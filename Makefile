@@ -281,7 +281,7 @@ $(BUILD)/test_gl: tests/test_gl.c tests/check.h tests/test_random.h examples/sha
 #   are also replayed by plain programs in TEST_PROGRAMS, so `make test` and
 #   `make sanitize` run them without a fuzzer.
 
-FUZZ_TARGETS    = fk skin bvh matrices
+FUZZ_TARGETS    = fk skin bvh matrices animation
 FUZZ_SOURCES_bvh = examples/bvh.c
 FUZZ_SECONDS   ?= 60
 FUZZ_CC        ?= clang
