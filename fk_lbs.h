@@ -859,6 +859,94 @@ FK_LBS_DEF fk_result fk_palette_local_joints(int group_bone_count, const uint16_
                                              uint16_t *out_joints);
 
 /* ============================================================================
+   Skinned bounds
+   ============================================================================ */
+
+/* A box and a sphere that hold every vertex fk_skin_lbs() or fk_skin_dqs()
+   would write for a pose, from the bones alone: per-bone rest boxes are
+   gathered once from the mesh, and each pose moves them (docs/gpu.md has the
+   proof). For culling and for the bounds a renderer or a physics step needs,
+   without skinning on the CPU. */
+
+/** @brief Bones a bone's record names as sharing its vertices before it gives
+    up the list and counts every bone instead (sound, but slower and looser). */
+#define FK_BOUNDS_PARTNERS 12
+
+/** @brief What fk_skin_bounds_prepare() gathers about one bone, from the
+    vertices whose heaviest influence it is (the bone's "own" vertices).
+    Nothing in it depends on the pose: compute it once per mesh. */
+typedef struct fk_bone_bounds {
+    fk_vec3 min;             /**< rest box of the bone's own vertices; min > max when it has none */
+    fk_vec3 max;             /**< (see min) */
+    float heaviest_weight;   /**< the smallest share w_heaviest / sum w among them, in (0, 1] (rounded down) */
+    float weight_sum_min;    /**< the smallest sum of weights among them (rounded down) */
+    float weight_sum_max;    /**< the largest (rounded up) */
+    int partner_count;       /**< how many other bones carry weight on them, or -1 when more than
+                                  FK_BOUNDS_PARTNERS do (then every bone is taken as a partner) */
+    uint16_t partners[FK_BOUNDS_PARTNERS]; /**< those bones, the first partner_count entries */
+} fk_bone_bounds;
+
+/** @brief A box and a sphere in the space the skinned vertices are written in. */
+typedef struct fk_bounds {
+    fk_vec3 min;    /**< smallest coordinates; min > max when there is no vertex */
+    fk_vec3 max;    /**< largest coordinates */
+    fk_vec3 center; /**< the sphere's centre (the box's, rounded) */
+    float radius;   /**< the sphere's radius; negative when there is no vertex */
+} fk_bounds;
+
+/** @brief Gathers the rest-space bounds of each bone's own vertices, once per
+    mesh: a vertex belongs to its heaviest influence (fk_skin_dqs()'s choice,
+    the first of equal weights), whose record takes its rest position, its
+    share of the weight, its weight sum and the other bones it is weighted to.
+    @param desc the mesh as it is skinned: vertex_count, influences, positions
+    and position_stride, joints and joint_stride (or NULL: dense weights),
+    weights and weight_stride, and transform_count, the number of bones. Bones
+    and outputs are not read.
+    @param out_bones receives transform_count records.
+    @return FK_OK; FK_ERROR_NULL_ARGUMENT (desc, positions, weights or out_bones
+    NULL where needed), FK_ERROR_INVALID_COUNT, FK_ERROR_INVALID_STRIDE,
+    FK_ERROR_JOINT_OUT_OF_RANGE (a joint index, of any weight, not below
+    transform_count), FK_ERROR_NOT_FINITE (a position that is infinite or NaN) or
+    FK_ERROR_INVALID_WEIGHT (a weight that is negative, infinite or NaN, or a vertex
+    whose weights sum to zero, which no box of its bones holds: LBS sends it to
+    the origin, DQS leaves it at rest); nothing is written on error.
+    @remark O(vertex_count x influences x FK_BOUNDS_PARTNERS). */
+FK_LBS_DEF fk_result fk_skin_bounds_prepare(const fk_skin_desc *desc, fk_bone_bounds *out_bones);
+
+/** @brief A box and a sphere holding every vertex fk_skin_lbs() writes for
+    a pose, its weights as given (sums other than one included).
+    @param desc the pose as it is skinned: transforms or matrices, and
+    transform_count; the vertex fields are not read.
+    @param bones the records fk_skin_bounds_prepare() wrote for the mesh.
+    @param out receives the bounds.
+    @return FK_OK; FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
+    FK_ERROR_CONFLICTING_ARGUMENTS, FK_ERROR_INVALID_ROTATION, FK_ERROR_NOT_FINITE
+    (bad bones, or bounds beyond float's range), or for records that
+    fk_skin_bounds_prepare() did not write: FK_ERROR_INVALID_COUNT,
+    FK_ERROR_JOINT_OUT_OF_RANGE, FK_ERROR_INVALID_WEIGHT, FK_ERROR_NOT_FINITE;
+    nothing is written on error.
+    @remark Every vertex the records were gathered from, skinned exactly, lies in
+    the box and the sphere; fk_skin_lbs()'s float rounding can put it outside by
+    a few ulps of the skinned coordinates. O(bones x FK_BOUNDS_PARTNERS x 8);
+    bones whose partners overflowed cost O(bones) each. */
+FK_LBS_DEF fk_result fk_skin_bounds_lbs(const fk_skin_desc *desc, const fk_bone_bounds *bones, fk_bounds *out);
+
+/** @brief A box and a sphere holding every vertex fk_skin_dqs() writes for
+    a pose: rigid bones, or matrices with scale split as fk_skin_dqs() splits
+    them and centred as fk_skin_desc::dqs_scale_center says.
+    @param desc the pose as it is skinned: transforms or matrices,
+    transform_count, and for matrices with scale bind_poses and dqs_scale_center.
+    @param bones the records fk_skin_bounds_prepare() wrote for the mesh.
+    @param out receives the bounds.
+    @return as fk_skin_bounds_lbs(), and FK_ERROR_NULL_ARGUMENT for matrices with
+    scale without bind_poses, or FK_ERROR_INVALID_OPTION for an unknown
+    dqs_scale_center; nothing is written on error.
+    @remark The guarantee is fk_skin_bounds_lbs()'s, for fk_skin_dqs(). DQS is not
+    a convex combination of the bones' images, so the bounds are looser than LBS's
+    where a bone's vertices share weight with bones turned far from it. */
+FK_LBS_DEF fk_result fk_skin_bounds_dqs(const fk_skin_desc *desc, const fk_bone_bounds *bones, fk_bounds *out);
+
+/* ============================================================================
    Morph targets
    ============================================================================ */
 
@@ -3019,12 +3107,30 @@ static fk_result fk__influence_count(int influences, int vertex_count, size_t *k
     return FK_OK;
 }
 
+/* The bones' values (and bind poses'), once the descriptor says which are given. */
+static fk_result fk__check_skin_bones(const fk_skin_desc *d)
+{
+    int j;
+    for (j = 0; d->bind_poses && j < d->transform_count; ++j) {
+        if (!fk__quat_is_normalizable(d->bind_poses[j].q)) return FK_ERROR_INVALID_ROTATION;
+        if (!fk__vec3_is_finite(d->bind_poses[j].t)) return FK_ERROR_NOT_FINITE;
+    }
+    for (j = 0; j < d->transform_count; ++j) {
+        if (d->matrices) {
+            if (!fk__mat34_is_finite(d->matrices + 12 * (size_t)j)) return FK_ERROR_NOT_FINITE;
+            continue;
+        }
+        if (!fk__quat_is_normalizable(d->transforms[j].q)) return FK_ERROR_INVALID_ROTATION;
+        if (!fk__vec3_is_finite(d->transforms[j].t)) return FK_ERROR_NOT_FINITE;
+    }
+    return FK_OK;
+}
+
 /* Checks everything but the joint indices; they are checked as each vertex is read. */
 static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
 {
     fk_result r;
     size_t k;
-    int j;
     if (!d) return FK_ERROR_NULL_ARGUMENT;
     if (d->vertex_count < 0 || d->influences < 1 || d->transform_count < 0) return FK_ERROR_INVALID_COUNT;
     if (!d->positions || !d->weights || !d->out_positions || (d->normals && !d->out_normals) ||
@@ -3058,19 +3164,7 @@ static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
         if ((r = fk__check_stride(&layout->tangent_stride, 4 * sizeof(float), sizeof(float), d->tangents, d->vertex_count)) != FK_OK) return r;
         if ((r = fk__check_stride(&layout->out_tangent_stride, 4 * sizeof(float), sizeof(float), d->out_tangents, d->vertex_count)) != FK_OK) return r;
     }
-    for (j = 0; d->bind_poses && j < d->transform_count; ++j) {
-        if (!fk__quat_is_normalizable(d->bind_poses[j].q)) return FK_ERROR_INVALID_ROTATION;
-        if (!fk__vec3_is_finite(d->bind_poses[j].t)) return FK_ERROR_NOT_FINITE;
-    }
-    for (j = 0; j < d->transform_count; ++j) {
-        if (d->matrices) {
-            if (!fk__mat34_is_finite(d->matrices + 12 * (size_t)j)) return FK_ERROR_NOT_FINITE;
-            continue;
-        }
-        if (!fk__quat_is_normalizable(d->transforms[j].q)) return FK_ERROR_INVALID_ROTATION;
-        if (!fk__vec3_is_finite(d->transforms[j].t)) return FK_ERROR_NOT_FINITE;
-    }
-    return FK_OK;
+    return fk__check_skin_bones(d);
 }
 
 FK_LBS_DEF fk_result fk_skin_validate(const fk_skin_desc *desc)
@@ -3909,6 +4003,387 @@ FK_LBS_DEF fk_result fk_palette_local_joints(int group_bone_count, const uint16_
     for (i = 0; i < slots; ++i) {
         local = fk__local_joint(group_bone_count, group_bones, joints[i]);
         out_joints[i] = (uint16_t)(local < 0 ? 0 : local);
+    }
+    return FK_OK;
+}
+
+/* ---- Skinned bounds ------------------------------------------------------------
+   Each vertex v belongs to its heaviest influence p (its "pivot"), with share
+   w_p >= omega_p of its weights (the record's heaviest_weight), and v lies in
+   p's rest box. With weights w normalized to sum 1 (s their sum), and M_k the
+   bones' motions:
+
+   LBS. v' = s (M_p v + sum_{k != p} w_k (M_k - M_p) v). M_p v lies in M_p's
+   image of the box, the box of its eight moved corners. Each coordinate of
+   (M_k - M_p) v is affine in v, so over the box it lies between its values at
+   the corners, [lo_k, hi_k]; padded with 0, the sum over the other bones, whose
+   weights add to at most 1 - omega_p, lies in (1 - omega_p) [min lo_k, max hi_k].
+   Scaling by s in [s_min, s_max] gives the hull of the two scaled boxes.
+
+   DQS. The blend b = sum_k a_k q^_k (a_k = +-w_k, signed into p's hemisphere)
+   of bones q_k + eps d_k, normalized and applied to v, gives, for any point o,
+       v' - o = vec(sum_k a_k (x_k - o) q_k r*) / |r|^2,   r = sum_k a_k q_k,
+   with x_k = q_k v q_k* + t_k = M_k v (expand r v r* + 2 vec(d r*): the
+   terms with o add up to o |r|^2). Since |vec(y)| <= |y| and the q_k are unit,
+   |v' - o| <= sum_k w_k |x_k - o| / |r|. Take o = M_p v: the pivot's own term
+   vanishes, and |r| >= r . q_p = sum_k w_k |q_k . q_p| >= w_p + (1 - w_p) gamma_p,
+   gamma_p the smallest |q_k . q_p| over p's partners. With delta_p the largest
+   |(M_k - M_p) x| over the partners and the box's corners (a convex function
+   of x peaks at a corner),
+       |v' - M_p v| <= (1 - w_p) delta_p / (w_p + (1 - w_p) gamma_p)
+                    <= (1 - omega_p) delta_p / (omega_p + (1 - omega_p) gamma_p),
+   the right side falling as w_p grows. So v' lies in M_p's image of the box,
+   grown by that radius; the sum of weights divides out.
+   Bones with scale (matrices with bind poses), split as fk_skin_dqs() splits
+   them into a rigid part C_k after a scale part K_k: centred at the vertex,
+   each bone's rigid part carries K_k v - v, so its motion at v is
+   C_k K_k v = M_k v, and the above holds with M_k = C_k K_k. Centred at the
+   bone, v' is the DQS of the C_k applied to u = sum_k w_k K_k v, a blend of
+   affine maps bounded as LBS bounds its bones; then the above holds for u in
+   that box, with C_k for M_k.
+
+   The bones are read back from the skinning palettes (the same normalized
+   rotations and splits), all arithmetic is in double, and the results are
+   rounded outward to float. */
+
+/* A bone as the bounds read it, in double: its motion m (3x4 row-major), and
+   for DQS its rotation q, rigid part c and scale part k (m = c k). */
+typedef struct fk__bounds_bone {
+    double m[12], c[12], k[12], q[4];
+} fk__bounds_bone;
+
+static void fk__bounds_bone_of(const fk_skin_desc *d, int dqs, int scaled, int joint, fk__bounds_bone *out)
+{
+    float entry[FK__DQS_SCALED_STRIDE];
+    double x, y, z, w, dx, dy, dz, dw;
+    int row, column;
+    if (!dqs) {
+        fk__lbs_bone_of(d, joint, entry);
+        for (row = 0; row < 3; ++row)
+            for (column = 0; column < 4; ++column) out->m[4 * row + column] = (double)entry[4 * column + row];
+        return;
+    }
+    memset(entry, 0, sizeof entry);
+    entry[FK__DQS_SCALE_AT] = entry[FK__DQS_SCALE_AT + 5] = entry[FK__DQS_SCALE_AT + 10] = 1.0f;
+    if (scaled) fk__dqs_scaled_bone(d->matrices + 12 * (size_t)joint, &d->bind_poses[joint], 0, entry);
+    else fk__dqs_bone_of(d, joint, entry);
+    x = (double)entry[0]; y = (double)entry[1]; z = (double)entry[2]; w = (double)entry[3];
+    dx = (double)entry[4]; dy = (double)entry[5]; dz = (double)entry[6]; dw = (double)entry[7];
+    out->q[0] = x; out->q[1] = y; out->q[2] = z; out->q[3] = w;
+    /* rotation of q, and t = 2 vec(d q*) */
+    out->c[0] = 1.0 - 2.0 * (y * y + z * z); out->c[1] = 2.0 * (x * y - w * z); out->c[2] = 2.0 * (x * z + w * y);
+    out->c[4] = 2.0 * (x * y + w * z); out->c[5] = 1.0 - 2.0 * (x * x + z * z); out->c[6] = 2.0 * (y * z - w * x);
+    out->c[8] = 2.0 * (x * z - w * y); out->c[9] = 2.0 * (y * z + w * x); out->c[10] = 1.0 - 2.0 * (x * x + y * y);
+    out->c[3] = 2.0 * (w * dx - dw * x - (dy * z - dz * y));
+    out->c[7] = 2.0 * (w * dy - dw * y - (dz * x - dx * z));
+    out->c[11] = 2.0 * (w * dz - dw * z - (dx * y - dy * x));
+    for (row = 0; row < 3; ++row)
+        for (column = 0; column < 4; ++column)
+            out->k[4 * row + column] = (double)entry[FK__DQS_SCALE_AT + 4 * column + row];
+    fk__mat34_mul_double(out->c, out->k, out->m);
+}
+
+static void fk__mat34_apply_double(const double m[12], const double p[3], double out[3])
+{
+    int row;
+    for (row = 0; row < 3; ++row)
+        out[row] = m[4 * row] * p[0] + m[4 * row + 1] * p[1] + m[4 * row + 2] * p[2] + m[4 * row + 3];
+}
+
+/* Corner c (bits x, y, z) of the box [lo, hi]. */
+static void fk__box_corner(const double lo[3], const double hi[3], int c, double out[3])
+{
+    int e;
+    for (e = 0; e < 3; ++e) out[e] = (c >> e & 1) ? hi[e] : lo[e];
+}
+
+/* The box of a matrix's images of a box's corners. */
+static void fk__box_image(const double m[12], const double lo[3], const double hi[3], double out_lo[3],
+                          double out_hi[3])
+{
+    double corner[3], image[3];
+    int c, e;
+    for (c = 0; c < 8; ++c) {
+        fk__box_corner(lo, hi, c, corner);
+        fk__mat34_apply_double(m, corner, image);
+        for (e = 0; e < 3; ++e) {
+            out_lo[e] = c == 0 || image[e] < out_lo[e] ? image[e] : out_lo[e];
+            out_hi[e] = c == 0 || image[e] > out_hi[e] ? image[e] : out_hi[e];
+        }
+    }
+}
+
+/* Bone p's partners: its record's list, or every other bone when that overflowed. */
+static int fk__bounds_partner_count(const fk_bone_bounds *record, int bone_count)
+{
+    return record->partner_count < 0 ? bone_count : record->partner_count;
+}
+
+static int fk__bounds_partner(const fk_bone_bounds *record, int i)
+{
+    return record->partner_count < 0 ? i : (int)record->partners[i];
+}
+
+/* The LBS step: the box of sum_k w_k A_k v over v in [lo, hi] and normalized
+   weights with pivot share >= omega, A_k = m (LBS) or k (DQS's scale parts). */
+static void fk__bounds_blend(const fk_skin_desc *d, const fk_bone_bounds *record, const fk__bounds_bone *pivot,
+                             int dqs, int scaled, const double lo[3], const double hi[3], double out_lo[3],
+                             double out_hi[3])
+{
+    const double *a_p = dqs ? pivot->k : pivot->m, rest = 1.0 - (double)record->heaviest_weight;
+    double spread_lo[3] = {0.0, 0.0, 0.0}, spread_hi[3] = {0.0, 0.0, 0.0}, corner[3], mine[3], theirs[3];
+    fk__bounds_bone partner;
+    int i, c, e;
+    fk__box_image(a_p, lo, hi, out_lo, out_hi);
+    for (i = 0; i < fk__bounds_partner_count(record, d->transform_count); ++i) {
+        fk__bounds_bone_of(d, dqs, scaled, fk__bounds_partner(record, i), &partner);
+        for (c = 0; c < 8; ++c) {
+            fk__box_corner(lo, hi, c, corner);
+            fk__mat34_apply_double(a_p, corner, mine);
+            fk__mat34_apply_double(dqs ? partner.k : partner.m, corner, theirs);
+            for (e = 0; e < 3; ++e) {
+                if (theirs[e] - mine[e] < spread_lo[e]) spread_lo[e] = theirs[e] - mine[e];
+                if (theirs[e] - mine[e] > spread_hi[e]) spread_hi[e] = theirs[e] - mine[e];
+            }
+        }
+    }
+    for (e = 0; e < 3; ++e) {
+        out_lo[e] += rest * spread_lo[e];
+        out_hi[e] += rest * spread_hi[e];
+    }
+}
+
+/* Where bone p's own vertices go: the box [lo, hi] grown by the radius *grow. */
+static void fk__bounds_region(const fk_skin_desc *d, const fk_bone_bounds *bones, int p, int dqs, int scaled,
+                              double lo[3], double hi[3], double *grow)
+{
+    const fk_bone_bounds *record = &bones[p];
+    const double omega = (double)record->heaviest_weight;
+    const int at_bone = scaled && d->dqs_scale_center == FK_DQS_SCALE_AT_BONE;
+    double rest_lo[3], rest_hi[3], u_lo[3], u_hi[3], corner[3], mine[3], theirs[3], delta = 0.0, gamma = 1.0;
+    fk__bounds_bone pivot, partner;
+    int i, c, e;
+    rest_lo[0] = (double)record->min.x; rest_lo[1] = (double)record->min.y; rest_lo[2] = (double)record->min.z;
+    rest_hi[0] = (double)record->max.x; rest_hi[1] = (double)record->max.y; rest_hi[2] = (double)record->max.z;
+    fk__bounds_bone_of(d, dqs, scaled, p, &pivot);
+    *grow = 0.0;
+    if (!dqs) {
+        const double s_min = (double)record->weight_sum_min, s_max = (double)record->weight_sum_max;
+        fk__bounds_blend(d, record, &pivot, 0, 0, rest_lo, rest_hi, u_lo, u_hi);
+        for (e = 0; e < 3; ++e) { /* the hull of the box scaled by s_min and by s_max */
+            lo[e] = s_min * u_lo[e] < s_max * u_lo[e] ? s_min * u_lo[e] : s_max * u_lo[e];
+            hi[e] = s_min * u_hi[e] > s_max * u_hi[e] ? s_min * u_hi[e] : s_max * u_hi[e];
+        }
+        return;
+    }
+    if (at_bone) fk__bounds_blend(d, record, &pivot, 1, 1, rest_lo, rest_hi, u_lo, u_hi);
+    else { memcpy(u_lo, rest_lo, sizeof u_lo); memcpy(u_hi, rest_hi, sizeof u_hi); }
+    fk__box_image(at_bone ? pivot.c : pivot.m, u_lo, u_hi, lo, hi);
+    for (i = 0; i < fk__bounds_partner_count(record, d->transform_count); ++i) {
+        double dot;
+        fk__bounds_bone_of(d, 1, scaled, fk__bounds_partner(record, i), &partner);
+        dot = fabs(partner.q[0] * pivot.q[0] + partner.q[1] * pivot.q[1] + partner.q[2] * pivot.q[2] +
+                   partner.q[3] * pivot.q[3]);
+        if (dot < gamma) gamma = dot;
+        for (c = 0; c < 8; ++c) {
+            double distance2 = 0.0;
+            fk__box_corner(u_lo, u_hi, c, corner);
+            fk__mat34_apply_double(at_bone ? pivot.c : pivot.m, corner, mine);
+            fk__mat34_apply_double(at_bone ? partner.c : partner.m, corner, theirs);
+            for (e = 0; e < 3; ++e) distance2 += (theirs[e] - mine[e]) * (theirs[e] - mine[e]);
+            if (distance2 > delta * delta) delta = sqrt(distance2);
+        }
+    }
+    *grow = (1.0 - omega) * delta / (omega + (1.0 - omega) * gamma);
+}
+
+/* Outward rounding to float (beyond float's range: infinity, which the caller refuses). */
+static float fk__round_down(double x)
+{
+    const float f = (float)x;
+    return (double)f > x ? nextafterf(f, -FLT_MAX) : f;
+}
+
+static float fk__round_up(double x)
+{
+    const float f = (float)x;
+    return (double)f < x ? nextafterf(f, FLT_MAX) : f;
+}
+
+static fk_result fk__check_bounds_records(const fk_bone_bounds *bones, int bone_count)
+{
+    int j, i;
+    for (j = 0; j < bone_count; ++j) {
+        const fk_bone_bounds *b = &bones[j];
+        if (b->partner_count < -1 || b->partner_count > FK_BOUNDS_PARTNERS) return FK_ERROR_INVALID_COUNT;
+        for (i = 0; i < b->partner_count; ++i)
+            if ((int)b->partners[i] >= bone_count) return FK_ERROR_JOINT_OUT_OF_RANGE;
+        if (!(b->heaviest_weight > 0.0f && b->heaviest_weight <= 1.0f) || !(b->weight_sum_min >= 0.0f) ||
+            !(b->weight_sum_max >= b->weight_sum_min) || !fk__is_finite(b->weight_sum_max))
+            return FK_ERROR_INVALID_WEIGHT;
+        if (!fk__vec3_is_finite(b->min) || !fk__vec3_is_finite(b->max)) return FK_ERROR_NOT_FINITE;
+    }
+    return FK_OK;
+}
+
+static int fk__bounds_record_empty(const fk_bone_bounds *b)
+{
+    return b->min.x > b->max.x || b->min.y > b->max.y || b->min.z > b->max.z;
+}
+
+static fk_result fk__skin_bounds(const fk_skin_desc *d, const fk_bone_bounds *bones, int dqs, fk_bounds *out)
+{
+    double lo[3], hi[3], box_lo[3] = {0.0, 0.0, 0.0}, box_hi[3] = {0.0, 0.0, 0.0}, centre[3], grow;
+    double radius = 0.0, diagonal2 = 0.0;
+    fk_bounds result;
+    fk_result r;
+    int j, e, c, scaled = 0, any = 0;
+    if (!d || !out) return FK_ERROR_NULL_ARGUMENT;
+    if (d->transform_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (d->transform_count > 0 && !bones) return FK_ERROR_NULL_ARGUMENT;
+    if (d->transforms && d->matrices) return FK_ERROR_CONFLICTING_ARGUMENTS;
+    if (d->dqs_scale_center != FK_DQS_SCALE_AT_VERTEX && d->dqs_scale_center != FK_DQS_SCALE_AT_BONE)
+        return FK_ERROR_INVALID_OPTION;
+    if (d->transform_count > 0 && !d->transforms && !d->matrices) return FK_ERROR_NULL_ARGUMENT;
+    if ((r = fk__check_skin_bones(d)) != FK_OK) return r;
+    if ((r = fk__check_bounds_records(bones, d->transform_count)) != FK_OK) return r;
+    for (j = 0; dqs && d->matrices && j < d->transform_count && !scaled; ++j)
+        scaled = !fk__mat34_is_rigid(d->matrices + 12 * (size_t)j);
+    if (scaled && !d->bind_poses) return FK_ERROR_NULL_ARGUMENT;
+    for (j = 0; j < d->transform_count; ++j) {
+        if (fk__bounds_record_empty(&bones[j])) continue;
+        fk__bounds_region(d, bones, j, dqs, scaled, lo, hi, &grow);
+        for (e = 0; e < 3; ++e) {
+            box_lo[e] = !any || lo[e] - grow < box_lo[e] ? lo[e] - grow : box_lo[e];
+            box_hi[e] = !any || hi[e] + grow > box_hi[e] ? hi[e] + grow : box_hi[e];
+        }
+        any = 1;
+    }
+    if (!any) {
+        result.min = fk_vec3_make(FLT_MAX, FLT_MAX, FLT_MAX);
+        result.max = fk_vec3_make(-FLT_MAX, -FLT_MAX, -FLT_MAX);
+        result.center = fk_vec3_make(0.0f, 0.0f, 0.0f);
+        result.radius = -1.0f;
+        *out = result;
+        return FK_OK;
+    }
+    result.min = fk_vec3_make(fk__round_down(box_lo[0]), fk__round_down(box_lo[1]), fk__round_down(box_lo[2]));
+    result.max = fk_vec3_make(fk__round_up(box_hi[0]), fk__round_up(box_hi[1]), fk__round_up(box_hi[2]));
+    result.center = fk_vec3_make((float)(0.5 * (box_lo[0] + box_hi[0])), (float)(0.5 * (box_lo[1] + box_hi[1])),
+                                 (float)(0.5 * (box_lo[2] + box_hi[2])));
+    centre[0] = (double)result.center.x; centre[1] = (double)result.center.y; centre[2] = (double)result.center.z;
+    /* The sphere about the (rounded) centre: each region's farthest corner plus
+       its growth, and never more than the box's own farthest corner. */
+    for (j = 0; j < d->transform_count; ++j) {
+        if (fk__bounds_record_empty(&bones[j])) continue;
+        fk__bounds_region(d, bones, j, dqs, scaled, lo, hi, &grow);
+        for (c = 0; c < 8; ++c) {
+            double corner[3], distance2 = 0.0;
+            fk__box_corner(lo, hi, c, corner);
+            for (e = 0; e < 3; ++e) distance2 += (corner[e] - centre[e]) * (corner[e] - centre[e]);
+            if (sqrt(distance2) + grow > radius) radius = sqrt(distance2) + grow;
+        }
+    }
+    for (e = 0; e < 3; ++e) {
+        const double reach = fabs(box_lo[e] - centre[e]) > fabs(box_hi[e] - centre[e]) ? box_lo[e] - centre[e] : box_hi[e] - centre[e];
+        diagonal2 += reach * reach;
+    }
+    if (sqrt(diagonal2) < radius) radius = sqrt(diagonal2);
+    result.radius = fk__round_up(radius * (1.0 + 4.0 * DBL_EPSILON));
+    if (!fk__vec3_is_finite(result.min) || !fk__vec3_is_finite(result.max) || !fk__is_finite(result.radius))
+        return FK_ERROR_NOT_FINITE;
+    *out = result;
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_skin_bounds_lbs(const fk_skin_desc *desc, const fk_bone_bounds *bones, fk_bounds *out)
+{
+    return fk__skin_bounds(desc, bones, 0, out);
+}
+
+FK_LBS_DEF fk_result fk_skin_bounds_dqs(const fk_skin_desc *desc, const fk_bone_bounds *bones, fk_bounds *out)
+{
+    return fk__skin_bounds(desc, bones, 1, out);
+}
+
+/* Adds a partner to a record, or marks the list as overflowed. */
+static void fk__bounds_add_partner(fk_bone_bounds *b, int joint)
+{
+    int i;
+    if (b->partner_count < 0) return;
+    for (i = 0; i < b->partner_count; ++i)
+        if ((int)b->partners[i] == joint) return;
+    if (b->partner_count == FK_BOUNDS_PARTNERS) { b->partner_count = -1; return; }
+    b->partners[b->partner_count++] = (uint16_t)joint;
+}
+
+FK_LBS_DEF fk_result fk_skin_bounds_prepare(const fk_skin_desc *desc, fk_bone_bounds *out_bones)
+{
+    const fk_skin_desc *d = desc;
+    fk__skin_layout layout;
+    size_t k;
+    fk_result r;
+    int i, j, slot;
+    if (!d || (!out_bones && d->transform_count > 0)) return FK_ERROR_NULL_ARGUMENT;
+    if (d->vertex_count < 0 || d->influences < 1 || d->transform_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (d->vertex_count > 0 && (!d->positions || !d->weights)) return FK_ERROR_NULL_ARGUMENT;
+    layout.dense = d->joints == NULL;
+    if (layout.dense && d->influences != d->transform_count) return FK_ERROR_INVALID_COUNT;
+    if ((r = fk__influence_count(d->influences, d->vertex_count, &k)) != FK_OK) return r;
+    layout.position_stride = d->position_stride;
+    layout.weight_stride = d->weight_stride;
+    layout.joint_stride = d->joint_stride;
+    if (d->vertex_count > 0) {
+        if ((r = fk__check_stride(&layout.position_stride, 3 * sizeof(float), sizeof(float), d->positions, d->vertex_count)) != FK_OK) return r;
+        if ((r = fk__check_stride(&layout.weight_stride, k * sizeof(float), sizeof(float), d->weights, d->vertex_count)) != FK_OK) return r;
+        if (!layout.dense &&
+            (r = fk__check_stride(&layout.joint_stride, k * sizeof(uint16_t), sizeof(uint16_t), d->joints, d->vertex_count)) != FK_OK) return r;
+    }
+    for (i = 0; i < d->vertex_count; ++i) { /* every check first: nothing is written on error */
+        const float *weights = fk__float_at(d->weights, layout.weight_stride, i);
+        double sum = 0.0;
+        if (!fk__vec3_is_finite(fk__load3(fk__float_at(d->positions, layout.position_stride, i))))
+            return FK_ERROR_NOT_FINITE;
+        for (slot = 0; slot < d->influences; ++slot) {
+            if (fk__influence_joint(d, &layout, i, slot) < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
+            if (!(weights[slot] >= 0.0f && weights[slot] <= FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
+            sum += (double)weights[slot];
+        }
+        if (!(sum > 0.0 && sum <= (double)FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
+    }
+    for (j = 0; j < d->transform_count; ++j) {
+        fk_bone_bounds *b = &out_bones[j];
+        memset(b, 0, sizeof *b);
+        b->min = fk_vec3_make(FLT_MAX, FLT_MAX, FLT_MAX);
+        b->max = fk_vec3_make(-FLT_MAX, -FLT_MAX, -FLT_MAX);
+        b->heaviest_weight = 1.0f;
+    }
+    for (i = 0; i < d->vertex_count; ++i) {
+        const float *weights = fk__float_at(d->weights, layout.weight_stride, i);
+        const fk_vec3 p = fk__load3(fk__float_at(d->positions, layout.position_stride, i));
+        const int heaviest = fk__heaviest(weights, d->influences);
+        const int pivot = fk__influence_joint(d, &layout, i, heaviest);
+        fk_bone_bounds *b = &out_bones[pivot];
+        double sum = 0.0;
+        float share, low, high;
+        for (slot = 0; slot < d->influences; ++slot) {
+            const int joint = fk__influence_joint(d, &layout, i, slot);
+            sum += (double)weights[slot];
+            if (slot != heaviest && joint != pivot && weights[slot] != 0.0f) fk__bounds_add_partner(b, joint);
+        }
+        share = fk__round_down((double)weights[heaviest] / sum);
+        low = fk__round_down(sum);
+        high = fk__round_up(sum);
+        if (fk__bounds_record_empty(b)) b->weight_sum_min = low;
+        if (share < b->heaviest_weight) b->heaviest_weight = share;
+        if (low < b->weight_sum_min) b->weight_sum_min = low;
+        if (high > b->weight_sum_max) b->weight_sum_max = high;
+        if (p.x < b->min.x) b->min.x = p.x;
+        if (p.y < b->min.y) b->min.y = p.y;
+        if (p.z < b->min.z) b->min.z = p.z;
+        if (p.x > b->max.x) b->max.x = p.x;
+        if (p.y > b->max.y) b->max.y = p.y;
+        if (p.z > b->max.z) b->max.z = p.z;
     }
     return FK_OK;
 }

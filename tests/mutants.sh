@@ -248,6 +248,30 @@ gpu_mutant split_counts_zero_weights fk__split_new_bones 'int seen = d->weights[
 # A local joint that points at the wrong palette entry.
 gpu_mutant local_joint_off_by_one fk__local_joint 'if (group_bones[b] == joint) return b;' 'if (group_bones[b] == joint) return b + (b > 0);'
 
+# Skinned bounds: the other bones' pull on a vertex taken as half of what its
+# weights allow.
+gpu_mutant bounds_pull_halved fk__bounds_blend 'rest = 1.0 - (double)record->heaviest_weight' \
+'rest = 0.5 - 0.5 * (double)record->heaviest_weight'
+
+# DQS bounds that take every partner's rotation to agree with the pivot's.
+gpu_mutant bounds_rotations_agree fk__bounds_region 'if (dot < gamma) gamma = dot;' ''
+
+# LBS bounds scaled by the largest weight sum only.
+gpu_mutant bounds_weight_sum_max_only fk__bounds_region \
+'lo[e] = s_min * u_lo[e] < s_max * u_lo[e] ? s_min * u_lo[e] : s_max * u_lo[e];' 'lo[e] = s_max * u_lo[e];'
+
+# Partners listed before the heaviest influence forgotten.
+gpu_mutant bounds_partners_before_pivot_missed fk_skin_bounds_prepare 'if (slot != heaviest && joint' \
+'if (slot > heaviest && joint'
+
+# An overflowed partner list read as empty instead of as every bone.
+gpu_mutant bounds_overflow_as_empty fk__bounds_partner_count 'record->partner_count < 0 ? bone_count' \
+'record->partner_count < 0 ? 0'
+
+# DQS centred at the bone bounded as if centred at the vertex.
+gpu_mutant bounds_scale_centre_ignored fk__bounds_region \
+'const int at_bone = scaled && d->dqs_scale_center == FK_DQS_SCALE_AT_BONE;' 'const int at_bone = 0;'
+
 # ---- Animation toolkit: two-bone IK
 
 # The textbook law of cosines, sin A = sqrt(1 - cos^2 A): a chain meant to be
@@ -345,7 +369,7 @@ animation_mutant morph_tangent_delta_stride fk__check_morph_target '(r = fk__che
 mutant skin_both_kinds_accepted fk__check_skin 'if (d->transforms && d->matrices) return FK_ERROR_CONFLICTING_ARGUMENTS;' ''
 
 # A NaN or infinity in a matrix not refused.
-mutant skin_matrix_not_checked fk__check_skin 'if (!fk__mat34_is_finite(d->matrices + 12 * (size_t)j)) return FK_ERROR_NOT_FINITE;' ''
+mutant skin_matrix_not_checked fk__check_skin_bones 'if (!fk__mat34_is_finite(d->matrices + 12 * (size_t)j)) return FK_ERROR_NOT_FINITE;' ''
 
 # DQS takes matrices with scale as if they were rigid.
 mutant dqs_takes_scaled_matrices fk__mat34_is_rigid '<= (double)FK_LBS_RIGID_TOLERANCE)) return 0;' '<= 1e30)) return 0;'

@@ -423,6 +423,315 @@ static void split_refuses_bad_input(void)
           "a triangle of 6 bones did not fit 6");
 }
 
+/* ---- Skinned bounds --------------------------------------------------------------- */
+
+/* Rounding: fk_skin_lbs() makes about K + 4 roundings of quantities no larger
+   than S = max_k (|A_k v| + |t_k|) (infinity norms) times the weight sum (up to
+   2 here); fk_skin_dqs() about 40 through the blend, the normalization and the
+   rotation, of quantities up to S / |r|, where |r| >= 1 / K is the blended
+   rotation's length. So a skinned coordinate is within 40 K u S = 160 u S of the
+   exact one; the bounds are rounded outward and need no allowance of their own.
+   Mirrored and collapsing scale parts (DQS centred at the bone) stay within the
+   same S, as their blend is an LBS of matrices no larger than the bones'. */
+static double skin_scale(const fk_skin_desc *d, int i)
+{
+    const float *p = d->positions + 3 * i;
+    double largest = 0.0;
+    int e, row;
+    for (e = 0; e < d->influences; ++e) {
+        const int j = d->joints[i * d->influences + e];
+        float m[12];
+        double size = 0.0;
+        if (d->matrices) memcpy(m, d->matrices + 12 * j, sizeof m);
+        else fk_rigid_to_mat34(fk_rigid_make(fk_quat_normalize(d->transforms[j].q), d->transforms[j].t), m);
+        for (row = 0; row < 3; ++row) {
+            double moved = fabs((double)m[4 * row] * p[0] + (double)m[4 * row + 1] * p[1] + (double)m[4 * row + 2] * p[2]);
+            if (moved + fabs((double)m[4 * row + 3]) > size) size = moved + fabs((double)m[4 * row + 3]);
+        }
+        if (size > largest) largest = size;
+    }
+    return 2.0 * largest;
+}
+
+/* How far outside the bounds a skinned vertex is, in units of its rounding allowance
+   (<= 1: inside, to rounding). */
+static double outside_bounds(const fk_bounds *b, const float p[3], double allowance)
+{
+    const double centre[3] = {b->center.x, b->center.y, b->center.z};
+    double worst = 0.0, distance2 = 0.0;
+    const float lo[3] = {b->min.x, b->min.y, b->min.z}, hi[3] = {b->max.x, b->max.y, b->max.z};
+    int e;
+    for (e = 0; e < 3; ++e) {
+        worst = fmax(worst, ((double)lo[e] - p[e]) / allowance);
+        worst = fmax(worst, ((double)p[e] - hi[e]) / allowance);
+        distance2 += (p[e] - centre[e]) * (p[e] - centre[e]);
+    }
+    return fmax(worst, (sqrt(distance2) - b->radius) / (allowance * 1.7320508075688772));
+}
+
+/* Skins the descriptor both ways that `method` names and checks every vertex
+   against the bounds; returns the worst ratio found. */
+static double skinned_vertices_inside(fk_skin_desc *d, const fk_bone_bounds *records, int dqs, const char *what,
+                                      int trial)
+{
+    static float out[VERTICES][3];
+    fk_bounds b;
+    fk_result r;
+    double worst = 0.0;
+    int i;
+    d->out_positions = &out[0][0];
+    r = dqs ? fk_skin_bounds_dqs(d, records, &b) : fk_skin_bounds_lbs(d, records, &b);
+    if (!CHECK(r == FK_OK, "%s bounds: %s (trial %d, seed %lu)", what, fk_result_description(r), trial, seed)) return 0.0;
+    r = dqs ? fk_skin_dqs(d) : fk_skin_lbs(d);
+    if (!CHECK(r == FK_OK, "%s skinning: %s", what, fk_result_description(r))) return 0.0;
+    for (i = 0; i < d->vertex_count; ++i) {
+        const double ratio = outside_bounds(&b, out[i], 160.0 * FLT_EPSILON * skin_scale(d, i));
+        CHECK(ratio <= 1.0, "%s: vertex %d is outside the bounds by %.3g allowances (trial %d, seed %lu)", what, i, ratio,
+              trial, seed);
+        worst = fmax(worst, ratio);
+    }
+    return worst;
+}
+
+/* Weights as meshes have them and worse: some slots zero, some vertices on a
+   single bone, sums off one (LBS scales by them). */
+static void roughen_weights(rig *r)
+{
+    int i, e;
+    for (i = 0; i < VERTICES; ++i) {
+        const int kind = rng_below(4);
+        const float scale = rng_uniform(0.25f, 2.0f);
+        for (e = 0; e < K; ++e) {
+            if (kind == 0 && e > 0) r->weights[i][e] = 0.0f;
+            if (kind == 1 && rng_below(2)) r->weights[i][e] = 0.0f;
+            if (kind == 2) r->weights[i][e] *= scale;
+        }
+        if (kind == 1) r->weights[i][0] += 0.01f;
+    }
+}
+
+/* Adversarial bones: each one's rotation a half turn from the previous's (about
+   a random axis, give or take), scales up to 100 and down to 0.01, mirrors. */
+static void make_adversarial_bones(rig *r)
+{
+    int j;
+    for (j = 0; j < BONES; ++j) {
+        const float sizes[6] = {100.0f, -1.0f, 0.01f, 1.0f, -30.0f, 3.0f};
+        float posed[12], bind[12], bind_inverse[12];
+        const fk_quat previous = j ? r->bones[j - 1].q : fk_quat_identity();
+        const fk_quat half_turn = fk_quat_from_axis_angle(random_vec3(1.0f), rng_uniform(2.8f, 3.14159265f));
+        fk_vec3 scale = fk_vec3_make(sizes[rng_below(6)], sizes[rng_below(6)], sizes[rng_below(6)]);
+        r->bones[j] = fk_rigid_make(fk_quat_mul(half_turn, previous), random_vec3(3.0f));
+        fk_mat34_from_trs(r->bones[j].t, r->bones[j].q, scale, posed);
+        fk_rigid_to_mat34(r->bind_poses[j], bind);
+        fk_mat34_inverse(bind, bind_inverse);
+        fk_mat34_mul(posed, bind_inverse, r->matrices[j]);
+    }
+}
+
+static void check_every_method(rig *r, int vertex_count, int trial, const char *kind)
+{
+    static fk_bone_bounds records[BONES];
+    char what[96];
+    fk_skin_desc d = describe(r, NULL);
+    fk_result result;
+    d.vertex_count = vertex_count;
+    result = fk_skin_bounds_prepare(&d, records);
+    if (!CHECK(result == FK_OK, "%s: prepare: %s (seed %lu)", kind, fk_result_description(result), seed)) return;
+    d.transforms = r->bones;
+    snprintf(what, sizeof what, "%s, LBS of rigid bones", kind);
+    skinned_vertices_inside(&d, records, 0, what, trial);
+    snprintf(what, sizeof what, "%s, DQS of rigid bones", kind);
+    skinned_vertices_inside(&d, records, 1, what, trial);
+    d.transforms = NULL;
+    d.matrices = &r->matrices[0][0];
+    snprintf(what, sizeof what, "%s, LBS of affine bones", kind);
+    skinned_vertices_inside(&d, records, 0, what, trial);
+    d.bind_poses = r->bind_poses;
+    snprintf(what, sizeof what, "%s, DQS with scale at the vertex", kind);
+    skinned_vertices_inside(&d, records, 1, what, trial);
+    d.dqs_scale_center = FK_DQS_SCALE_AT_BONE;
+    snprintf(what, sizeof what, "%s, DQS with scale at the bone", kind);
+    skinned_vertices_inside(&d, records, 1, what, trial);
+}
+
+/* The property: no vertex fk_skin_lbs() or fk_skin_dqs() writes is outside the
+   box or the sphere, on random rigs, and on adversarial ones. */
+static void no_skinned_vertex_leaves_the_bounds(void)
+{
+    int trial;
+    rng_restart();
+    for (trial = 0; trial < TRIALS; ++trial) {
+        make_rig(&the_rig, rng_below(BONES + 1));
+        roughen_weights(&the_rig);
+        check_every_method(&the_rig, VERTICES, trial, "random rig");
+        make_adversarial_bones(&the_rig);
+        check_every_method(&the_rig, VERTICES, trial, "bones half a turn apart, scaled and mirrored");
+    }
+}
+
+/* A few vertices on one bone, each shared with one other: with one weight and
+   one weight sum for them all and one rest point, the LBS bound is reached (by
+   the vertex whose partner pulls farthest), and DQS's nearly, so that a bound
+   cut short shows. Twenty vertices overflow the bone's list of partners. */
+static int make_small_mesh(rig *r)
+{
+    const int counts[4] = {1, 2, 3, 20}, count = counts[rng_below(4)], pivot = rng_below(BONES);
+    const int one_point = rng_below(2), one_weight = rng_below(2);
+    const fk_vec3 point = random_vec3(2.0f);
+    float share = rng_uniform(0.55f, 1.0f), sum = rng_uniform(0.5f, 1.5f);
+    int i, e;
+    for (i = 0; i < count; ++i) {
+        const int slot = rng_below(2);
+        const fk_vec3 p = one_point ? point : random_vec3(2.0f);
+        if (!one_weight) { share = rng_uniform(0.55f, 1.0f); sum = rng_uniform(0.5f, 1.5f); }
+        r->positions[i][0] = p.x; r->positions[i][1] = p.y; r->positions[i][2] = p.z;
+        for (e = 0; e < K; ++e) { r->joints[i][e] = 0; r->weights[i][e] = 0.0f; }
+        r->joints[i][slot] = (uint16_t)pivot;
+        r->joints[i][1 - slot] = (uint16_t)((pivot + 1 + (count > 3 ? i : rng_below(BONES - 1))) % BONES);
+        r->weights[i][slot] = share * sum;
+        r->weights[i][1 - slot] = (1.0f - share) * sum;
+    }
+    return count;
+}
+
+static void no_vertex_of_a_small_mesh_leaves_the_bounds(void)
+{
+    int trial, count;
+    rng_restart();
+    for (trial = 0; trial < 4 * TRIALS; ++trial) {
+        make_rig(&the_rig, rng_below(BONES + 1));
+        count = make_small_mesh(&the_rig);
+        check_every_method(&the_rig, count, trial, "small mesh");
+        make_adversarial_bones(&the_rig);
+        check_every_method(&the_rig, count, trial, "small mesh, bones half a turn apart, scaled and mirrored");
+    }
+}
+
+/* Worked by hand: bone 0 stays, bone 1 moves by (2, 0, 0); a vertex at the
+   origin on bone 0, one at (1, 0, 0) three quarters on bone 1. LBS and DQS both
+   put the second at 2.5 (pure translations blend exactly); the LBS bound is
+   x in [0, 3] exactly, DQS's grows bone 1's point (3, 0, 0) by
+   (1 - 3/4) |(0 - 2)| / (3/4 + 1/4 x 1) = 0.5. Then a half turn: bone 1 turned
+   by pi about z, the vertex half on each; LBS collapses it to the origin, DQS
+   turns it a quarter, to (0, +-1, 0); the DQS bound grows bone 1's point
+   (-1, 0, 0) (bone 1 is listed first of the equal weights) by
+   (1/2) 2 / (1/2 + 0) = 2, to x in [-3, 1], and the vertex, at sqrt(2) from
+   it, is inside. */
+static void bounds_worked_by_hand(void)
+{
+    const float positions[2][3] = {{0.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f}};
+    const uint16_t joints[2][2] = {{0, 1}, {1, 0}};
+    float weights[2][2] = {{1.0f, 0.0f}, {0.75f, 0.25f}}, out[2][3];
+    fk_rigid bones[2];
+    fk_bone_bounds records[2];
+    fk_bounds b;
+    fk_skin_desc d;
+    memset(&d, 0, sizeof d);
+    d.vertex_count = 2; d.influences = 2; d.positions = &positions[0][0]; d.joints = &joints[0][0];
+    d.weights = &weights[0][0]; d.transform_count = 2; d.transforms = bones; d.out_positions = &out[0][0];
+    bones[0] = fk_rigid_identity();
+    bones[1] = fk_rigid_make(fk_quat_identity(), fk_vec3_make(2.0f, 0.0f, 0.0f));
+    CHECK(fk_skin_bounds_prepare(&d, records) == FK_OK, "prepare failed");
+    CHECK(records[1].heaviest_weight == 0.75f && records[1].partner_count == 1 && records[1].partners[0] == 0 &&
+          records[0].partner_count == 0 && records[0].max.x == 0.0f && records[1].min.x == 1.0f,
+          "the records are not as worked by hand");
+    CHECK(fk_skin_bounds_lbs(&d, records, &b) == FK_OK && b.min.x == 0.0f && b.max.x == 3.0f && b.min.y == 0.0f &&
+          b.max.z == 0.0f && b.center.x == 1.5f && fabsf(b.radius - 1.5f) < 1e-6f,
+          "LBS bounds [%g, %g] x [%g, %g], centre %g radius %g, not [0, 3] x [0, 0], 1.5 and 1.5", (double)b.min.x,
+          (double)b.max.x, (double)b.min.y, (double)b.max.y, (double)b.center.x, (double)b.radius);
+    CHECK(fk_skin_bounds_dqs(&d, records, &b) == FK_OK && b.min.x == 0.0f && b.max.x == 3.5f && b.min.y == -0.5f &&
+          b.max.z == 0.5f && b.center.x == 1.75f && fabsf(b.radius - 1.75f) < 1e-6f,
+          "DQS bounds [%g, %g] x [%g, %g], centre %g radius %g, not [0, 3.5] x [-0.5, 0.5], 1.75 and 1.75",
+          (double)b.min.x, (double)b.max.x, (double)b.min.y, (double)b.max.y, (double)b.center.x, (double)b.radius);
+    bones[1] = fk_rigid_make(fk_quat_from_axis_angle(fk_vec3_make(0.0f, 0.0f, 1.0f), 3.14159265f), fk_vec3_make(0.0f, 0.0f, 0.0f));
+    weights[1][0] = weights[1][1] = 0.5f;
+    CHECK(fk_skin_bounds_prepare(&d, records) == FK_OK && records[1].heaviest_weight == 0.5f, "prepare failed");
+    CHECK(fk_skin_dqs(&d) == FK_OK && fabsf(out[1][0]) < 1e-6f && fabsf(fabsf(out[1][1]) - 1.0f) < 1e-6f,
+          "DQS did not turn the vertex a quarter: (%g, %g)", (double)out[1][0], (double)out[1][1]);
+    CHECK(fk_skin_bounds_dqs(&d, records, &b) == FK_OK && fabsf(b.min.x + 3.0f) < 1e-6f && fabsf(b.max.x - 1.0f) < 1e-6f &&
+          fabsf(b.min.y + 2.0f) < 1e-6f && out[1][1] >= b.min.y && out[1][1] <= b.max.y,
+          "DQS bound at the half turn: x in [%g, %g], y from %g", (double)b.min.x, (double)b.max.x, (double)b.min.y);
+}
+
+static void bounds_refuse_bad_input(void)
+{
+    const float positions[2][3] = {{0.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f}};
+    uint16_t joints[2][2] = {{0, 1}, {1, 0}};
+    float weights[2][2] = {{1.0f, 0.0f}, {0.75f, 0.25f}};
+    fk_rigid bones[2] = {{{0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f}}, {{0.0f, 0.0f, 0.0f, 1.0f}, {1.0f, 0.0f, 0.0f}}};
+    float matrices[2][12] = {{2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}, {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}};
+    fk_bone_bounds records[2], good[2];
+    unsigned char sentinel[sizeof records];
+    fk_bounds b, untouched;
+    fk_skin_desc d;
+    memset(&d, 0, sizeof d);
+    d.vertex_count = 2; d.influences = 2; d.positions = &positions[0][0]; d.joints = &joints[0][0];
+    d.weights = &weights[0][0]; d.transform_count = 2; d.transforms = bones;
+    memset(records, 0x5A, sizeof records);
+    memset(sentinel, 0x5A, sizeof sentinel);
+    CHECK(fk_skin_bounds_prepare(NULL, records) == FK_ERROR_NULL_ARGUMENT, "NULL descriptor accepted");
+    CHECK(fk_skin_bounds_prepare(&d, NULL) == FK_ERROR_NULL_ARGUMENT, "NULL output accepted");
+    weights[1][1] = -0.25f;
+    CHECK(fk_skin_bounds_prepare(&d, records) == FK_ERROR_INVALID_WEIGHT, "a negative weight accepted");
+    weights[1][1] = NAN;
+    CHECK(fk_skin_bounds_prepare(&d, records) == FK_ERROR_INVALID_WEIGHT, "a NaN weight accepted");
+    weights[1][0] = weights[1][1] = 0.0f;
+    CHECK(fk_skin_bounds_prepare(&d, records) == FK_ERROR_INVALID_WEIGHT, "a vertex of no weight accepted");
+    weights[1][0] = 0.75f; weights[1][1] = 0.25f;
+    joints[1][1] = 2;
+    CHECK(fk_skin_bounds_prepare(&d, records) == FK_ERROR_JOINT_OUT_OF_RANGE, "a joint out of range accepted");
+    joints[1][1] = 0;
+    d.position_stride = 6;
+    CHECK(fk_skin_bounds_prepare(&d, records) == FK_ERROR_INVALID_STRIDE, "a short stride accepted");
+    d.position_stride = 0;
+    d.vertex_count = -1;
+    CHECK(fk_skin_bounds_prepare(&d, records) == FK_ERROR_INVALID_COUNT, "a negative count accepted");
+    d.vertex_count = 2;
+    CHECK(memcmp(records, sentinel, sizeof records) == 0, "an error wrote records");
+    CHECK(fk_skin_bounds_prepare(&d, good) == FK_OK, "good input refused");
+
+    memset(&untouched, 0x5A, sizeof untouched);
+    b = untouched;
+    CHECK(fk_skin_bounds_lbs(&d, NULL, &b) == FK_ERROR_NULL_ARGUMENT, "NULL records accepted");
+    CHECK(fk_skin_bounds_dqs(&d, good, NULL) == FK_ERROR_NULL_ARGUMENT, "NULL output accepted");
+    memcpy(records, good, sizeof good);
+    records[1].partner_count = FK_BOUNDS_PARTNERS + 1;
+    CHECK(fk_skin_bounds_lbs(&d, records, &b) == FK_ERROR_INVALID_COUNT, "a partner count beyond the list accepted");
+    records[1].partner_count = 1;
+    records[1].partners[0] = 2;
+    CHECK(fk_skin_bounds_dqs(&d, records, &b) == FK_ERROR_JOINT_OUT_OF_RANGE, "a partner out of range accepted");
+    records[1].partners[0] = 0;
+    records[1].heaviest_weight = 0.0f;
+    CHECK(fk_skin_bounds_dqs(&d, records, &b) == FK_ERROR_INVALID_WEIGHT, "a pivot share of 0 accepted");
+    records[1].heaviest_weight = 0.75f;
+    records[0].max.y = INFINITY;
+    CHECK(fk_skin_bounds_lbs(&d, records, &b) == FK_ERROR_NOT_FINITE, "an infinite box accepted");
+    bones[1].q.w = 0.0f;
+    CHECK(fk_skin_bounds_lbs(&d, good, &b) == FK_ERROR_INVALID_ROTATION, "a zero rotation accepted");
+    bones[1].q.w = 1.0f;
+    d.matrices = &matrices[0][0];
+    CHECK(fk_skin_bounds_lbs(&d, good, &b) == FK_ERROR_CONFLICTING_ARGUMENTS, "transforms and matrices accepted");
+    d.transforms = NULL;
+    CHECK(fk_skin_bounds_dqs(&d, good, &b) == FK_ERROR_NULL_ARGUMENT, "scale without bind poses accepted");
+    d.bind_poses = bones;
+    d.dqs_scale_center = (fk_dqs_scale_center)7;
+    CHECK(fk_skin_bounds_dqs(&d, good, &b) == FK_ERROR_INVALID_OPTION, "an unknown centre accepted");
+    matrices[0][0] = 1e30f;
+    d.dqs_scale_center = FK_DQS_SCALE_AT_VERTEX;
+    CHECK(fk_skin_bounds_lbs(&d, good, &b) == FK_OK, "good input refused");
+    good[0].max.x = good[0].min.x = 1e10f;
+    CHECK(fk_skin_bounds_lbs(&d, good, &b) == FK_ERROR_NOT_FINITE, "bounds beyond float's range accepted");
+    CHECK(memcmp(&b, &untouched, sizeof b) != 0, "the good call wrote nothing");
+    b = untouched;
+    CHECK(fk_skin_bounds_lbs(&d, good, &b) == FK_ERROR_NOT_FINITE && memcmp(&b, &untouched, sizeof b) == 0,
+          "an error wrote the bounds");
+    d.vertex_count = 0;
+    d.transform_count = 0;
+    CHECK(fk_skin_bounds_prepare(&d, NULL) == FK_OK && fk_skin_bounds_dqs(&d, NULL, &b) == FK_OK && b.radius < 0.0f &&
+          b.min.x > b.max.x, "an empty mesh does not give empty bounds");
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1) seed = strtoul(argv[1], NULL, 10);
@@ -435,5 +744,9 @@ int main(int argc, char **argv)
     RUN_TEST(split_worked_example);
     RUN_TEST(split_draws_hold_their_triangles_bones);
     RUN_TEST(split_refuses_bad_input);
+    RUN_TEST(bounds_worked_by_hand);
+    RUN_TEST(no_skinned_vertex_leaves_the_bounds);
+    RUN_TEST(no_vertex_of_a_small_mesh_leaves_the_bounds);
+    RUN_TEST(bounds_refuse_bad_input);
     return check_finish();
 }

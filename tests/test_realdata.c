@@ -989,6 +989,99 @@ static void x_testwuson_matches_assimp(void) { model_test("X/Testwuson.X", 1); }
 static void fbx_animation_with_skeleton_matches_assimp(void) { model_test("FBX/animation_with_skeleton.fbx", 1); }
 static void fbx_huesitos_matches_assimp(void) { model_test("FBX/huesitos.fbx", 1); }
 
+
+/* ---- Skinned bounds on the real models -------------------------------------
+   fk_skin_bounds_lbs() and fk_skin_bounds_dqs() must hold every vertex the
+   skinning writes (to rounding: 1e-5 of the model's size); how tight they are
+   is printed, as the ratio of each box's volume, and of its diagonal, to the
+   exact box of the skinned vertices, the worst of five poses over the
+   animation (docs/gpu.md's table). */
+static void bounds_test(const char *name)
+{
+    char path[512], error[256];
+    rig model;
+    fk_bone_bounds *records;
+    fk_quat *q;
+    fk_vec3 *d;
+    fk_rigid *transforms;
+    float *skinned;
+    double worst_volume[2] = {0.0, 0.0}, worst_extent[2] = {0.0, 0.0};
+    int t, v, e, method, overflowed = 0;
+    snprintf(path, sizeof path, MODELS "%s", name);
+    if (!CHECK(rig_load(path, &model, error, sizeof error), "%s", error)) return;
+    records = (fk_bone_bounds *)malloc((size_t)model.joint_count * sizeof *records);
+    q = (fk_quat *)malloc((size_t)model.joint_count * sizeof *q);
+    d = (fk_vec3 *)malloc((size_t)model.joint_count * sizeof *d);
+    transforms = (fk_rigid *)malloc((size_t)model.joint_count * sizeof *transforms);
+    skinned = (float *)malloc((size_t)model.vertex_count * 3 * sizeof *skinned);
+    for (t = 0; t < 5; ++t) {
+        fk_skin_desc skin;
+        fk_result result = rig_pose_at(&model, model.duration_seconds * t / 4.0, q, d);
+        if (result == FK_OK) result = fk_forward(model.joint_count, model.parents, model.rest_joints, q, d, transforms);
+        memset(&skin, 0, sizeof skin);
+        skin.vertex_count = model.vertex_count; skin.influences = model.influences;
+        skin.positions = model.positions; skin.joints = model.joints; skin.weights = model.weights;
+        skin.transforms = transforms; skin.transform_count = model.joint_count; skin.out_positions = skinned;
+        if (t == 0 && result == FK_OK) result = fk_skin_bounds_prepare(&skin, records);
+        if (!CHECK(result == FK_OK, "%s: %s", name, fk_result_description(result))) break;
+        for (method = 0; method < 2; ++method) {
+            fk_bounds b;
+            double lo[3], hi[3], size = 0.0, volume = 1.0, exact_volume = 1.0, extent = 0.0, exact_extent = 0.0, outside = 0.0;
+            result = method ? fk_skin_bounds_dqs(&skin, records, &b) : fk_skin_bounds_lbs(&skin, records, &b);
+            if (result == FK_OK) result = method ? fk_skin_dqs(&skin) : fk_skin_lbs(&skin);
+            if (!CHECK(result == FK_OK, "%s: %s", name, fk_result_description(result))) break;
+            for (e = 0; e < 3; ++e) lo[e] = hi[e] = (double)skinned[e];
+            for (v = 0; v < model.vertex_count; ++v)
+                for (e = 0; e < 3; ++e) {
+                    lo[e] = fmin(lo[e], (double)skinned[3 * v + e]);
+                    hi[e] = fmax(hi[e], (double)skinned[3 * v + e]);
+                }
+            for (e = 0; e < 3; ++e) size = fmax(size, hi[e] - lo[e]);
+            {
+                const double blo[3] = {(double)b.min.x, (double)b.min.y, (double)b.min.z};
+                const double bhi[3] = {(double)b.max.x, (double)b.max.y, (double)b.max.z};
+                const double centre[3] = {(double)b.center.x, (double)b.center.y, (double)b.center.z};
+                for (v = 0; v < model.vertex_count; ++v) {
+                    double distance2 = 0.0;
+                    for (e = 0; e < 3; ++e) {
+                        const double x = (double)skinned[3 * v + e];
+                        outside = fmax(outside, fmax(blo[e] - x, x - bhi[e]));
+                        distance2 += (x - centre[e]) * (x - centre[e]);
+                    }
+                    outside = fmax(outside, sqrt(distance2) - (double)b.radius);
+                }
+                /* a flat model's zero extents count as 1e-3 of its size in both
+                   boxes, so that the ratio stays finite */
+                for (e = 0; e < 3; ++e) {
+                    volume *= fmax(bhi[e] - blo[e], 1e-3 * size);
+                    exact_volume *= fmax(hi[e] - lo[e], 1e-3 * size);
+                    extent += (bhi[e] - blo[e]) * (bhi[e] - blo[e]);
+                    exact_extent += (hi[e] - lo[e]) * (hi[e] - lo[e]);
+                }
+                extent = sqrt(extent / exact_extent);
+            }
+            CHECK(outside <= 1e-5 * size, "%s: a vertex is %.3g outside the %s bounds", name, outside, method ? "DQS" : "LBS");
+            worst_volume[method] = fmax(worst_volume[method], volume / exact_volume);
+            worst_extent[method] = fmax(worst_extent[method], extent);
+        }
+    }
+    for (v = 0; v < model.joint_count; ++v) overflowed += records[v].partner_count < 0;
+    printf("   %-38s %3d joints (%d beyond %d partners): box / exact box, volume LBS %.2f DQS %.2f, "
+           "diagonal LBS %.3f DQS %.3f\n", name, model.joint_count, overflowed, FK_BOUNDS_PARTNERS,
+           worst_volume[0], worst_volume[1], worst_extent[0], worst_extent[1]);
+    free(records); free(q); free(d); free(transforms); free(skinned);
+    rig_free(&model);
+}
+
+static void skinned_bounds_hold_the_real_models(void)
+{
+    bounds_test("glTF2/simple_skin/simple_skin.gltf");
+    bounds_test("X/BCN_Epileptic.X");
+    bounds_test("X/Testwuson.X");
+    bounds_test("FBX/animation_with_skeleton.fbx");
+    bounds_test("FBX/huesitos.fbx");
+}
+
 /* ---- Blender's Armature modifier on a rig with scale -------------------------
    tests/data/blender_scaled_rig.txt holds a four-bone rig posed with rotations
    and scale along, across and against its bones (one mirrored), 130 vertices
@@ -1108,6 +1201,7 @@ int main(int argc, char **argv)
     RUN_TEST(x_testwuson_matches_assimp);
     RUN_TEST(fbx_animation_with_skeleton_matches_assimp);
     RUN_TEST(fbx_huesitos_matches_assimp);
+    RUN_TEST(skinned_bounds_hold_the_real_models);
     RUN_TEST(bvh_pose_dumps_match_01_01);
     RUN_TEST(bvh_pose_takes_any_number_of_frames);
     RUN_TEST(bvh_pose_dumps_match_01_03);
