@@ -1869,22 +1869,33 @@ FK_LBS_DEF fk_vec3 fk_vec3_cross(fk_vec3 a, fk_vec3 b)
     return fk_vec3_make(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
 }
 
+/* Tested against zero, not "> 0", so that NaN stays NaN instead of passing for
+   a zero vector. */
+static fk_vec3 fk__vec3_divide_by_length(fk_vec3 v, float length)
+{
+    return length != 0.0f ? fk_vec3_scale(v, 1.0f / length) : fk_vec3_make(0.0f, 0.0f, 0.0f);
+}
+
+/* |v|^2 overflowed or underflowed float, yet the direction is well defined:
+   divide by the largest component first (no reciprocal, which could overflow).
+   Out of line: it is rare, and inlined into every caller it doubled the code
+   of each normalization. */
+static FK__NOINLINE fk_vec3 fk__vec3_normalize_rescaled(fk_vec3 v, float length)
+{
+    float largest = fabsf(v.x) > fabsf(v.y) ? fabsf(v.x) : fabsf(v.y);
+    largest = fabsf(v.z) > largest ? fabsf(v.z) : largest;
+    if (largest > 0.0f && largest <= FLT_MAX) {
+        v = fk_vec3_make(v.x / largest, v.y / largest, v.z / largest);
+        length = fk_vec3_length(v);
+    }
+    return fk__vec3_divide_by_length(v, length);
+}
+
 FK_LBS_DEF fk_vec3 fk_vec3_normalize(fk_vec3 v)
 {
     float length = fk_vec3_length(v);
-    if (!(length >= 1e-18f && length <= FLT_MAX) && length == length) {
-        /* |v|^2 overflowed or underflowed float, yet the direction is well defined:
-           divide by the largest component first (no reciprocal, which could overflow). */
-        float largest = fabsf(v.x) > fabsf(v.y) ? fabsf(v.x) : fabsf(v.y);
-        largest = fabsf(v.z) > largest ? fabsf(v.z) : largest;
-        if (largest > 0.0f && largest <= FLT_MAX) {
-            v = fk_vec3_make(v.x / largest, v.y / largest, v.z / largest);
-            length = fk_vec3_length(v);
-        }
-    }
-    /* Tested against zero, not "> 0", so that NaN stays NaN instead of passing for
-       a zero vector. */
-    return length != 0.0f ? fk_vec3_scale(v, 1.0f / length) : fk_vec3_make(0.0f, 0.0f, 0.0f);
+    if (!(length >= 1e-18f && length <= FLT_MAX) && length == length) return fk__vec3_normalize_rescaled(v, length);
+    return fk__vec3_divide_by_length(v, length);
 }
 
 /* NaN fails every comparison, so one test rejects NaN and both infinities. */
@@ -1938,7 +1949,10 @@ FK_LBS_DEF fk_quat fk_quat_inverse(fk_quat q)
     return norm2 != 0.0f ? fk__quat_scale(fk_quat_conjugate(q), 1.0f / norm2) : fk_quat_identity();
 }
 
-FK_LBS_DEF fk_quat fk_quat_normalize(fk_quat q)
+/* Out of line: called from most of the library's scalar code, where inlined
+   copies made up a noticeable part of the object; the fast paths normalize in
+   their own registers. */
+FK_LBS_DEF FK__NOINLINE fk_quat fk_quat_normalize(fk_quat q)
 {
     float norm2 = fk_quat_dot(q, q); /* NaN stays NaN: see fk_vec3_normalize() */
     return norm2 != 0.0f ? fk__quat_scale(q, 1.0f / sqrtf(norm2)) : fk_quat_identity();
