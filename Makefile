@@ -49,6 +49,7 @@ help:
 	@echo "make sanitize     every test program under ASan+UBSan (clang), then valgrind; NEON under qemu"
 	@echo "make fuzz         libFuzzer targets (FUZZ_SECONDS=60 each)"
 	@echo "make demo-images  redraw docs/images from the examples"
+	@echo "make web          the page that skins in the browser (WebAssembly, WebGL2); make serve serves it"
 	@echo "make docs         build the guide and the API reference into docs/html (Doxygen)"
 	@echo "make clean        remove build/, out/ and docs/html"
 
@@ -113,6 +114,7 @@ docs:
 # Another example joins with `EXAMPLES += $(BUILD)/example_NAME` (from examples/NAME.c).
 
 STB_IMAGE_WRITE = /usr/include/stb/stb_image_write.h
+$(BUILD)/example_character: examples/character.h
 EXAMPLES += $(BUILD)/example_derivation $(BUILD)/example_lbs_vs_dqs $(BUILD)/example_character \
             $(BUILD)/example_squash_stretch
 
@@ -570,6 +572,64 @@ $(WASM_PROGRAMS): %: %.wasm tests/wasm/run.mjs
 
 test-wasm: $(WASM_PROGRAMS)
 	tests/run_tests.sh $(WASM_PROGRAMS)
+
+# ---- Web page --------------------------------------------------------------------
+# `make web` builds a page into $(BUILD)/web that poses and skins the character of
+# examples/character.h and a CMU motion capture clip (assimp-testmodels' 01_01)
+# in the browser: examples/web/skin_web.c compiled with the wasm toolchain above
+# into a module with no entry point, whose functions the page calls by the names
+# they export; examples/web/embed.mjs puts the module, the shaders and the clip
+# into one script, so that the page runs opened from its files as well as
+# served (`make serve`). The module links render.c for its mesh builder: -idirafter
+# lets it find the stb headers it includes, after wasi-libc's own; what reads or
+# writes files is never called, and the linker drops it.
+# tests/web_test.sh drives Debian's Chromium, headless, over the page and holds
+# its vertices to $(BUILD)/web_dump, the same module built natively.
+
+WEB_DIR   = $(BUILD)/web
+WEB_CLIP  = $(ASSIMP_MODELS)
+WEB_PORT ?= 8000
+WEB_FILES = $(WEB_DIR)/index.html $(WEB_DIR)/page.js $(WEB_DIR)/fk_web_data.js
+WEB_MODULE_SOURCES = examples/web/skin_web.c examples/character.h examples/bvh.c examples/bvh.h \
+                     examples/render.c examples/render.h $(HEADER)
+CHROMIUM  = /usr/bin/chromium
+
+.PHONY: web serve web-image chromium-package
+web: $(WEB_FILES)
+	@echo "open $(WEB_DIR)/index.html, or run 'make serve'"
+
+serve: web
+	@echo "serving $(WEB_DIR) at http://localhost:$(WEB_PORT)/ (Ctrl-C stops)"
+	cd $(WEB_DIR) && python3 -m http.server $(WEB_PORT) --bind 127.0.0.1
+
+$(WEB_DIR)/skin_web.wasm: $(WEB_MODULE_SOURCES) | wasm-tools $(STB_IMAGE_WRITE)
+	@mkdir -p $(@D)
+	$(WASM_CC) $(WASM_FLAGS) -std=c99 $(CPPFLAGS) -Iexamples -idirafter /usr/include $(WARNINGS) -nostartfiles \
+	    -Wl,--no-entry $(WASM_LDFLAGS) examples/web/skin_web.c examples/bvh.c examples/render.c -o $@ -lm
+
+$(WEB_DIR)/fk_web_data.js: $(WEB_DIR)/skin_web.wasm examples/web/embed.mjs examples/shaders/skin_lbs.vert \
+                           examples/shaders/skin_dqs.vert
+	$(call need_debian_package,assimp-testmodels,$(WEB_CLIP))
+	$(WASM_NODE) examples/web/embed.mjs $@ $< examples/shaders/skin_lbs.vert examples/shaders/skin_dqs.vert $(WEB_CLIP)
+
+$(WEB_DIR)/%: examples/web/%
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(BUILD)/web_dump: tests/web_dump.c $(WEB_MODULE_SOURCES) $(BUILD)/render.o
+	$(CC) -std=c99 $(CPPFLAGS) -Iexamples $(CFLAGS) $(TEST_WARNINGS) $< examples/bvh.c $(BUILD)/render.o -o $@ $(LDLIBS)
+
+chromium-package:
+	$(call need_debian_package,chromium,$(CHROMIUM))
+
+TEST_SCRIPTS += tests/web_test.sh
+test: chromium-package
+
+# docs/images/web.png, the README's picture of the page.
+web-image: web chromium-package
+	$(CHROMIUM) --headless --no-sandbox --use-angle=swiftshader --enable-unsafe-swiftshader --hide-scrollbars \
+	    --window-size=980,564 --virtual-time-budget=3000 --screenshot=docs/images/web.png \
+	    "file://$(abspath $(WEB_DIR))/index.html"
 
 # ---- Aggregate targets (last, so every area's programs are listed) ------------
 

@@ -1,0 +1,380 @@
+// page.js - poses and skins with fk_lbs.h's WebAssembly build (skin_web.c) and
+// draws with WebGL2: on the GPU through examples/shaders/ and the palettes the
+// module writes, or on the CPU in the module, the vertices uploaded each frame.
+// FK_WEB (fk_web_data.js, from embed.mjs) holds the module, the shaders and
+// the clip. Opened with ?test=1 the page checks itself (selfTest() below) and
+// writes what it found into #results and #vertices for tests/web_test.sh.
+'use strict';
+
+const METHOD = { LBS: 0, DQS: 1, DQS_SCALED: 2 };
+const BACKGROUND = [0.914, 0.902, 0.882]; // the canvas's CSS colour, #e9e6e1
+
+const canvas = document.getElementById('view');
+const gl = canvas.getContext('webgl2');
+const ui = id => document.getElementById(id);
+const checked = name => Number(document.querySelector(`input[name=${name}]:checked`).value);
+let wasm; // the module's exports
+
+// ---- Small matrix helpers (column-major, as WebGL reads them) ----------------
+
+function perspective(fovY, aspect, near, far) {
+    const f = 1 / Math.tan(fovY / 2), d = near - far;
+    return [f / aspect, 0, 0, 0, 0, f, 0, 0, 0, 0, (far + near) / d, -1, 0, 0, 2 * far * near / d, 0];
+}
+const sub = (a, b) => a.map((x, i) => x - b[i]);
+const add = (a, b) => a.map((x, i) => x + b[i]);
+const scale = (a, s) => a.map(x => x * s);
+const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const normalize = a => scale(a, 1 / Math.hypot(...a));
+function multiply(a, b) {
+    const out = new Array(16).fill(0);
+    for (let c = 0; c < 4; ++c)
+        for (let r = 0; r < 4; ++r)
+            for (let k = 0; k < 4; ++k) out[4 * c + r] += a[4 * k + r] * b[4 * c + k];
+    return out;
+}
+
+// ---- The module's memory ----------------------------------------------------
+
+// Views are made afresh: the module's malloc may grow its memory, which
+// detaches every view made before.
+const f32 = (pointer, count) => new Float32Array(wasm.memory.buffer, pointer, count);
+const u16 = (pointer, count) => new Uint16Array(wasm.memory.buffer, pointer, count);
+const u32 = (pointer, count) => new Uint32Array(wasm.memory.buffer, pointer, count);
+
+async function loadModule() {
+    const bytes = Uint8Array.from(atob(FK_WEB.wasm), c => c.charCodeAt(0));
+    // The module imports only what ends a process: render.c's out-of-memory
+    // exit and a failed assert, which write to stderr and exit.
+    const fail = new Proxy({}, { get: (_, name) => () => { throw new Error(`wasm stopped: out of memory or an assertion (${String(name)})`); } });
+    const { instance } = await WebAssembly.instantiate(bytes, { wasi_snapshot_preview1: fail });
+    wasm = instance.exports;
+    const text = new TextEncoder().encode(FK_WEB.bvh);
+    const buffer = wasm.web_buffer(text.length);
+    new Uint8Array(wasm.memory.buffer, buffer, text.length).set(text);
+    if (!wasm.web_load_bvh(buffer, text.length)) throw new Error(`cannot read ${FK_WEB.bvhName}`);
+    ui('model').options[1].text = `BVH clip (CMU ${FK_WEB.bvhName})`;
+}
+
+// ---- Shaders and meshes ------------------------------------------------------
+
+const FRAGMENT = `in vec3 fk_skinned_normal;
+uniform vec3 tint;
+out vec4 color;
+void main()
+{
+    float light = max(dot(normalize(fk_skinned_normal), normalize(vec3(0.4, 0.8, 0.6))), 0.0);
+    color = vec4(tint * (0.35 + 0.65 * light), 1.0);
+}`;
+// CPU skinning: the vertices arrive skinned.
+const PASS_THROUGH = `layout(location = 0) in vec3 fk_position;
+layout(location = 1) in vec3 fk_normal;
+uniform mat4 fk_view_projection;
+out vec3 fk_skinned_normal;
+void main()
+{
+    fk_skinned_normal = fk_normal;
+    gl_Position = fk_view_projection * vec4(fk_position, 1.0);
+}`;
+const MARKER = `layout(location = 0) in vec3 fk_position;
+uniform mat4 fk_view_projection;
+out vec3 fk_skinned_normal;
+void main()
+{
+    fk_skinned_normal = vec3(0.4, 0.8, 0.6);
+    gl_Position = fk_view_projection * vec4(fk_position, 1.0);
+    gl_PointSize = 12.0;
+}`;
+
+function compile(vertexSource, defines) {
+    const program = gl.createProgram();
+    for (const [type, source] of [[gl.VERTEX_SHADER, vertexSource], [gl.FRAGMENT_SHADER, FRAGMENT]]) {
+        const shader = gl.createShader(type);
+        gl.shaderSource(shader, FK_WEB.prelude + defines + source);
+        gl.compileShader(shader);
+        if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(shader));
+        gl.attachShader(program, shader);
+    }
+    gl.linkProgram(program);
+    if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(program));
+    return program;
+}
+
+let programs, meshes = [];
+function makePrograms() {
+    const bones = `#define FK_MAX_BONES ${wasm.web_max_joints()}\n`;
+    programs = {
+        [METHOD.LBS]: compile(FK_WEB.shaders.lbs, bones),
+        [METHOD.DQS]: compile(FK_WEB.shaders.dqs, bones),
+        [METHOD.DQS_SCALED]: compile(FK_WEB.shaders.dqs, bones + '#define FK_DQS_SCALE_AT_VERTEX\n'),
+        cpu: compile(PASS_THROUGH, ''),
+        marker: compile(MARKER, ''),
+    };
+}
+
+function buffer(target, data, usage = gl.STATIC_DRAW) {
+    const b = gl.createBuffer();
+    gl.bindBuffer(target, b);
+    gl.bufferData(target, data, usage);
+    return b;
+}
+
+// Two vertex arrays a model: the rest mesh for the shaders (the attribute
+// locations of docs/gpu.md), and the CPU's skinned vertices.
+function makeMesh(model) {
+    const n = wasm.web_select(model), mesh = { model, vertexCount: n, indexCount: 3 * wasm.web_triangle_count() };
+    mesh.gpu = gl.createVertexArray();
+    gl.bindVertexArray(mesh.gpu);
+    buffer(gl.ARRAY_BUFFER, f32(wasm.web_positions(), 3 * n));
+    gl.enableVertexAttribArray(0); gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 0, 0);
+    buffer(gl.ARRAY_BUFFER, f32(wasm.web_normals(), 3 * n));
+    gl.enableVertexAttribArray(1); gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 0, 0);
+    buffer(gl.ARRAY_BUFFER, u16(wasm.web_joints(), 4 * n));
+    gl.enableVertexAttribArray(3); gl.vertexAttribIPointer(3, 4, gl.UNSIGNED_SHORT, 0, 0);
+    buffer(gl.ARRAY_BUFFER, f32(wasm.web_weights(), 4 * n));
+    gl.enableVertexAttribArray(4); gl.vertexAttribPointer(4, 4, gl.FLOAT, false, 0, 0);
+    const indices = buffer(gl.ELEMENT_ARRAY_BUFFER, u32(wasm.web_triangles(), mesh.indexCount));
+    mesh.cpu = gl.createVertexArray();
+    gl.bindVertexArray(mesh.cpu);
+    mesh.positions = buffer(gl.ARRAY_BUFFER, 12 * n, gl.DYNAMIC_DRAW);
+    gl.enableVertexAttribArray(0); gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 0, 0);
+    mesh.normals = buffer(gl.ARRAY_BUFFER, 12 * n, gl.DYNAMIC_DRAW);
+    gl.enableVertexAttribArray(1); gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 0, 0);
+    gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, indices);
+    // the camera frames the rest mesh's height and follows the root
+    const p = f32(wasm.web_positions(), 3 * n);
+    let low = Infinity, high = -Infinity;
+    for (let i = 1; i < p.length; i += 3) { low = Math.min(low, p[i]); high = Math.max(high, p[i]); }
+    mesh.size = high - low;
+    mesh.centerY = (low + high) / 2;
+    mesh.marker = gl.createVertexArray();
+    gl.bindVertexArray(mesh.marker);
+    mesh.markerBuffer = buffer(gl.ARRAY_BUFFER, 12, gl.DYNAMIC_DRAW);
+    gl.enableVertexAttribArray(0); gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 0, 0);
+    gl.bindVertexArray(null);
+    return mesh;
+}
+
+// ---- State, posing, drawing ----------------------------------------------------
+
+const state = { model: 0, method: METHOD.DQS, cpu: false, time: 0, playing: true, ik: true, offsets: [] };
+let camera; // the last frame's: eye, view-projection, basis
+
+function rootPosition() { return Array.from(f32(wasm.web_joint_positions(), 3)); }
+function jointPosition(j) { return Array.from(f32(wasm.web_joint_positions() + 12 * j, 3)); }
+
+// The IK target, kept relative to the root so that it travels with a clip:
+// by default ahead of and above the shoulder by about half the arm.
+function target() {
+    const mesh = meshes[state.model];
+    if (!state.offsets[state.model]) {
+        wasm.web_pose(0, METHOD.LBS, 0, 0, 0, 0);
+        const shoulder = jointPosition(wasm.web_arm(0)), wrist = jointPosition(wasm.web_arm(2));
+        const arm = Math.hypot(...sub(wrist, shoulder));
+        state.offsets[state.model] = add(sub(shoulder, rootPosition()), [0, 0.45 * arm, 0.55 * arm]);
+        mesh.hasArm = wasm.web_arm(0) >= 0;
+    }
+    return state.offsets[state.model];
+}
+
+function pose() {
+    wasm.web_select(state.model);
+    const offset = target();
+    wasm.web_pose(state.time, state.method, 0, 0, 0, 0); // where the root is at this time
+    const t = add(rootPosition(), offset);
+    const result = wasm.web_pose(state.time, state.method, state.ik ? 1 : 0, ...t);
+    if (result !== 0) throw new Error(`web_pose: fk_result ${result}`);
+    return t;
+}
+
+function draw() {
+    const mesh = meshes[state.model];
+    const t = pose();
+    const root = rootPosition();
+    const focus = [root[0], mesh.centerY, root[2]];
+    const eye = add(focus, scale(normalize([0.45, 0.12, 1]), 2.1 * mesh.size));
+    const forward = normalize(sub(focus, eye)), right = normalize(cross(forward, [0, 1, 0])), up = cross(right, forward);
+    const view = [right[0], up[0], -forward[0], 0, right[1], up[1], -forward[1], 0, right[2], up[2], -forward[2], 0,
+                  -dot(right, eye), -dot(up, eye), dot(forward, eye), 1];
+    const viewProjection = multiply(perspective(0.7, canvas.width / canvas.height, 0.05 * mesh.size, 10 * mesh.size), view);
+    camera = { eye, forward, right, up, viewProjection };
+
+    gl.viewport(0, 0, canvas.width, canvas.height);
+    gl.clearColor(...BACKGROUND, 1);
+    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    gl.enable(gl.DEPTH_TEST);
+    let program;
+    if (state.cpu) {
+        if (wasm.web_skin(state.method) !== 0) throw new Error('web_skin failed');
+        gl.bindBuffer(gl.ARRAY_BUFFER, mesh.positions);
+        gl.bufferSubData(gl.ARRAY_BUFFER, 0, f32(wasm.web_skinned_positions(), 3 * mesh.vertexCount));
+        gl.bindBuffer(gl.ARRAY_BUFFER, mesh.normals);
+        gl.bufferSubData(gl.ARRAY_BUFFER, 0, f32(wasm.web_skinned_normals(), 3 * mesh.vertexCount));
+        program = programs.cpu;
+        gl.useProgram(program);
+        gl.bindVertexArray(mesh.cpu);
+    } else {
+        program = programs[state.method];
+        gl.useProgram(program);
+        const bones = wasm.web_joint_count();
+        if (state.method === METHOD.LBS) {
+            gl.uniform4fv(gl.getUniformLocation(program, 'fk_matrices'), f32(wasm.web_palette_matrices(), 12 * bones));
+        } else {
+            gl.uniform4fv(gl.getUniformLocation(program, 'fk_dual_quats'), f32(wasm.web_palette_dual_quats(), 8 * bones));
+            if (state.method === METHOD.DQS_SCALED)
+                gl.uniform4fv(gl.getUniformLocation(program, 'fk_scale_parts'), f32(wasm.web_palette_scale_parts(), 12 * bones));
+        }
+        gl.bindVertexArray(mesh.gpu);
+    }
+    gl.uniformMatrix4fv(gl.getUniformLocation(program, 'fk_view_projection'), false, viewProjection);
+    gl.uniform3f(gl.getUniformLocation(program, 'tint'), 0.80, 0.62, 0.50);
+    gl.drawElements(gl.TRIANGLES, mesh.indexCount, gl.UNSIGNED_INT, 0);
+    if (state.ik && mesh.hasArm) {
+        gl.disable(gl.DEPTH_TEST);
+        gl.useProgram(programs.marker);
+        gl.bindVertexArray(mesh.marker);
+        gl.bindBuffer(gl.ARRAY_BUFFER, mesh.markerBuffer);
+        gl.bufferSubData(gl.ARRAY_BUFFER, 0, new Float32Array(t));
+        gl.uniformMatrix4fv(gl.getUniformLocation(programs.marker, 'fk_view_projection'), false, viewProjection);
+        gl.uniform3f(gl.getUniformLocation(programs.marker, 'tint'), 0.85, 0.12, 0.15);
+        gl.drawArrays(gl.POINTS, 0, 1);
+    }
+    gl.bindVertexArray(null);
+}
+
+// ---- Interaction -----------------------------------------------------------------
+
+// Dragging moves the target in the plane through it that faces the camera.
+function dragTo(event) {
+    if (!camera || !state.ik) return;
+    const box = canvas.getBoundingClientRect();
+    const x = 2 * (event.clientX - box.left) / box.width - 1, y = 1 - 2 * (event.clientY - box.top) / box.height;
+    const f = 1 / Math.tan(0.35), aspect = canvas.width / canvas.height;
+    const ray = normalize(add(camera.forward, add(scale(camera.right, x * aspect / f), scale(camera.up, y / f))));
+    const root = rootPosition(), t = add(root, state.offsets[state.model]);
+    const distance = dot(sub(t, camera.eye), camera.forward) / dot(ray, camera.forward);
+    state.offsets[state.model] = sub(add(camera.eye, scale(ray, distance)), root);
+}
+
+function bindControls() {
+    const time = ui('time');
+    const sync = () => { time.max = wasm.web_duration(); };
+    ui('model').addEventListener('change', e => { state.model = Number(e.target.value); wasm.web_select(state.model); sync(); });
+    document.querySelectorAll('input[name=method]').forEach(r => r.addEventListener('change', () => { state.method = checked('method'); }));
+    document.querySelectorAll('input[name=device]').forEach(r => r.addEventListener('change', e => { state.cpu = e.target.value === 'cpu'; }));
+    time.addEventListener('input', () => { state.time = Number(time.value); });
+    ui('play').addEventListener('click', e => { state.playing = !state.playing; e.target.textContent = state.playing ? 'Pause' : 'Play'; });
+    ui('ik').addEventListener('change', e => { state.ik = e.target.checked; });
+    let dragging = false;
+    canvas.addEventListener('pointerdown', e => { dragging = true; canvas.setPointerCapture(e.pointerId); dragTo(e); });
+    canvas.addEventListener('pointermove', e => { if (dragging) dragTo(e); });
+    canvas.addEventListener('pointerup', () => { dragging = false; });
+    sync();
+}
+
+let last = performance.now(), average = 0;
+function frame(now) {
+    if (state.playing) {
+        state.time = (state.time + (now - last) / 1000) % wasm.web_duration();
+        ui('time').value = state.time;
+    }
+    last = now;
+    const start = performance.now();
+    draw();
+    average = average ? 0.95 * average + 0.05 * (performance.now() - start) : performance.now() - start;
+    ui('frame-time').textContent = `${average.toFixed(2)} ms to pose, skin and draw (${state.cpu ? 'CPU' : 'GPU'} skinning)`;
+    requestAnimationFrame(frame);
+}
+
+// ---- Self-test (?test=1) ------------------------------------------------------------
+
+// The poses tests/web_dump.c prints natively: model, time, method, IK target.
+const DUMP_CASES = [
+    [0, 0.3, METHOD.DQS_SCALED, 1, [-0.35, 1.55, 0.35]],
+    [0, 0.9, METHOD.LBS, 0, [0, 0, 0]],
+    [1, 3.0, METHOD.DQS, 1, [-20.0, 20.0, 10.0]],
+];
+
+function pixels() {
+    const data = new Uint8Array(4 * canvas.width * canvas.height);
+    gl.readPixels(0, 0, canvas.width, canvas.height, gl.RGBA, gl.UNSIGNED_BYTE, data);
+    return data;
+}
+
+// FNV-1a over the pixels: two pictures that hash alike are taken as equal.
+function hash(data) {
+    let h = 0x811c9dc5;
+    for (const byte of data) h = Math.imul(h ^ byte, 0x01000193) >>> 0;
+    return h.toString(16);
+}
+
+function selfTest(errors) {
+    const results = [];
+    const check = (ok, name, detail) => results.push(`${ok ? 'PASS' : 'FAIL'} ${name}${detail ? ': ' + detail : ''}`);
+
+    const dump = [];
+    DUMP_CASES.forEach(([model, time, method, ik, t], c) => {
+        wasm.web_select(model);
+        let result = wasm.web_pose(time, method, ik, ...t);
+        if (result === 0) result = wasm.web_skin(method);
+        dump.push(`case ${c} ${result}`);
+        const p = f32(wasm.web_skinned_positions(), 3 * wasm.web_vertex_count());
+        for (let i = 0; i < p.length; i += 3)
+            dump.push(`${p[i].toPrecision(9)} ${p[i + 1].toPrecision(9)} ${p[i + 2].toPrecision(9)}`);
+    });
+    ui('vertices').textContent = dump.join('\n');
+
+    // The character stands in the middle of the canvas: its middle third
+    // across, most of the height, must differ from the background.
+    Object.assign(state, { model: 0, method: METHOD.DQS, cpu: false, time: 0.3, ik: true });
+    draw();
+    const first = pixels(), w = canvas.width, h = canvas.height;
+    let inside = 0, covered = 0;
+    for (let y = Math.round(0.2 * h); y < Math.round(0.8 * h); ++y)
+        for (let x = Math.round(w / 3); x < Math.round(2 * w / 3); ++x, ++inside) {
+            const i = 4 * (y * w + x);
+            if (BACKGROUND.some((c, k) => Math.abs(first[i + k] - Math.round(255 * c)) > 8)) ++covered;
+        }
+    check(covered > 0.08 * inside, 'the canvas shows the character', `${covered} of ${inside} pixels in its region differ from the background`);
+    state.time = 0.9;
+    draw();
+    const second = pixels();
+    check(hash(first) !== hash(second), 'scrubbing time changes the picture', `hashes ${hash(first)} at 0.3 s, ${hash(second)} at 0.9 s`);
+    state.cpu = true;
+    draw();
+    const cpu = pixels();
+    let far = 0;
+    for (let i = 0; i < cpu.length; ++i) if (Math.abs(cpu[i] - second[i]) > 24) ++far;
+    check(far < 0.002 * cpu.length, 'CPU and GPU skinning draw the same picture', `${far} channel values differ by more than 24`);
+    for (const method of [METHOD.LBS, METHOD.DQS_SCALED]) {
+        Object.assign(state, { method, cpu: false, model: 1 });
+        draw();
+    }
+    check(gl.getError() === gl.NO_ERROR, 'WebGL reports no error');
+    check(errors.length === 0, 'no errors on the console', errors.join('; '));
+    ui('results').textContent = results.join('\n');
+}
+
+// ---- Start ------------------------------------------------------------------------------
+
+async function main() {
+    const errors = [];
+    const testing = new URLSearchParams(location.search).has('test');
+    const consoleError = console.error.bind(console);
+    console.error = (...args) => { errors.push(args.join(' ')); consoleError(...args); };
+    window.addEventListener('error', e => errors.push(e.message));
+    try {
+        if (!gl) throw new Error('this browser has no WebGL2');
+        await loadModule();
+        makePrograms();
+        meshes = [makeMesh(0), makeMesh(1)];
+        bindControls();
+        if (testing) selfTest(errors);
+        else requestAnimationFrame(frame);
+    } catch (error) {
+        console.error(error.stack || String(error));
+        if (testing) ui('results').textContent = `FAIL the page starts: ${error}`;
+    }
+}
+main();
