@@ -546,21 +546,6 @@ static void two_bone_refuses_bad_input(void)
    generous counts of the operations, not a fit to observed errors. */
 static float aim_tolerance(int depth, float size) { return (8.0f * (float)depth + 32.0f) * FLT_EPSILON * size; }
 
-/* A random forest whose joints are listed in random order. */
-static void aim_random_tree(int n, int *parents)
-{
-    int topological[AIM_MAX_JOINTS], order[AIM_MAX_JOINTS], i;
-    for (i = 0; i < n; ++i) {
-        topological[i] = i == 0 || rng_below(10) == 0 ? -1 : rng_below(i);
-        order[i] = i;
-    }
-    for (i = n - 1; i > 0; --i) {
-        int j = rng_below(i + 1), swap = order[i];
-        order[i] = order[j]; order[j] = swap;
-    }
-    for (i = 0; i < n; ++i) parents[order[i]] = topological[i] < 0 ? -1 : order[topological[i]];
-}
-
 typedef struct aim_rig {
     int n, parents[AIM_MAX_JOINTS];
     fk_rotation_frame frame;
@@ -580,7 +565,7 @@ static void aim_random_rig(aim_rig *r, fk_rotation_frame frame)
     int i;
     r->n = 1 + rng_below(AIM_MAX_JOINTS);
     r->frame = frame;
-    aim_random_tree(r->n, r->parents);
+    random_tree(r->n, r->parents);
     for (i = 0; i < r->n; ++i) { r->rest[i] = random_vec3(1.0f); r->moves[i] = random_vec3(0.2f); r->turns[i] = random_quat(); }
     aim_pose(r, r->turns, r->transforms);
 }

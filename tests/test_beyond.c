@@ -23,23 +23,6 @@ static unsigned long seed = 20261122ul;
 
 static void rng_restart(void) { rng_state = (uint64_t)seed * 0x9E3779B97F4A7C15u + 1u; }
 
-
-/* A random forest whose joints are listed in random order: parents may come
-   before or after their children. */
-static void random_tree(int n, int *parents)
-{
-    int topological[MAX_JOINTS], order[MAX_JOINTS], i;
-    for (i = 0; i < n; ++i) {
-        topological[i] = i == 0 || rng_below(10) == 0 ? -1 : rng_below(i);
-        order[i] = i;
-    }
-    for (i = n - 1; i > 0; --i) {
-        int j = rng_below(i + 1), swap = order[i];
-        order[i] = order[j]; order[j] = swap;
-    }
-    for (i = 0; i < n; ++i) parents[order[i]] = topological[i] < 0 ? -1 : order[topological[i]];
-}
-
 static float quat_distance(fk_quat a, fk_quat b)
 {
     return fmaxf(fmaxf(fabsf(a.x - b.x), fabsf(a.y - b.y)), fmaxf(fabsf(a.z - b.z), fabsf(a.w - b.w)));

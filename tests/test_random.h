@@ -32,4 +32,20 @@ static inline fk_quat random_quat(void)
     return fk_quat_normalize(q);
 }
 
+/* A random forest of n <= 64 joints listed in random order: parents may come
+   before or after their children. */
+static inline void random_tree(int n, int *parents)
+{
+    int topological[64], order[64], i;
+    for (i = 0; i < n; ++i) {
+        topological[i] = i == 0 || rng_below(10) == 0 ? -1 : rng_below(i);
+        order[i] = i;
+    }
+    for (i = n - 1; i > 0; --i) {
+        int j = rng_below(i + 1), swap = order[i];
+        order[i] = order[j]; order[j] = swap;
+    }
+    for (i = 0; i < n; ++i) parents[order[i]] = topological[i] < 0 ? -1 : order[topological[i]];
+}
+
 #endif
