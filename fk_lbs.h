@@ -55,8 +55,9 @@
      FK_LBS_DEF               linkage of the public functions (default: extern)
      FK_LBS_ASSERT(x)         assertion for programmer errors (default: assert)
      FK_LBS_PALETTE_CAPACITY  bones whose matrices are precomputed on the stack per
-                              skinning call (default 256: 16 KB); larger rigs still
-                              work, converting each bone as it is used
+                              skinning call (default 256: 16 KB; DQS of bones with
+                              scale keeps 44 floats a bone, so 93 fit); larger rigs
+                              still work, converting each bone as it is used
      FK_LBS_RIGID_TOLERANCE   relative tolerance (default 1e-4) within which engine
                               matrices count as rigid in fk_bind_from_matrices(),
                               fk_pose_from_matrices() and fk_skin_dqs(): above float
@@ -5861,9 +5862,10 @@ static fk_quat fk__quat_shortest_arc(fk_vec3 x, fk_vec3 y, fk_vec3 axis)
 }
 
 /* The relative rotation that makes a joint (world rotation Q, relative q) turn by
-   the world rotation D once its parent has turned by D_p (the header's rules). */
-static fk_quat fk__two_bone_relative(fk_rotation_frame frame, fk_quat world, fk_quat q, fk_quat parent_turn,
-                                     fk_quat turn)
+   the world rotation D once its parent has turned by D_p (the header's rules);
+   aim IK's turns too, with D_p the identity. */
+static fk_quat fk__relative_after_turn(fk_rotation_frame frame, fk_quat world, fk_quat q, fk_quat parent_turn,
+                                       fk_quat turn)
 {
     if (frame == FK_FRAME_PARENT)
         return fk_quat_mul(fk_quat_mul(q, fk_quat_conjugate(world)),
@@ -5991,8 +5993,8 @@ FK_LBS_DEF fk_result fk_ik_two_bone(const fk_ik_two_bone_desc *desc, float weigh
     new_mid = q_mid = fk_quat_normalize(rotations[d->mid]);
     if (weight > 0.0f) {
         fk__two_bone_solve(d, world_mid, start, bone1, bone2, &turn_start, &turn_mid);
-        new_start = fk__two_bone_relative(d->frame, world_start, q_start, none, turn_start);
-        new_mid = fk__two_bone_relative(d->frame, world_mid, q_mid, turn_start, fk_quat_mul(turn_mid, turn_start));
+        new_start = fk__relative_after_turn(d->frame, world_start, q_start, none, turn_start);
+        new_mid = fk__relative_after_turn(d->frame, world_mid, q_mid, turn_start, fk_quat_mul(turn_mid, turn_start));
         /* In the current rotation's hemisphere, so that the slerp takes the short
            way and the output's sign does not jump from one call to the next. */
         if (fk_quat_dot(new_start, q_start) < 0.0f) new_start = fk__quat_scale(new_start, -1.0f);
@@ -6239,9 +6241,7 @@ FK_LBS_DEF fk_result fk_ik_aim_chain(int joint_count, const int *parents, const 
                 fk_quat_to_axis_angle(turn, &axis, &angle);
                 turn = fk_quat_from_axis_angle(axis, weights[m] * angle);
             }
-            q = rest_frame ? fk_quat_mul(turn, q)
-                           : fk_quat_mul(q, fk_quat_mul(fk_quat_conjugate(q_joint), fk_quat_mul(turn, q_joint)));
-            rotations[joint] = fk_quat_normalize(q);
+            rotations[joint] = fk_quat_normalize(fk__relative_after_turn(frame, q_joint, q, fk_quat_identity(), turn));
             turned = 1;
         }
     }
@@ -6263,8 +6263,9 @@ FK_LBS_DEF fk_result fk_ik_aim(int joint_count, const int *parents, const fk_vec
    ============================================================================
    Everything above is the whole library in plain C. What follows makes three
    of its loops faster where the processor has vector instructions: the
-   vertex loops of fk_skin_lbs() and fk_skin_dqs(), and fk_forward()'s pass
-   over a parents-first skeleton. They compute what the reference loops
+   vertex loops of fk_skin_lbs() and fk_skin_dqs() (rigid bones, and bones with
+   scale centred at the vertex), and fk_forward()'s pass over a parents-first
+   skeleton. They compute what the reference loops
    compute, to a few ulps (tests/test_simd.c holds them to it), and like them
    they give a vertex the same bits whatever its neighbours, layout or place
    in the call, because every vertex goes through the same instructions alone.
@@ -6282,14 +6283,15 @@ FK_LBS_DEF fk_result fk_ik_aim(int joint_count, const int *parents, const fk_vec
         FK__DQS_FINISH, FK__FORWARD_KERNEL) and compiled once per tier: a tier
         is an instruction set and a width.
    fk__fast_paths() picks the tier the processor runs best, through a table
-   of three functions. FK_LBS_NO_SIMD leaves only the reference loops.
+   of four functions. FK_LBS_NO_SIMD leaves only the reference loops.
    Specialized copies, each because it measured faster: the skinning kernels
    for four influences and for any count, with and without normals (the
    influence loop unrolls, the normal branch goes), LBS's normals moved by the
    blend (rigid bones) or by its cofactors (affine bones); DQS once per source of
    signs (pre-signed bones, the sign table, dot products), so that no branch
-   on data picks it per influence; forward kinematics per convention and
-   with and without translations. */
+   on data picks it per influence, and once for bones with scale (dot
+   products, any count); forward kinematics per convention and with and
+   without translations. */
 
 
 #if defined(FK__SIMD)

@@ -301,7 +301,7 @@ animation_mutant aim_near_root fk__aim_turn 'if (along < 0.0f) lambda = root - a
 # The up axis turned away from the pole: the free angle's sign reversed.
 animation_mutant aim_pole_angle_reversed fk__aim_turn 'angle += atan2f(fk_vec3_dot(fk_vec3_cross(up_across, pole_across), line)' 'angle -= atan2f(fk_vec3_dot(fk_vec3_cross(up_across, pole_across), line)'
 # The world turn applied to a parent-frame rotation as if it were in the rest frame.
-animation_mutant aim_parent_frame_as_rest fk_ik_aim_chain 'q = rest_frame ? fk_quat_mul(turn, q)' 'q = 1 ? fk_quat_mul(turn, q)'
+animation_mutant aim_parent_frame_as_rest fk_ik_aim_chain 'fk__relative_after_turn(frame, q_joint' 'fk__relative_after_turn(FK_FRAME_REST, q_joint'
 # The weight ignored: every joint takes the whole turn.
 animation_mutant aim_weight_ignored fk_ik_aim_chain 'turn = fk_quat_from_axis_angle(axis, weights[m] * angle);' 'turn = fk_quat_from_axis_angle(axis, angle);'
 # Later chain joints solve from the pose before the earlier ones turned.
