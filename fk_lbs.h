@@ -4484,6 +4484,19 @@ static fk_result fk__check_morph_entries(const fk_morph_desc *d, const fk_morph_
     return FK_OK;
 }
 
+/* One attribute's strides, and its output against its input: they may not
+   overlap, except positions written exactly in place (same array and stride). */
+static fk_result fk__check_morph_attribute(const float *in, size_t *in_stride, const float *out, size_t *out_stride,
+                                           size_t floats, int n, int in_place_allowed)
+{
+    fk_result r;
+    if ((r = fk__check_stride(in_stride, floats * sizeof(float), sizeof(float), in, n)) != FK_OK) return r;
+    if ((r = fk__check_stride(out_stride, floats * sizeof(float), sizeof(float), out, n)) != FK_OK) return r;
+    if (in_place_allowed && out == in && *out_stride == *in_stride) return FK_OK;
+    return fk__records_overlap(in, *in_stride, floats * sizeof(float), out, *out_stride, floats * sizeof(float), n)
+               ? FK_ERROR_CONFLICTING_ARGUMENTS : FK_OK;
+}
+
 static fk_result fk__check_morph(const fk_morph_desc *d, fk__morph_layout *layout)
 {
     fk__morph_target_layout target;
@@ -4501,27 +4514,15 @@ static fk_result fk__check_morph(const fk_morph_desc *d, fk__morph_layout *layou
     layout->out_position_stride = d->out_position_stride;
     layout->out_normal_stride = d->out_normal_stride;
     layout->out_tangent_stride = d->out_tangent_stride;
-    if ((r = fk__check_stride(&layout->position_stride, 3 * sizeof(float), sizeof(float), d->positions, n)) != FK_OK) return r;
-    if ((r = fk__check_stride(&layout->out_position_stride, 3 * sizeof(float), sizeof(float), d->out_positions, n)) != FK_OK) return r;
-    if (d->out_positions != d->positions || layout->out_position_stride != layout->position_stride) {
-        if (fk__records_overlap(d->positions, layout->position_stride, 3 * sizeof(float), d->out_positions,
-                                layout->out_position_stride, 3 * sizeof(float), n))
-            return FK_ERROR_CONFLICTING_ARGUMENTS;
-    }
-    if (d->normals) {
-        if ((r = fk__check_stride(&layout->normal_stride, 3 * sizeof(float), sizeof(float), d->normals, n)) != FK_OK) return r;
-        if ((r = fk__check_stride(&layout->out_normal_stride, 3 * sizeof(float), sizeof(float), d->out_normals, n)) != FK_OK) return r;
-        if (fk__records_overlap(d->normals, layout->normal_stride, 3 * sizeof(float), d->out_normals,
-                                layout->out_normal_stride, 3 * sizeof(float), n))
-            return FK_ERROR_CONFLICTING_ARGUMENTS;
-    }
-    if (d->tangents) {
-        if ((r = fk__check_stride(&layout->tangent_stride, 4 * sizeof(float), sizeof(float), d->tangents, n)) != FK_OK) return r;
-        if ((r = fk__check_stride(&layout->out_tangent_stride, 4 * sizeof(float), sizeof(float), d->out_tangents, n)) != FK_OK) return r;
-        if (fk__records_overlap(d->tangents, layout->tangent_stride, 4 * sizeof(float), d->out_tangents,
-                                layout->out_tangent_stride, 4 * sizeof(float), n))
-            return FK_ERROR_CONFLICTING_ARGUMENTS;
-    }
+    if ((r = fk__check_morph_attribute(d->positions, &layout->position_stride, d->out_positions,
+                                       &layout->out_position_stride, 3, n, 1)) != FK_OK)
+        return r;
+    if (d->normals && (r = fk__check_morph_attribute(d->normals, &layout->normal_stride, d->out_normals,
+                                                     &layout->out_normal_stride, 3, n, 0)) != FK_OK)
+        return r;
+    if (d->tangents && (r = fk__check_morph_attribute(d->tangents, &layout->tangent_stride, d->out_tangents,
+                                                      &layout->out_tangent_stride, 4, n, 0)) != FK_OK)
+        return r;
     for (i = 0; i < d->target_count; ++i) {
         if ((r = fk__check_morph_target(d, d->targets + i, &target)) != FK_OK) return r;
         if (!fk__is_finite(d->weights[i])) return FK_ERROR_INVALID_WEIGHT;
