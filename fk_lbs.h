@@ -6062,7 +6062,7 @@ static fk_quat fk__aim_shortest_turn(fk_vec3 from, fk_vec3 to)
         if (!(cosine < 0.0f)) return fk_quat_identity();
         /* opposite: half a turn about any axis across a; the pole step that
            follows fixes the angle about the target line anyway */
-        axis = fk_vec3_cross(a, fabsf(a.x) < 0.6f ? fk_vec3_make(1.0f, 0.0f, 0.0f) : fk_vec3_make(0.0f, 1.0f, 0.0f));
+        axis = fk__any_perpendicular(a);
     }
     /* fk_vec3_normalize() rescales an axis too small to square in float */
     axis = fk_vec3_normalize(axis);
