@@ -1967,6 +1967,14 @@ static int fk__quat_is_normalizable(fk_quat q)
     return norm2 >= FLT_MIN && norm2 <= FLT_MAX;
 }
 
+/* A rigid transform the library can use: a rotation that normalizes and a
+   finite translation. */
+static fk_result fk__check_rigid(const fk_rigid *r)
+{
+    if (!fk__quat_is_normalizable(r->q)) return FK_ERROR_INVALID_ROTATION;
+    return fk__vec3_is_finite(r->t) ? FK_OK : FK_ERROR_NOT_FINITE;
+}
+
 /* q v q* expanded: with u = (x, y, z) and s = 2 u x v, the result is v + w s + u x s.
    Two cross products instead of two quaternion products. */
 FK_LBS_DEF fk_vec3 fk_quat_rotate(fk_quat q, fk_vec3 v)
@@ -3126,17 +3134,15 @@ static fk_result fk__influence_count(int influences, int vertex_count, size_t *k
 static fk_result fk__check_skin_bones(const fk_skin_desc *d)
 {
     int j;
-    for (j = 0; d->bind_poses && j < d->transform_count; ++j) {
-        if (!fk__quat_is_normalizable(d->bind_poses[j].q)) return FK_ERROR_INVALID_ROTATION;
-        if (!fk__vec3_is_finite(d->bind_poses[j].t)) return FK_ERROR_NOT_FINITE;
-    }
+    fk_result r;
+    for (j = 0; d->bind_poses && j < d->transform_count; ++j)
+        if ((r = fk__check_rigid(&d->bind_poses[j])) != FK_OK) return r;
     for (j = 0; j < d->transform_count; ++j) {
         if (d->matrices) {
             if (!fk__mat34_is_finite(d->matrices + 12 * (size_t)j)) return FK_ERROR_NOT_FINITE;
             continue;
         }
-        if (!fk__quat_is_normalizable(d->transforms[j].q)) return FK_ERROR_INVALID_ROTATION;
-        if (!fk__vec3_is_finite(d->transforms[j].t)) return FK_ERROR_NOT_FINITE;
+        if ((r = fk__check_rigid(&d->transforms[j])) != FK_OK) return r;
     }
     return FK_OK;
 }
@@ -3851,13 +3857,12 @@ static void fk__palette_sign_bones(int bone_count, const int *parents, float *du
    rest frames, in `bones`. */
 static fk_result fk__check_palette(int bone_count, const int *parents, const fk_rigid *bones, const void *out)
 {
+    fk_result result;
     int j;
     if (bone_count < 0) return FK_ERROR_INVALID_COUNT;
     if (bone_count > 0 && (!bones || !out)) return FK_ERROR_NULL_ARGUMENT;
-    for (j = 0; j < bone_count; ++j) {
-        if (!fk__quat_is_normalizable(bones[j].q)) return FK_ERROR_INVALID_ROTATION;
-        if (!fk__vec3_is_finite(bones[j].t)) return FK_ERROR_NOT_FINITE;
-    }
+    for (j = 0; j < bone_count; ++j)
+        if ((result = fk__check_rigid(&bones[j])) != FK_OK) return result;
     return parents ? fk_validate_skeleton(bone_count, parents) : FK_OK;
 }
 
@@ -5476,6 +5481,7 @@ FK_LBS_DEF fk_result fk_root_motion_blend(int clip_count, const fk_rigid *deltas
                                           fk_rigid *out_delta)
 {
     float total = 0.0f, sum = 0.0f;
+    fk_result result;
     int c, heaviest = 0;
     fk_quat pivot, q = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f);
     fk_vec3 t = fk_vec3_make(0.0f, 0.0f, 0.0f);
@@ -5486,10 +5492,8 @@ FK_LBS_DEF fk_result fk_root_motion_blend(int clip_count, const fk_rigid *deltas
         total += weights[c];
     }
     if (!(total > 0.0f && total <= FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
-    for (c = 0; c < clip_count; ++c) {
-        if (!fk__quat_is_normalizable(deltas[c].q)) return FK_ERROR_INVALID_ROTATION;
-        if (!fk__vec3_is_finite(deltas[c].t)) return FK_ERROR_NOT_FINITE;
-    }
+    for (c = 0; c < clip_count; ++c)
+        if ((result = fk__check_rigid(&deltas[c])) != FK_OK) return result;
     for (c = 0; c < clip_count; ++c) {
         if (weights[c] > weights[heaviest]) heaviest = c;
         sum += weights[c];
@@ -5547,10 +5551,7 @@ static fk_result fk__forward_subtree(int joint_count, const int *parents, const 
     root_parent = fk__parent_index(parents, root);
     /* a parent inside the subtree: a cycle through its root */
     if (root_parent >= 0 && fk__in_subtree(joint_count, parents, root, root_parent)) return FK_ERROR_CYCLE;
-    if (root_parent >= 0) {
-        if (!fk__quat_is_normalizable(transforms[root_parent].q)) return FK_ERROR_INVALID_ROTATION;
-        if (!fk__vec3_is_finite(transforms[root_parent].t)) return FK_ERROR_NOT_FINITE;
-    }
+    if (root_parent >= 0 && (result = fk__check_rigid(&transforms[root_parent])) != FK_OK) return result;
     for (i = 0; i < joint_count; ++i)
         if (fk__in_subtree(joint_count, parents, root, i) > 0) transforms[i].q.w = FK__UNVISITED;
     /* The subtree's joints are marked and its root's parent is finished, so the
@@ -5974,9 +5975,8 @@ FK_LBS_DEF fk_result fk_ik_two_bone(const fk_ik_two_bone_desc *desc, float weigh
         return FK_ERROR_NOT_FINITE;
     chain[0] = d->start; chain[1] = d->mid; chain[2] = d->end;
     for (i = 0; i < 3; ++i) {
-        if (!fk__quat_is_normalizable(d->transforms[chain[i]].q)) return FK_ERROR_INVALID_ROTATION;
-        if (!fk__vec3_is_finite(d->transforms[chain[i]].t) || !fk__vec3_is_finite(d->rest_joints[chain[i]]))
-            return FK_ERROR_NOT_FINITE;
+        if ((result = fk__check_rigid(&d->transforms[chain[i]])) != FK_OK) return result;
+        if (!fk__vec3_is_finite(d->rest_joints[chain[i]])) return FK_ERROR_NOT_FINITE;
     }
     if (!fk__quat_is_normalizable(rotations[d->start]) || !fk__quat_is_normalizable(rotations[d->mid]))
         return FK_ERROR_INVALID_ROTATION;
@@ -6146,13 +6146,6 @@ static void fk__aim_current(const int *parents, const fk_vec3 *rest_joints, cons
     *pivot = fk_vec3_add(fk__pivot(rest_joints, transforms, top), sum);
 }
 
-/* Checks a transform that will be read: a rotation that normalizes, a finite translation. */
-static fk_result fk__aim_check_transform(fk_rigid r)
-{
-    if (!fk__quat_is_normalizable(r.q)) return FK_ERROR_INVALID_ROTATION;
-    return fk__vec3_is_finite(r.t) ? FK_OK : FK_ERROR_NOT_FINITE;
-}
-
 /* |x| + |y| + |z|: at least the length, and free of the squares that would
    overflow for lengths float holds. */
 static float fk__aim_size(fk_vec3 v) { return fabsf(v.x) + fabsf(v.y) + fabsf(v.z); }
@@ -6189,10 +6182,10 @@ static fk_result fk__check_aim(int joint_count, const int *parents, const fk_vec
     if (aim->forward.x == 0.0f && aim->forward.y == 0.0f && aim->forward.z == 0.0f) return FK_ERROR_INVALID_ROTATION;
     top = chain[0];
     above_top = fk__parent_index(parents, top);
-    if (above_top >= 0 && (result = fk__aim_check_transform(transforms[above_top])) != FK_OK) return result;
+    if (above_top >= 0 && (result = fk__check_rigid(&transforms[above_top])) != FK_OK) return result;
     for (k = last;; k = fk__parent_index(parents, k)) {
         if (!fk__quat_is_normalizable(rotations[k])) return FK_ERROR_INVALID_ROTATION;
-        if ((result = fk__aim_check_transform(transforms[k])) != FK_OK) return result;
+        if ((result = fk__check_rigid(&transforms[k])) != FK_OK) return result;
         if (!fk__vec3_is_finite(rest_joints[k])) return FK_ERROR_NOT_FINITE;
         if (k == top) break;
     }
