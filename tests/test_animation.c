@@ -91,6 +91,19 @@ static fk_ik_two_bone_desc tb_desc(const tb_rig *r, fk_vec3 target)
 }
 
 /* The posed bone lengths, which the solve keeps. */
+/* A target strictly inside the chain's reach, so that the chain bends: at
+   distance from the start joint s, in the random direction u; a and b are the
+   bones' posed lengths. */
+static fk_vec3 tb_bending_target(const tb_rig *r, fk_vec3 *s, fk_vec3 *u, float *a, float *b, float *distance)
+{
+    *s = tb_joint(r, r->start);
+    *a = tb_distance(tb_joint(r, r->mid), *s);
+    *b = tb_distance(tb_joint(r, r->end), tb_joint(r, r->mid));
+    *distance = fabsf(*a - *b) + (*a + *b - fabsf(*a - *b)) * rng_uniform(0.1f, 0.9f);
+    *u = fk_vec3_normalize(random_vec3(1.0f));
+    return fk_vec3_add(*s, fk_vec3_scale(*u, *distance));
+}
+
 static float tb_reach(const tb_rig *r)
 {
     return tb_distance(tb_joint(r, r->mid), tb_joint(r, r->start)) +
@@ -226,13 +239,7 @@ static void two_bone_bends_toward_the_pole(void)
         fk_ik_two_bone_desc d;
         float a, b, distance, size, sine;
         tb_random_rig(&r, trial % 2 ? FK_FRAME_REST : FK_FRAME_PARENT);
-        s = tb_joint(&r, r.start);
-        a = tb_distance(tb_joint(&r, r.mid), s);
-        b = tb_distance(tb_joint(&r, r.end), tb_joint(&r, r.mid));
-        /* Strictly inside the reach, so that the chain bends. */
-        distance = fabsf(a - b) + (a + b - fabsf(a - b)) * rng_uniform(0.1f, 0.9f);
-        u = fk_vec3_normalize(random_vec3(1.0f));
-        target = fk_vec3_add(s, fk_vec3_scale(u, distance));
+        target = tb_bending_target(&r, &s, &u, &a, &b, &distance);
         pole = fk_vec3_add(s, random_vec3(2.0f));
         d = tb_desc(&r, target);
         d.pole = &pole;
@@ -265,12 +272,7 @@ static void two_bone_default_hinge_is_the_rest_bend_carried_by_mid(void)
         fk_ik_two_bone_desc d;
         float a, b, distance, size, sine;
         tb_random_rig(&r, trial % 2 ? FK_FRAME_REST : FK_FRAME_PARENT);
-        s = tb_joint(&r, r.start);
-        a = tb_distance(tb_joint(&r, r.mid), s);
-        b = tb_distance(tb_joint(&r, r.end), tb_joint(&r, r.mid));
-        distance = fabsf(a - b) + (a + b - fabsf(a - b)) * rng_uniform(0.1f, 0.9f);
-        u = fk_vec3_normalize(random_vec3(1.0f));
-        target = fk_vec3_add(s, fk_vec3_scale(u, distance));
+        target = tb_bending_target(&r, &s, &u, &a, &b, &distance);
         u1 = fk_vec3_normalize(fk_vec3_sub(tb_joint(&r, r.mid), s));
         h = fk_quat_rotate(fk_quat_normalize(r.transforms[r.mid].q),
                            fk_vec3_normalize(fk_vec3_cross(fk_vec3_sub(r.rest[r.mid], r.rest[r.start]),
