@@ -6611,8 +6611,8 @@ static FK__ALWAYS_INLINE fk__f4 fk__f4_quat_rotate(fk__f4 q, fk__f4 v)
    + b] is where in the palette to read bone b when bone a is the heaviest, the
    bone itself or its negation. Same test, same order of operations as the
    reference, so the same decisions. The same table is also kept one bit per
-   pair, for the vector loop that signs sixteen vertices at once: bit b of
-   flipped[a] says whether bone b is read negated when bone a is the heaviest.
+   pair: bit b of flipped[a] says whether bone b is read negated when bone a
+   is the heaviest.
 
    Often one row serves every pivot: when the bones can be given signs s_b so
    that bone b is flipped against pivot a exactly when s_a != s_b, the blend
@@ -6656,6 +6656,32 @@ static int fk__dqs_hemispheres(const float *palette, size_t stride, int bones, u
         flipped[a] = bits;
     }
     return fk__dqs_one_row_serves(flipped, bones);
+}
+
+/* Bones with scale keep the table as bits only, two words a row for up to
+   FK__DQS_SIGN_BONES bones (the palette holds 93 with the default capacity):
+   a bone's weight is signed by one bit of its pivot's row, read once per
+   vertex, where a dot product per influence took a quarter of the kernel's
+   time. The test is symmetric (fk_quat_dot(a, b) and fk_quat_dot(b, a) round
+   alike), so each pair is tested once. */
+#define FK__DQS_SIGN_BONES 128
+#define FK__DQS_SIGN_WORDS 2
+
+static void fk__dqs_sign_bits(const float *palette, size_t stride, int bones, uint64_t *flipped)
+{
+    int a, b;
+    memset(flipped, 0, sizeof(uint64_t) * FK__DQS_SIGN_WORDS * (size_t)bones);
+    for (a = 0; a < bones; ++a) {
+        const float *qa = palette + (size_t)a * stride;
+        const fk_quat pivot = fk_quat_make(qa[0], qa[1], qa[2], qa[3]);
+        for (b = a + 1; b < bones; ++b) {
+            const float *qb = palette + (size_t)b * stride;
+            if (fk_quat_dot(pivot, fk_quat_make(qb[0], qb[1], qb[2], qb[3])) < 0.0f) {
+                flipped[(size_t)a * FK__DQS_SIGN_WORDS + (size_t)(b / 64)] |= (uint64_t)1 << (b % 64);
+                flipped[(size_t)b * FK__DQS_SIGN_WORDS + (size_t)(a / 64)] |= (uint64_t)1 << (a % 64);
+            }
+        }
+    }
 }
 
 
@@ -6847,6 +6873,7 @@ typedef struct fk__skin_run {
     unsigned joint_limit;           /* the largest valid joint index */
     const float *palette;           /* fk__lbs_bone() or fk__dqs_palette_bone() of every bone */
     const uint16_t *hemisphere;     /* DQS: fk__dqs_hemispheres() table, or NULL */
+    const uint64_t *flipped;        /* DQS of bones with scale: fk__dqs_sign_bits() */
     const float *signed_bones;      /* DQS, when one row of that table serves every pivot: each
                                        bone as that row signs it, FK__DQS_BONE_FLOATS apart; else NULL */
     int cofactor_normals;           /* LBS of affine bones: normals by fk__cofactor_normal() */
@@ -6901,17 +6928,19 @@ static FK__ALWAYS_INLINE int fk__dqs_pivot(const float *weights, const int influ
 /* Where DQS reads a vertex's bones from: pre-signed (one row of the sign
    table serves every pivot, or one influence), the sign table's row of the
    vertex's pivot, or the palette signed by the reference's own test, the dot
-   product with the pivot's rotation. */
-enum { FK__DQS_PRESIGNED, FK__DQS_BY_TABLE, FK__DQS_BY_DOT_PRODUCTS };
+   product with the pivot's rotation; bones with scale sign their weights by
+   the bits of the pivot's row. */
+enum { FK__DQS_PRESIGNED, FK__DQS_BY_TABLE, FK__DQS_BY_DOT_PRODUCTS, FK__DQS_BY_BITS };
 
-/* Where the vertex's pivot is: its row in the sign table, or its bone in the
-   palette for the dot products. */
+/* Where the vertex's pivot is: its row in the sign table or bits, or its bone
+   in the palette for the dot products. */
 static FK__ALWAYS_INLINE size_t fk__dqs_pivot_at(const char *joint, const char *weight, const int influences,
                                                  const int source, const size_t stride)
 {
     size_t pivot;
     if (source == FK__DQS_PRESIGNED) return 0;
     pivot = ((const uint16_t *)(const void *)joint)[fk__dqs_pivot((const float *)(const void *)weight, influences)];
+    if (source == FK__DQS_BY_BITS) return pivot * FK__DQS_SIGN_WORDS;
     return pivot * (source == FK__DQS_BY_TABLE ? FK__DQS_TABLE_BONES : stride);
 }
 
@@ -6922,6 +6951,17 @@ static FK__ALWAYS_INLINE const float *fk__dqs_bone_for(const fk__skin_run *r, si
     if (source == FK__DQS_PRESIGNED) return r->signed_bones + (size_t)joint * FK__DQS_BONE_FLOATS;
     if (source == FK__DQS_BY_TABLE) return r->palette + r->hemisphere[pivot_at + (size_t)joint];
     return bone + FK__DQS_BONE_FLOATS * (fk__f4_dot_in_order(pivot, fk__f4_load(bone)) < 0.0f);
+}
+
+/* A bone's weight, negated when the pivot's row of bits (low, high) flips
+   the bone. */
+static FK__ALWAYS_INLINE float fk__dqs_signed_weight(uint64_t low, uint64_t high, int joint, float weight)
+{
+    uint32_t bits;
+    memcpy(&bits, &weight, sizeof bits);
+    bits ^= (uint32_t)((joint < 64 ? low : high) >> (joint % 64) & 1) << 31;
+    memcpy(&weight, &bits, sizeof bits);
+    return weight;
 }
 
 /* One vertex of DQS done by the reference's fk__dqs_finish(), from its blend. */
@@ -7414,16 +7454,15 @@ enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
                                    weights[e]); \
                 dual = fk__dqs_dual##w(blend); \
             } else { /* each bone's whole entry, its weight signed as its dual quaternion is */ \
+                const uint64_t low = r.flipped[pivots[lane]], high = r.flipped[pivots[lane] + 1]; \
                 const float *bone = r.palette + (size_t)joints[0] * stride; \
-                float signed_weight = \
-                    fk__dqs_bone_for(&r, pivots[lane], pivot, joints[0], source, stride) == bone ? weights[0] : -weights[0]; \
+                float signed_weight = fk__dqs_signed_weight(low, high, joints[0], weights[0]); \
                 fk__lbs_blend##w motion = fk__lbs_start##w(bone + FK__DQS_MOTION_AT, signed_weight), scale = motion; \
                 blend = fk__dqs_start##w(bone, signed_weight); \
                 if (normals) scale = fk__lbs_start##w(bone + FK__DQS_SCALE_AT, weights[0]); \
                 FK__UNROLL for (e = 1; e < influences; ++e) { \
                     bone = r.palette + (size_t)joints[e] * stride; \
-                    signed_weight = fk__dqs_bone_for(&r, pivots[lane], pivot, joints[e], source, stride) == bone \
-                                        ? weights[e] : -weights[e]; \
+                    signed_weight = fk__dqs_signed_weight(low, high, joints[e], weights[e]); \
                     fk__dqs_add##w(&blend, bone, signed_weight); \
                     fk__lbs_add##w(&motion, bone + FK__DQS_MOTION_AT, signed_weight); \
                     if (normals) fk__lbs_add##w(&scale, bone + FK__DQS_SCALE_AT, weights[e]); \
@@ -7499,13 +7538,12 @@ enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
         fk__leave_##tier(); \
     } \
     \
-    /* Bones with scale, centred at the vertex: signs by dot products (the table \
-       measured slower here), and one loop for any number of influences (unrolled \
-       for four it gained little for a second copy of the kernel). */ \
+    /* Bones with scale, centred at the vertex: signs by bits. */ \
     static target void fk__dqs_scaled_##tier(const fk__skin_run *run) \
     { \
-        if (run->normals) fk__dqs_loop_##tier(run, run->influences, 1, FK__DQS_BY_DOT_PRODUCTS, 1); \
-        else fk__dqs_loop_##tier(run, run->influences, 0, FK__DQS_BY_DOT_PRODUCTS, 1); \
+        if (run->influences == 4 && !run->normals) fk__dqs_loop_##tier(run, 4, 0, FK__DQS_BY_BITS, 1); \
+        else if (run->normals) fk__dqs_loop_##tier(run, run->influences, 1, FK__DQS_BY_BITS, 1); \
+        else fk__dqs_loop_##tier(run, run->influences, 0, FK__DQS_BY_BITS, 1); \
         fk__leave_##tier(); \
     }
 
@@ -7718,6 +7756,7 @@ static fk__skin_run fk__skin_run_of(const fk_skin_desc *d, const fk__skin_layout
     run.joint_limit = d->transform_count > 65536 ? 65535u : (unsigned)d->transform_count - 1u;
     run.palette = palette;
     run.hemisphere = NULL;
+    run.flipped = NULL;
     run.signed_bones = NULL;
     run.cofactor_normals = d->matrices != NULL;
     run.desc = d;
@@ -7815,9 +7854,14 @@ static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, co
 static int fk__dqs_scaled_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
                                fk_result *result)
 {
+    uint64_t flipped[FK__DQS_SIGN_BONES * FK__DQS_SIGN_WORDS];
     fk__skin_run run;
-    if (!fk__fast_skin_applies(d, layout, palette) || d->dqs_scale_center != FK_DQS_SCALE_AT_VERTEX) return 0;
+    if (!fk__fast_skin_applies(d, layout, palette) || d->dqs_scale_center != FK_DQS_SCALE_AT_VERTEX ||
+        d->transform_count > FK__DQS_SIGN_BONES)
+        return 0;
     run = fk__skin_run_of(d, layout, palette);
+    fk__dqs_sign_bits(palette, FK__DQS_SCALED_STRIDE, d->transform_count, flipped);
+    run.flipped = flipped;
     *result = fk__skin_fast(d, layout, palette, &run, fk__fast_paths()->dqs_scaled, fk__dqs_scaled_reference);
     return 1;
 }

@@ -550,7 +550,13 @@ simd_mutant scaled_dqs_motion_dropped avx2 fk__dqs_loop_##tier 'fk__lbs_directio
 'fk__f4_zero()'
 
 # DQS with scale: every bone blended with its weight's own sign.
-simd_mutant scaled_dqs_weights_unsigned sse2 fk__dqs_loop_##tier '? weights[e] : -weights[e]' '? weights[e] : weights[e]'
+simd_mutant scaled_dqs_weights_unsigned sse2 fk__dqs_signed_weight 'memcpy(&weight, &bits, sizeof bits);' '(void)bits;'
+
+# DQS with scale: the second word of the sign bits (bones 64 on) never read.
+simd_mutant scaled_dqs_high_word_ignored avx2 fk__dqs_signed_weight 'joint < 64 ? low : high' 'joint < 0 ? high : low'
+
+# DQS with scale: each pair's flip written into the first bone's row only.
+simd_mutant scaled_dqs_sign_bits_one_sided sse2 fk__dqs_sign_bits 'flipped[(size_t)b * FK__DQS_SIGN_WORDS + (size_t)(a / 64)] |= (uint64_t)1 << (a % 64);' '(void)a;'
 
 # DQS with scale: a vertex whose weights sum to zero kept in the fast path.
 simd_mutant scaled_dqs_zero_sums_kept avx2 fk__dqs_loop_##tier 'reference_lanes[group] |= 1 << lane;' '(void)lane;'

@@ -1,9 +1,9 @@
 /* test_simd.c - the SIMD skinning loops give the reference loops' answers.
 
    fk_skin_lbs() and fk_skin_dqs() run SIMD loops for rigs that fit the palette
-   and the reference loops for larger ones. With the palette capacity set to 64
+   and the reference loops for larger ones. With the palette capacity set to 192
    here, the same vertices skinned by the same bones go through the SIMD loops
-   (40 bones) and through the reference loops (the same 40 bones followed by 40
+   (40 bones) and through the reference loops (the same 40 bones followed by 160
    that no vertex uses), and the two results must agree to a few ulps of the
    numbers involved: for k = 1..8 influences, with and without normals, packed,
    interleaved and padded layouts, in place, at block boundaries, with a bad
@@ -16,7 +16,7 @@
    Built with -DFK_LBS_NO_SIMD both sides run the reference loops and must
    still agree, which they do trivially; the test then checks the plumbing. */
 #define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS under -std=c99 */
-#define FK_LBS_PALETTE_CAPACITY 64
+#define FK_LBS_PALETTE_CAPACITY 192
 #define FK_LBS_IMPLEMENTATION
 #include "fk_lbs.h"
 #include "check.h"
@@ -33,7 +33,7 @@
 #define HAVE_GUARD_PAGES 1
 #endif
 
-enum { BONES = 40, ALL_BONES = 80, MAX_K = 8, MAX_VERTICES = 3000 };
+enum { BONES = 40, ALL_BONES = 200, MAX_K = 8, MAX_VERTICES = 3000 };
 
 static uint64_t rng_state = 0x2545F4914F6CDD1Du;
 
@@ -65,9 +65,10 @@ static float matrices[ALL_BONES][12]; /* the bones with scale and shear (make_af
 static fk_rigid bind_poses[ALL_BONES]; /* their rest frames, for DQS with scale */
 static float scale_parts[ALL_BONES][12]; /* and the scale parts DQS splits off (row-major) */
 static int affine_bones = 0;   /* describe() gives the matrices (and rest frames) instead of the bones */
-/* DQS with scale keeps 44 floats a bone: 23 bones fit the palette of
-   FK_LBS_PALETTE_CAPACITY x 16 floats, so its fast path is given 20. */
-enum { SCALED_BONES = 20 };
+/* DQS with scale keeps 44 floats a bone: 69 bones fit the palette of
+   FK_LBS_PALETTE_CAPACITY x 16 floats, so its fast path is given 68, past
+   the 64 of one word of its sign bits. */
+enum { SCALED_BONES = 68, SIGN_TABLE_BONES = 64 };
 
 static void make_bones(float translation_scale)
 {
@@ -666,7 +667,7 @@ static void dqs_simd_with_sign_table_matches_reference(void) { make_bones(3.0f);
 static void dqs_simd_with_dot_products_matches_reference(void)
 {
     make_bones(3.0f);
-    used_bones = FK_LBS_PALETTE_CAPACITY;
+    used_bones = SIGN_TABLE_BONES;
     agree(fk_skin_dqs, "DQS", 250);
     used_bones = BONES;
 }
@@ -682,7 +683,7 @@ static void dqs_simd_with_one_hemisphere_matches_reference(void)
 static void dqs_simd_with_64_bones_and_tied_weights_matches_reference(void)
 {
     make_bones(3.0f);
-    used_bones = FK_LBS_PALETTE_CAPACITY;
+    used_bones = SIGN_TABLE_BONES;
     tied_weights = 1;
     agree(fk_skin_dqs, "DQS, 64 bones, tied weights", 2100);
     used_bones = BONES;
@@ -745,6 +746,44 @@ static void dqs_sign_table_matches_its_definition(void)
     CHECK(wrong_bits == 0, "%d bits of the one-bit table differ from fk_quat_dot() < 0", wrong_bits);
     CHECK(wrong_answers == 0, "%d of 256 tables answer wrongly whether one row serves", wrong_answers);
     CHECK(rows_serving >= 32, "one row served in only %d of 256 tables: the test misses that case", rows_serving);
+}
+
+/* DQS with scale signs its weights by bits, two words a row, each pair tested
+   once: against fk_quat_dot() < 0 for both orders of every pair, for every
+   count of bones up to FK__DQS_SIGN_BONES (past one word), with zero and NaN
+   rotations mixed in; and the rows past the count stay unwritten. */
+static void dqs_sign_bits_match_their_definition(void)
+{
+    static float palette[FK__DQS_SIGN_BONES * FK__DQS_SCALED_STRIDE];
+    static uint64_t flipped[(FK__DQS_SIGN_BONES + 1) * FK__DQS_SIGN_WORDS];
+    int kind, count, a, b, c, wrong_bits = 0, flips = 0, untouched = 1;
+    for (kind = 0; kind < 3; ++kind)
+        for (count = 1; count <= FK__DQS_SIGN_BONES; ++count) {
+            for (b = 0; b < count; ++b) {
+                float *q = palette + (size_t)b * FK__DQS_SCALED_STRIDE;
+                for (c = 0; c < FK__DQS_SCALED_STRIDE; ++c) q[c] = rng_uniform(-1, 1);
+                if (kind == 1 && rng_next() % 4 == 0) {
+                    for (c = 0; c < 4; ++c) q[c] = 0.0f;
+                    q[rng_next() % 4] = -0.0f;
+                }
+                if (kind == 2 && rng_next() % 8 == 0) q[rng_next() % 4] = NAN;
+            }
+            for (a = 0; a < (FK__DQS_SIGN_BONES + 1) * FK__DQS_SIGN_WORDS; ++a) flipped[a] = ~(uint64_t)0;
+            fk__dqs_sign_bits(palette, FK__DQS_SCALED_STRIDE, count, flipped);
+            for (a = 0; a < count; ++a)
+                for (b = 0; b < count; ++b) {
+                    const float *qa = palette + (size_t)a * FK__DQS_SCALED_STRIDE;
+                    const float *qb = palette + (size_t)b * FK__DQS_SCALED_STRIDE;
+                    int flip = fk_quat_dot(fk_quat_make(qa[0], qa[1], qa[2], qa[3]),
+                                           fk_quat_make(qb[0], qb[1], qb[2], qb[3])) < 0.0f;
+                    wrong_bits += (int)(flipped[a * FK__DQS_SIGN_WORDS + b / 64] >> (b % 64) & 1) != flip;
+                    flips += flip;
+                }
+            untouched &= flipped[count * FK__DQS_SIGN_WORDS] == ~(uint64_t)0;
+        }
+    CHECK(wrong_bits == 0, "%d sign bits differ from fk_quat_dot() < 0", wrong_bits);
+    CHECK(flips > 0, "no pair flipped: the test misses that case");
+    CHECK(untouched, "the sign bits wrote past the rows of their bones");
 }
 #endif
 
@@ -1360,6 +1399,7 @@ int main(void)
     RUN_TEST(dqs_simd_with_64_bones_and_tied_weights_matches_reference);
 #if defined(FK__SIMD)
     RUN_TEST(dqs_sign_table_matches_its_definition);
+    RUN_TEST(dqs_sign_bits_match_their_definition);
 #endif
     RUN_TEST(odd_counts_match_reference);
     RUN_TEST(packed_arrays_end_where_memory_ends);
