@@ -6283,9 +6283,9 @@ FK_LBS_DEF fk_result fk_ik_aim(int joint_count, const int *parents, const fk_vec
    influence loop unrolls, the normal branch goes), LBS's normals moved by the
    blend (rigid bones) or by its cofactors (affine bones); DQS once per source of
    signs (pre-signed bones, the sign table, dot products), so that no branch
-   on data picks it per influence, and once for bones with scale (dot
-   products, any count); forward kinematics per convention and with and
-   without translations. */
+   on data picks it per influence, and once for bones with scale (signs
+   from bits, any count and four influences without normals); forward
+   kinematics per convention and with and without translations. */
 
 
 #if defined(FK__SIMD)
