@@ -6661,9 +6661,9 @@ static int fk__dqs_hemispheres(const float *palette, size_t stride, int bones, u
 /* Bones with scale keep the table as bits only, two words a row for up to
    FK__DQS_SIGN_BONES bones (the palette holds 93 with the default capacity):
    a bone's weight is signed by one bit of its pivot's row, read once per
-   vertex, where a dot product per influence took a quarter of the kernel's
-   time. The test is symmetric (fk_quat_dot(a, b) and fk_quat_dot(b, a) round
-   alike), so each pair is tested once. */
+   vertex, instead of by a dot product per influence. The test is symmetric
+   (fk_quat_dot(a, b) and fk_quat_dot(b, a) round alike), so each pair is
+   tested once. */
 #define FK__DQS_SIGN_BONES 128
 #define FK__DQS_SIGN_WORDS 2
 
