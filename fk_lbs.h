@@ -3772,7 +3772,8 @@ static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, co
 static int fk__dqs_scaled_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
                                fk_result *result);
 
-/* Both skinning functions: check the descriptor, convert every bone once (on
+/* Both skinning functions, once they have checked the descriptor
+   (fk__check_skin(), whose layout this takes): convert every bone once (on
    the stack, when the rig fits the palette; otherwise the reference loop
    converts each bone as it is used), then skin by the fast path when it takes
    the call, else by the reference loop. A palette entry is bone_floats floats
@@ -3781,44 +3782,44 @@ static int fk__dqs_scaled_fast(const fk_skin_desc *d, const fk__skin_layout *lay
 typedef int (*fk__fast_skin)(const fk_skin_desc *, const fk__skin_layout *, const float *, fk_result *);
 typedef fk_result (*fk__reference_skin)(const fk_skin_desc *, const fk__skin_layout *, const float *, int, int);
 
-static fk_result fk__skin(const fk_skin_desc *desc, size_t bone_floats,
+static fk_result fk__skin(const fk_skin_desc *desc, const fk__skin_layout *layout, size_t bone_floats,
                           void (*convert)(const fk_skin_desc *, int, float *), fk__fast_skin fast,
                           fk__reference_skin reference)
 {
     float storage[FK_LBS_PALETTE_CAPACITY * 16 + 16], *palette = NULL;
-    fk__skin_layout layout;
-    fk_result result = fk__check_skin(desc, &layout);
+    fk_result result;
     int j;
-    if (result != FK_OK) return result;
     if ((size_t)desc->transform_count * bone_floats <= (size_t)FK_LBS_PALETTE_CAPACITY * 16) {
         palette = fk__align64(storage);
         for (j = 0; j < desc->transform_count; ++j) convert(desc, j, palette + (size_t)j * bone_floats);
     }
-    if (fast(desc, &layout, palette, &result)) return result;
-    return reference(desc, &layout, palette, 0, desc->vertex_count);
+    if (fast(desc, layout, palette, &result)) return result;
+    return reference(desc, layout, palette, 0, desc->vertex_count);
 }
 
 FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
 {
-    return fk__skin(desc, FK__LBS_BONE_FLOATS, fk__lbs_bone_of, fk__lbs_fast, fk__lbs_reference);
+    fk__skin_layout layout;
+    fk_result result = fk__check_skin(desc, &layout);
+    if (result != FK_OK) return result;
+    return fk__skin(desc, &layout, FK__LBS_BONE_FLOATS, fk__lbs_bone_of, fk__lbs_fast, fk__lbs_reference);
 }
 
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
 {
     fk__skin_layout layout;
-    fk_result result;
+    fk_result result = fk__check_skin(desc, &layout);
     int j;
-    if (!desc || !desc->matrices)
-        return fk__skin(desc, FK__DQS_PALETTE_STRIDE, fk__dqs_palette_bone_of, fk__dqs_fast, fk__dqs_reference);
-    if ((result = fk__check_skin(desc, &layout)) != FK_OK) return result;
+    if (result != FK_OK) return result;
     /* Bones with scale are split, which needs their rest frames. */
-    for (j = 0; j < desc->transform_count; ++j)
-        if (!fk__mat34_is_rigid(desc->matrices + 12 * (size_t)j)) {
-            if (!desc->bind_poses) return FK_ERROR_NULL_ARGUMENT;
-            return fk__skin(desc, FK__DQS_SCALED_STRIDE, fk__dqs_scaled_palette_bone_of, fk__dqs_scaled_fast,
-                            fk__dqs_scaled_reference);
-        }
-    return fk__skin(desc, FK__DQS_PALETTE_STRIDE, fk__dqs_palette_bone_of, fk__dqs_fast, fk__dqs_reference);
+    if (desc->matrices)
+        for (j = 0; j < desc->transform_count; ++j)
+            if (!fk__mat34_is_rigid(desc->matrices + 12 * (size_t)j)) {
+                if (!desc->bind_poses) return FK_ERROR_NULL_ARGUMENT;
+                return fk__skin(desc, &layout, FK__DQS_SCALED_STRIDE, fk__dqs_scaled_palette_bone_of,
+                                fk__dqs_scaled_fast, fk__dqs_scaled_reference);
+            }
+    return fk__skin(desc, &layout, FK__DQS_PALETTE_STRIDE, fk__dqs_palette_bone_of, fk__dqs_fast, fk__dqs_reference);
 }
 
 /* ---- Shader palettes -----------------------------------------------------------
@@ -5135,9 +5136,10 @@ FK_LBS_DEF fk_result fk_track_evaluate(int key_count, const float *times, const 
         keys.tuple[r] = read[r] ? values + (size_t)component_count * element[r] : NULL;
     /* Every component is checked before the first is written: there is no room to
        hold them, so they are computed twice. */
-    for (c = 0; c < component_count; ++c)
-        if (fk__track_component(&point, &keys, c) != fk__track_component(&point, &keys, c))
-            return FK_ERROR_NOT_FINITE;
+    for (c = 0; c < component_count; ++c) {
+        const float sample = fk__track_component(&point, &keys, c);
+        if (sample != sample) return FK_ERROR_NOT_FINITE;
+    }
     for (c = 0; c < component_count; ++c) out[c] = fk__track_component(&point, &keys, c);
     if (cursor) *cursor = point.key;
     return FK_OK;
