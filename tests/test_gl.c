@@ -215,9 +215,12 @@ static fk_quat small_rotation(void)
    first vertices reach, also mirrors. With `loose`, one vertex in four hangs
    on loose bones (for DQS, where such blends stay well conditioned), so that
    the shader's per-vertex sign test has work to do; one vertex in eight has
-   equal weights, where the first of the heaviest sets the hemisphere. */
+   equal weights, where the first of the heaviest sets the hemisphere. The
+   vertices after the mirrored ones have all their weights zero, where the CPU
+   gives LBS's origin and zero directions and DQS's rest pose. */
 #define SKELETON 48
 #define MIRRORED_VERTICES 64
+#define WEIGHTLESS_VERTICES 8
 
 static void make_rig(rig *r, int loose)
 {
@@ -254,10 +257,11 @@ static void make_rig(rig *r, int loose)
         for (e = 0; e < K; ++e) {
             m->joints[i][e] = (uint16_t)(i < MIRRORED_VERTICES ? mirrored : bone);
             m->weights[i][e] = i < MIRRORED_VERTICES ? (e == 0 ? 1.0f : 0.0f) : equal ? 1.0f : rng_uniform(0.05f, 1.0f);
+            if (i >= MIRRORED_VERTICES && i < MIRRORED_VERTICES + WEIGHTLESS_VERTICES) m->weights[i][e] = 0.0f;
             total += m->weights[i][e];
             bone = on_loose ? SKELETON + rng_below(mirrored - SKELETON) : r->parents[bone] >= 0 ? r->parents[bone] : bone;
         }
-        for (e = 0; e < K; ++e) m->weights[i][e] /= total;
+        for (e = 0; total > 0.0f && e < K; ++e) m->weights[i][e] /= total;
     }
 }
 

@@ -50,6 +50,14 @@ vec3 fk_rotate(vec4 q, vec3 v)
     return v + q.w * s + cross(q.xyz, s);
 }
 
+/* v made unit, or zero where v is: a vertex whose weights are all zero, or
+   a normal its blend collapses, gets zero as on the CPU (fk_vec3_normalize()),
+   where normalize() gives NaN. */
+vec3 fk_unit(vec3 v)
+{
+    return dot(v, v) > 0.0 ? normalize(v) : vec3(0.0);
+}
+
 /* A normal moved by the linear part with columns a, b, c: through its
    cofactors, det(A) A^-T, times the sign of det(A), then renormalized, so
    that it stays perpendicular to the moved surface under non-uniform scale
@@ -62,7 +70,7 @@ vec3 fk_cofactor_normal(vec3 a, vec3 b, vec3 c, vec3 n)
     vec3 bc = cross(b, c), moved = mat3(bc, cross(c, a), cross(a, b)) * n;
     vec3 size = vec3(dot(abs(a), vec3(1.0)), dot(abs(b), vec3(1.0)), dot(abs(c), vec3(1.0)));
     if (dot(a, bc) < -16.0 * 1.1920929e-7 * size.x * size.y * size.z) moved = -moved;
-    return normalize(moved);
+    return fk_unit(moved);
 }
 
 void main()
@@ -97,8 +105,8 @@ void main()
         dual += w * d;
     }
 #ifdef FK_DQS_SCALED
-    {
-        float total = fk_weights.x + fk_weights.y + fk_weights.z + fk_weights.w;
+    float total = fk_weights.x + fk_weights.y + fk_weights.z + fk_weights.w;
+    if (total > 0.0) { /* else every weight is zero, and the vertex stays at rest */
         for (int r = 0; r < 3; ++r) scale[r] /= total;
         vec3 a = vec3(scale[0].x, scale[1].x, scale[2].x);
         vec3 b = vec3(scale[0].y, scale[1].y, scale[2].y);
@@ -112,13 +120,20 @@ void main()
     }
 #endif
     /* dividing both parts by |real| makes the rotation unit; the translation
-       formula reads only the dual part's component orthogonal to it */
-    float inverse = inversesqrt(dot(real, real));
-    real *= inverse;
-    dual *= inverse;
-    vec3 translation = 2.0 * (real.w * dual.xyz - dual.w * real.xyz + cross(real.xyz, dual.xyz));
+       formula reads only the dual part's component orthogonal to it. Weights
+       all zero blend to zero, and leave the vertex at rest, as on the CPU. */
+    float norm2 = dot(real, real);
+    vec3 translation = vec3(0.0);
+    if (norm2 > 0.0) {
+        float inverse = inversesqrt(norm2);
+        real *= inverse;
+        dual *= inverse;
+        translation = 2.0 * (real.w * dual.xyz - dual.w * real.xyz + cross(real.xyz, dual.xyz));
+    } else {
+        real = vec4(0.0, 0.0, 0.0, 1.0);
+    }
     fk_skinned_position = fk_rotate(real, p) + translation;
     fk_skinned_normal = fk_rotate(real, n);
-    fk_skinned_tangent = vec4(normalize(fk_rotate(real, t)), fk_tangent.w);
+    fk_skinned_tangent = vec4(fk_unit(fk_rotate(real, t)), fk_tangent.w);
     gl_Position = fk_view_projection * vec4(fk_skinned_position, 1.0);
 }

@@ -29,6 +29,14 @@ out vec3 fk_skinned_position;
 out vec3 fk_skinned_normal;
 out vec4 fk_skinned_tangent;
 
+/* v made unit, or zero where v is: a vertex whose weights are all zero, or
+   a normal its blend collapses, gets zero as on the CPU (fk_vec3_normalize()),
+   where normalize() gives NaN. */
+vec3 fk_unit(vec3 v)
+{
+    return dot(v, v) > 0.0 ? normalize(v) : vec3(0.0);
+}
+
 /* A normal moved by the linear part with columns a, b, c: through its
    cofactors, det(A) A^-T, times the sign of det(A), then renormalized, so
    that it stays perpendicular to the moved surface under non-uniform scale
@@ -41,7 +49,7 @@ vec3 fk_cofactor_normal(vec3 a, vec3 b, vec3 c, vec3 n)
     vec3 bc = cross(b, c), moved = mat3(bc, cross(c, a), cross(a, b)) * n;
     vec3 size = vec3(dot(abs(a), vec3(1.0)), dot(abs(b), vec3(1.0)), dot(abs(c), vec3(1.0)));
     if (dot(a, bc) < -16.0 * 1.1920929e-7 * size.x * size.y * size.z) moved = -moved;
-    return normalize(moved);
+    return fk_unit(moved);
 }
 
 void main()
@@ -61,8 +69,8 @@ void main()
 #ifdef FK_LBS_AFFINE
     fk_skinned_normal = fk_cofactor_normal(a, b, c, fk_normal);
 #else
-    fk_skinned_normal = normalize(linear * fk_normal);
+    fk_skinned_normal = fk_unit(linear * fk_normal);
 #endif
-    fk_skinned_tangent = vec4(normalize(linear * fk_tangent.xyz), fk_tangent.w);
+    fk_skinned_tangent = vec4(fk_unit(linear * fk_tangent.xyz), fk_tangent.w);
     gl_Position = fk_view_projection * vec4(fk_skinned_position, 1.0);
 }
