@@ -558,6 +558,9 @@ simd_mutant scaled_dqs_high_word_ignored avx2 fk__dqs_signed_weight 'joint < 64 
 # DQS with scale: each pair's flip written into the first bone's row only.
 simd_mutant scaled_dqs_sign_bits_one_sided sse2 fk__dqs_sign_bits 'flipped[(size_t)b * FK__DQS_SIGN_WORDS + (size_t)(a / 64)] |= (uint64_t)1 << (a % 64);' '(void)a;'
 
+# DQS with scale: a rig past the 128 bones of the sign bits kept in the fast path.
+simd_mutant scaled_dqs_past_the_sign_bits avx2 fk__dqs_scaled_fast 'd->transform_count > FK__DQS_SIGN_BONES)' '0)'
+
 # DQS with scale: a vertex whose weights sum to zero kept in the fast path.
 simd_mutant scaled_dqs_zero_sums_kept avx2 fk__dqs_loop_##tier 'reference_lanes[group] |= 1 << lane;' '(void)lane;'
 

@@ -16,7 +16,7 @@
    Built with -DFK_LBS_NO_SIMD both sides run the reference loops and must
    still agree, which they do trivially; the test then checks the plumbing. */
 #define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS under -std=c99 */
-#define FK_LBS_PALETTE_CAPACITY 192
+#define FK_LBS_PALETTE_CAPACITY 400
 #define FK_LBS_IMPLEMENTATION
 #include "fk_lbs.h"
 #include "check.h"
@@ -33,7 +33,7 @@
 #define HAVE_GUARD_PAGES 1
 #endif
 
-enum { BONES = 40, ALL_BONES = 200, MAX_K = 8, MAX_VERTICES = 3000 };
+enum { BONES = 40, ALL_BONES = 420, MAX_K = 8, MAX_VERTICES = 3000 };
 
 static uint64_t rng_state = 0x2545F4914F6CDD1Du;
 
@@ -65,10 +65,12 @@ static float matrices[ALL_BONES][12]; /* the bones with scale and shear (make_af
 static fk_rigid bind_poses[ALL_BONES]; /* their rest frames, for DQS with scale */
 static float scale_parts[ALL_BONES][12]; /* and the scale parts DQS splits off (row-major) */
 static int affine_bones = 0;   /* describe() gives the matrices (and rest frames) instead of the bones */
-/* DQS with scale keeps 44 floats a bone: 69 bones fit the palette of
-   FK_LBS_PALETTE_CAPACITY x 16 floats, so its fast path is given 68, past
-   the 64 of one word of its sign bits. */
-enum { SCALED_BONES = 68, SIGN_TABLE_BONES = 64 };
+/* DQS with scale keeps 44 floats a bone: 145 bones fit the palette of
+   FK_LBS_PALETTE_CAPACITY x 16 floats. Its fast path is given 68, past the
+   64 of one word of its sign bits, and then 140, past the 128 its two words
+   take, where it hands the call to the reference loop. ALL_BONES overflows
+   every palette, so that the reference side converts bones as it goes. */
+enum { SCALED_BONES = 68, SCALED_BONES_PAST_SIGN_BITS = 140, SIGN_TABLE_BONES = 64 };
 
 static void make_bones(float translation_scale)
 {
@@ -643,6 +645,18 @@ static void scaled_dqs_simd_matches_reference(void)
         used_bones = BONES;
         affine_bones = 0;
     }
+}
+
+/* A rig of bones with scale past the 128 bones the fast path's sign bits
+   cover: the call is the reference loop's, with the palette. */
+static void scaled_dqs_past_the_sign_bits_matches_reference(void)
+{
+    make_affine_bones(0);
+    affine_bones = 1;
+    used_bones = SCALED_BONES_PAST_SIGN_BITS;
+    agree(fk_skin_dqs, "DQS with scale, 140 bones", 200);
+    used_bones = BONES;
+    affine_bones = 0;
 }
 
 /* Bones with scale, shear and mirroring: positions as rigid LBS, normals by
@@ -1392,6 +1406,7 @@ int main(void)
 {
     RUN_TEST(lbs_simd_matches_reference);
     RUN_TEST(scaled_dqs_simd_matches_reference);
+    RUN_TEST(scaled_dqs_past_the_sign_bits_matches_reference);
     RUN_TEST(affine_lbs_simd_matches_reference);
     RUN_TEST(dqs_simd_with_sign_table_matches_reference);
     RUN_TEST(dqs_simd_with_dot_products_matches_reference);
