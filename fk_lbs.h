@@ -740,10 +740,10 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc);
     rotated; tangents through its linear part. Matrices are taken in the space
     of the bind poses (an armature's), where those are rigid: a scale carried by
     the whole rig (an armature object scaled by 0.01) belongs outside, applied to
-    the skinned mesh. docs/skinning.md has the formulas. Bones with scale
-    centred at the vertex take the fast paths for rigs of up to
-    FK_LBS_PALETTE_CAPACITY x 16 / 44 bones (a bone with scale keeps 44 floats);
-    centred at the bone, or more bones, the reference loop. */
+    the skinned mesh. docs/skinning.md has the formulas. Bones with scale take
+    the fast paths for rigs of up to FK_LBS_PALETTE_CAPACITY x 16 / 44 bones (a
+    bone with scale keeps 44 floats), centred at the vertex up to 128 of them;
+    larger rigs, the reference loop. */
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
 
 /* ============================================================================
@@ -6260,11 +6260,11 @@ FK_LBS_DEF fk_result fk_ik_aim(int joint_count, const int *parents, const fk_vec
    Everything above is the whole library in plain C. What follows makes three
    of its loops faster where the processor has vector instructions: the
    vertex loops of fk_skin_lbs() and fk_skin_dqs() (rigid bones, and bones with
-   scale centred at the vertex), and fk_forward()'s pass over a parents-first
-   skeleton. They compute what the reference loops
-   compute, to a few ulps (tests/test_simd.c holds them to it), and like them
-   they give a vertex the same bits whatever its neighbours, layout or place
-   in the call, because every vertex goes through the same instructions alone.
+   scale), and fk_forward()'s pass over a parents-first skeleton. They compute
+   what the reference loops compute, to a few ulps (tests/test_simd.c holds
+   them to it), and like them they give a vertex the same bits whatever its
+   neighbours, layout or place in the call, because every vertex goes through
+   the same instructions alone.
 
    The code comes in layers:
      1. a 4-lane vector layer, fk__f4: about twenty-five operations (load3,
@@ -6285,9 +6285,11 @@ FK_LBS_DEF fk_result fk_ik_aim(int joint_count, const int *parents, const fk_vec
    influence loop unrolls, the normal branch goes), LBS's normals moved by the
    blend (rigid bones) or by its cofactors (affine bones); DQS once per source of
    signs (pre-signed bones, the sign table, dot products), so that no branch
-   on data picks it per influence, and once for bones with scale (signs
-   from bits, any count and four influences without normals); forward
-   kinematics per convention and with and without translations. */
+   on data picks it per influence, and once for bones with scale centred at
+   the vertex (signs from bits, any count and four influences without
+   normals); forward kinematics per convention and with and without
+   translations. Bones with scale centred at the bone need no kernel of their
+   own: affine LBS by their scale parts, then rigid DQS (fk__dqs_at_bone_fast()). */
 
 
 #if defined(FK__SIMD)
@@ -6884,20 +6886,26 @@ typedef struct fk__skin_run {
     int begin;
 } fk__skin_run;
 
+/* Moves a run's arrays on by count vertices. */
+static FK__ALWAYS_INLINE void fk__skin_run_advance(fk__skin_run *r, int count)
+{
+    const size_t i = (size_t)count;
+    r->begin += count;
+    r->positions += i * r->position_stride;
+    r->joints += i * r->joint_stride;
+    r->weights += i * r->weight_stride;
+    r->out_positions += i * r->out_position_stride;
+    if (r->normals) {
+        r->normals += i * r->normal_stride;
+        r->out_normals += i * r->out_normal_stride;
+    }
+}
+
 /* The run from its vertex `first` on. */
 static FK__ALWAYS_INLINE fk__skin_run fk__skin_run_from(const fk__skin_run *run, int first)
 {
     fk__skin_run r = *run;
-    size_t i = (size_t)first;
-    r.begin += first;
-    r.positions += i * r.position_stride;
-    r.joints += i * r.joint_stride;
-    r.weights += i * r.weight_stride;
-    r.out_positions += i * r.out_position_stride;
-    if (r.normals) {
-        r.normals += i * r.normal_stride;
-        r.out_normals += i * r.out_normal_stride;
-    }
+    fk__skin_run_advance(&r, first);
     r.count -= first;
     return r;
 }
@@ -7772,7 +7780,8 @@ static fk__skin_run fk__skin_run_of(const fk_skin_desc *d, const fk__skin_layout
    kernel reads them, which then needs no checks of its own. */
 #define FK__SKIN_BLOCK 256
 
-static int fk__joints_in_range(const fk__skin_run *r)
+/* Out of line: its two callers would each carry a copy of its vector loop. */
+static FK__NOINLINE int fk__joints_in_range(const fk__skin_run *r)
 {
     const size_t k = (size_t)r->influences, count = (size_t)r->count * k;
     const uint16_t *joints = (const uint16_t *)(const void *)r->joints;
@@ -7797,20 +7806,10 @@ static fk_result fk__skin_fast(const fk_skin_desc *d, const fk__skin_layout *lay
     fk__skin_run block = *run;
     int begin;
     for (begin = 0; begin < d->vertex_count; begin += FK__SKIN_BLOCK) {
-        size_t count;
         block.count = d->vertex_count - begin < FK__SKIN_BLOCK ? d->vertex_count - begin : FK__SKIN_BLOCK;
         if (!fk__joints_in_range(&block)) return reference(d, layout, palette, begin, d->vertex_count);
-        block.begin = begin;
         kernel(&block);
-        count = (size_t)block.count;
-        block.positions += count * block.position_stride;
-        block.joints += count * block.joint_stride;
-        block.weights += count * block.weight_stride;
-        block.out_positions += count * block.out_position_stride;
-        if (block.normals) {
-            block.normals += count * block.normal_stride;
-            block.out_normals += count * block.out_normal_stride;
-        }
+        fk__skin_run_advance(&block, block.count);
     }
     return FK_OK;
 }
@@ -7824,15 +7823,17 @@ static int fk__lbs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, co
     return 1;
 }
 
-static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result)
-{
+/* Where rigid DQS's kernel reads each influence's sign (the caller's arrays). */
+typedef struct fk__dqs_signs {
     uint16_t hemisphere[FK__DQS_TABLE_BONES * FK__DQS_TABLE_BONES];
     uint64_t flipped[FK__DQS_TABLE_BONES];
     float signed_storage[FK__DQS_TABLE_BONES * FK__DQS_BONE_FLOATS + 16];
-    fk__skin_run run;
+} fk__dqs_signs;
+
+static void fk__dqs_signs_for(const fk_skin_desc *d, const float *palette, fk__skin_run *run, fk__dqs_signs *signs)
+{
+    uint16_t *hemisphere = signs->hemisphere;
     int one_influence, table, j;
-    if (!fk__fast_skin_applies(d, layout, palette)) return 0;
-    run = fk__skin_run_of(d, layout, palette);
     /* With one influence a vertex's pivot is its own bone, which a dot product
        with itself never flips: the bones are read as they are. Otherwise the
        table costs a dot product per pair of bones and the loop without it one
@@ -7840,16 +7841,92 @@ static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, co
     one_influence = d->influences == 1 && d->transform_count <= FK__DQS_TABLE_BONES;
     table = !one_influence && d->transform_count <= FK__DQS_TABLE_BONES &&
             d->transform_count * d->transform_count <= 2 * (double)d->vertex_count * d->influences;
-    if (table) run.hemisphere = hemisphere;
-    if (one_influence || (table && fk__dqs_hemispheres(palette, FK__DQS_PALETTE_STRIDE, d->transform_count, hemisphere, flipped))) {
-        float *signed_bones = fk__align64(signed_storage);
+    if (table) run->hemisphere = hemisphere;
+    if (one_influence ||
+        (table &&
+         fk__dqs_hemispheres(palette, FK__DQS_PALETTE_STRIDE, d->transform_count, hemisphere, signs->flipped))) {
+        float *signed_bones = fk__align64(signs->signed_storage);
         for (j = 0; j < d->transform_count; ++j)
             memcpy(signed_bones + (size_t)j * FK__DQS_BONE_FLOATS,
                    palette + (one_influence ? (size_t)j * FK__DQS_PALETTE_STRIDE : hemisphere[j]),
                    FK__DQS_BONE_FLOATS * sizeof(float));
-        run.signed_bones = signed_bones;
+        run->signed_bones = signed_bones;
     }
+}
+
+static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result)
+{
+    fk__dqs_signs signs;
+    fk__skin_run run;
+    if (!fk__fast_skin_applies(d, layout, palette)) return 0;
+    run = fk__skin_run_of(d, layout, palette);
+    fk__dqs_signs_for(d, palette, &run, &signs);
     *result = fk__skin_fast(d, layout, palette, &run, fk__fast_paths()->dqs, fk__dqs_reference);
+    return 1;
+}
+
+/* DQS of bones with scale centred at the bone (Blender 3.4's Preserve Volume)
+   is rigid DQS of each point and normal once the blended scale part, S / W
+   with W the weights' sum, has moved them: affine LBS by the scale parts,
+   then rigid DQS. So the two kernels run in turn over each stretch of
+   vertices, through buffers on the stack, each on a copy of its parts of the
+   palette (with the default capacity, 12 KB of stack beyond rigid DQS's), the
+   points divided by W in between. A stretch with a weight sum that is not a
+   positive normal float is the reference loop's, whole. */
+#define FK__AT_BONE_STRETCH 64
+#define FK__AT_BONE_BONES (FK_LBS_PALETTE_CAPACITY * 16 / FK__DQS_SCALED_STRIDE)
+
+static int fk__dqs_at_bone_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                                fk_result *result)
+{
+    float scale_storage[FK__AT_BONE_BONES * FK__LBS_BONE_FLOATS + 16];
+    float rigid_storage[FK__AT_BONE_BONES * FK__DQS_PALETTE_STRIDE + 16];
+    float points[3 * FK__AT_BONE_STRETCH], moved_normals[3 * FK__AT_BONE_STRETCH], sums[FK__AT_BONE_STRETCH];
+    float *scale_parts = fk__align64(scale_storage), *rigid_parts = fk__align64(rigid_storage);
+    const fk__fast_path_table *fast = fk__fast_paths();
+    fk__dqs_signs signs;
+    fk__skin_run scaling, rotating; /* the two kernels' runs over the stretch at hand */
+    int j, begin, i, e, positive;
+    for (j = 0; j < d->transform_count; ++j) {
+        memcpy(scale_parts + (size_t)j * FK__LBS_BONE_FLOATS,
+               palette + (size_t)j * FK__DQS_SCALED_STRIDE + FK__DQS_SCALE_AT, FK__LBS_BONE_FLOATS * sizeof(float));
+        memcpy(rigid_parts + (size_t)j * FK__DQS_PALETTE_STRIDE, palette + (size_t)j * FK__DQS_SCALED_STRIDE,
+               FK__DQS_PALETTE_STRIDE * sizeof(float));
+    }
+    rotating = fk__skin_run_of(d, layout, rigid_parts);
+    fk__dqs_signs_for(d, rigid_parts, &rotating, &signs);
+    scaling = rotating;
+    scaling.palette = scale_parts;
+    scaling.out_position_stride = scaling.out_normal_stride = 3 * sizeof(float);
+    rotating.position_stride = rotating.normal_stride = 3 * sizeof(float);
+    for (begin = 0; begin < d->vertex_count; begin += scaling.count) {
+        scaling.count = rotating.count = d->vertex_count - begin < FK__AT_BONE_STRETCH ? d->vertex_count - begin
+                                                                                        : FK__AT_BONE_STRETCH;
+        scaling.out_positions = (char *)points;
+        scaling.out_normals = (char *)moved_normals;
+        rotating.positions = (const char *)points;
+        rotating.normals = d->normals ? (const char *)moved_normals : NULL;
+        if (!fk__joints_in_range(&scaling)) {
+            *result = fk__dqs_scaled_reference(d, layout, palette, begin, d->vertex_count);
+            return 1;
+        }
+        for (positive = 1, i = 0; i < scaling.count; ++i) {
+            const float *weights = (const float *)(const void *)(scaling.weights + (size_t)i * scaling.weight_stride);
+            for (sums[i] = weights[0], e = 1; e < d->influences; ++e) sums[i] += weights[e];
+            positive &= sums[i] >= FLT_MIN && sums[i] <= FLT_MAX;
+        }
+        if (positive) {
+            fast->lbs(&scaling);
+            for (i = 0; i < scaling.count; ++i)
+                for (e = 0; e < 3; ++e) points[3 * i + e] /= sums[i];
+            fast->dqs(&rotating);
+        } else {
+            (void)fk__dqs_scaled_reference(d, layout, palette, begin, begin + scaling.count);
+        }
+        fk__skin_run_advance(&scaling, scaling.count);
+        fk__skin_run_advance(&rotating, rotating.count);
+    }
+    *result = FK_OK;
     return 1;
 }
 
@@ -7858,9 +7935,9 @@ static int fk__dqs_scaled_fast(const fk_skin_desc *d, const fk__skin_layout *lay
 {
     uint64_t flipped[FK__DQS_SIGN_BONES * FK__DQS_SIGN_WORDS];
     fk__skin_run run;
-    if (!fk__fast_skin_applies(d, layout, palette) || d->dqs_scale_center != FK_DQS_SCALE_AT_VERTEX ||
-        d->transform_count > FK__DQS_SIGN_BONES)
-        return 0;
+    if (!fk__fast_skin_applies(d, layout, palette)) return 0;
+    if (d->dqs_scale_center == FK_DQS_SCALE_AT_BONE) return fk__dqs_at_bone_fast(d, layout, palette, result);
+    if (d->transform_count > FK__DQS_SIGN_BONES) return 0;
     run = fk__skin_run_of(d, layout, palette);
     fk__dqs_sign_bits(palette, FK__DQS_SCALED_STRIDE, d->transform_count, flipped);
     run.flipped = flipped;

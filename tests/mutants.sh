@@ -561,6 +561,16 @@ simd_mutant scaled_dqs_sign_bits_one_sided sse2 fk__dqs_sign_bits 'flipped[(size
 # DQS with scale: a rig past the 128 bones of the sign bits kept in the fast path.
 simd_mutant scaled_dqs_past_the_sign_bits avx2 fk__dqs_scaled_fast 'd->transform_count > FK__DQS_SIGN_BONES)' '0)'
 
+# DQS with scale at the bone: the points not divided by the weights' sum; a
+# stretch with a zero sum kept in the fast path; the normals left unscaled for
+# the rigid kernel; the rigid kernel given the bones' scale parts; a stretch
+# with a bad joint index skinned by the reference from its second vertex.
+simd_mutant at_bone_points_not_divided avx2 fk__dqs_at_bone_fast 'points[3 * i + e] /= sums[i];' '(void)sums;'
+simd_mutant at_bone_zero_sums_kept sse2 fk__dqs_at_bone_fast 'positive &= sums[i] >= FLT_MIN' 'positive &= sums[i] >= -FLT_MAX'
+simd_mutant at_bone_normals_unscaled avx2 fk__dqs_at_bone_fast 'd->normals ? (const char *)moved_normals : NULL' 'd->normals'
+simd_mutant at_bone_rigid_parts_from_scale sse2 fk__dqs_at_bone_fast 'palette + (size_t)j * FK__DQS_SCALED_STRIDE,' 'palette + (size_t)j * FK__DQS_SCALED_STRIDE + FK__DQS_SCALE_AT,'
+simd_mutant at_bone_bad_stretch_first_unwritten avx2 fk__dqs_at_bone_fast 'palette, begin, d->vertex_count)' 'palette, begin + 1, d->vertex_count)'
+
 # DQS with scale: a vertex whose weights sum to zero kept in the fast path.
 simd_mutant scaled_dqs_zero_sums_kept avx2 fk__dqs_loop_##tier 'reference_lanes[group] |= 1 << lane;' '(void)lane;'
 
@@ -597,10 +607,10 @@ simd_mutant dqs_hemispheres_bits_overwritten sse2 fk__dqs_hemispheres 'bits |= (
 simd_mutant dqs_one_row_complement_past_bones sse2 fk__dqs_one_row_serves '((uint64_t)1 << bones) - 1' '((uint64_t)2 << bones) - 1'
 
 # The rule for one influence (bones read unsigned) applied to two.
-simd_mutant dqs_one_influence_rule_for_two avx2 fk__dqs_fast 'd->influences == 1 &&' 'd->influences <= 2 &&'
+simd_mutant dqs_one_influence_rule_for_two avx2 fk__dqs_signs_for 'd->influences == 1 &&' 'd->influences <= 2 &&'
 
 # When one row of the table serves, the bones copied without their signs.
-simd_mutant dqs_presigned_bones_unsigned sse2 fk__dqs_fast \
+simd_mutant dqs_presigned_bones_unsigned sse2 fk__dqs_signs_for \
 'palette + (one_influence ? (size_t)j * FK__DQS_PALETTE_STRIDE : hemisphere[j])' 'palette + (size_t)j * FK__DQS_PALETTE_STRIDE'
 
 # ---- Fast paths: the block index check ------------------------------------------------

@@ -58,6 +58,7 @@ static mesh test_mesh;
 static fk_rigid bones[ALL_BONES];
 static int used_bones = BONES; /* bones the vertices use and the SIMD calls are given */
 static int tied_weights = 0;   /* weights drawn from three values, so that the heaviest often ties */
+static float weight_sum = 1.0f; /* what each vertex's weights sum to (DQS with scale divides by it) */
 static int zero_sums = 0;      /* one vertex in 29 with all weights zero: DQS with scale sends it to the
                                   reference loop (weights that cancel would be ill-posed: a multiply-add
                                   leaves a blend of one rounding error where plain sums leave zero) */
@@ -65,6 +66,7 @@ static float matrices[ALL_BONES][12]; /* the bones with scale and shear (make_af
 static fk_rigid bind_poses[ALL_BONES]; /* their rest frames, for DQS with scale */
 static float scale_parts[ALL_BONES][12]; /* and the scale parts DQS splits off (row-major) */
 static int affine_bones = 0;   /* describe() gives the matrices (and rest frames) instead of the bones */
+static fk_dqs_scale_center scale_center = FK_DQS_SCALE_AT_VERTEX; /* and where DQS centres their scale */
 /* DQS with scale keeps 44 floats a bone: 145 bones fit the palette of
    FK_LBS_PALETTE_CAPACITY x 16 floats. Its fast path is given 68, past the
    64 of one word of its sign bits, and then 140, past the 128 its two words
@@ -148,7 +150,7 @@ static void make_mesh(int count, int k)
             test_mesh.joints[i][e] = (uint16_t)(rng_next() % (uint32_t)used_bones);
             sum += test_mesh.weights[i][e] = tied_weights ? (float)(1 + rng_next() % 3) : rng_uniform(0.05f, 1.0f);
         }
-        for (e = 0; e < k; ++e) test_mesh.weights[i][e] /= sum;
+        for (e = 0; e < k; ++e) test_mesh.weights[i][e] = test_mesh.weights[i][e] / sum * weight_sum;
         if (zero_sums && i % 29 == 5)
             for (e = 0; e < k; ++e) test_mesh.weights[i][e] = 0.0f;
     }
@@ -220,6 +222,7 @@ static fk_skin_desc describe(const layout *l, const buffers *b, int with_normals
     d.transforms = affine_bones ? NULL : bones;
     d.matrices = affine_bones ? &matrices[0][0] : NULL;
     d.bind_poses = affine_bones ? bind_poses : NULL;
+    d.dqs_scale_center = scale_center;
     d.transform_count = bone_count;
     d.out_positions = (float *)(void *)(out + l->position_offset);
     d.out_position_stride = l->vertex_bytes;
@@ -629,32 +632,44 @@ static void pieces_give_the_bits_of_one_call(void)
 static void lbs_simd_matches_reference(void) { make_bones(3.0f); agree(fk_skin_lbs, "LBS", 1000); }
 
 /* DQS of bones with scale (the affine bones above, split in their rest
-   frames), centred at the vertex, the case with a fast path; also with every
-   third bone flattened to a plane, and with vertices whose weights sum to
-   zero, which the fast path hands to the reference loop. */
+   frames), centred at the vertex and at the bone, weights summing to 1.75;
+   also with every third bone flattened to a plane, and with vertices whose
+   weights sum to zero, which the fast paths hand to the reference loop. */
 static void scaled_dqs_simd_matches_reference(void)
 {
-    int singular;
-    for (singular = 0; singular < 2; ++singular) {
-        make_affine_bones(singular);
-        affine_bones = 1;
-        used_bones = SCALED_BONES;
-        zero_sums = singular;
-        agree(fk_skin_dqs, singular ? "DQS with scale, flattened bones, zero sums" : "DQS with scale", 1000);
-        zero_sums = 0;
-        used_bones = BONES;
-        affine_bones = 0;
-    }
+    int singular, at_bone;
+    char what[80];
+    for (at_bone = 0; at_bone < 2; ++at_bone)
+        for (singular = 0; singular < 2; ++singular) {
+            make_affine_bones(singular);
+            affine_bones = 1;
+            scale_center = at_bone ? FK_DQS_SCALE_AT_BONE : FK_DQS_SCALE_AT_VERTEX;
+            used_bones = SCALED_BONES;
+            zero_sums = singular;
+            weight_sum = singular ? 1.0f : 1.75f;
+            snprintf(what, sizeof what, "DQS with scale at the %s%s", at_bone ? "bone" : "vertex",
+                     singular ? ", flattened bones, zero sums" : ", weights summing to 1.75");
+            agree(fk_skin_dqs, what, 1000);
+            weight_sum = 1.0f;
+            zero_sums = 0;
+            used_bones = BONES;
+            scale_center = FK_DQS_SCALE_AT_VERTEX;
+            affine_bones = 0;
+        }
 }
 
 /* A rig of bones with scale past the 128 bones the fast path's sign bits
-   cover: the call is the reference loop's, with the palette. */
+   cover: centred at the vertex, the call is the reference loop's, with the
+   palette; centred at the bone, its fast path's. */
 static void scaled_dqs_past_the_sign_bits_matches_reference(void)
 {
     make_affine_bones(0);
     affine_bones = 1;
     used_bones = SCALED_BONES_PAST_SIGN_BITS;
     agree(fk_skin_dqs, "DQS with scale, 140 bones", 200);
+    scale_center = FK_DQS_SCALE_AT_BONE; /* its own path, rigid DQS's signs by dot products past 64 bones */
+    agree(fk_skin_dqs, "DQS with scale at the bone, 140 bones", 200);
+    scale_center = FK_DQS_SCALE_AT_VERTEX;
     used_bones = BONES;
     affine_bones = 0;
 }
@@ -820,24 +835,30 @@ static void bad_index_stops_where_the_reference_stops(void)
        the last of a group, the last vertex (1001 vertices: a short last
        group) and the first; each in its third influence, and some in their
        last, the last index such a group holds. With four influences, with
-       three (the last slot then 2), and with eight (slot 6 or 7). */
+       three (the last slot then 2), and with eight (slot 6 or 7). LBS, DQS,
+       and DQS of bones with scale centred at the vertex and at the bone (a
+       path of its own, in stretches of 64 vertices). */
+    static const char *const names[4] = {"LBS", "DQS", "DQS with scale at the vertex", "DQS with scale at the bone"};
     static const int bad_vertices[] = {600, 603, 607, 1000, 603, 999, 0}, bad_slots[] = {2, 2, 2, 2, 3, 3, 2};
     static const int ks[] = {4, 3, 8};
     enum { COUNT = 1001, BAD = sizeof bad_vertices / sizeof bad_vertices[0] };
     int method, which;
-    make_bones(2.0f);
+    char what[80];
+    make_affine_bones(0);
     for (which = 0; which < 3 * BAD * LAYOUTS; ++which) { /* each bad vertex in each layout, k = 4, 3, 8 */
         int k = ks[which / (BAD * LAYOUTS)], bad = bad_vertices[which % BAD];
         int slot = k == 8 ? bad_slots[which % BAD] + 4 : bad_slots[which % BAD] < k ? bad_slots[which % BAD] : k - 1;
         if (which % (BAD * LAYOUTS) == 0) make_mesh(COUNT, k);
         uint16_t kept = test_mesh.joints[bad][slot];
         test_mesh.joints[bad][slot] = BONES; /* one past the last bone of the SIMD rig */
-        for (method = 0; method < 2; ++method) {
+        for (method = 0; method < 4; ++method) {
             skin_function skin = method ? fk_skin_dqs : fk_skin_lbs;
             layout l = layout_for(which / BAD % LAYOUTS, k);
             buffers fast, reference;
             fk_skin_desc d;
             int i, c, untouched = 1;
+            affine_bones = method >= 2;
+            scale_center = method == 3 ? FK_DQS_SCALE_AT_BONE : FK_DQS_SCALE_AT_VERTEX;
             fill(&l, &fast); fill(&l, &reference);
             for (i = 0; i < COUNT; ++i) /* every output float a NaN pattern the skinning never writes */
                 for (c = 0; c < 3; ++c) {
@@ -846,24 +867,26 @@ static void bad_index_stops_where_the_reference_stops(void)
                 }
             d = describe(&l, &fast, 1, 0, BONES);
             CHECK(skin(&d) == FK_ERROR_JOINT_OUT_OF_RANGE, "%s k=%d, %s: SIMD path reports the index of vertex %d",
-                  method ? "DQS" : "LBS", k, l.name, bad);
+                  names[method], k, l.name, bad);
             /* The reference rig has that bone, so give it the mesh's vertices up to the bad one. */
             test_mesh.count = bad;
             d = describe(&l, &reference, 1, 0, ALL_BONES);
             CHECK(skin(&d) == FK_OK, "reference");
-            compare(skin, &l, fast.out, reference.out, 1, method ? "DQS before the bad index" : "LBS before the bad index");
+            snprintf(what, sizeof what, "%s before the bad index", names[method]);
+            compare(skin, &l, fast.out, reference.out, 1, what);
             for (i = bad; i < COUNT; ++i)
                 for (c = 0; c < 12; ++c)
                     untouched &= (unsigned char)fast.out[(size_t)i * l.vertex_bytes + l.position_offset + (size_t)c] ==
                                      0x7F &&
                                  (unsigned char)fast.out[(size_t)i * l.vertex_bytes + l.normal_offset + (size_t)c] == 0x7F;
-            CHECK(untouched, "%s k=%d, %s: nothing written from the bad vertex %d on", method ? "DQS" : "LBS", k, l.name,
-                  bad);
+            CHECK(untouched, "%s k=%d, %s: nothing written from the bad vertex %d on", names[method], k, l.name, bad);
             test_mesh.count = COUNT;
             release(&fast); release(&reference);
         }
         test_mesh.joints[bad][slot] = kept;
     }
+    affine_bones = 0;
+    scale_center = FK_DQS_SCALE_AT_VERTEX;
 }
 
 #if defined(HAVE_GUARD_PAGES)

@@ -284,6 +284,7 @@ typedef struct job {
     size_t copy_bytes; /* per vertex, for memcpy */
     int interleaved;   /* k = 4 with normals, from records to out_records */
     int affine;        /* skin with scaled_bones, as matrices */
+    int at_bone;       /* and DQS centres their scale parts at the bone */
 } job;
 
 static void run_memcpy(void *context)
@@ -340,6 +341,7 @@ static fk_skin_desc job_desc(const job *j)
         d.transforms = NULL;
         d.matrices = &scaled_bones[0][0];
         d.bind_poses = bind_poses;
+        d.dqs_scale_center = j->at_bone ? FK_DQS_SCALE_AT_BONE : FK_DQS_SCALE_AT_VERTEX;
     }
     d.transform_count = BONES;
     d.out_positions = out_positions + 3 * first;
@@ -430,7 +432,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
             timing t;
             j.end = n; j.k = k; j.with_normals = w;
             j.copy_bytes = bytes_per_vertex(k, w) / 2;
@@ -443,7 +445,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
             timing t;
             j.end = n; j.k = k; j.with_normals = w;
             t = time_calls(run_plain, &j, calls);
@@ -454,7 +456,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
             timing t;
             j.end = n; j.k = k; j.with_normals = w;
             t = time_calls(run_skin, &j, calls);
@@ -464,7 +466,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0}, lbs;
+            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, lbs;
             timing t;
             paired_ratios ratios;
             j.end = n; j.k = k; j.with_normals = w; j.dqs = 1;
@@ -475,7 +477,7 @@ static void bench_skinning(int n)
             print_dqs_ratios(ratios, "");
         }
     for (w = 0; w < 2; ++w) { /* rigs whose bones fit one hemisphere take a shorter path */
-        job j = {0, 0, 4, 0, 1, 1, 0, 0, 0}, lbs;
+        job j = {0, 0, 4, 0, 1, 1, 0, 0, 0, 0}, lbs;
         timing t;
         paired_ratios ratios;
         j.end = n; j.with_normals = w;
@@ -486,22 +488,23 @@ static void bench_skinning(int n)
         print_dqs_ratios(ratios, "; bones within 60 degrees");
     }
     /* bones with scale and shear, given as matrices: under LBS and under DQS
-       (split into scale and rigid parts), each against LBS of rigid bones */
-    for (use_dqs = 0; use_dqs < 2; ++use_dqs)
+       (split into scale and rigid parts, centred at the vertex, then at the
+       bone), each against LBS of rigid bones */
+    for (use_dqs = 0; use_dqs < 3; ++use_dqs)
         for (w = 0; w < 2; ++w) {
-            job j = {0, 0, 4, 0, 0, 0, 0, 0, 1}, lbs;
+            job j = {0, 0, 4, 0, 0, 0, 0, 0, 1, 0}, lbs;
             timing t;
             paired_ratios ratios;
-            j.end = n; j.with_normals = w; j.dqs = use_dqs;
-            lbs = j; lbs.affine = 0; lbs.dqs = 0;
+            j.end = n; j.with_normals = w; j.dqs = use_dqs > 0; j.at_bone = use_dqs == 2;
+            lbs = j; lbs.affine = 0; lbs.dqs = 0; lbs.at_bone = 0;
             t = time_paired(run_skin, &j, run_skin, &lbs, calls, &ratios);
             snprintf(name, sizeof name, "fk_skin_%s k=4%s %s", use_dqs ? "dqs" : "lbs", w ? " +n" : "",
-                     use_dqs ? "scaled" : "affine");
+                     use_dqs == 2 ? "at bone" : use_dqs ? "scaled" : "affine");
             print_row(name, n, bytes_per_vertex(4, w), t, memcpy_time[w][4] / t.median, plain_time[w][4]);
             print_ratios(use_dqs ? "DQS with scale/LBS" : "affine/rigid", ratios, "");
         }
     { /* interleaved records (the same 72 bytes per vertex as k = 4 with normals) */
-        job lbs = {0, 0, 4, 1, 0, 0, 0, 1, 0}, dqs;
+        job lbs = {0, 0, 4, 1, 0, 0, 0, 1, 0, 0}, dqs;
         timing t;
         paired_ratios ratios;
         lbs.end = n;
@@ -523,7 +526,7 @@ static void bench_threads(int n)
     int calls = calls_for(n), c;
     printf("\n%d vertices, k=4, positions, split over 2 threads (median ms, min-max):\n", n);
     for (c = 0; c < 2; ++c) {
-        job whole = {0, 0, 4, 0, 0, 0, 0, 0, 0};
+        job whole = {0, 0, 4, 0, 0, 0, 0, 0, 0, 0};
         whole.end = n; whole.copy_bytes = bytes_per_vertex(4, 0) / 2;
         h.run = c ? run_skin : run_memcpy;
         h.half[0] = whole; h.half[0].end = n / 2;
@@ -545,7 +548,7 @@ static void bench_call_cost(void)
     int dqs;
     printf("\nCost of a call with %d bones, 16 vertices, k=4 (median, min-max):\n", BONES);
     for (dqs = 0; dqs < 2; ++dqs) {
-        job tiny = {0, 16, 4, 0, 0, 0, 0, 0, 0};
+        job tiny = {0, 16, 4, 0, 0, 0, 0, 0, 0, 0};
         timing t;
         tiny.dqs = dqs;
         t = time_calls(run_skin, &tiny, 10000);
@@ -564,7 +567,7 @@ static void bench_clock(void)
 #ifdef BENCH_HAVE_TSC
     enum { MULTIPLIES = 30000 };
     static const char *const after[3] = {"20 ms of scalar work", "fk_skin_lbs, 1M vertices", "fk_skin_dqs, 1M vertices"};
-    job whole = {0, MAX_VERTICES, 4, 0, 0, 0, 0, 0, 0};
+    job whole = {0, MAX_VERTICES, 4, 0, 0, 0, 0, 0, 0, 0};
     double samples[3][SAMPLES];
     int s, c;
     for (s = 0; s < SAMPLES; ++s)
@@ -746,7 +749,7 @@ static void bench_against_baseline(void)
     for (i = 0; i < 5; ++i) { /* 1M vertices, k = 4, 64 bones: LBS, LBS +normals, DQS; 16 vertices: LBS, DQS */
         static const char *const names[5] = {"fk_skin_lbs 1M k=4", "fk_skin_lbs 1M k=4 +normals", "fk_skin_dqs 1M k=4",
                                              "fk_skin_lbs 16 vertices k=4", "fk_skin_dqs 16 vertices k=4"};
-        job j = {0, MAX_VERTICES, 4, 0, 0, 0, 0, 0, 0};
+        job j = {0, MAX_VERTICES, 4, 0, 0, 0, 0, 0, 0, 0};
         j.with_normals = i == 1;
         j.dqs = i == 2 || i == 4;
         if (i >= 3) j.end = 16;
