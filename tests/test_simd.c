@@ -649,7 +649,7 @@ static void scaled_dqs_simd_matches_reference(void)
             weight_sum = singular ? 1.0f : 1.75f;
             snprintf(what, sizeof what, "DQS with scale at the %s%s", at_bone ? "bone" : "vertex",
                      singular ? ", flattened bones, zero sums" : ", weights summing to 1.75");
-            agree(fk_skin_dqs, what, 1000);
+            agree(fk_skin_dqs, what, 500); /* the reference converts each bone as it reads it */
             weight_sum = 1.0f;
             zero_sums = 0;
             used_bones = BONES;
