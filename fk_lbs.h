@@ -7873,7 +7873,7 @@ static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, co
    palette (with the default capacity, 12 KB of stack beyond rigid DQS's), the
    points divided by W in between. A stretch with a weight sum that is not a
    positive normal float is the reference loop's, whole. */
-#define FK__AT_BONE_STRETCH 64
+#define FK__AT_BONE_STRETCH 32
 #define FK__AT_BONE_BONES (FK_LBS_PALETTE_CAPACITY * 16 / FK__DQS_SCALED_STRIDE)
 
 static int fk__dqs_at_bone_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,

@@ -837,7 +837,7 @@ static void bad_index_stops_where_the_reference_stops(void)
        last, the last index such a group holds. With four influences, with
        three (the last slot then 2), and with eight (slot 6 or 7). LBS, DQS,
        and DQS of bones with scale centred at the vertex and at the bone (a
-       path of its own, in stretches of 64 vertices). */
+       path of its own, in stretches of 32 vertices). */
     static const char *const names[4] = {"LBS", "DQS", "DQS with scale at the vertex", "DQS with scale at the bone"};
     static const int bad_vertices[] = {600, 603, 607, 1000, 603, 999, 0}, bad_slots[] = {2, 2, 2, 2, 3, 3, 2};
     static const int ks[] = {4, 3, 8};
