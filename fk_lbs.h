@@ -7871,10 +7871,23 @@ static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, co
    then rigid DQS. So the two kernels run in turn over each stretch of
    vertices, through buffers on the stack, each on a copy of its parts of the
    palette (with the default capacity, 12 KB of stack beyond rigid DQS's), the
-   points divided by W in between. A stretch with a weight sum that is not a
-   positive normal float is the reference loop's, whole. */
+   points divided by W in between. A vertex whose W is not a positive normal
+   float is then done again by the reference loop, from a copy of its point
+   and normal kept before anything was written (the call may be in place). */
 #define FK__AT_BONE_STRETCH 32
 #define FK__AT_BONE_BONES (FK_LBS_PALETTE_CAPACITY * 16 / FK__DQS_SCALED_STRIDE)
+
+/* The reference loop over vertex i alone, from its point and normal as kept. */
+static void fk__dqs_at_bone_vertex(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, int i,
+                                   const float kept[6])
+{
+    fk_skin_desc one = *d;
+    fk__skin_layout apart = *layout;
+    one.positions = kept;
+    one.normals = d->normals ? kept + 3 : NULL;
+    apart.position_stride = apart.normal_stride = 0;
+    (void)fk__dqs_scaled_reference(&one, &apart, palette, i, i + 1);
+}
 
 static int fk__dqs_at_bone_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
                                 fk_result *result)
@@ -7882,11 +7895,12 @@ static int fk__dqs_at_bone_fast(const fk_skin_desc *d, const fk__skin_layout *la
     float scale_storage[FK__AT_BONE_BONES * FK__LBS_BONE_FLOATS + 16];
     float rigid_storage[FK__AT_BONE_BONES * FK__DQS_PALETTE_STRIDE + 16];
     float points[3 * FK__AT_BONE_STRETCH], moved_normals[3 * FK__AT_BONE_STRETCH], sums[FK__AT_BONE_STRETCH];
+    float kept[6 * FK__AT_BONE_STRETCH]; /* the points and normals of vertices whose W is not usable */
     float *scale_parts = fk__align64(scale_storage), *rigid_parts = fk__align64(rigid_storage);
     const fk__fast_path_table *fast = fk__fast_paths();
     fk__dqs_signs signs;
     fk__skin_run scaling, rotating; /* the two kernels' runs over the stretch at hand */
-    int j, begin, i, e, positive;
+    int j, begin, i, e;
     for (j = 0; j < d->transform_count; ++j) {
         memcpy(scale_parts + (size_t)j * FK__LBS_BONE_FLOATS,
                palette + (size_t)j * FK__DQS_SCALED_STRIDE + FK__DQS_SCALE_AT, FK__LBS_BONE_FLOATS * sizeof(float));
@@ -7910,19 +7924,21 @@ static int fk__dqs_at_bone_fast(const fk_skin_desc *d, const fk__skin_layout *la
             *result = fk__dqs_scaled_reference(d, layout, palette, begin, d->vertex_count);
             return 1;
         }
-        for (positive = 1, i = 0; i < scaling.count; ++i) {
+        for (i = 0; i < scaling.count; ++i) {
             const float *weights = (const float *)(const void *)(scaling.weights + (size_t)i * scaling.weight_stride);
             for (sums[i] = weights[0], e = 1; e < d->influences; ++e) sums[i] += weights[e];
-            positive &= sums[i] >= FLT_MIN && sums[i] <= FLT_MAX;
+            if (sums[i] >= FLT_MIN && sums[i] <= FLT_MAX) continue;
+            sums[i] = 0.0f; /* a mark: usable sums are not zero */
+            memcpy(kept + 6 * i, scaling.positions + (size_t)i * scaling.position_stride, 3 * sizeof(float));
+            if (d->normals)
+                memcpy(kept + 6 * i + 3, scaling.normals + (size_t)i * scaling.normal_stride, 3 * sizeof(float));
         }
-        if (positive) {
-            fast->lbs(&scaling);
-            for (i = 0; i < scaling.count; ++i)
-                for (e = 0; e < 3; ++e) points[3 * i + e] /= sums[i];
-            fast->dqs(&rotating);
-        } else {
-            (void)fk__dqs_scaled_reference(d, layout, palette, begin, begin + scaling.count);
-        }
+        fast->lbs(&scaling);
+        for (i = 0; i < scaling.count; ++i)
+            for (e = 0; sums[i] != 0.0f && e < 3; ++e) points[3 * i + e] /= sums[i];
+        fast->dqs(&rotating);
+        for (i = 0; i < scaling.count; ++i)
+            if (sums[i] == 0.0f) fk__dqs_at_bone_vertex(d, layout, palette, begin + i, kept + 6 * i);
         fk__skin_run_advance(&scaling, scaling.count);
         fk__skin_run_advance(&rotating, rotating.count);
     }

@@ -562,11 +562,15 @@ simd_mutant scaled_dqs_sign_bits_one_sided sse2 fk__dqs_sign_bits 'flipped[(size
 simd_mutant scaled_dqs_past_the_sign_bits avx2 fk__dqs_scaled_fast 'd->transform_count > FK__DQS_SIGN_BONES)' '0)'
 
 # DQS with scale at the bone: the points not divided by the weights' sum; a
-# stretch with a zero sum kept in the fast path; the normals left unscaled for
-# the rigid kernel; the rigid kernel given the bones' scale parts; a stretch
-# with a bad joint index skinned by the reference from its second vertex.
+# vertex with a zero sum kept in the fast path, or redone from the buffer
+# instead of its own point; the normals left unscaled for the rigid kernel; the
+# rigid kernel given the bones' scale parts; a stretch with a bad joint index
+# skinned by the reference from its second vertex.
 simd_mutant at_bone_points_not_divided avx2 fk__dqs_at_bone_fast 'points[3 * i + e] /= sums[i];' '(void)sums;'
-simd_mutant at_bone_zero_sums_kept sse2 fk__dqs_at_bone_fast 'positive &= sums[i] >= FLT_MIN' 'positive &= sums[i] >= -FLT_MAX'
+simd_mutant at_bone_zero_sums_kept sse2 fk__dqs_at_bone_fast 'if (sums[i] >= FLT_MIN && sums[i] <= FLT_MAX) continue;' \
+'if (sums[i] >= -FLT_MAX) continue;'
+simd_mutant at_bone_weightless_point_from_the_output avx2 fk__dqs_at_bone_fast \
+'memcpy(kept + 6 * i, scaling.positions' 'memcpy(kept + 6 * i, scaling.out_positions'
 simd_mutant at_bone_normals_unscaled avx2 fk__dqs_at_bone_fast 'd->normals ? (const char *)moved_normals : NULL' 'd->normals'
 simd_mutant at_bone_rigid_parts_from_scale sse2 fk__dqs_at_bone_fast 'palette + (size_t)j * FK__DQS_SCALED_STRIDE,' 'palette + (size_t)j * FK__DQS_SCALED_STRIDE + FK__DQS_SCALE_AT,'
 simd_mutant at_bone_bad_stretch_first_unwritten avx2 fk__dqs_at_bone_fast 'palette, begin, d->vertex_count)' 'palette, begin + 1, d->vertex_count)'

@@ -466,7 +466,18 @@ static int same_bits_as(const float *positions, const float *normals, size_t ste
    not depend on which loop or which part of a loop reaches it. 1500
    vertices; k = 1, 2, 3, 4 and 8 (4 has a kernel of its own), in place where
    a line's first vertex falls on each 16 bytes. */
-static const char *const method_name[4] = {"LBS", "DQS", "affine LBS", "DQS with scale"};
+enum { METHODS = 5 };
+static const char *const method_name[METHODS] = {"LBS", "DQS", "affine LBS", "DQS with scale",
+                                                 "DQS with scale at the bone"};
+
+/* Sets the rig up for a method of method_name[] and returns its function. */
+static skin_function use_method(int method)
+{
+    affine_bones = method >= 2;
+    scale_center = method == 4 ? FK_DQS_SCALE_AT_BONE : FK_DQS_SCALE_AT_VERTEX;
+    used_bones = method >= 3 ? SCALED_BONES : BONES;
+    return method == 1 || method >= 3 ? fk_skin_dqs : fk_skin_lbs;
+}
 
 static void layouts_give_the_same_bits(void)
 {
@@ -479,10 +490,8 @@ static void layouts_give_the_same_bits(void)
     if (!line) { fprintf(stderr, "out of memory\n"); exit(1); }
     aligned = line + (64 - (uintptr_t)line % 64);
     make_affine_bones(0);
-    for (method = 0; method < 4; ++method) { /* LBS, DQS, LBS of affine bones, DQS with scale */
-        skin_function skin = method % 2 ? fk_skin_dqs : fk_skin_lbs;
-        affine_bones = method >= 2;
-        used_bones = method == 3 ? SCALED_BONES : BONES;
+    for (method = 0; method < METHODS; ++method) {
+        const skin_function skin = use_method(method);
         for (k = 1; k <= MAX_K; k = k == 4 ? 8 : k + 1) {
             make_mesh(COUNT, k);
             for (with_normals = 0; with_normals < 2; ++with_normals) {
@@ -535,8 +544,7 @@ static void layouts_give_the_same_bits(void)
         }
     }
     free(line);
-    affine_bones = 0;
-    used_bones = BONES;
+    (void)use_method(0);
 }
 
 /* A descriptor for `count` vertices from vertex `first` of d's. */
@@ -571,13 +579,11 @@ static void pieces_give_the_bits_of_one_call(void)
     int method, k, way, with_normals, in_place, first, i;
     char what[160];
     make_affine_bones(0);
-    for (method = 0; method < 4; ++method) { /* LBS, DQS, LBS of affine bones, DQS with scale */
-        skin_function skin = method % 2 ? fk_skin_dqs : fk_skin_lbs;
-        affine_bones = method >= 2;
-        used_bones = method == 3 ? SCALED_BONES : BONES;
+    for (method = 0; method < METHODS; ++method) {
+        const skin_function skin = use_method(method);
         for (k = 1; k <= MAX_K; k = k == 4 ? 8 : k + 1) {
             make_mesh(COUNT, k);
-            for (i = 0; method % 2 && i < COUNT; ++i) {
+            for (i = 0; skin == fk_skin_dqs && i < COUNT; ++i) {
                 int e;
                 if (i % 61 == 7)
                     for (e = 0; e < k; ++e) test_mesh.weights[i][e] = 0.0f;
@@ -625,8 +631,7 @@ static void pieces_give_the_bits_of_one_call(void)
                     }
         }
     }
-    affine_bones = 0;
-    used_bones = BONES;
+    (void)use_method(0);
 }
 
 static void lbs_simd_matches_reference(void) { make_bones(3.0f); agree(fk_skin_lbs, "LBS", 1000); }
