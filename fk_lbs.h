@@ -57,7 +57,10 @@
      FK_LBS_PALETTE_CAPACITY  bones whose matrices are precomputed on the stack per
                               skinning call (default 256: 16 KB; DQS of bones with
                               scale keeps 44 floats a bone, so 93 fit); larger rigs
-                              still work, converting each bone as it is used
+                              still work, converting each bone as it is used. The
+                              fast paths take some stack beside it: rigid DQS 11 KB
+                              of sign tables, DQS with scale centred at the bone
+                              24 KB (copies of the palette's parts and buffers)
      FK_LBS_RIGID_TOLERANCE   relative tolerance (default 1e-4) within which engine
                               matrices count as rigid in fk_bind_from_matrices(),
                               fk_pose_from_matrices() and fk_skin_dqs(): above float
@@ -7870,14 +7873,15 @@ static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, co
    with W the weights' sum, has moved them: affine LBS by the scale parts,
    then rigid DQS. So the two kernels run in turn over each stretch of
    vertices, through buffers on the stack, each on a copy of its parts of the
-   palette (with the default capacity, 12 KB of stack beyond rigid DQS's), the
+   palette (with the default capacity, 13 KB of stack beyond rigid DQS's), the
    points divided by W in between. A vertex whose W is not a positive normal
    float is then done again by the reference loop, from a copy of its point
    and normal kept before anything was written (the call may be in place). */
 #define FK__AT_BONE_STRETCH 32
 #define FK__AT_BONE_BONES (FK_LBS_PALETTE_CAPACITY * 16 / FK__DQS_SCALED_STRIDE)
 
-/* The reference loop over vertex i alone, from its point and normal as kept. */
+/* The reference loop over vertex i alone, from its point and normal as kept:
+   with strides of zero, vertex i's point and normal are kept[]'s. */
 static void fk__dqs_at_bone_vertex(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, int i,
                                    const float kept[6])
 {
@@ -7916,6 +7920,7 @@ static int fk__dqs_at_bone_fast(const fk_skin_desc *d, const fk__skin_layout *la
     for (begin = 0; begin < d->vertex_count; begin += scaling.count) {
         scaling.count = rotating.count = d->vertex_count - begin < FK__AT_BONE_STRETCH ? d->vertex_count - begin
                                                                                         : FK__AT_BONE_STRETCH;
+        /* the buffers stay put while the runs move on (fk__skin_run_advance() below) */
         scaling.out_positions = (char *)points;
         scaling.out_normals = (char *)moved_normals;
         rotating.positions = (const char *)points;

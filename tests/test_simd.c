@@ -647,9 +647,7 @@ static void scaled_dqs_simd_matches_reference(void)
     for (at_bone = 0; at_bone < 2; ++at_bone)
         for (singular = 0; singular < 2; ++singular) {
             make_affine_bones(singular);
-            affine_bones = 1;
-            scale_center = at_bone ? FK_DQS_SCALE_AT_BONE : FK_DQS_SCALE_AT_VERTEX;
-            used_bones = SCALED_BONES;
+            (void)use_method(at_bone ? 4 : 3);
             zero_sums = singular;
             weight_sum = singular ? 1.0f : 1.75f;
             snprintf(what, sizeof what, "DQS with scale at the %s%s", at_bone ? "bone" : "vertex",
@@ -657,9 +655,7 @@ static void scaled_dqs_simd_matches_reference(void)
             agree(fk_skin_dqs, what, 500); /* the reference converts each bone as it reads it */
             weight_sum = 1.0f;
             zero_sums = 0;
-            used_bones = BONES;
-            scale_center = FK_DQS_SCALE_AT_VERTEX;
-            affine_bones = 0;
+            (void)use_method(0);
         }
 }
 
