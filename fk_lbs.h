@@ -1817,6 +1817,15 @@ FK_LBS_DEF fk_result fk_ik_aim_chain(int joint_count, const int *parents, const 
 #define FK__LIKELY(x) (x)
 #endif
 
+/* Inverse kinematics runs once per chain, not per vertex: clang compiles it
+   for size, since it otherwise inlines the quaternion functions into it many
+   times over. */
+#if defined(__clang__)
+#define FK__SMALL __attribute__((minsize))
+#else
+#define FK__SMALL
+#endif
+
 #ifndef FK_LBS_ASSERT
 #include <assert.h>
 #define FK_LBS_ASSERT(x) assert(x)
@@ -5912,8 +5921,8 @@ static fk_vec3 fk__two_bone_hinge(const fk_ik_two_bone_desc *d, fk_quat world_mi
 
 /* The world turns of start (about S) and of mid (about M, after start's) that put
    the end on the eased and clamped target. */
-static void fk__two_bone_solve(const fk_ik_two_bone_desc *d, fk_quat world_mid, fk_vec3 start, fk_vec3 bone1,
-                               fk_vec3 bone2, fk_quat *turn_start, fk_quat *turn_mid)
+static FK__SMALL void fk__two_bone_solve(const fk_ik_two_bone_desc *d, fk_quat world_mid, fk_vec3 start,
+                                         fk_vec3 bone1, fk_vec3 bone2, fk_quat *turn_start, fk_quat *turn_mid)
 {
     const float a = fk_vec3_length(bone1), b = fk_vec3_length(bone2), length = a + b, soft = d->soften * length;
     fk_vec3 to_target = fk_vec3_sub(d->target, start), u, u1, hinge, normal, bend, upper, lower;
@@ -5953,7 +5962,8 @@ static void fk__two_bone_solve(const fk_ik_two_bone_desc *d, fk_quat world_mid, 
                                       normal);
 }
 
-FK_LBS_DEF fk_result fk_ik_two_bone(const fk_ik_two_bone_desc *desc, float weight, fk_quat *rotations, int *reached)
+FK_LBS_DEF FK__SMALL fk_result fk_ik_two_bone(const fk_ik_two_bone_desc *desc, float weight, fk_quat *rotations,
+                                              int *reached)
 {
     const fk_ik_two_bone_desc *d = desc;
     const fk_quat none = fk_quat_identity();
@@ -6124,9 +6134,9 @@ static fk_quat fk__aim_turn(fk_vec3 origin, fk_vec3 direction, fk_vec3 up, fk_ve
 /* The current world rotation and pivot of @p joint, @p top or a joint below it:
    the relative rotations composed down the path from @p top, whose pivot and
    parent's rotation, like the rest-space segments, come from @p transforms. */
-static void fk__aim_current(const int *parents, const fk_vec3 *rest_joints, const fk_rigid *transforms,
-                            const fk_quat *rotations, int rest_frame, int top, int joint, fk_quat *rotation,
-                            fk_vec3 *pivot)
+static FK__SMALL void fk__aim_current(const int *parents, const fk_vec3 *rest_joints, const fk_rigid *transforms,
+                                      const fk_quat *rotations, int rest_frame, int top, int joint, fk_quat *rotation,
+                                      fk_vec3 *pivot)
 {
     int above_top = fk__parent_index(parents, top), k;
     fk_quat path = fk_quat_identity(), start = above_top >= 0 ? fk_quat_normalize(transforms[above_top].q)
@@ -6201,10 +6211,10 @@ static fk_result fk__check_aim(int joint_count, const int *parents, const fk_vec
     return bound <= 0.125f * FLT_MAX ? FK_OK : FK_ERROR_NOT_FINITE;
 }
 
-FK_LBS_DEF fk_result fk_ik_aim_chain(int joint_count, const int *parents, const fk_vec3 *rest_joints,
-                                     const fk_rigid *transforms, fk_rotation_frame frame, int chain_count,
-                                     const int *chain, const float *weights, const fk_ik_aim_desc *aim,
-                                     fk_vec3 target, fk_quat *rotations, int *reached)
+FK_LBS_DEF FK__SMALL fk_result fk_ik_aim_chain(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+                                               const fk_rigid *transforms, fk_rotation_frame frame, int chain_count,
+                                               const int *chain, const float *weights, const fk_ik_aim_desc *aim,
+                                               fk_vec3 target, fk_quat *rotations, int *reached)
 {
     fk_vec3 forward, up, pole;
     int m, last, turned = 0, all_reached = 1, rest_frame = frame == FK_FRAME_REST;
@@ -6977,6 +6987,29 @@ static FK__ALWAYS_INLINE float fk__dqs_signed_weight(uint64_t low, uint64_t high
     return weight;
 }
 
+/* A vertex's four weights signed at once, as fk__dqs_signed_weight() signs
+   each, where the tier can; returns whether it did. AVX2 gives each lane its
+   bone's 32-bit word of the pivot's row (bit j is bit j % 32 of word j / 32)
+   and shifts that bit to the sign. SSE2 and SIMD128 have no per-lane shifts,
+   so the 4-lane tier signs a weight at a time. */
+static FK__ALWAYS_INLINE int fk__dqs_four_signed_weights4(const uint64_t *row, const uint16_t *joints,
+                                                          const float *weights, float *out)
+{
+    (void)row; (void)joints; (void)weights; (void)out;
+    return 0;
+}
+#if defined(FK__SIMD_AVX2)
+static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_four_signed_weights8(const uint64_t *row, const uint16_t *joints,
+                                                                          const float *weights, float *out)
+{
+    const __m128i joint = _mm_cvtepu16_epi32(_mm_loadl_epi64((const __m128i *)(const void *)joints));
+    const __m128 words = _mm_permutevar_ps(_mm_loadu_ps((const float *)(const void *)row), _mm_srli_epi32(joint, 5));
+    const __m128i bits = _mm_sllv_epi32(_mm_castps_si128(words), _mm_andnot_si128(joint, _mm_set1_epi32(31)));
+    _mm_storeu_ps(out, _mm_xor_ps(_mm_loadu_ps(weights), _mm_and_ps(_mm_castsi128_ps(bits), _mm_set1_ps(-0.0f))));
+    return 1;
+}
+#endif
+
 /* One vertex of DQS done by the reference's fk__dqs_finish(), from its blend. */
 static void fk__dqs_vertex_reference(const float *real, const float *dual, const void *position, const void *normal,
                                      void *out, void *out_normal)
@@ -7469,13 +7502,16 @@ enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
             } else { /* each bone's whole entry, its weight signed as its dual quaternion is */ \
                 const uint64_t low = r.flipped[pivots[lane]], high = r.flipped[pivots[lane] + 1]; \
                 const float *bone = r.palette + (size_t)joints[0] * stride; \
-                float signed_weight = fk__dqs_signed_weight(low, high, joints[0], weights[0]); \
+                float four[4], signed_weight; \
+                const int at_once = influences == 4 && \
+                                    fk__dqs_four_signed_weights##w(r.flipped + pivots[lane], joints, weights, four); \
+                signed_weight = at_once ? four[0] : fk__dqs_signed_weight(low, high, joints[0], weights[0]); \
                 fk__lbs_blend##w motion = fk__lbs_start##w(bone + FK__DQS_MOTION_AT, signed_weight), scale = motion; \
                 blend = fk__dqs_start##w(bone, signed_weight); \
                 if (normals) scale = fk__lbs_start##w(bone + FK__DQS_SCALE_AT, weights[0]); \
                 FK__UNROLL for (e = 1; e < influences; ++e) { \
                     bone = r.palette + (size_t)joints[e] * stride; \
-                    signed_weight = fk__dqs_signed_weight(low, high, joints[e], weights[e]); \
+                    signed_weight = at_once ? four[e] : fk__dqs_signed_weight(low, high, joints[e], weights[e]); \
                     fk__dqs_add##w(&blend, bone, signed_weight); \
                     fk__lbs_add##w(&motion, bone + FK__DQS_MOTION_AT, signed_weight); \
                     if (normals) fk__lbs_add##w(&scale, bone + FK__DQS_SCALE_AT, weights[e]); \
@@ -7555,6 +7591,7 @@ enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
     static target void fk__dqs_scaled_##tier(const fk__skin_run *run) \
     { \
         if (run->influences == 4 && !run->normals) fk__dqs_loop_##tier(run, 4, 0, FK__DQS_BY_BITS, 1); \
+        else if (run->influences == 4) fk__dqs_loop_##tier(run, 4, 1, FK__DQS_BY_BITS, 1); \
         else if (run->normals) fk__dqs_loop_##tier(run, run->influences, 1, FK__DQS_BY_BITS, 1); \
         else fk__dqs_loop_##tier(run, run->influences, 0, FK__DQS_BY_BITS, 1); \
         fk__leave_##tier(); \

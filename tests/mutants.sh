@@ -561,6 +561,13 @@ simd_mutant scaled_dqs_sign_bits_one_sided sse2 fk__dqs_sign_bits 'flipped[(size
 # DQS with scale: a rig past the 128 bones of the sign bits kept in the fast path.
 simd_mutant scaled_dqs_past_the_sign_bits avx2 fk__dqs_scaled_fast 'd->transform_count > FK__DQS_SIGN_BONES)' '0)'
 
+# DQS with scale, four weights signed at once: a bone's bit looked for in the
+# wrong 32-bit word of the pivot's row, or at the wrong place in it.
+simd_mutant scaled_dqs_four_signs_wrong_word avx2 fk__dqs_four_signed_weights8 '_mm_srli_epi32(joint, 5)' \
+'_mm_srli_epi32(joint, 6)'
+simd_mutant scaled_dqs_four_signs_wrong_bit avx2 fk__dqs_four_signed_weights8 '_mm_andnot_si128(joint, ' \
+'_mm_and_si128(joint, '
+
 # DQS with scale at the bone: the points not divided by the weights' sum; a
 # vertex with a zero sum kept in the fast path, or redone from the buffer
 # instead of its own point; the normals left unscaled for the rigid kernel; the
