@@ -57,10 +57,13 @@
      FK_LBS_PALETTE_CAPACITY  bones whose matrices are precomputed on the stack per
                               skinning call (default 256: 16 KB; DQS of bones with
                               scale keeps 44 floats a bone, so 93 fit); larger rigs
-                              still work, converting each bone as it is used. The
-                              fast paths take some stack beside it: rigid DQS 11 KB
-                              of sign tables, DQS with scale centred at the bone
-                              24 KB (copies of the palette's parts and buffers)
+                              still work, in the plain C loop, converting each bone
+                              as it is used and keeping the last 16 (3 KB): several
+                              to tens of times slower, so raise it for large rigs
+                              (bones x 44 / 16 for bones with scale). The fast paths
+                              take some stack beside it: rigid DQS 11 KB of sign
+                              tables, DQS with scale centred at the bone 24 KB
+                              (copies of the palette's parts and buffers)
      FK_LBS_RIGID_TOLERANCE   relative tolerance (default 1e-4) within which engine
                               matrices count as rigid in fk_bind_from_matrices(),
                               fk_pose_from_matrices() and fk_skin_dqs(): above float
@@ -125,9 +128,10 @@
 
 #ifndef FK_LBS_PALETTE_CAPACITY
 /** @brief Bones whose matrices a skinning call precomputes on its stack (an
-    option: define it before including). Rigs with more bones still skin, each
-    bone beyond converted as it is used. Defined with the declarations, so that
-    any file can read it (define it alike in each). */
+    option: define it before including). Rigs with more bones still skin, in
+    the plain C loop, each bone converted as it is used (the last 16 kept), which
+    is several to tens of times slower than the fast paths. Defined with the
+    declarations, so that any file can read it (define it alike in each). */
 #define FK_LBS_PALETTE_CAPACITY 256
 #endif
 
@@ -746,7 +750,8 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc);
     the skinned mesh. docs/skinning.md has the formulas. Bones with scale take
     the fast paths for rigs of up to FK_LBS_PALETTE_CAPACITY x 16 / 44 bones (a
     bone with scale keeps 44 floats), centred at the vertex up to 128 of them;
-    larger rigs, the reference loop. */
+    larger rigs, the reference loop: for a rig with scale of more than 93 bones,
+    define FK_LBS_PALETTE_CAPACITY as at least bones x 44 / 16. */
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
 
 /* ============================================================================
@@ -3440,23 +3445,59 @@ static fk_vec3 fk__cofactor_normal(const float blend[FK__LBS_BONE_FLOATS], fk_ve
                ? fk_vec3_make(-m.x, -m.y, -m.z) : m;
 }
 
-/* Reference LBS over vertices [begin, end). With a NULL palette each bone is
-   converted as it is used (rigs larger than FK_LBS_PALETTE_CAPACITY). */
-static fk_result fk__lbs_reference(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                                   int begin, int end)
+/* Rigs larger than the palette convert each bone as it is used. A vertex's
+   neighbours in a mesh mostly use the same bones, so the last few converted
+   are kept, a slot per joint index modulo their count: a bone with scale costs
+   a polar decomposition, far more than the blend that uses it. A slot holds
+   the largest entry, a bone with scale's (FK__DQS_SCALED_STRIDE floats). */
+#define FK__BONE_CACHE_SLOTS 16
+#define FK__BONE_CACHE_FLOATS 44
+
+typedef struct fk__bone_cache {
+    void (*convert)(const fk_skin_desc *, int, float *);
+    int joint[FK__BONE_CACHE_SLOTS];
+    float bone[FK__BONE_CACHE_SLOTS][FK__BONE_CACHE_FLOATS];
+} fk__bone_cache;
+
+static void fk__bone_cache_start(fk__bone_cache *cache, void (*convert)(const fk_skin_desc *, int, float *))
+{
+    int slot;
+    cache->convert = convert;
+    for (slot = 0; slot < FK__BONE_CACHE_SLOTS; ++slot) cache->joint[slot] = -1;
+}
+
+static FK__NOINLINE const float *fk__bone_converted(const fk_skin_desc *d, fk__bone_cache *cache, int joint)
+{
+    const int slot = joint % FK__BONE_CACHE_SLOTS;
+    cache->convert(d, joint, cache->bone[slot]);
+    cache->joint[slot] = joint;
+    return cache->bone[slot];
+}
+
+/* Bone `joint` as the palette would hold it, from the cache. */
+static const float *fk__cached_bone(const fk_skin_desc *d, fk__bone_cache *cache, int joint)
+{
+    const int slot = joint % FK__BONE_CACHE_SLOTS;
+    if (cache->joint[slot] == joint) return cache->bone[slot];
+    return fk__bone_converted(d, cache, joint);
+}
+
+/* Reference LBS over vertices [begin, end), its bones from the palette or,
+   with a NULL palette (rigs larger than FK_LBS_PALETTE_CAPACITY), from the cache. */
+static fk_result fk__lbs_reference_from(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                                        fk__bone_cache *cache, int begin, int end)
 {
     int i, k, e;
     for (i = begin; i < end; ++i) {
         const float *weights = fk__float_at(d->weights, layout->weight_stride, i);
-        float blend[FK__LBS_BONE_FLOATS] = {0.0f}, bone[FK__LBS_BONE_FLOATS];
+        float blend[FK__LBS_BONE_FLOATS] = {0.0f};
         fk_vec3 p, n;
         fk__tangent tangent = {{0.0f, 0.0f, 0.0f}, {0}};
         for (k = 0; k < d->influences; ++k) {
-            const float *m = bone;
+            const float *m;
             int joint = fk__influence_joint(d, layout, i, k);
             if (joint < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
-            if (palette) m = palette + (size_t)joint * FK__LBS_BONE_FLOATS;
-            else fk__lbs_bone_of(d, joint, bone);
+            m = palette ? palette + (size_t)joint * FK__LBS_BONE_FLOATS : fk__cached_bone(d, cache, joint);
             for (e = 0; e < FK__LBS_BONE_FLOATS; ++e) blend[e] += weights[k] * m[e];
         }
         /* Read the whole vertex before writing: the output may be the input. */
@@ -3484,6 +3525,23 @@ static fk_result fk__lbs_reference(const fk_skin_desc *d, const fk__skin_layout 
         }
     }
     return FK_OK;
+}
+
+/* The cache takes stack only in calls without a palette: the fast paths call
+   the reference loop for single vertices, on top of their own frames. */
+static FK__NOINLINE fk_result fk__lbs_reference_by_use(const fk_skin_desc *d, const fk__skin_layout *layout, int begin,
+                                                       int end)
+{
+    fk__bone_cache cache;
+    fk__bone_cache_start(&cache, fk__lbs_bone_of);
+    return fk__lbs_reference_from(d, layout, NULL, &cache, begin, end);
+}
+
+static fk_result fk__lbs_reference(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                                   int begin, int end)
+{
+    if (!palette) return fk__lbs_reference_by_use(d, layout, begin, end);
+    return fk__lbs_reference_from(d, layout, palette, NULL, begin, end);
 }
 
 /* The influence whose rotation sets the hemisphere: the heaviest, the first of
@@ -3564,6 +3622,7 @@ static fk_quat fk__dqs_finish(fk_quat real, fk_quat dual, fk_vec3 *p, fk_vec3 *n
    then the scale part by columns as fk__lbs_bone() stores a matrix, with a 1 in
    the first column's unused fourth place, so that blending it sums the weights. */
 #define FK__DQS_SCALED_STRIDE 44
+typedef char fk__bone_cache_holds_bones_with_scale[FK__BONE_CACHE_FLOATS >= FK__DQS_SCALED_STRIDE ? 1 : -1];
 #define FK__DQS_MOTION_AT 16
 #define FK__DQS_SCALE_AT 28
 
@@ -3693,32 +3752,29 @@ static void fk__dqs_scaled_palette_bone_of(const fk_skin_desc *d, int joint, flo
 
 /* Reference DQS over vertices [begin, end), of rigid bones (palette as in
    fk__lbs_reference()) or of bones with scale (their palette entries above);
-   with a NULL palette each bone is converted as it is used. */
-static fk_result fk__dqs_reference_of(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                                      int begin, int end, int scaled)
+   with a NULL palette, its bones from the cache. */
+static fk_result fk__dqs_reference_from(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                                        fk__bone_cache *cache, int begin, int end, int scaled)
 {
     const size_t stride = scaled ? FK__DQS_SCALED_STRIDE : FK__DQS_PALETTE_STRIDE;
-    void (*convert)(const fk_skin_desc *, int, float *) = scaled ? fk__dqs_scaled_palette_bone_of : fk__dqs_bone_of;
     const int at_vertex = scaled && d->dqs_scale_center == FK_DQS_SCALE_AT_VERTEX;
     int i, k, e, pivot_joint;
     for (i = begin; i < end; ++i) {
         const float *weights = fk__float_at(d->weights, layout->weight_stride, i);
         fk_quat real = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f), dual = real, pivot;
-        float bone[FK__DQS_SCALED_STRIDE], scale[FK__LBS_BONE_FLOATS] = {0.0f}, total = 0.0f;
-        const float *b = bone;
+        float scale[FK__LBS_BONE_FLOATS] = {0.0f}, total = 0.0f;
+        const float *b;
         fk_vec3 p = fk__load3(fk__float_at(d->positions, layout->position_stride, i)), n;
         fk__tangent tangent = {{0.0f, 0.0f, 0.0f}, {0}};
         for (k = 0; k < d->influences; ++k)
             if (fk__influence_joint(d, layout, i, k) < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
         pivot_joint = fk__influence_joint(d, layout, i, fk__heaviest(weights, d->influences));
-        if (palette) b = palette + (size_t)pivot_joint * stride;
-        else convert(d, pivot_joint, bone);
+        b = palette ? palette + (size_t)pivot_joint * stride : fk__cached_bone(d, cache, pivot_joint);
         pivot = fk_quat_make(b[0], b[1], b[2], b[3]);
         for (k = 0; k < d->influences; ++k) {
             int joint = fk__influence_joint(d, layout, i, k);
             float w;
-            if (palette) b = palette + (size_t)joint * stride;
-            else convert(d, joint, bone);
+            b = palette ? palette + (size_t)joint * stride : fk__cached_bone(d, cache, joint);
             /* q and -q are one rotation but blend to different results; bringing
                every rotation into the heaviest influence's hemisphere makes the
                blend take the short way and makes it independent of the signs
@@ -3761,6 +3817,21 @@ static fk_result fk__dqs_reference_of(const fk_skin_desc *d, const fk__skin_layo
                               fk_vec3_normalize(fk_quat_rotate(real, tangent.xyz)), &tangent);
     }
     return FK_OK;
+}
+
+static FK__NOINLINE fk_result fk__dqs_reference_by_use(const fk_skin_desc *d, const fk__skin_layout *layout, int begin,
+                                                       int end, int scaled)
+{
+    fk__bone_cache cache;
+    fk__bone_cache_start(&cache, scaled ? fk__dqs_scaled_palette_bone_of : fk__dqs_bone_of);
+    return fk__dqs_reference_from(d, layout, NULL, &cache, begin, end, scaled);
+}
+
+static fk_result fk__dqs_reference_of(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                                      int begin, int end, int scaled)
+{
+    if (!palette) return fk__dqs_reference_by_use(d, layout, begin, end, scaled);
+    return fk__dqs_reference_from(d, layout, palette, NULL, begin, end, scaled);
 }
 
 static fk_result fk__dqs_reference(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,

@@ -125,19 +125,19 @@ mutant dual_quat_product_reversed fk_rigid_to_dual_quat \
 # ---- Skinning: the reference loops (tests/test_simd.c holds the fast paths to them)
 
 # LBS skips a vertex's last influence.
-mutant lbs_drops_last_weight fk__lbs_reference \
+mutant lbs_drops_last_weight fk__lbs_reference_from \
 'for (e = 0; e < FK__LBS_BONE_FLOATS; ++e) blend[e] +=' \
 'if (k + 1 < d->influences) for (e = 0; e < FK__LBS_BONE_FLOATS; ++e) blend[e] +='
 
 # LBS normals not renormalized.
-mutant lbs_normal_not_renormalized fk__lbs_reference 'i), fk_vec3_normalize(moved));' 'i), moved);'
+mutant lbs_normal_not_renormalized fk__lbs_reference_from 'i), fk_vec3_normalize(moved));' 'i), moved);'
 
 # LBS normals written at the positions' output stride.
-mutant lbs_normal_written_with_position_stride fk__lbs_reference \
+mutant lbs_normal_written_with_position_stride fk__lbs_reference_from \
 'fk__out_at(d->out_normals, layout->out_normal_stride' 'fk__out_at(d->out_normals, layout->out_position_stride'
 
 # DQS blends q and -q as they come.
-mutant dqs_without_antipodal_flip fk__dqs_reference_of '< 0.0f ? -weights[k] : weights[k];' '< 0.0f ? weights[k] : weights[k];'
+mutant dqs_without_antipodal_flip fk__dqs_reference_from '< 0.0f ? -weights[k] : weights[k];' '< 0.0f ? weights[k] : weights[k];'
 
 # DQS takes its hemisphere from the first influence listed, even one of weight zero.
 mutant dqs_hemisphere_from_first_influence fk__heaviest 'if (weights[k] > weights[heaviest]) heaviest = k;' '(void)0;'
@@ -152,16 +152,20 @@ mutant dqs_normal_not_rotated fk__dqs_finish '*n = fk_quat_rotate(real, *n);' '(
 mutant tangent_handedness_dropped fk__store_tangent 'memcpy(p + 3, rest->w, sizeof rest->w);' 'p[3] = 1.0f; (void)rest;'
 
 # LBS tangents not renormalized.
-mutant lbs_tangent_not_renormalized fk__lbs_reference 'i), fk_vec3_normalize(moved),' 'i), moved,'
+mutant lbs_tangent_not_renormalized fk__lbs_reference_from 'i), fk_vec3_normalize(moved),' 'i), moved,'
 
 # DQS leaves tangents' x y z where they were.
-mutant dqs_tangent_not_rotated fk__dqs_reference_of 'fk_quat_rotate(real, tangent.xyz)' 'tangent.xyz'
+mutant dqs_tangent_not_rotated fk__dqs_reference_from 'fk_quat_rotate(real, tangent.xyz)' 'tangent.xyz'
 
 # Input records read one float short of their stride.
 mutant input_stride_one_float_short fk__float_at '(size_t)vertex * stride' '(size_t)vertex * (stride - sizeof(float))'
 
 # Stride 0 taken as one float more than packed.
 mutant default_stride_one_float_long fk__check_stride '*stride = element;' '*stride = element + sizeof(float);'
+
+# Rigs larger than the palette: a bone kept in the cache is used for another
+# joint of its slot.
+mutant bone_cache_slot_never_refreshed fk__cached_bone 'if (cache->joint[slot] == joint) return' 'if (cache->joint[slot] >= 0) return'
 
 # ---- Scale: forward kinematics and affine LBS (the reference) ----------------------
 
@@ -178,7 +182,7 @@ mutant scaled_forward_overflow_unreported fk__forward_scaled_marked 'overflowed 
 mutant scaled_forward_overflow_before_cycle fk__forward_scaled_marked 'overflowed = 1;' 'return FK_ERROR_NOT_FINITE;'
 
 # Affine normals moved by the blend itself, as for rigid bones.
-mutant affine_normals_by_the_matrix fk__lbs_reference 'fk_vec3 moved = d->matrices ? fk__cofactor_normal(blend, n)' \
+mutant affine_normals_by_the_matrix fk__lbs_reference_from 'fk_vec3 moved = d->matrices ? fk__cofactor_normal(blend, n)' \
 'fk_vec3 moved = 0 ? fk__cofactor_normal(blend, n)'
 
 # Mirrored blends' normals not turned round: they point inside.
@@ -194,17 +198,17 @@ mutant cofactor_normal_not_rescaled fk__cofactor_normal 'if ((largest > range' '
 # round; the scale part about the origin instead of the bone's rest origin;
 # normals not through the scale part; the scale parts' blend not divided by
 # the weights' sum.
-mutant dqs_scale_centre_ignored fk__dqs_reference_of \
+mutant dqs_scale_centre_ignored fk__dqs_reference_from \
 'const int at_vertex = scaled && d->dqs_scale_center == FK_DQS_SCALE_AT_VERTEX;' 'const int at_vertex = 0;'
-mutant dqs_scale_part_not_applied fk__dqs_reference_of 'if (!at_vertex) /*' 'if (0) /*'
-mutant dqs_scale_displacement_dropped fk__dqs_reference_of 'if (at_vertex) { /*' 'if (0) { /*'
+mutant dqs_scale_part_not_applied fk__dqs_reference_from 'if (!at_vertex) /*' 'if (0) /*'
+mutant dqs_scale_displacement_dropped fk__dqs_reference_from 'if (at_vertex) { /*' 'if (0) { /*'
 mutant dqs_bone_rotation_z_turned fk__bone_rotation 'fk__vec3d_cross(x, out_y, out_z);' 'fk__vec3d_cross(out_y, x, out_z);'
 # A scale centred at the vertex: the dual part's change with the point not halved.
 mutant dqs_centre_motion_not_halved fk__dqs_centre_at_vertex '(float)(0.5 * product[e]);' '(float)product[e];'
 mutant dqs_scale_part_about_the_origin fk__dqs_scaled_bone '(float)(b[4 * row + 3] - (scale' '(float)(0.0 - (scale'
-mutant dqs_scaled_normals_not_through_the_scale fk__dqs_reference_of \
+mutant dqs_scaled_normals_not_through_the_scale fk__dqs_reference_from \
 'if (d->normals) n = fk_vec3_normalize(fk__cofactor_normal(scale, n));' ''
-mutant dqs_scale_blend_not_divided fk__dqs_reference_of 'scale[e] /= total;' 'scale[e] /= 1.0f;'
+mutant dqs_scale_blend_not_divided fk__dqs_reference_from 'scale[e] /= total;' 'scale[e] /= 1.0f;'
 
 # The engine bridge for rigs with scale: rest frames of different scales taken
 # for one space; the skinning matrices not brought into the space.
