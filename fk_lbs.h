@@ -59,10 +59,10 @@
                               scale keeps 44 floats a bone, so 93 fit); larger rigs
                               still work, in the plain C loop, converting each bone
                               as it is used and keeping the last 16 (3 KB): several
-                              to tens of times slower, so raise it for large rigs
-                              (bones x 44 / 16 for bones with scale). The fast paths
-                              take some stack beside it: rigid DQS 11 KB of sign
-                              tables, DQS with scale centred at the bone 24 KB
+                              to over a hundred times slower, so raise it for large
+                              rigs (bones x 44 / 16 for bones with scale). The fast
+                              paths take some stack beside it: rigid DQS 11 KB of
+                              sign tables, DQS with scale centred at the bone 24 KB
                               (copies of the palette's parts and buffers)
      FK_LBS_RIGID_TOLERANCE   relative tolerance (default 1e-4) within which engine
                               matrices count as rigid in fk_bind_from_matrices(),
@@ -130,7 +130,7 @@
 /** @brief Bones whose matrices a skinning call precomputes on its stack (an
     option: define it before including). Rigs with more bones still skin, in
     the plain C loop, each bone converted as it is used (the last 16 kept), which
-    is several to tens of times slower than the fast paths. Defined with the
+    is several to over a hundred times slower than the fast paths. Defined with the
     declarations, so that any file can read it (define it alike in each). */
 #define FK_LBS_PALETTE_CAPACITY 256
 #endif
@@ -6370,8 +6370,8 @@ FK_LBS_DEF fk_result fk_ik_aim(int joint_count, const int *parents, const fk_vec
    blend (rigid bones) or by its cofactors (affine bones); DQS once per source of
    signs (pre-signed bones, the sign table, dot products), so that no branch
    on data picks it per influence, and once for bones with scale centred at
-   the vertex (signs from bits, any count and four influences without
-   normals); forward kinematics per convention and with and without
+   the vertex (signs from bits; any count, and four influences with and
+   without normals); forward kinematics per convention and with and without
    translations. Bones with scale centred at the bone need no kernel of their
    own: affine LBS by their scale parts, then rigid DQS (fk__dqs_at_bone_fast()). */
 
