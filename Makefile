@@ -271,6 +271,17 @@ $(BUILD)/test_gl: tests/test_gl.c tests/check.h tests/test_random.h examples/sha
 	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(TEST_WARNINGS) -DSHADER_DIR='"$(CURDIR)/examples/shaders"' $< \
 	    $(BUILD)/fk_lbs.o -o $@ -lEGL $(LDLIBS)
 
+# tests/shaders.sh builds every variant of the shaders (each option, four and
+# eight influences) as GLSL 3.30 and GLSL ES 3.00 with Khronos' reference
+# compiler, glslangValidator (Debian's glslang-tools), and counts its uniforms
+# against the 256 vec4 that GL 3.3 and GLES 3.0 promise, which llvmpipe exceeds.
+.PHONY: glslang-package
+glslang-package:
+	$(call need_debian_package,glslang-tools,/usr/bin/glslangValidator)
+
+TEST_SCRIPTS += tests/shaders.sh
+test: glslang-package
+
 # ---- Hardening -----------------------------------------------------------------
 # make sanitize: every program in TEST_PROGRAMS, rebuilt in $(BUILD)/sanitize with
 #   AddressSanitizer and UndefinedBehaviorSanitizer (any report is fatal), then the

@@ -1,9 +1,13 @@
 /* test_gl.c - the shaders of examples/shaders/ on a real OpenGL: Mesa's
    software renderer (llvmpipe), headless through EGL's surfaceless platform,
    once in a desktop GL 3.3 core context and once in a GLES 3.0 context, each
-   with its own prelude. For every method the shaders cover, a random rig is
-   skinned on the GPU, captured with transform feedback, read back, and every
-   vertex held to fk_skin_lbs() / fk_skin_dqs() on the same inputs.
+   with its own prelude. For every method the shaders cover, with four and with
+   eight influences, a random rig is skinned on the GPU, captured with transform
+   feedback, read back, and every vertex held to fk_skin_lbs() / fk_skin_dqs()
+   on the same inputs. Each shader is built with its default palette size, the
+   rig has that many bones, and its live uniforms must fit the 256 vec4 that
+   GL 3.3 and GLES 3.0 promise (llvmpipe offers more, so only the count shows a
+   default that would not build elsewhere; tests/shaders.sh counts them too).
 
    Without a context (packages missing, llvmpipe refusing) every test fails
    and says why: a check that did not run must not count as a pass. The rig
@@ -34,9 +38,10 @@
 #define SHADER_DIR "examples/shaders"
 #endif
 
-#define BONES 64 /* the shaders' FK_MAX_BONES */
+#define MAX_BONES 64 /* the largest of the shaders' default FK_MAX_BONES */
 #define VERTICES 4096
-#define K 4
+#define MAX_INFLUENCES 8
+#define UNIFORM_VECTORS 256 /* GL_MAX_VERTEX_UNIFORM_VECTORS of GL 3.3 and GLES 3.0, at least */
 
 static unsigned long seed = 20261203ul;
 
@@ -52,6 +57,7 @@ static unsigned long seed = 20261203ul;
     X(PFNGLGETPROGRAMIVPROC, glGetProgramiv) X(PFNGLGETPROGRAMINFOLOGPROC, glGetProgramInfoLog)                      \
     X(PFNGLUSEPROGRAMPROC, glUseProgram) X(PFNGLDELETEPROGRAMPROC, glDeleteProgram)                                  \
     X(PFNGLGETUNIFORMLOCATIONPROC, glGetUniformLocation) X(PFNGLUNIFORM4FVPROC, glUniform4fv)                        \
+    X(PFNGLGETACTIVEUNIFORMPROC, glGetActiveUniform) X(PFNGLGETINTEGERVPROC, glGetIntegerv)                          \
     X(PFNGLGENVERTEXARRAYSPROC, glGenVertexArrays) X(PFNGLBINDVERTEXARRAYPROC, glBindVertexArray)                    \
     X(PFNGLDELETEVERTEXARRAYSPROC, glDeleteVertexArrays) X(PFNGLGENBUFFERSPROC, glGenBuffers)                        \
     X(PFNGLBINDBUFFERPROC, glBindBuffer) X(PFNGLBUFFERDATAPROC, glBufferData)                                        \
@@ -121,6 +127,7 @@ static void open_context(const context *c)
     const EGLint es_attributes[] = {EGL_CONTEXT_MAJOR_VERSION, c->major, EGL_CONTEXT_MINOR_VERSION, c->minor, EGL_NONE};
     const char *missing, *renderer;
     GLuint framebuffer, renderbuffer;
+    GLint components = 0;
     EGLConfig config;
     EGLint major, minor, configs = 0;
     current = c;
@@ -163,7 +170,9 @@ static void open_context(const context *c)
     glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 1, 1);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, renderbuffer);
     renderer = (const char *)glGetString(GL_RENDERER);
-    printf("   %s: %s, %s\n", c->name, (const char *)glGetString(GL_VERSION), renderer ? renderer : "?");
+    glGetIntegerv(GL_MAX_VERTEX_UNIFORM_COMPONENTS, &components);
+    printf("   %s: %s, %s, %d vec4 of vertex uniforms\n", c->name, (const char *)glGetString(GL_VERSION),
+           renderer ? renderer : "?", components / 4);
 }
 
 static void close_context(void)
@@ -178,20 +187,24 @@ static void close_context(void)
 
 /* ---- A random rig --------------------------------------------------------------- */
 
-/* The mesh is uploaded as it lies in memory: one buffer, an attribute per array. */
+/* The mesh is uploaded as it lies in memory: one buffer, an attribute per
+   array, and a second for the second four joints and weights, as glTF's
+   JOINTS_1 and WEIGHTS_1. With four influences the last four slots are unused
+   and the strides skip them. */
 typedef struct mesh {
     float positions[VERTICES][3];
     float normals[VERTICES][3];
     float tangents[VERTICES][4];
-    uint16_t joints[VERTICES][K];
-    float weights[VERTICES][K];
+    uint16_t joints[VERTICES][MAX_INFLUENCES];
+    float weights[VERTICES][MAX_INFLUENCES];
 } mesh;
 
 typedef struct rig {
-    int parents[BONES];
-    fk_rigid bones[BONES];      /* rigid skinning transforms, rotations of random length and sign */
-    float matrices[BONES][12];  /* the same bones with scale: P_j B_j^-1 */
-    fk_rigid bind_poses[BONES]; /* B_j */
+    int bone_count, influences;
+    int parents[MAX_BONES];
+    fk_rigid bones[MAX_BONES];      /* rigid skinning transforms, rotations of random length and sign */
+    float matrices[MAX_BONES][12];  /* the same bones with scale: P_j B_j^-1 */
+    fk_rigid bind_poses[MAX_BONES]; /* B_j */
     mesh mesh;
 } rig;
 
@@ -205,36 +218,40 @@ static fk_quat small_rotation(void)
     return fk_quat_from_axis_angle(axis, rng_uniform(-0.35f, 0.35f));
 }
 
-/* A skeleton of SKELETON bones posed as skeletons are: each rest and posed
-   frame a small turn from its parent's, so that the bones a vertex blends are
-   not far apart and LBS's blended matrices stay well conditioned (far-apart
-   rotations can blend to a nearly singular matrix, whose normals no two
-   roundings agree on). Then loose bones, leaves turned anywhere: the palette's
-   tree signing puts each in its parent's hemisphere, not in one another's.
-   Every other bone scales along its axes; the last bone, a leaf that only the
-   first vertices reach, also mirrors. With `loose`, one vertex in four hangs
-   on loose bones (for DQS, where such blends stay well conditioned), so that
-   the shader's per-vertex sign test has work to do; one vertex in eight has
-   equal weights, where the first of the heaviest sets the hemisphere. The
-   vertices after the mirrored ones have all their weights zero, where the CPU
-   gives LBS's origin and zero directions and DQS's rest pose. */
-#define SKELETON 48
+/* A rig of bone_count bones, three quarters of them a skeleton posed as
+   skeletons are: each rest and posed frame a small turn from its parent's, so
+   that the bones a vertex blends are not far apart and LBS's blended matrices
+   stay well conditioned (far-apart rotations can blend to a nearly singular
+   matrix, whose normals no two roundings agree on). Then loose bones, leaves
+   turned anywhere: the palette's tree signing puts each in its parent's
+   hemisphere, not in one another's. Every other bone scales along its axes;
+   the last bone, a leaf that only the first vertices reach, also mirrors. A
+   vertex has `influences` bones, up its chain of parents; with `loose`, one
+   vertex in four hangs on loose bones instead (for DQS, where such blends
+   stay well conditioned), so that the shader's per-vertex sign test has work
+   to do; one vertex in eight has equal weights, where the first of the
+   heaviest sets the hemisphere. The vertices after the mirrored ones have all
+   their weights zero, where the CPU gives LBS's origin and zero directions
+   and DQS's rest pose. */
 #define MIRRORED_VERTICES 64
 #define WEIGHTLESS_VERTICES 8
 
-static void make_rig(rig *r, int loose)
+static void make_rig(rig *r, int bone_count, int influences, int loose)
 {
-    const int mirrored = BONES - 1;
-    fk_quat rest[BONES], posed[BONES];
+    const int mirrored = bone_count - 1, skeleton = bone_count * 3 / 4;
+    fk_quat rest[MAX_BONES], posed[MAX_BONES];
     int j, i, e;
     mesh *m = &r->mesh;
-    for (j = 0; j < BONES; ++j) {
+    memset(r, 0, sizeof *r);
+    r->bone_count = bone_count;
+    r->influences = influences;
+    for (j = 0; j < bone_count; ++j) {
         float posed_matrix[12], bind[12], bind_inverse[12], length = rng_uniform(0.5f, 2.0f) * (rng_below(2) ? -1.0f : 1.0f);
         fk_vec3 scale = fk_vec3_make(1.0f, 1.0f, 1.0f), posed_t = random_vec3(3.0f);
         fk_rigid bone;
-        r->parents[j] = j == 0 ? -1 : rng_below(j < SKELETON ? j : SKELETON);
-        rest[j] = j == 0 || j >= SKELETON ? random_quat() : fk_quat_mul(rest[r->parents[j]], small_rotation());
-        posed[j] = j == 0 || j >= SKELETON ? random_quat() : fk_quat_mul(posed[r->parents[j]], small_rotation());
+        r->parents[j] = j == 0 ? -1 : rng_below(j < skeleton ? j : skeleton);
+        rest[j] = j == 0 || j >= skeleton ? random_quat() : fk_quat_mul(rest[r->parents[j]], small_rotation());
+        posed[j] = j == 0 || j >= skeleton ? random_quat() : fk_quat_mul(posed[r->parents[j]], small_rotation());
         r->bind_poses[j] = fk_rigid_make(rest[j], random_vec3(2.0f));
         bone = fk_rigid_mul(fk_rigid_make(posed[j], posed_t), fk_rigid_inverse(r->bind_poses[j]));
         r->bones[j] = fk_rigid_make(fk_quat_make(bone.q.x * length, bone.q.y * length, bone.q.z * length, bone.q.w * length), bone.t);
@@ -247,21 +264,21 @@ static void make_rig(rig *r, int loose)
     }
     for (i = 0; i < VERTICES; ++i) {
         const int on_loose = loose && rng_below(4) == 0, equal = rng_below(8) == 0;
-        int bone = on_loose ? SKELETON + rng_below(mirrored - SKELETON) : rng_below(SKELETON);
+        int bone = on_loose ? skeleton + rng_below(mirrored - skeleton) : rng_below(skeleton);
         float total = 0.0f;
         fk_vec3 p = random_vec3(2.0f), n = fk_vec3_normalize(random_vec3(1.0f)), t = fk_vec3_normalize(random_vec3(1.0f));
         m->positions[i][0] = p.x; m->positions[i][1] = p.y; m->positions[i][2] = p.z;
         m->normals[i][0] = n.x; m->normals[i][1] = n.y; m->normals[i][2] = n.z;
         m->tangents[i][0] = t.x; m->tangents[i][1] = t.y; m->tangents[i][2] = t.z;
         m->tangents[i][3] = rng_below(2) ? 1.0f : -1.0f;
-        for (e = 0; e < K; ++e) {
+        for (e = 0; e < influences; ++e) {
             m->joints[i][e] = (uint16_t)(i < MIRRORED_VERTICES ? mirrored : bone);
             m->weights[i][e] = i < MIRRORED_VERTICES ? (e == 0 ? 1.0f : 0.0f) : equal ? 1.0f : rng_uniform(0.05f, 1.0f);
             if (i >= MIRRORED_VERTICES && i < MIRRORED_VERTICES + WEIGHTLESS_VERTICES) m->weights[i][e] = 0.0f;
             total += m->weights[i][e];
-            bone = on_loose ? SKELETON + rng_below(mirrored - SKELETON) : r->parents[bone] >= 0 ? r->parents[bone] : bone;
+            bone = on_loose ? skeleton + rng_below(mirrored - skeleton) : r->parents[bone] >= 0 ? r->parents[bone] : bone;
         }
-        for (e = 0; total > 0.0f && e < K; ++e) m->weights[i][e] /= total;
+        for (e = 0; total > 0.0f && e < influences; ++e) m->weights[i][e] /= total;
     }
 }
 
@@ -269,15 +286,19 @@ static void make_rig(rig *r, int loose)
 
 typedef enum method { LBS_RIGID, LBS_AFFINE, DQS_RIGID, DQS_SCALED_AT_VERTEX, DQS_SCALED_AT_BONE, METHODS } method;
 
+/* Each method's shader and options, the uniform its palette goes to, and the
+   vec4 a bone takes there; DQS with scale also fills fk_scale_parts, 3 a bone. */
 static const struct {
-    const char *name, *shader, *defines;
+    const char *name, *shader, *defines, *palette;
+    int vectors;
 } methods[METHODS] = {
-    {"LBS, rigid bones", "skin_lbs.vert", ""},
-    {"LBS, affine bones", "skin_lbs.vert", "#define FK_LBS_AFFINE\n"},
-    {"DQS, rigid bones", "skin_dqs.vert", ""},
-    {"DQS, scale at the vertex", "skin_dqs.vert", "#define FK_DQS_SCALE_AT_VERTEX\n"},
-    {"DQS, scale at the bone", "skin_dqs.vert", "#define FK_DQS_SCALE_AT_BONE\n"},
+    {"LBS, rigid bones", "skin_lbs.vert", "", "fk_matrices", 3},
+    {"LBS, affine bones", "skin_lbs.vert", "#define FK_LBS_AFFINE\n", "fk_matrices", 3},
+    {"DQS, rigid bones", "skin_dqs.vert", "", "fk_dual_quats", 2},
+    {"DQS, scale at vertex", "skin_dqs.vert", "#define FK_DQS_SCALE_AT_VERTEX\n", "fk_dual_quats", 2},
+    {"DQS, scale at bone", "skin_dqs.vert", "#define FK_DQS_SCALE_AT_BONE\n", "fk_dual_quats", 2},
 };
+#define SCALED(m) ((m) == DQS_SCALED_AT_VERTEX || (m) == DQS_SCALED_AT_BONE)
 
 /* What a vertex gives back through transform feedback, in the order of the
    varyings named at link time. */
@@ -286,38 +307,35 @@ static const char *const varyings[3] = {"fk_skinned_position", "fk_skinned_norma
 
 /* The CPU's answer, and the palettes the shader reads (rows of vec4). */
 static float cpu_positions[VERTICES][3], cpu_normals[VERTICES][3], cpu_tangents[VERTICES][4];
-static float palette[BONES * 3 * 4], scale_parts[BONES * 3 * 4];
+static float palette[MAX_BONES * 3 * 4], scale_parts[MAX_BONES * 3 * 4];
 
-/* Skins the rig on the CPU and fills the palettes; returns the uniform arrays'
-   names and sizes in vec4 (the second 0 where there is none). */
-static void skin_on_cpu(method m, const char **uniform, int *vec4s, const char **uniform2, int *vec4s2)
+/* Skins the rig on the CPU and fills the palettes. */
+static void skin_on_cpu(method m)
 {
+    const int bones = the_rig.bone_count;
     fk_skin_desc d;
     fk_result result;
     memset(&d, 0, sizeof d);
-    d.vertex_count = VERTICES; d.influences = K;
+    d.vertex_count = VERTICES; d.influences = the_rig.influences;
     d.positions = &the_rig.mesh.positions[0][0]; d.normals = &the_rig.mesh.normals[0][0];
     d.tangents = &the_rig.mesh.tangents[0][0];
     d.joints = &the_rig.mesh.joints[0][0]; d.weights = &the_rig.mesh.weights[0][0];
-    d.transform_count = BONES;
+    d.joint_stride = sizeof the_rig.mesh.joints[0]; d.weight_stride = sizeof the_rig.mesh.weights[0];
+    d.transform_count = bones;
     d.out_positions = &cpu_positions[0][0]; d.out_normals = &cpu_normals[0][0]; d.out_tangents = &cpu_tangents[0][0];
-    *uniform2 = NULL; *vec4s2 = 0;
     if (m == LBS_RIGID || m == DQS_RIGID) d.transforms = the_rig.bones;
     else { d.matrices = &the_rig.matrices[0][0]; d.bind_poses = the_rig.bind_poses; }
     d.dqs_scale_center = m == DQS_SCALED_AT_BONE ? FK_DQS_SCALE_AT_BONE : FK_DQS_SCALE_AT_VERTEX;
     if (m == LBS_RIGID || m == LBS_AFFINE) {
-        *uniform = "fk_matrices"; *vec4s = 3 * BONES;
-        if (m == LBS_RIGID) CHECK(fk_palette_matrices(BONES, the_rig.bones, palette) == FK_OK, "palette failed");
+        if (m == LBS_RIGID) CHECK(fk_palette_matrices(bones, the_rig.bones, palette) == FK_OK, "palette failed");
         else memcpy(palette, the_rig.matrices, sizeof the_rig.matrices); /* affine bones are their own palette */
         result = fk_skin_lbs(&d);
     } else {
-        *uniform = "fk_dual_quats"; *vec4s = 2 * BONES;
         if (m == DQS_RIGID) {
-            CHECK(fk_palette_dual_quats(BONES, the_rig.parents, the_rig.bones, palette) == FK_OK, "palette failed");
+            CHECK(fk_palette_dual_quats(bones, the_rig.parents, the_rig.bones, palette) == FK_OK, "palette failed");
         } else {
-            CHECK(fk_palette_dual_quats_scaled(BONES, the_rig.parents, &the_rig.matrices[0][0], the_rig.bind_poses,
+            CHECK(fk_palette_dual_quats_scaled(bones, the_rig.parents, &the_rig.matrices[0][0], the_rig.bind_poses,
                                                palette, scale_parts) == FK_OK, "scaled palette failed");
-            *uniform2 = "fk_scale_parts"; *vec4s2 = 3 * BONES;
         }
         result = fk_skin_dqs(&d);
     }
@@ -360,10 +378,10 @@ static GLuint compile(GLenum type, const char *defines, const char *source, cons
     return shader;
 }
 
-/* The vertex shader of method m with a fragment shader that does nothing
-   (GLES wants one even when nothing is drawn), linked to capture the skinned
-   vertex; 0 on failure. */
-static GLuint build_program(method m)
+/* The vertex shader of method m with its default palette size, with 4 or 8
+   influences, and a fragment shader that does nothing (GLES wants one even
+   when nothing is drawn), linked to capture the skinned vertex; 0 on failure. */
+static GLuint build_program(method m, int influences)
 {
     static const char fragment_source[] = "out vec4 color;\nvoid main() { color = vec4(1.0); }\n";
     char path[512], defines[256], log[2048];
@@ -372,7 +390,7 @@ static GLuint build_program(method m)
     GLint ok = 0;
     snprintf(path, sizeof path, "%s/%s", SHADER_DIR, methods[m].shader);
     if (!CHECK((source = read_text(path)) != NULL, "cannot read %s", path)) return 0;
-    snprintf(defines, sizeof defines, "#define FK_MAX_BONES %d\n%s", BONES, methods[m].defines);
+    snprintf(defines, sizeof defines, "#define FK_INFLUENCES %d\n%s", influences, methods[m].defines);
     vertex = compile(GL_VERTEX_SHADER, defines, source, methods[m].shader);
     fragment = compile(GL_FRAGMENT_SHADER, "", fragment_source, "the fragment shader");
     free(source);
@@ -395,6 +413,25 @@ static GLuint build_program(method m)
     return program;
 }
 
+/* The bones the program's palette holds (the shader's FK_MAX_BONES), and in
+   *vectors the vec4 that its live uniforms take, a matrix one a column. */
+static int palette_bones(GLuint program, method m, GLint *vectors)
+{
+    const size_t length = strlen(methods[m].palette);
+    GLint count = 0, i, size, bones = 0;
+    GLenum type;
+    char name[64];
+    *vectors = 0;
+    glGetProgramiv(program, GL_ACTIVE_UNIFORMS, &count);
+    for (i = 0; i < count; ++i) {
+        glGetActiveUniform(program, (GLuint)i, sizeof name, NULL, &size, &type, name);
+        *vectors += size * (type == GL_FLOAT_MAT4 ? 4 : type == GL_FLOAT_MAT3 ? 3 : type == GL_FLOAT_MAT2 ? 2 : 1);
+        if (strncmp(name, methods[m].palette, length) == 0 && (name[length] == '[' || name[length] == '\0'))
+            bones = size / methods[m].vectors;
+    }
+    return bones;
+}
+
 static void set_uniform(GLuint program, const char *name, int vec4s, const float *values)
 {
     GLint location = glGetUniformLocation(program, name);
@@ -402,32 +439,36 @@ static void set_uniform(GLuint program, const char *name, int vec4s, const float
     glUniform4fv(location, vec4s, values);
 }
 
-/* Skins the rig with method m's shader; 1 when gpu[] holds every vertex. */
-static int skin_on_gpu(method m, const char *uniform, int vec4s, const char *uniform2, int vec4s2, float *gpu)
+/* Skins the rig with method m's program; 1 when gpu[] holds every vertex. */
+static int skin_on_gpu(GLuint program, method m, float *gpu)
 {
-    static const struct { GLint size; GLenum type; size_t offset; } attributes[5] = {
-        {3, GL_FLOAT, offsetof(mesh, positions)}, {3, GL_FLOAT, offsetof(mesh, normals)},
-        {4, GL_FLOAT, offsetof(mesh, tangents)}, {4, GL_UNSIGNED_SHORT, offsetof(mesh, joints)},
-        {4, GL_FLOAT, offsetof(mesh, weights)}};
+    /* locations 0 to 6: fk_position, fk_normal, fk_tangent, fk_joints,
+       fk_weights, then fk_joints_1 and fk_weights_1 from the same arrays */
+    static const struct { GLint size; GLenum type; GLsizei stride; size_t offset; } attributes[7] = {
+        {3, GL_FLOAT, 0, offsetof(mesh, positions)}, {3, GL_FLOAT, 0, offsetof(mesh, normals)},
+        {4, GL_FLOAT, 0, offsetof(mesh, tangents)},
+        {4, GL_UNSIGNED_SHORT, sizeof(uint16_t) * MAX_INFLUENCES, offsetof(mesh, joints)},
+        {4, GL_FLOAT, sizeof(float) * MAX_INFLUENCES, offsetof(mesh, weights)},
+        {4, GL_UNSIGNED_SHORT, sizeof(uint16_t) * MAX_INFLUENCES, offsetof(mesh, joints) + sizeof(uint16_t) * 4},
+        {4, GL_FLOAT, sizeof(float) * MAX_INFLUENCES, offsetof(mesh, weights) + sizeof(float) * 4}};
     const GLsizeiptr out_bytes = (GLsizeiptr)(sizeof(float) * OUT_FLOATS * VERTICES);
-    GLuint program = build_program(m), array, buffers[2];
+    const GLuint attribute_count = the_rig.influences == 8 ? 7 : 5;
+    GLuint array, buffers[2], a;
     GLenum error;
     const void *mapped;
-    GLuint a;
-    int ok;
-    if (!program) return 0;
     glUseProgram(program);
-    set_uniform(program, uniform, vec4s, palette);
-    if (uniform2) set_uniform(program, uniform2, vec4s2, scale_parts);
+    set_uniform(program, methods[m].palette, methods[m].vectors * the_rig.bone_count, palette);
+    if (SCALED(m)) set_uniform(program, "fk_scale_parts", 3 * the_rig.bone_count, scale_parts);
     glGenVertexArrays(1, &array);
     glBindVertexArray(array);
     glGenBuffers(2, buffers);
     glBindBuffer(GL_ARRAY_BUFFER, buffers[0]);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)sizeof the_rig.mesh, &the_rig.mesh, GL_STATIC_DRAW);
-    for (a = 0; a < 5; ++a) {
+    for (a = 0; a < attribute_count; ++a) {
         const void *offset = (const void *)(uintptr_t)attributes[a].offset; /* into the bound buffer */
-        if (attributes[a].type == GL_UNSIGNED_SHORT) glVertexAttribIPointer(a, attributes[a].size, attributes[a].type, 0, offset);
-        else glVertexAttribPointer(a, attributes[a].size, attributes[a].type, GL_FALSE, 0, offset);
+        if (attributes[a].type == GL_UNSIGNED_SHORT)
+            glVertexAttribIPointer(a, attributes[a].size, attributes[a].type, attributes[a].stride, offset);
+        else glVertexAttribPointer(a, attributes[a].size, attributes[a].type, GL_FALSE, attributes[a].stride, offset);
         glEnableVertexAttribArray(a);
     }
     glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, buffers[1]);
@@ -443,12 +484,10 @@ static int skin_on_gpu(method m, const char *uniform, int vec4s, const char *uni
         glUnmapBuffer(GL_TRANSFORM_FEEDBACK_BUFFER);
     }
     error = glGetError();
-    ok = CHECK(mapped != NULL && error == GL_NO_ERROR, "%s under %s: GL error 0x%x", methods[m].name, current->name,
-               (unsigned)error);
     glDeleteBuffers(2, buffers);
     glDeleteVertexArrays(1, &array);
-    glDeleteProgram(program);
-    return ok;
+    return CHECK(mapped != NULL && error == GL_NO_ERROR, "%s under %s: GL error 0x%x", methods[m].name, current->name,
+                 (unsigned)error);
 }
 
 /* ---- The comparison --------------------------------------------------------------- */
@@ -478,7 +517,7 @@ static double model_size(void)
             size = fmax(size, fabs(the_rig.mesh.positions[i][e]));
             size = fmax(size, fabs(cpu_positions[i][e]));
         }
-    for (i = 0; i < BONES; ++i) {
+    for (i = 0; i < the_rig.bone_count; ++i) {
         size = fmax(size, fmax(fabs(the_rig.bones[i].t.x), fmax(fabs(the_rig.bones[i].t.y), fabs(the_rig.bones[i].t.z))));
         for (e = 0; e < 3; ++e) size = fmax(size, fabs(the_rig.matrices[i][4 * e + 3]));
     }
@@ -498,17 +537,28 @@ static double difference(const float *gpu, const float *cpu, int count)
     return worst;
 }
 
-static void method_matches_the_cpu(method m)
+static void method_matches_the_cpu(method m, int influences)
 {
     static float gpu[VERTICES][OUT_FLOATS];
-    const char *uniform, *uniform2;
-    int vec4s, vec4s2, i, e, worst_at[3] = {-1, -1, -1}, bad_w = -1;
+    int i, e, bones, worst_at[3] = {-1, -1, -1}, bad_w = -1, ok;
     double worst[3] = {0.0, 0.0, 0.0}, size;
+    GLint vectors;
+    GLuint program;
     if (!CHECK(context_error[0] == '\0', "no %s context on llvmpipe: %s", current->name, context_error)) return;
-    rng_state = (uint64_t)seed * 0x9E3779B97F4A7C15u + (uint64_t)m + 1u;
-    make_rig(&the_rig, m >= DQS_RIGID);
-    skin_on_cpu(m, &uniform, &vec4s, &uniform2, &vec4s2);
-    if (!skin_on_gpu(m, uniform, vec4s, uniform2, vec4s2, &gpu[0][0])) return;
+    if (!(program = build_program(m, influences))) return;
+    bones = palette_bones(program, m, &vectors);
+    CHECK(vectors <= UNIFORM_VECTORS, "%s, %s, %d influences: the uniforms take %d vec4, over the %d that GL 3.3 and "
+          "GLES 3.0 promise", current->name, methods[m].name, influences, vectors, UNIFORM_VECTORS);
+    if (!CHECK(bones >= 2 && bones <= MAX_BONES, "%s: a palette of %d bones", methods[m].name, bones)) {
+        glDeleteProgram(program);
+        return;
+    }
+    rng_state = (uint64_t)seed * 0x9E3779B97F4A7C15u + (uint64_t)influences * METHODS + (uint64_t)m + 1u;
+    make_rig(&the_rig, bones, influences, m >= DQS_RIGID);
+    skin_on_cpu(m);
+    ok = skin_on_gpu(program, m, &gpu[0][0]);
+    glDeleteProgram(program);
+    if (!ok) return;
     size = model_size();
     for (i = 0; i < VERTICES; ++i) {
         const double d[3] = {difference(gpu[i], cpu_positions[i], 3), difference(gpu[i] + 3, cpu_normals[i], 3),
@@ -517,24 +567,33 @@ static void method_matches_the_cpu(method m)
             if (d[e] > worst[e] || worst_at[e] < 0) { worst[e] = d[e]; worst_at[e] = i; }
         if (memcmp(&gpu[i][9], &cpu_tangents[i][3], sizeof(float)) != 0) bad_w = i;
     }
-    printf("   %-20s %-25s positions %5.2f ulps of %.1f, normals %.1e, tangents %.1e\n", current->name, methods[m].name,
-           worst[0] / (FLT_EPSILON * size), size, worst[1], worst[2]);
+    printf("   %-19s %-20s k=%d, %d bones, %3d vec4: positions %5.2f ulps of %.1f, normals %.1e, tangents %.1e\n",
+           current->name, methods[m].name, influences, bones, vectors, worst[0] / (FLT_EPSILON * size), size, worst[1],
+           worst[2]);
     CHECK(worst[0] <= POSITION_ULPS * FLT_EPSILON * size,
-          "%s, %s: vertex %d is %g from the CPU's, over %g ulps of the size %g (seed %lu, replay: build/test_gl %lu)",
-          current->name, methods[m].name, worst_at[0], worst[0], POSITION_ULPS, size, seed, seed);
-    CHECK(worst[1] <= DIRECTION_TOLERANCE, "%s, %s: vertex %d's normal is %g from the CPU's (seed %lu, replay: build/test_gl %lu)",
-          current->name, methods[m].name, worst_at[1], worst[1], seed, seed);
-    CHECK(worst[2] <= DIRECTION_TOLERANCE, "%s, %s: vertex %d's tangent is %g from the CPU's (seed %lu, replay: build/test_gl %lu)",
-          current->name, methods[m].name, worst_at[2], worst[2], seed, seed);
-    CHECK(bad_w < 0, "%s, %s: vertex %d's tangent w changed (seed %lu, replay: build/test_gl %lu)", current->name,
-          methods[m].name, bad_w, seed, seed);
+          "%s, %s, k=%d: vertex %d is %g from the CPU's, over %g ulps of the size %g (seed %lu, replay: build/test_gl %lu)",
+          current->name, methods[m].name, influences, worst_at[0], worst[0], POSITION_ULPS, size, seed, seed);
+    CHECK(worst[1] <= DIRECTION_TOLERANCE,
+          "%s, %s, k=%d: vertex %d's normal is %g from the CPU's (seed %lu, replay: build/test_gl %lu)", current->name,
+          methods[m].name, influences, worst_at[1], worst[1], seed, seed);
+    CHECK(worst[2] <= DIRECTION_TOLERANCE,
+          "%s, %s, k=%d: vertex %d's tangent is %g from the CPU's (seed %lu, replay: build/test_gl %lu)", current->name,
+          methods[m].name, influences, worst_at[2], worst[2], seed, seed);
+    CHECK(bad_w < 0, "%s, %s, k=%d: vertex %d's tangent w changed (seed %lu, replay: build/test_gl %lu)", current->name,
+          methods[m].name, influences, bad_w, seed, seed);
 }
 
-static void lbs_of_rigid_bones_matches_fk_skin_lbs(void) { method_matches_the_cpu(LBS_RIGID); }
-static void lbs_of_affine_bones_matches_fk_skin_lbs(void) { method_matches_the_cpu(LBS_AFFINE); }
-static void dqs_of_rigid_bones_matches_fk_skin_dqs(void) { method_matches_the_cpu(DQS_RIGID); }
-static void dqs_scaled_at_the_vertex_matches_fk_skin_dqs(void) { method_matches_the_cpu(DQS_SCALED_AT_VERTEX); }
-static void dqs_scaled_at_the_bone_matches_fk_skin_dqs(void) { method_matches_the_cpu(DQS_SCALED_AT_BONE); }
+static void lbs_of_rigid_bones_matches_fk_skin_lbs(void) { method_matches_the_cpu(LBS_RIGID, 4); }
+static void lbs_of_affine_bones_matches_fk_skin_lbs(void) { method_matches_the_cpu(LBS_AFFINE, 4); }
+static void dqs_of_rigid_bones_matches_fk_skin_dqs(void) { method_matches_the_cpu(DQS_RIGID, 4); }
+static void dqs_scaled_at_the_vertex_matches_fk_skin_dqs(void) { method_matches_the_cpu(DQS_SCALED_AT_VERTEX, 4); }
+static void dqs_scaled_at_the_bone_matches_fk_skin_dqs(void) { method_matches_the_cpu(DQS_SCALED_AT_BONE, 4); }
+/* FK_INFLUENCES 8: a second set of four joints and weights */
+static void lbs_of_rigid_bones_8_influences_matches(void) { method_matches_the_cpu(LBS_RIGID, 8); }
+static void lbs_of_affine_bones_8_influences_matches(void) { method_matches_the_cpu(LBS_AFFINE, 8); }
+static void dqs_of_rigid_bones_8_influences_matches(void) { method_matches_the_cpu(DQS_RIGID, 8); }
+static void dqs_scaled_at_the_vertex_8_influences_matches(void) { method_matches_the_cpu(DQS_SCALED_AT_VERTEX, 8); }
+static void dqs_scaled_at_the_bone_8_influences_matches(void) { method_matches_the_cpu(DQS_SCALED_AT_BONE, 8); }
 
 static void llvmpipe_opens_a_context(void)
 {
@@ -557,6 +616,11 @@ int main(int argc, char **argv)
         RUN_TEST(dqs_of_rigid_bones_matches_fk_skin_dqs);
         RUN_TEST(dqs_scaled_at_the_vertex_matches_fk_skin_dqs);
         RUN_TEST(dqs_scaled_at_the_bone_matches_fk_skin_dqs);
+        RUN_TEST(lbs_of_rigid_bones_8_influences_matches);
+        RUN_TEST(lbs_of_affine_bones_8_influences_matches);
+        RUN_TEST(dqs_of_rigid_bones_8_influences_matches);
+        RUN_TEST(dqs_scaled_at_the_vertex_8_influences_matches);
+        RUN_TEST(dqs_scaled_at_the_bone_8_influences_matches);
         close_context();
     }
     return check_finish();

@@ -18,13 +18,39 @@
 
    No #version line: prepend "#version 330 core" (desktop GL 3.3), or
    "#version 300 es" and "precision highp float; precision highp int;"
-   (GLSL ES 3.00, WebGL2), then any #defines. docs/gpu.md has the layout. */
+   (GLSL ES 3.00, WebGL2), then any #defines. docs/gpu.md has the layout
+   and the options: FK_MAX_BONES (default 64, with scale 48), FK_INFLUENCES
+   (4 or 8) and FK_MAX_UNIFORM_VECTORS (default 256, the vec4 GL 3.3 and
+   GLES 3.0 promise a vertex shader; a palette that would not fit stops the
+   compile). */
 
-#ifndef FK_MAX_BONES
-#define FK_MAX_BONES 64
-#endif
 #if defined(FK_DQS_SCALE_AT_VERTEX) || defined(FK_DQS_SCALE_AT_BONE)
 #define FK_DQS_SCALED
+#define FK_PALETTE_VECTORS 5 /* vec4 a bone: dual quaternion 2, scale part 3 */
+#else
+#define FK_PALETTE_VECTORS 2
+#endif
+#ifndef FK_MAX_BONES
+#ifdef FK_DQS_SCALED
+#define FK_MAX_BONES 48
+#else
+#define FK_MAX_BONES 64
+#endif
+#endif
+#ifndef FK_INFLUENCES
+#define FK_INFLUENCES 4
+#endif
+#ifndef FK_MAX_UNIFORM_VECTORS
+#define FK_MAX_UNIFORM_VECTORS 256
+#endif
+/* Stop here rather than leave it to the driver, which may accept a palette
+   that another driver refuses: the palette and fk_view_projection (4 vec4)
+   must fit the budget. */
+#if FK_PALETTE_VECTORS * FK_MAX_BONES + 4 > FK_MAX_UNIFORM_VECTORS
+#error FK_MAX_BONES too large: its palette does not fit FK_MAX_UNIFORM_VECTORS vec4
+#endif
+#if FK_INFLUENCES != 4 && FK_INFLUENCES != 8
+#error FK_INFLUENCES must be 4 or 8
 #endif
 
 layout(location = 0) in vec3 fk_position;
@@ -32,6 +58,10 @@ layout(location = 1) in vec3 fk_normal;
 layout(location = 2) in vec4 fk_tangent;  /* x y z, w = +-1 the handedness */
 layout(location = 3) in uvec4 fk_joints;  /* four bones (uint16 through glVertexAttribIPointer) */
 layout(location = 4) in vec4 fk_weights;  /* their weights; their scale does not matter */
+#if FK_INFLUENCES == 8 /* four more, as glTF's JOINTS_1 and WEIGHTS_1 */
+layout(location = 5) in uvec4 fk_joints_1;
+layout(location = 6) in vec4 fk_weights_1;
+#endif
 
 uniform vec4 fk_dual_quats[2 * FK_MAX_BONES]; /* per bone: real x y z w, dual x y z w */
 #ifdef FK_DQS_SCALED
@@ -75,6 +105,13 @@ vec3 fk_cofactor_normal(vec3 a, vec3 b, vec3 c, vec3 n)
 
 void main()
 {
+    /* the influences as one list: influence k is component k % 4 of set k / 4 */
+    uvec4 joints[FK_INFLUENCES / 4];
+    vec4 weights[FK_INFLUENCES / 4];
+    joints[0] = fk_joints; weights[0] = fk_weights;
+#if FK_INFLUENCES == 8
+    joints[1] = fk_joints_1; weights[1] = fk_weights_1;
+#endif
     vec3 p = fk_position, n = fk_normal, t = fk_tangent.xyz;
     vec4 real = vec4(0.0), dual = vec4(0.0);
     /* q and -q are one rotation but blend differently: every influence joins
@@ -82,18 +119,21 @@ void main()
        that the result does not depend on the palette's signs or on the order
        in which the influences are listed */
     int heaviest = 0;
-    for (int k = 1; k < 4; ++k)
-        if (fk_weights[k] > fk_weights[heaviest]) heaviest = k;
-    vec4 pivot = fk_dual_quats[2 * int(fk_joints[heaviest])];
+    for (int k = 1; k < FK_INFLUENCES; ++k)
+        if (weights[k / 4][k % 4] > weights[heaviest / 4][heaviest % 4]) heaviest = k;
+    vec4 pivot = fk_dual_quats[2 * int(joints[heaviest / 4][heaviest % 4])];
 #ifdef FK_DQS_SCALED
     vec4 scale[3] = vec4[3](vec4(0.0), vec4(0.0), vec4(0.0));
+    float total = 0.0;
 #endif
-    for (int k = 0; k < 4; ++k) {
-        int bone = int(fk_joints[k]);
+    for (int k = 0; k < FK_INFLUENCES; ++k) {
+        int bone = int(joints[k / 4][k % 4]);
+        float weight = weights[k / 4][k % 4];
         vec4 q = fk_dual_quats[2 * bone], d = fk_dual_quats[2 * bone + 1];
-        float w = dot(pivot, q) < 0.0 ? -fk_weights[k] : fk_weights[k];
+        float w = dot(pivot, q) < 0.0 ? -weight : weight;
 #ifdef FK_DQS_SCALED
-        for (int r = 0; r < 3; ++r) scale[r] += fk_weights[k] * fk_scale_parts[3 * bone + r];
+        for (int r = 0; r < 3; ++r) scale[r] += weight * fk_scale_parts[3 * bone + r];
+        total += weight;
 #endif
 #ifdef FK_DQS_SCALE_AT_VERTEX
         vec4 h = vec4(p, 1.0);
@@ -105,7 +145,6 @@ void main()
         dual += w * d;
     }
 #ifdef FK_DQS_SCALED
-    float total = fk_weights.x + fk_weights.y + fk_weights.z + fk_weights.w;
     if (total > 0.0) { /* else every weight is zero, and the vertex stays at rest */
         for (int r = 0; r < 3; ++r) scale[r] /= total;
         vec3 a = vec3(scale[0].x, scale[1].x, scale[2].x);

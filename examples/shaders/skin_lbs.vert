@@ -10,10 +10,28 @@
 
    No #version line: prepend "#version 330 core" (desktop GL 3.3), or
    "#version 300 es" and "precision highp float; precision highp int;"
-   (GLSL ES 3.00, WebGL2), then any #defines. docs/gpu.md has the layout. */
+   (GLSL ES 3.00, WebGL2), then any #defines. docs/gpu.md has the layout
+   and the options: FK_MAX_BONES (default 64), FK_INFLUENCES (4 or 8) and
+   FK_MAX_UNIFORM_VECTORS (default 256, the vec4 GL 3.3 and GLES 3.0 promise
+   a vertex shader; a palette that would not fit stops the compile). */
 
 #ifndef FK_MAX_BONES
 #define FK_MAX_BONES 64
+#endif
+#ifndef FK_INFLUENCES
+#define FK_INFLUENCES 4
+#endif
+#ifndef FK_MAX_UNIFORM_VECTORS
+#define FK_MAX_UNIFORM_VECTORS 256
+#endif
+/* Stop here rather than leave it to the driver, which may accept a palette
+   that another driver refuses: the palette (3 vec4 a bone) and
+   fk_view_projection (4) must fit the budget. */
+#if 3 * FK_MAX_BONES + 4 > FK_MAX_UNIFORM_VECTORS
+#error FK_MAX_BONES too large: its palette does not fit FK_MAX_UNIFORM_VECTORS vec4
+#endif
+#if FK_INFLUENCES != 4 && FK_INFLUENCES != 8
+#error FK_INFLUENCES must be 4 or 8
 #endif
 
 layout(location = 0) in vec3 fk_position;
@@ -21,6 +39,10 @@ layout(location = 1) in vec3 fk_normal;
 layout(location = 2) in vec4 fk_tangent;  /* x y z, w = +-1 the handedness */
 layout(location = 3) in uvec4 fk_joints;  /* four bones (uint16 through glVertexAttribIPointer) */
 layout(location = 4) in vec4 fk_weights;  /* their weights, used as given */
+#if FK_INFLUENCES == 8 /* four more, as glTF's JOINTS_1 and WEIGHTS_1 */
+layout(location = 5) in uvec4 fk_joints_1;
+layout(location = 6) in vec4 fk_weights_1;
+#endif
 
 uniform vec4 fk_matrices[3 * FK_MAX_BONES]; /* three rows of a 3x4 row-major matrix per bone */
 uniform mat4 fk_view_projection;
@@ -54,10 +76,17 @@ vec3 fk_cofactor_normal(vec3 a, vec3 b, vec3 c, vec3 n)
 
 void main()
 {
+    /* the influences as one list: influence k is component k % 4 of set k / 4 */
+    uvec4 joints[FK_INFLUENCES / 4];
+    vec4 weights[FK_INFLUENCES / 4];
+    joints[0] = fk_joints; weights[0] = fk_weights;
+#if FK_INFLUENCES == 8
+    joints[1] = fk_joints_1; weights[1] = fk_weights_1;
+#endif
     vec4 rows[3] = vec4[3](vec4(0.0), vec4(0.0), vec4(0.0));
-    for (int k = 0; k < 4; ++k) {
-        int bone = 3 * int(fk_joints[k]);
-        for (int r = 0; r < 3; ++r) rows[r] += fk_weights[k] * fk_matrices[bone + r];
+    for (int k = 0; k < FK_INFLUENCES; ++k) {
+        int bone = 3 * int(joints[k / 4][k % 4]);
+        for (int r = 0; r < 3; ++r) rows[r] += weights[k / 4][k % 4] * fk_matrices[bone + r];
     }
     /* A's columns, and A as a mat3 (GLSL's matrices are built from columns) */
     vec3 a = vec3(rows[0].x, rows[1].x, rows[2].x);
