@@ -827,20 +827,24 @@ void render_draw_axes(render_panel *panel, const render_camera *camera, fk_vec3 
     render_draw_line(panel, camera, at, fk_vec3_add(at, fk_vec3_make(0, 0, length)), 2.0f, 0.0f, (render_color){0.2f, 0.35f, 0.85f});
 }
 
-/* Fills the text's strokes, each grown by `grow` samples on every side. */
-static void render__text(render_panel *panel, float x, float y, int unit, int grow, render_color linear, char *text)
+/* Fills the text's strokes, each grown by `grow` samples on every side. Returns
+   how far, in samples, the strokes reach past the panel's edges (0 when they fit). */
+static int render__text(render_panel *panel, float x, float y, int unit, int grow, render_color linear, char *text)
 {
     /* stb_easy_font lays the text out as quads in font units (about 270 bytes of
        quads per character); each unit becomes a whole number of samples so that
        strokes keep an even width */
     char quads[48 * 1024];
     float origin_x = x * panel->sheet->scale * RENDER_SUPERSAMPLE, origin_y = y * panel->sheet->scale * RENDER_SUPERSAMPLE;
-    int q, quad_count = stb_easy_font_print(0, 0, text, NULL, quads, (int)sizeof quads);
+    int q, overflow = 0, quad_count = stb_easy_font_print(0, 0, text, NULL, quads, (int)sizeof quads);
     for (q = 0; q < quad_count; ++q) {
         const float *corner = (const float *)(quads + (size_t)q * 64); /* 4 vertices of x y z rgba */
         int qx0 = (int)(origin_x + corner[0] * (float)unit) - grow, qy0 = (int)(origin_y + corner[1] * (float)unit) - grow;
         int qx1 = (int)(origin_x + corner[8] * (float)unit) + grow, qy1 = (int)(origin_y + corner[9] * (float)unit) + grow;
-        int px, py;
+        int px, py, past = qx1 - panel->ss_width > qy1 - panel->ss_height ? qx1 - panel->ss_width : qy1 - panel->ss_height;
+        if (-qx0 > past) past = -qx0;
+        if (-qy0 > past) past = -qy0;
+        if (past > overflow) overflow = past;
         for (py = qy0 < 0 ? 0 : qy0; py < qy1 && py < panel->ss_height; ++py)
             for (px = qx0 < 0 ? 0 : qx0; px < qx1 && px < panel->ss_width; ++px) {
                 size_t at = (size_t)py * (size_t)panel->ss_width + (size_t)px;
@@ -849,6 +853,7 @@ static void render__text(render_panel *panel, float x, float y, int unit, int gr
                 panel->color[3 * at + 2] = linear.b;
             }
     }
+    return overflow;
 }
 
 static int render__label(render_panel *panel, float x, float y, float size, render_color color, int outlined,
@@ -856,10 +861,16 @@ static int render__label(render_panel *panel, float x, float y, float size, rend
 {
     char text[160];
     int unit = (int)lroundf(4.0f * size * panel->sheet->scale); /* samples per font unit */
+    int overflow;
     if (unit < 1) unit = 1;
     vsnprintf(text, sizeof text, format, args);
     if (outlined) render__text(panel, x, y, unit, unit + 1, render__linear((render_color){1, 1, 1}), text);
-    render__text(panel, x, y, unit, 0, render__linear(color), text);
+    overflow = render__text(panel, x, y, unit, 0, render__linear(color), text);
+    /* a label cut off at the edge is a layout mistake that looks deliberate in the
+       picture; say so where tests/test_examples.c and `make demo` see it */
+    if (overflow > 0)
+        fprintf(stderr, "render: text cut off %d px past the panel's edge: \"%s\"\n",
+                (int)ceilf((float)overflow / (RENDER_SUPERSAMPLE * panel->sheet->scale)), text);
     return (int)lroundf((float)(stb_easy_font_height(text) * unit) / (RENDER_SUPERSAMPLE * panel->sheet->scale));
 }
 

@@ -171,7 +171,9 @@ void render_draw_skeleton_lines(render_panel *panel, const render_camera *camera
 void render_draw_axes(render_panel *panel, const render_camera *camera, fk_vec3 at, float length);
 
 /* Text at (x, y) in panel coordinates; size 1 is the normal label, 2 a heading. Returns the
-   height the text took, to place the next line. */
+   height the text took, to place the next line. Text that runs past the panel's edge
+   (or the sheet's, for the title) is cut off there, and a line on stderr says so:
+   "render: text cut off N px past the panel's edge: ...". */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 6, 7)))
 #endif

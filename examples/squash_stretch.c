@@ -156,7 +156,7 @@ int main(int argc, char **argv)
                                       &options);
     if (parsed) return parsed > 0 ? 0 : 2;
     sheet = render_sheet_create(COLUMNS, ROWS, WIDTH, HEIGHT,
-                                "Squash and stretch: LBS and DQS with scale follow the bone; DQS that ignores scale does not",
+                                "Squash and stretch: LBS and DQS with scale follow the bone", /* the rows say the rest */
                                 options.scale);
     tubes[LBS] = make_tube(RENDER_ROSE, (render_color){0.97f, 0.90f, 0.90f});
     tubes[DQS_WITH_SCALE] = make_tube(RENDER_STEEL, (render_color){0.90f, 0.94f, 0.98f});
