@@ -1,9 +1,15 @@
 /* rig_pose - poses and skins a rigged model from any file assimp reads.
 
-   build/rig_pose MODEL [--time SECONDS] [--method lbs|dqs] [--dump-vertices] [--png PATH]
+   build/rig_pose MODEL [--time SECONDS] [--method lbs|dqs] [--dqs-center vertex|bone] [--dump-vertices]
+                  [--png PATH]
 
    --time SECONDS     when in the first animation to pose it (default 0; clamped)
    --method lbs|dqs   linear blend or dual quaternion skinning (default lbs)
+   --dqs-center vertex|bone
+                      where DQS centres the scale of a pose that scales
+                      (fk_skin_desc::dqs_scale_center): at the vertex (default; as
+                      Blender after 3.4 does) or at each bone's rest origin (as
+                      Blender 3.4 and earlier do); rigid poses are the same either way
    --dump-vertices    print "x y z" for every vertex of the first skinned mesh, in
                       the file's order, in world space as glTF defines a skinned
                       vertex: sum_j w_j (joint world matrix x inverse bind matrix) v
@@ -28,7 +34,8 @@
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: rig_pose MODEL [--time SECONDS] [--method lbs|dqs] [--dump-vertices] [--png PATH]\n"
+    fprintf(stderr, "usage: rig_pose MODEL [--time SECONDS] [--method lbs|dqs] [--dqs-center vertex|bone]\n"
+                    "                [--dump-vertices] [--png PATH]\n"
                     "  e.g. rig_pose /usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf --time 2\n"
                     "  (models from the Debian package assimp-testmodels)\n");
     return 2;
@@ -65,7 +72,8 @@ static void posed_model_free(posed_model *p)
    DQS with scale needs rigid rest frames: in the space F where the frames
    P IB_i^-1 are (fk_bind_frames_from_matrices(); F is the identity unless the
    whole rig is scaled), it skins F^-1 P v and takes the result back by F. */
-static fk_result skin_with_scale(rig *model, int dual_quaternion, const float *rest_normals, posed_model *p)
+static fk_result skin_with_scale(rig *model, int dual_quaternion, fk_dqs_scale_center center, const float *rest_normals,
+                                 posed_model *p)
 {
     size_t joints = (size_t)model->joint_count, vertices = (size_t)model->vertex_count, v, e;
     float *inverse_bind = (float *)malloc(joints * 12 * sizeof(float) + 1);
@@ -116,6 +124,7 @@ static fk_result skin_with_scale(rig *model, int dual_quaternion, const float *r
     skin.weights = model->weights;
     skin.matrices = matrices;
     skin.bind_poses = dual_quaternion ? bind_poses : NULL; /* only DQS computed them */
+    skin.dqs_scale_center = center;
     skin.transform_count = model->joint_count;
     skin.out_positions = p->positions;
     skin.out_normals = rest_normals ? p->normals : NULL;
@@ -137,12 +146,12 @@ static fk_result skin_with_scale(rig *model, int dual_quaternion, const float *r
 }
 
 /* Poses the model at a time and skins it; normals too when rest_normals is given. */
-static fk_result pose_and_skin(rig *model, double seconds, int dual_quaternion, const float *rest_normals,
-                               posed_model *p)
+static fk_result pose_and_skin(rig *model, double seconds, int dual_quaternion, fk_dqs_scale_center center,
+                               const float *rest_normals, posed_model *p)
 {
     fk_skin_desc skin;
     fk_result result = rig_pose_at(model, seconds, p->rotations, p->translations);
-    if (result == FK_ERROR_NOT_RIGID) return skin_with_scale(model, dual_quaternion, rest_normals, p);
+    if (result == FK_ERROR_NOT_RIGID) return skin_with_scale(model, dual_quaternion, center, rest_normals, p);
     if (result == FK_OK)
         result = fk_forward(model->joint_count, model->parents, model->rest_joints, p->rotations, p->translations,
                             p->transforms);
@@ -186,7 +195,8 @@ static void rest_normals_from_triangles(const rig *model, float *normals)
 /* Two rows of three panels under one camera, so that the motion shows: the bind
    pose, LBS and DQS at the chosen time; then the chosen method at a quarter, half
    and three quarters of the animation. */
-static int draw_sheet(rig *model, const char *model_path, const char *png_path, double seconds, int dual_quaternion)
+static int draw_sheet(rig *model, const char *model_path, const char *png_path, double seconds, int dual_quaternion,
+                      fk_dqs_scale_center center)
 {
     render_sheet *sheet;
     render_mesh mesh;
@@ -209,7 +219,9 @@ static int draw_sheet(rig *model, const char *model_path, const char *png_path, 
         posed_model *p = &poses[panel_index];
         if (!posed_model_create(model, p)) { fprintf(stderr, "rig_pose: out of memory\n"); ok = 0; break; }
         times[panel_index] = panel_index < 3 ? seconds : model->duration_seconds * (double)(panel_index - 2) / 4.0;
-        titles[panel_index] = panel_index == 0 ? "bind pose" : dqs ? "DQS" : "LBS";
+        titles[panel_index] = panel_index == 0 ? "bind pose"
+                              : !dqs ? "LBS"
+                              : center == FK_DQS_SCALE_AT_BONE ? "DQS, scale centred at the bone" : "DQS";
         snprintf(labels[panel_index], sizeof labels[panel_index], "%.2f s", times[panel_index]);
         if (panel_index == 0) { /* the bind pose: every C_i the identity */
             int j;
@@ -217,7 +229,7 @@ static int draw_sheet(rig *model, const char *model_path, const char *png_path, 
             memcpy(p->normals, rest_normals, (size_t)model->vertex_count * 3 * sizeof(float));
             for (j = 0; j < model->joint_count; ++j) p->joints[j] = model->rest_joints[j];
             labels[0][0] = '\0';
-        } else if (pose_and_skin(model, times[panel_index], dqs, rest_normals, p) != FK_OK) {
+        } else if (pose_and_skin(model, times[panel_index], dqs, center, rest_normals, p) != FK_OK) {
             ok = 0;
         }
         if (panel_index == 0) { lo = hi = fk_vec3_make(p->positions[0], p->positions[1], p->positions[2]); }
@@ -253,6 +265,7 @@ static int draw_sheet(rig *model, const char *model_path, const char *png_path, 
 int main(int argc, char **argv)
 {
     const char *path = NULL, *method = "lbs", *png_path = NULL;
+    fk_dqs_scale_center center = FK_DQS_SCALE_AT_VERTEX;
     double seconds = 0.0;
     int dump_vertices = 0, dual_quaternion = 0, status = 0, a, v;
     char error[512];
@@ -268,6 +281,11 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[a], "--method") == 0 && a + 1 < argc) {
             method = argv[++a];
             if (strcmp(method, "lbs") != 0 && strcmp(method, "dqs") != 0) return usage();
+        } else if (strcmp(argv[a], "--dqs-center") == 0 && a + 1 < argc) {
+            ++a;
+            if (strcmp(argv[a], "vertex") == 0) center = FK_DQS_SCALE_AT_VERTEX;
+            else if (strcmp(argv[a], "bone") == 0) center = FK_DQS_SCALE_AT_BONE;
+            else return usage();
         } else if (strcmp(argv[a], "--dump-vertices") == 0) {
             dump_vertices = 1;
         } else if (strcmp(argv[a], "--png") == 0 && a + 1 < argc) {
@@ -300,16 +318,18 @@ int main(int argc, char **argv)
                    "[%.4g %.4g %.4g; %.4g %.4g %.4g; %.4g %.4g %.4g]\n",
                    (double)p[0], (double)p[1], (double)p[2], (double)p[4], (double)p[5], (double)p[6],
                    (double)p[8], (double)p[9], (double)p[10]);
-        printf("  animation: %s, %.3g s; posed at %.3g s with %s\n",
+        printf("  animation: %s, %.3g s; posed at %.3g s with %s%s\n",
                !model.animation ? "none" : model.animation_name[0] ? model.animation_name : "(unnamed)",
-               model.duration_seconds, seconds, method);
+               model.duration_seconds, seconds, method,
+               !dual_quaternion ? "" : center == FK_DQS_SCALE_AT_BONE ? " (scale centred at the bone)"
+                                                                     : " (scale centred at the vertex)");
     }
 
     if (!posed_model_create(&model, &posed)) {
         fprintf(stderr, "rig_pose: out of memory\n");
         return 1;
     }
-    result = pose_and_skin(&model, seconds, dual_quaternion, NULL, &posed);
+    result = pose_and_skin(&model, seconds, dual_quaternion, center, NULL, &posed);
     if (result != FK_OK) {
         fprintf(stderr, "rig_pose: %s at %g s: %s\n", path, seconds, fk_result_description(result));
         status = 1;
@@ -318,7 +338,7 @@ int main(int argc, char **argv)
             printf("%.9g %.9g %.9g\n", (double)posed.positions[3 * v], (double)posed.positions[3 * v + 1],
                    (double)posed.positions[3 * v + 2]);
     }
-    if (status == 0 && png_path && !draw_sheet(&model, path, png_path, seconds, dual_quaternion)) status = 1;
+    if (status == 0 && png_path && !draw_sheet(&model, path, png_path, seconds, dual_quaternion, center)) status = 1;
     posed_model_free(&posed);
     rig_free(&model);
     return status;

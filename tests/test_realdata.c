@@ -976,6 +976,61 @@ static void rig_pose_dumps_match_a_rig_with_scale(void)
     rig_pose_dump_test(path);
 }
 
+/* rig_pose --dqs-center: the same limb under DQS with its scale centred at the
+   vertex (the default, later Blender) and at each bone (Blender 3.4) moves the
+   vertices apart; LBS and rigid poses take no centre, and a centre it does not
+   name is refused. */
+static void rig_pose_dqs_center_picks_the_blender_version(void)
+{
+    static const char *const runs[] = {"--method dqs", "--method dqs --dqs-center vertex", "--method dqs --dqs-center bone",
+                                       "--method lbs", "--method lbs --dqs-center bone"};
+    char arguments[1024], *dumps[5];
+    double largest = 0.0, lo[3] = {1e30, 1e30, 1e30}, hi[3] = {-1e30, -1e30, -1e30}, size = 0.0;
+    const char *a, *b;
+    int r, e, vertices = 0;
+    for (r = 0; r < 5; ++r) {
+        snprintf(arguments, sizeof arguments, "rig_pose %s/scaled_limb.gltf --time 0.4 %s --dump-vertices", data_directory,
+                 runs[r]);
+        dumps[r] = run_example(arguments);
+        CHECK(dumps[r] != NULL, "%s/%s failed", build_directory, arguments);
+    }
+    if (dumps[0] && dumps[1] && dumps[2] && dumps[3] && dumps[4]) {
+        CHECK(strcmp(dumps[0], dumps[1]) == 0, "the default centre is not the vertex");
+        CHECK(strcmp(dumps[3], dumps[4]) == 0, "--dqs-center changed LBS");
+        for (a = dumps[1], b = dumps[2]; *a && *b; ++vertices) { /* vertex against bone */
+            double p[3], q[3], d = 0.0;
+            int used_a = 0, used_b = 0;
+            if (!CHECK(sscanf(a, "%lf %lf %lf%n", &p[0], &p[1], &p[2], &used_a) == 3 &&
+                           sscanf(b, "%lf %lf %lf%n", &q[0], &q[1], &q[2], &used_b) == 3,
+                       "unreadable dump at vertex %d", vertices))
+                break;
+            for (e = 0; e < 3; ++e) {
+                d += (p[e] - q[e]) * (p[e] - q[e]);
+                lo[e] = fmin(lo[e], p[e]);
+                hi[e] = fmax(hi[e], p[e]);
+            }
+            largest = fmax(largest, sqrt(d));
+            a += used_a;
+            b += used_b;
+            while (*a == '\n') ++a;
+            while (*b == '\n') ++b;
+        }
+        for (e = 0; e < 3; ++e) size += (hi[e] - lo[e]) * (hi[e] - lo[e]);
+        size = sqrt(size);
+        printf("   rig_pose --dqs-center bone against vertex, %d vertices: apart by up to %.3g of the limb's size\n",
+               vertices, largest / size);
+        CHECK(vertices == 296 && *a == '\0' && *b == '\0', "the dumps hold %d vertices, not 296 each", vertices);
+        CHECK(largest > 500.0 * FLOAT_PRECISION * size, "the centres give the same limb to %.3g of its size",
+              largest / size); /* far above rounding: the option reached the skinning */
+    }
+    for (r = 0; r < 5; ++r) free(dumps[r]);
+    snprintf(arguments, sizeof arguments, "rig_pose %s/scaled_limb.gltf --method dqs --dqs-center joint 2>/dev/null",
+             data_directory);
+    dumps[0] = run_example(arguments);
+    CHECK(dumps[0] == NULL, "rig_pose took --dqs-center joint");
+    free(dumps[0]);
+}
+
 static void rig_pose_dumps_match_gltf(void) { rig_pose_dump_test("glTF2/simple_skin/simple_skin.gltf"); }
 static void rig_pose_dumps_match_x(void) { rig_pose_dump_test("X/Testwuson.X"); rig_pose_dump_test("X/BCN_Epileptic.X"); }
 static void rig_pose_dumps_match_fbx(void) { rig_pose_dump_test("FBX/animation_with_skeleton.fbx"); rig_pose_dump_test("FBX/huesitos.fbx"); }
@@ -1189,6 +1244,7 @@ int main(int argc, char **argv)
     RUN_TEST(mat44_layouts_are_transposes);
     RUN_TEST(mat34_inverse_undoes_an_affine_matrix);
     RUN_TEST(blender_preserve_volume_matches_fk_skin_dqs);
+    RUN_TEST(rig_pose_dqs_center_picks_the_blender_version);
     if (!have_file(MODELS "BVH/01_01.bvh")) {
         printf("SKIP the real-data tests: " MODELS " is missing (Debian package assimp-testmodels)\n");
         return check_finish();
