@@ -114,9 +114,9 @@ docs:
 # Another example joins with `EXAMPLES += $(BUILD)/example_NAME` (from examples/NAME.c).
 
 STB_IMAGE_WRITE = /usr/include/stb/stb_image_write.h
-$(BUILD)/example_character: examples/character.h
+$(BUILD)/example_character $(BUILD)/example_toolkit: examples/character.h
 EXAMPLES += $(BUILD)/example_derivation $(BUILD)/example_lbs_vs_dqs $(BUILD)/example_character \
-            $(BUILD)/example_squash_stretch
+            $(BUILD)/example_squash_stretch $(BUILD)/example_toolkit
 
 .PHONY: examples demo demo-images
 .SECONDEXPANSION: # so that examples listed further down the Makefile count too

@@ -11,9 +11,12 @@
        so that `make demo-images` has been run since the layout last changed;
    and checks the claim of lbs_vs_dqs: under a twist, linear blend skinning shrinks
    the joint (to almost nothing at 180 degrees) while dual quaternion skinning keeps
-   its radius, read from the "joint_radius" lines the example prints; and the claim
-   of threads (which draws nothing): a skinning call split over threads writes the
-   bits of one call, for LBS and DQS. */
+   its radius, read from the "joint_radius" lines the example prints; the claims
+   of squash_stretch (the tube reaches where the scaled bone ends) and of toolkit
+   (the wrist on its IK target, the line of sight through the aim target, masked
+   layers that do not mix, root motion without drift); and the claim of threads
+   (which draws nothing): a skinning call split over threads writes the bits of
+   one call, for LBS and DQS. */
 #define _POSIX_C_SOURCE 200809L /* popen, stat */
 #include "check.h"
 
@@ -39,7 +42,7 @@ static const struct {
     const char *name;
     double solid;
 } examples[] = {{"derivation", 0.01}, {"lbs_vs_dqs", 0.01}, {"character", 0.01}, {"squash_stretch", 0.01},
-                {"ik", 0.005}};
+                {"toolkit", 0.01}, {"ik", 0.005}};
 #define EXAMPLE_COUNT ((int)(sizeof examples / sizeof examples[0]))
 
 /* Runs a command, keeping what it prints; returns its exit status (-1 if it could not run). */
@@ -217,6 +220,48 @@ static void squash_and_stretch_follow_the_bone(void)
     CHECK(poses == 4, "%d poses printed, not 4", poses);
 }
 
+/* The toolkit's character, measured on each frame's final pose: the left wrist
+   on its two-bone IK target, the eyes' line of sight through the aim target, the
+   legs as the walk has them and the right arm as the wave layer has it (the
+   masks); and the placement composed from one root motion delta per tick is the
+   one-call motion (no drift) and travels at the clip's speed. Read from the
+   "toolkit" and "root_motion" lines. */
+static void toolkit_reaches_looks_and_travels(void)
+{
+    static char output[MAX_OUTPUT];
+    const char *line;
+    int frames = 0, status = run_example("toolkit", "--out " SCRATCH, output);
+    float drift, travelled, expected;
+    int ticks, loops;
+    CHECK(status == 0, "example_toolkit exited with %d", status);
+    for (line = strstr(output, "toolkit frame="); line; line = strstr(line + 1, "toolkit frame=")) {
+        float time, hand, aim, legs, arm;
+        int frame;
+        if (sscanf(line, "toolkit frame=%d time=%f hand_error=%f aim_error_deg=%f legs_from_walk_rad=%f arm_from_wave_rad=%f",
+                   &frame, &time, &hand, &aim, &legs, &arm) != 6) {
+            CHECK(0, "unreadable line: %.80s", line);
+            continue;
+        }
+        ++frames;
+        CHECK(hand < 1e-5f, "frame %d (%.2f s): the left wrist is %.3g m from its target", frame, (double)time,
+              (double)hand);
+        CHECK(aim < 1e-3f, "frame %d (%.2f s): the line of sight misses the target by %.3g degrees", frame, (double)time,
+              (double)aim);
+        CHECK(legs < 1e-6f && arm < 1e-6f, "frame %d: the masks let the layers mix: legs %.3g, right arm %.3g rad",
+              frame, (double)legs, (double)arm);
+    }
+    CHECK(frames == 4, "%d frames printed, not 4", frames);
+    line = strstr(output, "root_motion ");
+    if (CHECK(line && sscanf(line, "root_motion ticks=%d loops=%d drift=%f travelled=%f expected=%f", &ticks, &loops,
+                             &drift, &travelled, &expected) == 5,
+              "no readable root_motion line")) {
+        CHECK(loops >= 1, "the play did not loop the clip (%d loops)", loops);
+        CHECK(drift < 1e-5f, "%d deltas drift %.3g m from the one-call motion", ticks, (double)drift);
+        CHECK(fabsf(travelled - expected) < 0.01f * expected, "the trail is %.3f m long, the clip walks %.3f m",
+              (double)travelled, (double)expected);
+    }
+}
+
 /* The example compares the bits itself and says so for each method. 30011
    vertices over three threads cut the mesh at vertices 10003 and 20007: inside
    the SIMD loops' groups of 4, 8 and 16, not at their edges. */
@@ -241,6 +286,7 @@ int main(void)
     RUN_TEST(options_are_explained_and_checked);
     RUN_TEST(lbs_collapses_under_twist_and_dqs_does_not);
     RUN_TEST(squash_and_stretch_follow_the_bone);
+    RUN_TEST(toolkit_reaches_looks_and_travels);
     RUN_TEST(threads_write_the_bits_of_one_call);
     return check_finish();
 }
