@@ -53,22 +53,6 @@ static void pose(int kind, float phase, fk_quat *rotations)
     else rest_pose(rotations);
 }
 
-static void skin(const character *c, const fk_rigid *bones, float *positions, float *normals)
-{
-    fk_skin_desc desc = {0};
-    desc.vertex_count = c->mesh.vertex_count;
-    desc.influences = INFLUENCES;
-    desc.positions = c->mesh.positions;
-    desc.normals = c->mesh.normals;
-    desc.joints = c->joints;
-    desc.weights = c->weights;
-    desc.transforms = bones;
-    desc.transform_count = JOINT_COUNT;
-    desc.out_positions = positions;
-    desc.out_normals = normals;
-    fk_skin_dqs(&desc);
-}
-
 /* One camera for a row of panels, framing every pose in it, so that sizes compare. */
 static render_camera frame_row(const character *c, const pose_panel *row, int count, float aspect, float *positions,
                                float *normals)
@@ -80,7 +64,7 @@ static render_camera frame_row(const character *c, const pose_panel *row, int co
     for (p = 0; p < count; ++p) {
         pose(row[p].kind, row[p].phase, rotations);
         fk_forward(JOINT_COUNT, c->parents, c->rest, rotations, NULL, bones);
-        skin(c, bones, positions, normals);
+        skin_character(c, bones, positions, normals);
         render_bounds_add(&lo, &hi, positions, c->mesh.vertex_count);
     }
     lo.y = 0.0f; /* the ground, where the shadow falls */
@@ -131,7 +115,7 @@ int main(int argc, char **argv)
         pose(panels[p].kind, panels[p].phase, rotations);
         fk_forward(JOINT_COUNT, c.parents, c.rest, rotations, NULL, bones);
         fk_posed_joints(JOINT_COUNT, c.rest, bones, joints);
-        skin(&c, bones, positions, normals);
+        skin_character(&c, bones, positions, normals);
         render_draw_ground_shadow(panel, &camera, fk_vec3_make(joints[PELVIS].x, 0.0f, joints[PELVIS].z), 0.45f);
         if (panels[p].kind == 1) {
             render_mesh painted = c.mesh;

@@ -175,6 +175,23 @@ static inline character make_character(void)
     return c;
 }
 
+/* Skins the character's mesh, positions and normals, with DQS for the posed bones. */
+static inline fk_result skin_character(const character *c, const fk_rigid *bones, float *positions, float *normals)
+{
+    fk_skin_desc desc = {0};
+    desc.vertex_count = c->mesh.vertex_count;
+    desc.influences = INFLUENCES;
+    desc.positions = c->mesh.positions;
+    desc.normals = c->mesh.normals;
+    desc.joints = c->joints;
+    desc.weights = c->weights;
+    desc.transforms = bones;
+    desc.transform_count = JOINT_COUNT;
+    desc.out_positions = positions;
+    desc.out_normals = normals;
+    return fk_skin_dqs(&desc);
+}
+
 /* ---- Poses: relative rotations in the parent's frame, in degrees ------------------- */
 
 static inline fk_quat rotation_xyz(float x_degrees, float y_degrees, float z_degrees)

@@ -169,22 +169,6 @@ static int pose_frame(const character *c, const walk_clip *clip, float time, fk_
     return ok;
 }
 
-static void skin(const character *c, const fk_rigid *bones, float *positions, float *normals)
-{
-    fk_skin_desc desc = {0};
-    desc.vertex_count = c->mesh.vertex_count;
-    desc.influences = INFLUENCES;
-    desc.positions = c->mesh.positions;
-    desc.normals = c->mesh.normals;
-    desc.joints = c->joints;
-    desc.weights = c->weights;
-    desc.transforms = bones;
-    desc.transform_count = JOINT_COUNT;
-    desc.out_positions = positions;
-    desc.out_normals = normals;
-    fk_skin_dqs(&desc);
-}
-
 static void grow_box(fk_vec3 *lo, fk_vec3 *hi, fk_vec3 p)
 {
     const float xyz[3] = {p.x, p.y, p.z};
@@ -252,7 +236,7 @@ int main(int argc, char **argv)
         positions[f] = (float *)malloc((size_t)c.mesh.vertex_count * 3 * sizeof(float));
         normals[f] = (float *)malloc((size_t)c.mesh.vertex_count * 3 * sizeof(float));
         if (!positions[f] || !normals[f]) return 1;
-        skin(&c, frames[f].bones, positions[f], normals[f]);
+        skin_character(&c, frames[f].bones, positions[f], normals[f]);
         render_bounds_add(&lo, &hi, positions[f], c.mesh.vertex_count);
         grow_box(&lo, &hi, frames[f].reach_target);
     }
