@@ -10,7 +10,9 @@
        sum_j w_j (world_j x offset_j) v from assimp's own node tree, keys and bone
        offset matrices, at several animation times.
      - The examples' own output: bvh_pose --dump-joints and rig_pose
-       --dump-vertices, run and read back, against the same references.
+       --dump-vertices, run and read back, against the same references;
+       rig_pose --dqs-center, which moves a scaled rig's DQS; and the pictures
+       of `make demo-images`, whose labels must stay inside their panels.
    Errors are reported relative to the model's size (its bounding-box diagonal).
    Without the Debian package assimp-testmodels the file tests say so and are
    skipped; the BVH reader's and the bridge's own tests always run. */
@@ -1031,6 +1033,29 @@ static void rig_pose_dqs_center_picks_the_blender_version(void)
     free(dumps[0]);
 }
 
+/* The pictures `make demo-images` draws from real data keep their labels inside
+   their panels: the renderer reports on stderr any that runs past an edge. */
+static void real_data_pictures_keep_their_text_inside(void)
+{
+    static const char *const runs[] = {
+        "bvh_pose " MODELS "BVH/Boxing_Toes.bvh --frames 0,400,800,1200,1600,2000 --png %s/test_realdata_out/boxing.png",
+        "rig_pose " MODELS "X/Testwuson.X --time 0.5 --png %s/test_realdata_out/testwuson.png",
+        "rig_pose " TEST_DATA_DIR "/scaled_limb.gltf --time 0.4 --method dqs --png %s/test_realdata_out/limb.png"};
+    char arguments[1024], *output;
+    int r;
+    for (r = 0; r < 3; ++r) {
+        snprintf(arguments, sizeof arguments, runs[r], build_directory);
+        strcat(arguments, " 2>&1");
+        output = run_example(arguments);
+        if (CHECK(output != NULL, "%s/%s failed", build_directory, arguments)) {
+            const char *cut = strstr(output, "text cut off");
+            CHECK(cut == NULL, "%.*s", cut ? (int)strcspn(cut, "\n") : 0, cut ? cut : "");
+            CHECK(strstr(output, "wrote ") != NULL, "%s wrote no picture", arguments);
+        }
+        free(output);
+    }
+}
+
 static void rig_pose_dumps_match_gltf(void) { rig_pose_dump_test("glTF2/simple_skin/simple_skin.gltf"); }
 static void rig_pose_dumps_match_x(void) { rig_pose_dump_test("X/Testwuson.X"); rig_pose_dump_test("X/BCN_Epileptic.X"); }
 static void rig_pose_dumps_match_fbx(void) { rig_pose_dump_test("FBX/animation_with_skeleton.fbx"); rig_pose_dump_test("FBX/huesitos.fbx"); }
@@ -1266,5 +1291,6 @@ int main(int argc, char **argv)
     RUN_TEST(rig_pose_dumps_match_x);
     RUN_TEST(rig_pose_dumps_match_fbx);
     RUN_TEST(rig_pose_dumps_match_a_rig_with_scale);
+    RUN_TEST(real_data_pictures_keep_their_text_inside);
     return check_finish();
 }
