@@ -93,7 +93,7 @@ static float largest_turn(const fk_quat *a, const fk_quat *b, int first, int las
 }
 
 typedef struct frame {
-    fk_rigid placement, bones[JOINT_COUNT];
+    fk_rigid bones[JOINT_COUNT];
     fk_vec3 joints[JOINT_COUNT], reach_target, eye, gaze; /* gaze: the head's line of sight, unit */
     float time, hand_error, aim_error, legs_from_walk, arm_from_wave;
 } frame;
@@ -113,7 +113,7 @@ static int pose_frame(const character *c, const walk_clip *clip, float time, fk_
     const float *const masks[2] = {walk_weights, wave_weights};
     const float layer_weights[2] = {1.0f, 1.0f};
     float clip_time = fmodf(time, CYCLE);
-    fk_ik_two_bone_desc reach;
+    fk_ik_two_bone_desc reach = {0};
     fk_vec3 pole, root = c->rest[PELVIS];
     int i, ok = 1;
 
@@ -135,7 +135,6 @@ static int pose_frame(const character *c, const walk_clip *clip, float time, fk_
     ok &= fk_forward(JOINT_COUNT, c->parents, c->rest, rotations, translations, f->bones) == FK_OK;
 
     /* the left wrist on its target, the elbow toward a point below and behind it */
-    memset(&reach, 0, sizeof reach);
     reach.joint_count = JOINT_COUNT;
     reach.parents = c->parents;
     reach.rest_joints = c->rest;
@@ -157,7 +156,6 @@ static int pose_frame(const character *c, const walk_clip *clip, float time, fk_
 
     /* measured on the final pose */
     f->time = time;
-    f->placement = placement;
     f->reach_target = reach_target;
     f->hand_error = fk_vec3_length(fk_vec3_sub(f->joints[L_WRIST], reach_target));
     f->eye = fk_rigid_apply(f->bones[HEAD], fk_vec3_add(c->rest[HEAD], eyes.offset));
@@ -191,7 +189,7 @@ int main(int argc, char **argv)
                                       "Draws the character walking with root motion, a masked wave layer, "
                                       "two-bone IK and aim IK.",
                                       &options);
-    int tick, f = 0, i, result, ok = 1;
+    int tick, f = 0, i, result, ok = 1, loops_played = (int)floorf((float)TICKS / TICKS_PER_SECOND / CYCLE);
     if (parsed) return parsed > 0 ? 0 : 2;
 
     c = make_character();
@@ -219,8 +217,7 @@ int main(int argc, char **argv)
     }
     /* the same motion in one call: no error that grows with the number of ticks */
     ok &= fk_root_motion_delta(KEYS, clip.times, clip.motion_rotations, clip.motion_translations, 0.0f,
-                               fmodf((float)TICKS / TICKS_PER_SECOND, CYCLE),
-                               (int)floorf((float)TICKS / TICKS_PER_SECOND / CYCLE), &closed_form) == FK_OK;
+                               fmodf((float)TICKS / TICKS_PER_SECOND, CYCLE), loops_played, &closed_form) == FK_OK;
     drift = fk_vec3_length(fk_vec3_sub(closed_form.t, placement.t));
     if (!ok) {
         fprintf(stderr, "toolkit: a library call failed\n");
@@ -240,8 +237,8 @@ int main(int argc, char **argv)
         render_bounds_add(&lo, &hi, positions[f], c.mesh.vertex_count);
         grow_box(&lo, &hi, frames[f].reach_target);
     }
-    printf("root_motion ticks=%d loops=%d drift=%.2g travelled=%.3f expected=%.3f\n", TICKS,
-           (int)floorf((float)TICKS / TICKS_PER_SECOND / CYCLE), (double)drift, (double)travelled,
+    printf("root_motion ticks=%d loops=%d drift=%.2g travelled=%.3f expected=%.3f\n", TICKS, loops_played,
+           (double)drift, (double)travelled,
            (double)(SPEED * (float)TICKS / TICKS_PER_SECOND));
 
     /* the targets as small spheres: the look target, and the reach targets of
