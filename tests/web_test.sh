@@ -2,8 +2,10 @@
 # Drives Debian's Chromium, headless with software WebGL (SwiftShader), over the
 # page that `make web` builds, opened from its files with ?test=1: the page then
 # checks itself and writes what it found into the DOM, which --dump-dom prints.
-# Checks: the page's own (the canvas shows the character, scrubbing time changes
-# the picture, CPU and GPU skinning draw alike, no WebGL or console error), that
+# Checks: the page's own (the time slider spans the model shown, at start and
+# after switching models both ways; the canvas shows the character; scrubbing
+# time changes the picture; CPU and GPU skinning draw alike; no WebGL or console
+# error), that
 # Chromium logged no console message at all (the page logs none when it works),
 # and that the vertices the page's WebAssembly module skinned equal those of
 # build/web_dump, the same C compiled natively, on the same poses.

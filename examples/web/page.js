@@ -121,9 +121,11 @@ function buffer(target, data, usage = gl.STATIC_DRAW) {
 }
 
 // Two vertex arrays a model: the rest mesh for the shaders (the attribute
-// locations of docs/gpu.md), and the CPU's skinned vertices.
+// locations of docs/gpu.md), and the CPU's skinned vertices. The module answers
+// for the model selected last, so the model's length is read here, once.
 function makeMesh(model) {
-    const n = wasm.web_select(model), mesh = { model, vertexCount: n, indexCount: 3 * wasm.web_triangle_count() };
+    const n = wasm.web_select(model);
+    const mesh = { model, vertexCount: n, indexCount: 3 * wasm.web_triangle_count(), duration: wasm.web_duration() };
     mesh.gpu = gl.createVertexArray();
     gl.bindVertexArray(mesh.gpu);
     buffer(gl.ARRAY_BUFFER, f32(wasm.web_positions(), 3 * n));
@@ -259,8 +261,13 @@ function dragTo(event) {
 
 function bindControls() {
     const time = ui('time');
-    const sync = () => { time.max = wasm.web_duration(); };
-    ui('model').addEventListener('change', e => { state.model = Number(e.target.value); wasm.web_select(state.model); sync(); });
+    // The slider spans the model shown, and the time moves into its range.
+    const sync = () => {
+        time.max = meshes[state.model].duration;
+        state.time %= meshes[state.model].duration;
+        time.value = state.time;
+    };
+    ui('model').addEventListener('change', e => { state.model = Number(e.target.value); sync(); });
     document.querySelectorAll('input[name=method]').forEach(r => r.addEventListener('change', () => { state.method = checked('method'); }));
     document.querySelectorAll('input[name=device]').forEach(r => r.addEventListener('change', e => { state.cpu = e.target.value === 'cpu'; }));
     time.addEventListener('input', () => { state.time = Number(time.value); });
@@ -276,7 +283,7 @@ function bindControls() {
 let last = performance.now(), average = 0;
 function frame(now) {
     if (state.playing) {
-        state.time = (state.time + (now - last) / 1000) % wasm.web_duration();
+        state.time = (state.time + (now - last) / 1000) % meshes[state.model].duration;
         ui('time').value = state.time;
     }
     last = now;
@@ -309,6 +316,36 @@ function hash(data) {
     return h.toString(16);
 }
 
+function skinnedAt(model, time) {
+    wasm.web_select(model);
+    wasm.web_pose(time, METHOD.LBS, 0, 0, 0, 0);
+    wasm.web_skin(METHOD.LBS);
+    return f32(wasm.web_skinned_positions(), 3 * wasm.web_vertex_count()).slice();
+}
+
+// The time slider spans the model shown: the walk's length in the module,
+// after which the walk poses alike, or the clip's, as its file gives it; the
+// thumb stands at the time shown.
+function checkSlider(check, when) {
+    const slider = ui('time'), shown = Number(ui('model').value), max = Number(slider.max), value = Number(slider.value);
+    let length, loops = true, detail;
+    if (shown === 1) {
+        const [, frames, frameTime] = FK_WEB.bvh.match(/Frames:\s*(\d+)\s*Frame Time:\s*(\S+)/);
+        length = (frames - 1) * frameTime;
+        detail = `the file's ${frames} frames ${frameTime} s apart last ${length.toFixed(3)} s`;
+    } else {
+        wasm.web_select(0);
+        length = wasm.web_duration();
+        const a = skinnedAt(0, 0.3), b = skinnedAt(0, 0.3 + max);
+        const apart = a.reduce((worst, x, i) => Math.max(worst, Math.abs(x - b[i])), 0);
+        loops = apart <= 1e-5 * meshes[0].size;
+        detail = `the walk lasts ${length} s; its vertices at 0.3 s and ${max} s later are ${apart.toPrecision(2)} apart`;
+    }
+    check(Math.abs(max - length) <= 1e-6 * length && loops && value <= max && Math.abs(value - state.time) <= Number(slider.step),
+          `the time slider spans the ${ui('model').options[shown].text} ${when}`,
+          `0 to ${max} s, the thumb at ${value} s, the time ${state.time.toFixed(4)} s; ${detail}`);
+}
+
 function selfTest(errors) {
     const results = [];
     const check = (ok, name, detail) => results.push(`${ok ? 'PASS' : 'FAIL'} ${name}${detail ? ': ' + detail : ''}`);
@@ -324,6 +361,17 @@ function selfTest(errors) {
             dump.push(`${p[i].toPrecision(9)} ${p[i + 1].toPrecision(9)} ${p[i + 2].toPrecision(9)}`);
     });
     ui('vertices').textContent = dump.join('\n');
+
+    // The slider at start, then switched to the clip and back through the
+    // select, from late in the clip, which is past the walk's end.
+    const choose = model => { ui('model').value = model; ui('model').dispatchEvent(new Event('change')); };
+    checkSlider(check, 'at start');
+    choose(1);
+    checkSlider(check, 'after switching to it');
+    ui('time').value = 0.65 * Number(ui('time').max);
+    ui('time').dispatchEvent(new Event('input'));
+    choose(0);
+    checkSlider(check, 'after switching back from 65% into the clip');
 
     // The character stands in the middle of the canvas: its middle third
     // across, most of the height, must differ from the background.
