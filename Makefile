@@ -594,8 +594,9 @@ test-wasm: $(WASM_PROGRAMS)
 # served (`make serve`). The module links render.c for its mesh builder: -idirafter
 # lets it find the stb headers it includes, after wasi-libc's own; what reads or
 # writes files is never called, and the linker drops it.
-# tests/web_test.sh drives Debian's Chromium, headless, over the page and holds
-# its vertices to $(BUILD)/web_dump, the same module built natively.
+# tests/web_test.sh drives Debian's Chromium, headless, over the page, with
+# software WebGL2 and with WebGL disabled (where the page draws on a 2D canvas),
+# and holds its vertices to $(BUILD)/web_dump, the same module built natively.
 
 WEB_DIR   = $(BUILD)/web
 WEB_CLIP  = $(ASSIMP_MODELS)

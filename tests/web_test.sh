@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# Drives Debian's Chromium, headless with software WebGL (SwiftShader), over the
-# page that `make web` builds, opened from its files with ?test=1: the page then
-# checks itself and writes what it found into the DOM, which --dump-dom prints.
-# Checks: the page's own (the time slider spans the model shown, at start and
-# after switching models both ways; the canvas shows the character; scrubbing
-# time changes the picture; CPU and GPU skinning draw alike; no WebGL or console
-# error), that
-# Chromium logged no console message at all (the page logs none when it works),
-# and that the vertices the page's WebAssembly module skinned equal those of
-# build/web_dump, the same C compiled natively, on the same poses.
+# Drives Debian's Chromium, headless, over the page that `make web` builds,
+# opened from its files with ?test=1: the page then checks itself and writes
+# what it found into the DOM, which --dump-dom prints. Twice: with software
+# WebGL2 (SwiftShader), and with WebGL disabled, where the page says so and
+# draws the CPU-skinned mesh on a 2D canvas. Checks: the page's own (the time
+# slider spans the model shown, at start and after switching models both ways;
+# the canvas shows the character where its skinned vertices project; scrubbing
+# time changes the picture; with WebGL2, CPU and GPU skinning draw alike and
+# WebGL reports no error; no console error), that the page drew the way it
+# should and showed its note only without WebGL2, that Chromium logged no
+# console message at all (the page logs none when it works), that the 2D
+# canvas shows the picture WebGL2 shows, and that the vertices the page's
+# WebAssembly module skinned equal those of build/web_dump, the same C compiled
+# natively, on the same poses.
 # Without Chromium (make test installs it) nothing is checked, and that counts
 # as a failure. Prints "N passed, N failed".
 set -u
@@ -29,30 +33,69 @@ if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s -C "$r
     cat "$work/make.log"; fail "'make web' failed"; finish
 fi
 
-# --virtual-time-budget lets the page finish (the module compiles asynchronously)
-# before the DOM is printed; --enable-logging=stderr shows its console.
-timeout 120 "$chromium" --headless --no-sandbox --use-angle=swiftshader --enable-unsafe-swiftshader \
-    --enable-logging=stderr --v=0 --virtual-time-budget=20000 --dump-dom \
-    "file://$build/web/index.html?test=1" >"$work/dom.html" 2>"$work/chromium.log"
-sed -n '/<pre id="results">/,/<\/pre>/p' "$work/dom.html" | sed 's/<pre id="results">//; s/<\/pre>.*//' \
-    | sed 's/&gt;/>/g; s/&lt;/</g; s/&amp;/\&/g' >"$work/results"
-if ! grep -q . "$work/results"; then
-    fail "the page wrote no results (Chromium's log follows)"; tail -n 20 "$work/chromium.log"
-fi
-while IFS= read -r line; do
-    case $line in PASS*) pass "${line#PASS }" ;; FAIL*) fail "${line#FAIL }" ;; esac
-done <"$work/results"
+# open_page NAME MODE FLAGS...: opens the page in a fresh profile with Chromium's
+# FLAGS; counts the checks the page wrote, named "NAME: ...", and checks that it
+# drew with MODE (webgl2 or canvas2d), showed its note only without WebGL2, and
+# logged nothing to the console (the page logs nothing when it works). The DOM
+# is left in $work/MODE.html. --virtual-time-budget lets the page finish (the
+# module compiles asynchronously) before the DOM is printed;
+# --enable-logging=stderr shows its console.
+open_page() {
+    local name=$1 mode=$2 notice hidden console; shift 2
+    timeout 120 "$chromium" --headless --no-sandbox --no-first-run --disable-quic --disable-background-networking \
+        --disable-component-update --disable-sync --user-data-dir="$work/profile-$mode" "$@" \
+        --enable-logging=stderr --v=0 --virtual-time-budget=20000 --dump-dom \
+        "file://$build/web/index.html?test=1" >"$work/$mode.html" 2>"$work/$mode.log"
+    sed -n '/<pre id="results">/,/<\/pre>/p' "$work/$mode.html" | sed 's/<pre id="results">//; s/<\/pre>.*//' \
+        | sed 's/&gt;/>/g; s/&lt;/</g; s/&amp;/\&/g' >"$work/$mode.results"
+    if ! grep -q . "$work/$mode.results"; then
+        fail "$name: the page wrote no results (Chromium's log follows)"; tail -n 20 "$work/$mode.log"
+    fi
+    while IFS= read -r line; do
+        case $line in PASS*) pass "$name: ${line#PASS }" ;; FAIL*) fail "$name: ${line#FAIL }" ;; esac
+    done <"$work/$mode.results"
+    if grep -qx "MODE $mode" "$work/$mode.results"; then pass "$name: the page drew with $mode"
+    else fail "$name: the page did not say it drew with $mode"; fi
+    # The note as the DOM holds it: hidden with WebGL2, saying what is missing without.
+    notice=$(grep -o '<p id="notice"[^>]*>[^<]*' "$work/$mode.html")
+    case ${notice%%>*} in *hidden*) hidden=1 ;; *) hidden=0 ;; esac
+    case $mode:$hidden:${notice#*>} in
+        webgl2:1:*) pass "$name: the note is hidden" ;;
+        canvas2d:0:*"no WebGL2"*) pass "$name: the page shows its note: ${notice#*>}" ;;
+        *) fail "$name: the note is $([ "$hidden" = 1 ] && echo hidden || echo shown): \"${notice#*>}\"" ;;
+    esac
+    console=$(grep ':CONSOLE' "$work/$mode.log")
+    if [ -z "$console" ]; then pass "$name: Chromium logged no console message"
+    else fail "$name: Chromium logged console messages:"; printf '%s\n' "$console"; fi
+}
 
-console=$(grep ':CONSOLE' "$work/chromium.log")
-if [ -z "$console" ]; then pass "Chromium logged no console message"
-else fail "Chromium logged console messages:"; printf '%s\n' "$console"; fi
+# Software WebGL2 (SwiftShader); then no WebGL at all, where the page falls
+# back to skinning on the CPU and drawing on a 2D canvas.
+open_page WebGL2 webgl2 --use-angle=swiftshader --enable-unsafe-swiftshader
+open_page "no WebGL" canvas2d --disable-webgl
+
+# The 2D canvas against WebGL2: the same pose, drawn by the page's rasterizer
+# (lit at the vertices) and by the shaders (lit at each pixel, edges
+# antialiased), in blocks of 10 by 10 pixels, each its mean colour. Where the
+# two differ is at edges and in the light, a few levels of 255; a block drawn
+# wrong (a surface behind another shown, a missing part) differs by tens.
+for mode in webgl2 canvas2d; do
+    sed -n '/<pre id="picture">/,/<\/pre>/p' "$work/$mode.html" | sed 's/<pre id="picture">//; s/<\/pre>.*//' >"$work/$mode.picture"
+done
+line=$(paste -d ' ' "$work/webgl2.picture" "$work/canvas2d.picture" | awk '
+    function abs(x) { return x < 0 ? -x : x }
+    NF != 6 { bad = 1 }
+    { for (i = 1; i <= 3; ++i) if (abs($i - $(i + 3)) > worst) worst = abs($i - $(i + 3)); ++blocks }
+    END { printf "%s the 2D canvas draws the picture WebGL2 draws: %d blocks of 10 by 10 pixels, mean colours %.1f apart at most (tolerance 16 of 255)\n",
+                 (!bad && blocks > 0 && worst <= 16 ? "ok" : "FAIL"), blocks, worst }')
+case $line in ok*) pass "${line#ok }" ;; *) fail "${line#FAIL }" ;; esac
 
 # The vertices. Both builds run the library's vector loops (SIMD128 here, SSE2
 # or AVX2 with FMA natively, each a few ulps from the plain C loops) and their
 # own libm's sinf and cosf for the poses, so the same position may differ by a
 # few ulps of the model's size: a vertex passes within 16 float epsilons of it
 # (the bound tests/test_gl.c holds the GPU to), computed per pose.
-sed -n '/<pre id="vertices">/,/<\/pre>/p' "$work/dom.html" | sed 's/<pre id="vertices">//; s/<\/pre>.*//' >"$work/page.txt"
+sed -n '/<pre id="vertices">/,/<\/pre>/p' "$work/webgl2.html" | sed 's/<pre id="vertices">//; s/<\/pre>.*//' >"$work/page.txt"
 if ! "$build/web_dump" "$(sed -n 's/^ASSIMP_MODELS *= *//p' "$root/Makefile")" >"$work/native.txt"; then
     fail "build/web_dump failed"; finish
 fi

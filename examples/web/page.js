@@ -1,16 +1,21 @@
 // page.js - poses and skins with fk_lbs.h's WebAssembly build (skin_web.c) and
 // draws with WebGL2: on the GPU through examples/shaders/ and the palettes the
 // module writes, or on the CPU in the module, the vertices uploaded each frame.
+// A browser without WebGL2 gets a note, and the CPU-skinned mesh drawn on a 2D
+// canvas by the page's own rasterizer instead.
 // FK_WEB (fk_web_data.js, from embed.mjs) holds the module, the shaders and
 // the clip. Opened with ?test=1 the page checks itself (selfTest() below) and
-// writes what it found into #results and #vertices for tests/web_test.sh.
+// writes what it found into #results, #vertices and #picture for tests/web_test.sh.
 'use strict';
 
 const METHOD = { LBS: 0, DQS: 1, DQS_SCALED: 2 };
 const BACKGROUND = [0.914, 0.902, 0.882]; // the canvas's CSS colour, #e9e6e1
+const TINT = [0.80, 0.62, 0.50], MARKER_TINT = [0.85, 0.12, 0.15], LIGHT = [0.4, 0.8, 0.6];
 
+const testing = new URLSearchParams(location.search).has('test');
 const canvas = document.getElementById('view');
 const gl = canvas.getContext('webgl2');
+const context2d = gl ? null : canvas.getContext('2d', { willReadFrequently: testing }); // the self-test reads it back
 const ui = id => document.getElementById(id);
 const checked = name => Number(document.querySelector(`input[name=${name}]:checked`).value);
 let wasm; // the module's exports
@@ -64,7 +69,7 @@ uniform vec3 tint;
 out vec4 color;
 void main()
 {
-    float light = max(dot(normalize(fk_skinned_normal), normalize(vec3(0.4, 0.8, 0.6))), 0.0);
+    float light = max(dot(normalize(fk_skinned_normal), normalize(vec3(${LIGHT.join(', ')}))), 0.0);
     color = vec4(tint * (0.35 + 0.65 * light), 1.0);
 }`;
 // CPU skinning: the vertices arrive skinned.
@@ -82,7 +87,7 @@ uniform mat4 fk_view_projection;
 out vec3 fk_skinned_normal;
 void main()
 {
-    fk_skinned_normal = vec3(0.4, 0.8, 0.6);
+    fk_skinned_normal = vec3(${LIGHT.join(', ')});
     gl_Position = fk_view_projection * vec4(fk_position, 1.0);
     gl_PointSize = 12.0;
 }`;
@@ -120,12 +125,25 @@ function buffer(target, data, usage = gl.STATIC_DRAW) {
     return b;
 }
 
-// Two vertex arrays a model: the rest mesh for the shaders (the attribute
-// locations of docs/gpu.md), and the CPU's skinned vertices. The module answers
-// for the model selected last, so the model's length is read here, once.
+// A model's counts, its length in seconds, and where the camera looks. The
+// module answers for the model selected last, so each is read here, once.
 function makeMesh(model) {
     const n = wasm.web_select(model);
     const mesh = { model, vertexCount: n, indexCount: 3 * wasm.web_triangle_count(), duration: wasm.web_duration() };
+    // the camera frames the rest mesh's height and follows the root
+    const p = f32(wasm.web_positions(), 3 * n);
+    let low = Infinity, high = -Infinity;
+    for (let i = 1; i < p.length; i += 3) { low = Math.min(low, p[i]); high = Math.max(high, p[i]); }
+    mesh.size = high - low;
+    mesh.centerY = (low + high) / 2;
+    if (gl) makeVertexArrays(mesh);
+    return mesh;
+}
+
+// Two vertex arrays a model, of the model selected: the rest mesh for the
+// shaders (the attribute locations of docs/gpu.md), and the CPU's skinned vertices.
+function makeVertexArrays(mesh) {
+    const n = mesh.vertexCount;
     mesh.gpu = gl.createVertexArray();
     gl.bindVertexArray(mesh.gpu);
     buffer(gl.ARRAY_BUFFER, f32(wasm.web_positions(), 3 * n));
@@ -144,18 +162,11 @@ function makeMesh(model) {
     mesh.normals = buffer(gl.ARRAY_BUFFER, 12 * n, gl.DYNAMIC_DRAW);
     gl.enableVertexAttribArray(1); gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 0, 0);
     gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, indices);
-    // the camera frames the rest mesh's height and follows the root
-    const p = f32(wasm.web_positions(), 3 * n);
-    let low = Infinity, high = -Infinity;
-    for (let i = 1; i < p.length; i += 3) { low = Math.min(low, p[i]); high = Math.max(high, p[i]); }
-    mesh.size = high - low;
-    mesh.centerY = (low + high) / 2;
     mesh.marker = gl.createVertexArray();
     gl.bindVertexArray(mesh.marker);
     mesh.markerBuffer = buffer(gl.ARRAY_BUFFER, 12, gl.DYNAMIC_DRAW);
     gl.enableVertexAttribArray(0); gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 0, 0);
     gl.bindVertexArray(null);
-    return mesh;
 }
 
 // ---- State, posing, drawing ----------------------------------------------------
@@ -201,7 +212,11 @@ function draw() {
                   -dot(right, eye), -dot(up, eye), dot(forward, eye), 1];
     const viewProjection = multiply(perspective(0.7, canvas.width / canvas.height, 0.05 * mesh.size, 10 * mesh.size), view);
     camera = { eye, forward, right, up, viewProjection };
+    if (gl) drawWebGL(mesh, t, viewProjection);
+    else drawCanvas2d(mesh, t, viewProjection);
+}
 
+function drawWebGL(mesh, t, viewProjection) {
     gl.viewport(0, 0, canvas.width, canvas.height);
     gl.clearColor(...BACKGROUND, 1);
     gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
@@ -230,7 +245,7 @@ function draw() {
         gl.bindVertexArray(mesh.gpu);
     }
     gl.uniformMatrix4fv(gl.getUniformLocation(program, 'fk_view_projection'), false, viewProjection);
-    gl.uniform3f(gl.getUniformLocation(program, 'tint'), 0.80, 0.62, 0.50);
+    gl.uniform3f(gl.getUniformLocation(program, 'tint'), ...TINT);
     gl.drawElements(gl.TRIANGLES, mesh.indexCount, gl.UNSIGNED_INT, 0);
     if (state.ik && mesh.hasArm) {
         gl.disable(gl.DEPTH_TEST);
@@ -239,10 +254,80 @@ function draw() {
         gl.bindBuffer(gl.ARRAY_BUFFER, mesh.markerBuffer);
         gl.bufferSubData(gl.ARRAY_BUFFER, 0, new Float32Array(t));
         gl.uniformMatrix4fv(gl.getUniformLocation(programs.marker, 'fk_view_projection'), false, viewProjection);
-        gl.uniform3f(gl.getUniformLocation(programs.marker, 'tint'), 0.85, 0.12, 0.15);
+        gl.uniform3f(gl.getUniformLocation(programs.marker, 'tint'), ...MARKER_TINT);
         gl.drawArrays(gl.POINTS, 0, 1);
     }
     gl.bindVertexArray(null);
+}
+
+// Where a point lands on the canvas, in pixels from its top left corner, and
+// how far it is in front of the camera (its clip w).
+function project(m, x, y, z) {
+    const w = m[3] * x + m[7] * y + m[11] * z + m[15];
+    return [(1 + (m[0] * x + m[4] * y + m[8] * z + m[12]) / w) * canvas.width / 2,
+            (1 - (m[1] * x + m[5] * y + m[9] * z + m[13]) / w) * canvas.height / 2, w];
+}
+
+// Colours as the canvas's pixels hold them: packed through bytes, so that the
+// byte order is the canvas's own.
+const packed = colours => new Uint32Array(new Uint8ClampedArray(colours.flatMap(c => [...c.map(v => 255 * v), 255])).buffer);
+
+// Without WebGL2 the module skins on the CPU and the page rasterizes the mesh
+// itself into an image with a depth buffer (a 2D canvas path a triangle, painted
+// far to near, is far slower at this many triangles), lit at the vertices as the
+// fragment shader lights each pixel: 256 shades of the tint.
+let raster;
+function drawCanvas2d(mesh, t, viewProjection) {
+    const w = canvas.width, h = canvas.height;
+    if (!raster) {
+        const image = context2d.createImageData(w, h);
+        raster = { image, colour: new Uint32Array(image.data.buffer), depth: new Float32Array(w * h),
+                   shades: packed(Array.from({ length: 256 }, (_, s) => TINT.map(c => c * s / 255))), background: packed([BACKGROUND])[0] };
+    }
+    if (wasm.web_skin(state.method) !== 0) throw new Error('web_skin failed');
+    const n = mesh.vertexCount, p = f32(wasm.web_skinned_positions(), 3 * n), normals = f32(wasm.web_skinned_normals(), 3 * n);
+    const triangles = u32(wasm.web_triangles(), mesh.indexCount), light = normalize(LIGHT), near = 0.05 * mesh.size;
+    const x = new Float32Array(n), y = new Float32Array(n), z = new Float32Array(n), shade = new Float32Array(n);
+    const m = viewProjection;
+    for (let v = 0; v < n; ++v) { // project() written out: it runs for every vertex of every frame
+        const px = p[3 * v], py = p[3 * v + 1], pz = p[3 * v + 2], nx = normals[3 * v], ny = normals[3 * v + 1], nz = normals[3 * v + 2];
+        const cw = m[3] * px + m[7] * py + m[11] * pz + m[15];
+        x[v] = (1 + (m[0] * px + m[4] * py + m[8] * pz + m[12]) / cw) * w / 2;
+        y[v] = (1 - (m[1] * px + m[5] * py + m[9] * pz + m[13]) / cw) * h / 2;
+        z[v] = cw > near ? 1 / cw : 0; // 1/w runs linearly across the screen; 0 marks behind the near plane
+        shade[v] = 255 * (0.35 + 0.65 * Math.max((nx * light[0] + ny * light[1] + nz * light[2]) / (Math.hypot(nx, ny, nz) || 1), 0));
+    }
+    const { colour, depth, shades } = raster;
+    colour.fill(raster.background);
+    depth.fill(0);
+    for (let i = 0; i < mesh.indexCount; i += 3) {
+        const a = triangles[i], b = triangles[i + 1], c = triangles[i + 2];
+        const area = (x[b] - x[a]) * (y[c] - y[a]) - (x[c] - x[a]) * (y[b] - y[a]);
+        if (!z[a] || !z[b] || !z[c] || !area) continue;
+        const left = Math.max(0, Math.floor(Math.min(x[a], x[b], x[c]))), right = Math.min(w - 1, Math.ceil(Math.max(x[a], x[b], x[c])));
+        const top = Math.max(0, Math.floor(Math.min(y[a], y[b], y[c]))), bottom = Math.min(h - 1, Math.ceil(Math.max(y[a], y[b], y[c])));
+        // the barycentric weights of a and b at the pixels' centres, and their steps
+        const ax = (y[b] - y[c]) / area, ay = (x[c] - x[b]) / area, bx = (y[c] - y[a]) / area, by = (x[a] - x[c]) / area;
+        const la0 = ((x[b] - left - 0.5) * (y[c] - top - 0.5) - (x[c] - left - 0.5) * (y[b] - top - 0.5)) / area;
+        const lb0 = ((x[c] - left - 0.5) * (y[a] - top - 0.5) - (x[a] - left - 0.5) * (y[c] - top - 0.5)) / area;
+        const za = z[a] - z[c], zb = z[b] - z[c], sa = shade[a] - shade[c], sb = shade[b] - shade[c];
+        for (let py = top; py <= bottom; ++py) {
+            let la = la0 + (py - top) * ay, lb = lb0 + (py - top) * by;
+            for (let k = py * w + left; k <= py * w + right; ++k, la += ax, lb += bx) {
+                if (la < 0 || lb < 0 || la + lb > 1) continue;
+                const nearness = z[c] + la * za + lb * zb;
+                if (nearness <= depth[k]) continue;
+                depth[k] = nearness;
+                colour[k] = shades[(shade[c] + la * sa + lb * sb) | 0];
+            }
+        }
+    }
+    context2d.putImageData(raster.image, 0, 0);
+    if (state.ik && mesh.hasArm) {
+        const [mx, my] = project(viewProjection, ...t);
+        context2d.fillStyle = `rgb(${MARKER_TINT.map(c => Math.round(255 * c))})`;
+        context2d.fillRect(mx - 6, my - 6, 12, 12);
+    }
 }
 
 // ---- Interaction -----------------------------------------------------------------
@@ -290,7 +375,7 @@ function frame(now) {
     const start = performance.now();
     draw();
     average = average ? 0.95 * average + 0.05 * (performance.now() - start) : performance.now() - start;
-    ui('frame-time').textContent = `${average.toFixed(2)} ms to pose, skin and draw (${state.cpu ? 'CPU' : 'GPU'} skinning)`;
+    ui('frame-time').textContent = `${average.toFixed(2)} ms to pose, skin and draw (${state.cpu ? 'CPU' : 'GPU'} skinning${gl ? '' : ', 2D canvas'})`;
     requestAnimationFrame(frame);
 }
 
@@ -303,11 +388,16 @@ const DUMP_CASES = [
     [1, 3.0, METHOD.DQS, 1, [-20.0, 20.0, 10.0]],
 ];
 
+// The canvas's pixels, RGBA, the top row first.
 function pixels() {
-    const data = new Uint8Array(4 * canvas.width * canvas.height);
-    gl.readPixels(0, 0, canvas.width, canvas.height, gl.RGBA, gl.UNSIGNED_BYTE, data);
-    return data;
+    const w = canvas.width, h = canvas.height;
+    if (!gl) return context2d.getImageData(0, 0, w, h).data;
+    const data = new Uint8Array(4 * w * h), rows = new Uint8Array(4 * w * h);
+    gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, data);
+    for (let y = 0; y < h; ++y) rows.set(data.subarray(4 * w * (h - 1 - y), 4 * w * (h - y)), 4 * w * y);
+    return rows;
 }
+const isBackground = (data, i) => BACKGROUND.every((c, k) => Math.abs(data[i + k] - Math.round(255 * c)) <= 8);
 
 // FNV-1a over the pixels: two pictures that hash alike are taken as equal.
 function hash(data) {
@@ -347,7 +437,7 @@ function checkSlider(check, when) {
 }
 
 function selfTest(errors) {
-    const results = [];
+    const results = [`MODE ${gl ? 'webgl2' : 'canvas2d'}`];
     const check = (ok, name, detail) => results.push(`${ok ? 'PASS' : 'FAIL'} ${name}${detail ? ': ' + detail : ''}`);
 
     const dump = [];
@@ -362,6 +452,10 @@ function selfTest(errors) {
     });
     ui('vertices').textContent = dump.join('\n');
 
+    const notice = ui('notice'), noted = !notice.hidden && notice.offsetHeight > 0;
+    if (gl) check(!noted, 'the page shows no note', notice.textContent);
+    else check(noted && notice.textContent.includes('no WebGL2'), 'the page says it draws without WebGL2', notice.textContent);
+
     // The slider at start, then switched to the clip and back through the
     // select, from late in the clip, which is past the walk's end.
     const choose = model => { ui('model').value = model; ui('model').dispatchEvent(new Event('change')); };
@@ -375,52 +469,97 @@ function selfTest(errors) {
 
     // The character stands in the middle of the canvas: its middle third
     // across, most of the height, must differ from the background.
-    Object.assign(state, { model: 0, method: METHOD.DQS, cpu: false, time: 0.3, ik: true });
+    Object.assign(state, { model: 0, method: METHOD.DQS, cpu: !gl, time: 0.3, ik: true });
     draw();
     const first = pixels(), w = canvas.width, h = canvas.height;
     let inside = 0, covered = 0;
     for (let y = Math.round(0.2 * h); y < Math.round(0.8 * h); ++y)
-        for (let x = Math.round(w / 3); x < Math.round(2 * w / 3); ++x, ++inside) {
-            const i = 4 * (y * w + x);
-            if (BACKGROUND.some((c, k) => Math.abs(first[i + k] - Math.round(255 * c)) > 8)) ++covered;
-        }
+        for (let x = Math.round(w / 3); x < Math.round(2 * w / 3); ++x, ++inside)
+            if (!isBackground(first, 4 * (y * w + x))) ++covered;
     check(covered > 0.08 * inside, 'the canvas shows the character', `${covered} of ${inside} pixels in its region differ from the background`);
     state.time = 0.9;
     draw();
     const second = pixels();
     check(hash(first) !== hash(second), 'scrubbing time changes the picture', `hashes ${hash(first)} at 0.3 s, ${hash(second)} at 0.9 s`);
-    state.cpu = true;
+    if (gl) {
+        state.cpu = true;
+        draw();
+        const cpu = pixels();
+        let far = 0;
+        for (let i = 0; i < cpu.length; ++i) if (Math.abs(cpu[i] - second[i]) > 24) ++far;
+        check(far < 0.002 * cpu.length, 'CPU and GPU skinning draw the same picture', `${far} channel values differ by more than 24`);
+    }
+
+    // Without the IK marker, what is drawn spans what the skinned vertices
+    // project to, to within 2 pixels on every side.
+    state.ik = false;
     draw();
-    const cpu = pixels();
-    let far = 0;
-    for (let i = 0; i < cpu.length; ++i) if (Math.abs(cpu[i] - second[i]) > 24) ++far;
-    check(far < 0.002 * cpu.length, 'CPU and GPU skinning draw the same picture', `${far} channel values differ by more than 24`);
+    const last = pixels(), drawn = [w, h, -1, -1], projected = [w, h, -1, -1];
+    for (let y = 0; y < h; ++y)
+        for (let x = 0; x < w; ++x)
+            if (!isBackground(last, 4 * (y * w + x))) drawn.splice(0, 4, Math.min(drawn[0], x), Math.min(drawn[1], y), Math.max(drawn[2], x), Math.max(drawn[3], y));
+    wasm.web_skin(state.method);
+    const p = f32(wasm.web_skinned_positions(), 3 * wasm.web_vertex_count());
+    for (let i = 0; i < p.length; i += 3) {
+        const [x, y] = project(camera.viewProjection, p[i], p[i + 1], p[i + 2]);
+        projected.splice(0, 4, Math.min(projected[0], x), Math.min(projected[1], y), Math.max(projected[2], x), Math.max(projected[3], y));
+    }
+    // This picture for tests/web_test.sh, which holds the 2D canvas's to
+    // WebGL2's: the mean colour of each block of 10 by 10 pixels.
+    const blocks = [];
+    for (let by = 0; by < h; by += 10)
+        for (let bx = 0; bx < w; bx += 10) {
+            const sum = [0, 0, 0];
+            for (let y = by; y < by + 10; ++y)
+                for (let x = bx; x < bx + 10; ++x) for (let k = 0; k < 3; ++k) sum[k] += last[4 * (y * w + x) + k];
+            blocks.push(sum.map(v => (v / 100).toFixed(1)).join(' '));
+        }
+    ui('picture').textContent = blocks.join('\n');
+    const box = b => `x ${b[0].toFixed(1)} to ${b[2].toFixed(1)}, y ${b[1].toFixed(1)} to ${b[3].toFixed(1)}`;
+    check(drawn.every((d, k) => Math.abs(d - Math.floor(projected[k])) <= 2), 'the drawing spans the skinned vertices',
+          `drawn ${box(drawn)}; the vertices ${box(projected)}`);
+
     for (const method of [METHOD.LBS, METHOD.DQS_SCALED]) {
-        Object.assign(state, { method, cpu: false, model: 1 });
+        Object.assign(state, { method, cpu: !gl, model: 1 });
         draw();
     }
-    check(gl.getError() === gl.NO_ERROR, 'WebGL reports no error');
+    if (gl) check(gl.getError() === gl.NO_ERROR, 'WebGL reports no error');
     check(errors.length === 0, 'no errors on the console', errors.join('; '));
     ui('results').textContent = results.join('\n');
 }
 
 // ---- Start ------------------------------------------------------------------------------
 
+function note(text) {
+    ui('notice').textContent = text;
+    ui('notice').hidden = false;
+}
+
+function withoutWebGL2() {
+    note('This browser gives the page no WebGL2, so the shaders cannot run: the WebAssembly module ' +
+         'skins on the CPU, and the page draws the mesh on a 2D canvas itself.');
+    document.querySelector('input[name=device][value=gpu]').disabled = true;
+    document.querySelector('input[name=device][value=cpu]').checked = true;
+    state.cpu = true;
+}
+
 async function main() {
     const errors = [];
-    const testing = new URLSearchParams(location.search).has('test');
     const consoleError = console.error.bind(console);
     console.error = (...args) => { errors.push(args.join(' ')); consoleError(...args); };
     window.addEventListener('error', e => errors.push(e.message));
     try {
-        if (!gl) throw new Error('this browser has no WebGL2');
+        if (!gl && !context2d) throw new Error('this browser gives the page neither WebGL2 nor a 2D canvas');
+        if (typeof WebAssembly !== 'object') throw new Error('this browser has no WebAssembly');
         await loadModule();
-        makePrograms();
+        if (gl) makePrograms();
+        else withoutWebGL2();
         meshes = [makeMesh(0), makeMesh(1)];
         bindControls();
         if (testing) selfTest(errors);
         else requestAnimationFrame(frame);
     } catch (error) {
+        note(`The page cannot run: ${error.message || error}.`);
         console.error(error.stack || String(error));
         if (testing) ui('results').textContent = `FAIL the page starts: ${error}`;
     }
