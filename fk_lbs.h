@@ -91,6 +91,11 @@
      data (positions, normals, weights) is not checked, which would cost a pass over
      the mesh: NaN there makes that vertex's outputs NaN. The math helpers check
      nothing: NaN in, NaN out. docs/conventions.md has the whole table.
+     Built with -ffast-math (or -ffinite-math-only), every check above still
+     holds, with the same error codes: they read a float's bits, which those
+     flags cannot fold away as they may a comparison. What the flags give up is
+     NaN carried through: NaN in per-vertex data or in a math helper's
+     arguments may then come out as a number.
 */
 
 #ifndef FK_LBS_H
@@ -1916,8 +1921,30 @@ FK_LBS_DEF fk_vec3 fk_vec3_normalize(fk_vec3 v)
     return fk__vec3_divide_by_length(v, length);
 }
 
-/* NaN fails every comparison, so one test rejects NaN and both infinities. */
-static int fk__is_finite(float x) { return x >= -FLT_MAX && x <= FLT_MAX; }
+/* Finiteness is read from the bits, not from comparisons: built with
+   -ffast-math (-ffinite-math-only), a compiler may take every float to be
+   finite and fold x <= FLT_MAX or x != x to a constant, which would let NaN
+   and infinities through every check. A range test on a float, here and
+   below, comes after one of these, where it means what it says. */
+static uint32_t fk__float_bits(float x)
+{
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return bits;
+}
+static int fk__is_finite(float x) { return (fk__float_bits(x) & 0x7F800000u) != 0x7F800000u; }
+static int fk__is_nan(float x) { return (fk__float_bits(x) & 0x7FFFFFFFu) > 0x7F800000u; }
+/* Between FLT_MIN and FLT_MAX: a positive normal float (its bits are between theirs). */
+static int fk__is_positive_normal(float x) { return fk__float_bits(x) - 0x00800000u <= 0x7F7FFFFFu - 0x00800000u; }
+/* low <= x <= high, false for NaN and infinities (whatever the flags: see above). */
+static int fk__is_within(float x, float low, float high) { return fk__is_finite(x) && x >= low && x <= high; }
+static int fk__double_is_finite(double x)
+{
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return (bits & 0x7FF0000000000000u) != 0x7FF0000000000000u;
+}
+static int fk__fits_float(double x) { return fk__double_is_finite(x) && fabs(x) <= (double)FLT_MAX; }
 
 static int fk__vec3_is_finite(fk_vec3 v)
 {
@@ -1977,12 +2004,8 @@ FK_LBS_DEF FK__NOINLINE fk_quat fk_quat_normalize(fk_quat q)
 }
 
 /* Inputs that cannot be normalized: zero length (or so small that 1/|q| overflows),
-   infinite or NaN. Also false for NaN because NaN fails both comparisons. */
-static int fk__quat_is_normalizable(fk_quat q)
-{
-    float norm2 = fk_quat_dot(q, q);
-    return norm2 >= FLT_MIN && norm2 <= FLT_MAX;
-}
+   infinite or NaN. */
+static int fk__quat_is_normalizable(fk_quat q) { return fk__is_positive_normal(fk_quat_dot(q, q)); }
 
 /* A rigid transform the library can use: a rotation that normalizes and a
    finite translation. */
@@ -2383,8 +2406,8 @@ static fk_result fk__forward_any_order(int joint_count, const int *parents, cons
    result was not finite, and the general path below starts over, sorting out
    the order or finding the error, so results and error codes are those of
    the general path whichever way it goes. The checks accept exactly what the
-   general path accepts, computed without branches: a finite x has x - x == 0,
-   and a float between FLT_MIN and FLT_MAX has its bits between theirs. */
+   general path accepts, on the bits (see fk__is_finite()) and without
+   branches: a coordinate whose exponent bits are all ones is not finite. */
 static int fk__forward_parents_first_reference(int joint_count, const int *parents, const fk_vec3 *rest_joints,
                                                const fk_quat *rotations, const fk_vec3 *translations,
                                                fk_rigid *out, int rest_frame)
@@ -2393,11 +2416,13 @@ static int fk__forward_parents_first_reference(int joint_count, const int *paren
     for (i = 0; i < joint_count; ++i) {
         int parent = parents[i];
         fk_vec3 x = rest_joints[i], d = translations ? translations[i] : x;
-        float norm2 = fk_quat_dot(rotations[i], rotations[i]);
-        float finite = (x.x - x.x) + (x.y - x.y) + (x.z - x.z) + (d.x - d.x) + (d.y - d.y) + (d.z - d.z);
-        uint32_t bits;
-        memcpy(&bits, &norm2, sizeof bits);
-        if ((parent >= i) | (bits - 0x00800000u > 0x7F7FFFFFu - 0x00800000u) | !(finite == 0.0f)) return 0;
+        uint32_t bits[6], not_finite = 0;
+        int e;
+        memcpy(bits, &x, sizeof x);
+        memcpy(bits + 3, &d, sizeof d);
+        for (e = 0; e < 6; ++e) not_finite |= (bits[e] & 0x7F800000u) + 0x00800000u; /* bit 31: all ones */
+        if ((parent >= i) | !fk__is_positive_normal(fk_quat_dot(rotations[i], rotations[i])) | (int)(not_finite >> 31))
+            return 0;
         out[i] = fk__joint_transform(parent < 0 ? NULL : &out[parent], x, rotations[i],
                                      translations ? &translations[i] : NULL, rest_frame);
         if (!fk__vec3_is_finite(out[i].t)) return 0; /* overflowed: the general path reports it */
@@ -2719,7 +2744,7 @@ static double fk__mat3_determinant(const double m[9])
 static int fk__mat3_inverse(const double m[9], double out[9])
 {
     double det = fk__mat3_determinant(m), r;
-    if (!(det != 0.0) || !(det * 0.0 == 0.0)) return 0;
+    if (!fk__double_is_finite(det) || det == 0.0) return 0;
     r = 1.0 / det;
     out[0] = (m[4] * m[8] - m[5] * m[7]) * r; out[1] = (m[2] * m[7] - m[1] * m[8]) * r; out[2] = (m[1] * m[5] - m[2] * m[4]) * r;
     out[3] = (m[5] * m[6] - m[3] * m[8]) * r; out[4] = (m[0] * m[8] - m[2] * m[6]) * r; out[5] = (m[2] * m[3] - m[0] * m[5]) * r;
@@ -4322,8 +4347,9 @@ static fk_result fk__check_bounds_records(const fk_bone_bounds *bones, int bone_
         if (b->partner_count < -1 || b->partner_count > FK_BOUNDS_PARTNERS) return FK_ERROR_INVALID_COUNT;
         for (i = 0; i < b->partner_count; ++i)
             if ((int)b->partners[i] >= bone_count) return FK_ERROR_JOINT_OUT_OF_RANGE;
-        if (!(b->heaviest_weight > 0.0f && b->heaviest_weight <= 1.0f) || !(b->weight_sum_min >= 0.0f) ||
-            !(b->weight_sum_max >= b->weight_sum_min) || !fk__is_finite(b->weight_sum_max))
+        if (!fk__is_within(b->heaviest_weight, 0.0f, 1.0f) || !(b->heaviest_weight > 0.0f) ||
+            !fk__is_within(b->weight_sum_min, 0.0f, FLT_MAX) ||
+            !fk__is_within(b->weight_sum_max, b->weight_sum_min, FLT_MAX))
             return FK_ERROR_INVALID_WEIGHT;
         if (!fk__vec3_is_finite(b->min) || !fk__vec3_is_finite(b->max)) return FK_ERROR_NOT_FINITE;
     }
@@ -4450,10 +4476,10 @@ FK_LBS_DEF fk_result fk_skin_bounds_prepare(const fk_skin_desc *desc, fk_bone_bo
             return FK_ERROR_NOT_FINITE;
         for (slot = 0; slot < d->influences; ++slot) {
             if (fk__influence_joint(d, &layout, i, slot) < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
-            if (!(weights[slot] >= 0.0f && weights[slot] <= FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
+            if (!fk__is_finite(weights[slot]) || weights[slot] < 0.0f) return FK_ERROR_INVALID_WEIGHT;
             sum += (double)weights[slot];
         }
-        if (!(sum > 0.0 && sum <= (double)FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
+        if (!fk__fits_float(sum) || sum <= 0.0) return FK_ERROR_INVALID_WEIGHT;
     }
     for (j = 0; j < d->transform_count; ++j) {
         fk_bone_bounds *b = &out_bones[j];
@@ -4727,7 +4753,7 @@ static fk_result fk__check_weights(const fk_weights_desc *d, fk__weights_layout 
 /* A slot counts when it names a real joint with a positive, finite weight. */
 static int fk__slot_counts(const uint16_t *joints, const float *weights, int slot, int joint_count)
 {
-    return (int)joints[slot] < joint_count && weights[slot] > 0.0f && weights[slot] <= FLT_MAX;
+    return (int)joints[slot] < joint_count && fk__is_finite(weights[slot]) && weights[slot] > 0.0f;
 }
 
 static int fk__inspect_vertex(const uint16_t *joints, const float *weights, int k, int keep, int joint_count)
@@ -4922,20 +4948,20 @@ FK_LBS_DEF fk_result fk_pose_blend_masked(int joint_count, int pose_count, const
     if (joint_count < 0 || pose_count < 1) return FK_ERROR_INVALID_COUNT;
     if (!rotations || !weights || (joint_count > 0 && !out_rotations)) return FK_ERROR_NULL_ARGUMENT;
     for (p = 0; p < pose_count; ++p) {
-        if (!(weights[p] >= 0.0f && weights[p] <= FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
+        if (!fk__is_within(weights[p], 0.0f, FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
         total += weights[p];
     }
-    if (!(total > 0.0f && total <= FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
+    if (!fk__is_finite(total) || !(total > 0.0f)) return FK_ERROR_INVALID_WEIGHT;
     for (p = 0; p < pose_count; ++p)
         if ((result = fk__check_pose(joint_count, rotations[p], translations ? translations[p] : NULL)) != FK_OK)
             return result;
     for (i = 0; masks && i < joint_count; ++i) { /* every joint's masks and sum, before anything is written */
         float sum = 0.0f;
         for (p = 0; p < pose_count; ++p) {
-            if (masks[p] && !(masks[p][i] >= 0.0f && masks[p][i] <= FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
+            if (masks[p] && !fk__is_within(masks[p][i], 0.0f, FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
             sum += fk__masked_weight(weights, masks, p, i);
         }
-        if (!(sum > 0.0f && sum <= FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
+        if (!fk__is_finite(sum) || !(sum > 0.0f)) return FK_ERROR_INVALID_WEIGHT;
     }
     for (i = 0; i < joint_count; ++i) {
         /* Against the heaviest pose's rotation no other can cancel the sum: each
@@ -5049,7 +5075,7 @@ FK_LBS_DEF fk_result fk_track_sample_vec3(int key_count, const float *times, con
     int i;
     if (result != FK_OK) return result;
     if (!values || !out) return FK_ERROR_NULL_ARGUMENT;
-    if (time != time) return FK_ERROR_NOT_FINITE;
+    if (fk__is_nan(time)) return FK_ERROR_NOT_FINITE;
     for (i = 0; i < key_count; ++i)
         if (!fk__vec3_is_finite(values[i])) return FK_ERROR_NOT_FINITE;
     return fk_track_evaluate_vec3(key_count, times, values, FK_INTERPOLATION_LINEAR, time, NULL, out);
@@ -5062,7 +5088,7 @@ FK_LBS_DEF fk_result fk_track_sample_quat(int key_count, const float *times, con
     int i;
     if (result != FK_OK) return result;
     if (!values || !out) return FK_ERROR_NULL_ARGUMENT;
-    if (time != time) return FK_ERROR_NOT_FINITE;
+    if (fk__is_nan(time)) return FK_ERROR_NOT_FINITE;
     for (i = 0; i < key_count; ++i)
         if (!fk__quat_is_normalizable(values[i])) return FK_ERROR_INVALID_ROTATION;
     /* any method but NLERP has always meant SLERP here */
@@ -5199,7 +5225,7 @@ static fk_result fk__track_begin(int key_count, const float *times, const void *
     if (interpolation != FK_INTERPOLATION_LINEAR && interpolation != FK_INTERPOLATION_STEP &&
         interpolation != FK_INTERPOLATION_CUBICSPLINE)
         return FK_ERROR_INVALID_OPTION;
-    if (time != time) return FK_ERROR_NOT_FINITE;
+    if (fk__is_nan(time)) return FK_ERROR_NOT_FINITE;
     return fk__track_locate(key_count, times, time, cursor, point);
 }
 
@@ -5221,7 +5247,7 @@ FK_LBS_DEF fk_result fk_track_evaluate(int key_count, const float *times, const 
        hold them, so they are computed twice. */
     for (c = 0; c < component_count; ++c) {
         const float sample = fk__track_component(&point, &keys, c);
-        if (sample != sample) return FK_ERROR_NOT_FINITE;
+        if (fk__is_nan(sample)) return FK_ERROR_NOT_FINITE;
     }
     for (c = 0; c < component_count; ++c) out[c] = fk__track_component(&point, &keys, c);
     if (cursor) *cursor = point.key;
@@ -5247,7 +5273,7 @@ FK_LBS_DEF fk_result fk_track_evaluate_vec3(int key_count, const float *times, c
     }
     for (c = 0; c < 3; ++c) {
         sample[c] = fk__track_component(&point, &keys, c);
-        if (sample[c] != sample[c]) return FK_ERROR_NOT_FINITE;
+        if (fk__is_nan(sample[c])) return FK_ERROR_NOT_FINITE;
     }
     *out = fk_vec3_make(sample[0], sample[1], sample[2]);
     if (cursor) *cursor = point.key;
@@ -5286,7 +5312,7 @@ FK_LBS_DEF fk_result fk_track_evaluate_quat(int key_count, const float *times, c
     } else {
         for (c = 0; c < 4; ++c) {
             sample[c] = fk__track_component(&point, &keys, c);
-            if (sample[c] != sample[c]) return FK_ERROR_NOT_FINITE;
+            if (fk__is_nan(sample[c])) return FK_ERROR_NOT_FINITE;
         }
         q = fk_quat_make(sample[0], sample[1], sample[2], sample[3]);
         if (!fk__quat_is_normalizable(q)) return FK_ERROR_INVALID_ROTATION;
@@ -5399,8 +5425,6 @@ static fk__rigid_double fk__rigid_double_power(fk__rigid_double a, int n)
     }
     return result;
 }
-
-static int fk__fits_float(double x) { return x >= -(double)FLT_MAX && x <= (double)FLT_MAX; }
 
 static int fk__vec3_double_fits_float(const double v[3])
 {
@@ -5573,10 +5597,10 @@ FK_LBS_DEF fk_result fk_root_motion_blend(int clip_count, const fk_rigid *deltas
     if (clip_count < 1) return FK_ERROR_INVALID_COUNT;
     if (!deltas || !weights || !out_delta) return FK_ERROR_NULL_ARGUMENT;
     for (c = 0; c < clip_count; ++c) {
-        if (!(weights[c] >= 0.0f && weights[c] <= FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
+        if (!fk__is_within(weights[c], 0.0f, FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
         total += weights[c];
     }
-    if (!(total > 0.0f && total <= FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
+    if (!fk__is_finite(total) || !(total > 0.0f)) return FK_ERROR_INVALID_WEIGHT;
     for (c = 0; c < clip_count; ++c)
         if ((result = fk__check_rigid(&deltas[c])) != FK_OK) return result;
     for (c = 0; c < clip_count; ++c) {
@@ -5795,7 +5819,7 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
     int i, found = chain_root < 0;
     if (result != FK_OK) return result;
     if (!rotations) return FK_ERROR_NULL_ARGUMENT;
-    if (!fk__vec3_is_finite(rest_point) || !fk__vec3_is_finite(target) || !(damping >= 0.0f && damping <= FLT_MAX))
+    if (!fk__vec3_is_finite(rest_point) || !fk__vec3_is_finite(target) || !fk__is_within(damping, 0.0f, FLT_MAX))
         return FK_ERROR_NOT_FINITE;
     for (i = joint; i >= 0 && !found; i = fk__parent_index(parents, i)) found = i == chain_root;
     if (!found) return FK_ERROR_JOINT_OUT_OF_RANGE;
@@ -5837,7 +5861,7 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
     inverse[4] = a[1] * a[2] - a[0] * a[4];
     inverse[5] = a[0] * a[3] - a[1] * a[1];
     det = a[0] * inverse[0] + a[1] * inverse[1] + a[2] * inverse[2];
-    if (!(det > 0.0f && det <= FLT_MAX)) return FK_OK;
+    if (!fk__is_finite(det) || !(det > 0.0f)) return FK_OK;
     y = fk_vec3_scale(fk_vec3_make(inverse[0] * error.x + inverse[1] * error.y + inverse[2] * error.z,
                                    inverse[1] * error.x + inverse[3] * error.y + inverse[4] * error.z,
                                    inverse[2] * error.x + inverse[4] * error.y + inverse[5] * error.z),
@@ -6052,9 +6076,9 @@ FK_LBS_DEF FK__SMALL fk_result fk_ik_two_bone(const fk_ik_two_bone_desc *desc, f
     if (d->parents[d->end] < 0 || fk__in_subtree(d->joint_count, d->parents, d->mid, d->parents[d->end]) != 1 ||
         d->parents[d->mid] < 0 || fk__in_subtree(d->joint_count, d->parents, d->start, d->parents[d->mid]) != 1)
         return FK_ERROR_JOINT_OUT_OF_RANGE;
-    if ((d->frame != FK_FRAME_PARENT && d->frame != FK_FRAME_REST) || !(d->soften >= 0.0f && d->soften <= 1.0f))
+    if ((d->frame != FK_FRAME_PARENT && d->frame != FK_FRAME_REST) || !fk__is_within(d->soften, 0.0f, 1.0f))
         return FK_ERROR_INVALID_OPTION;
-    if (!(weight >= 0.0f && weight <= 1.0f)) return FK_ERROR_INVALID_WEIGHT;
+    if (!fk__is_within(weight, 0.0f, 1.0f)) return FK_ERROR_INVALID_WEIGHT;
     if (d->pole && d->mid_axis) return FK_ERROR_CONFLICTING_ARGUMENTS;
     if (!fk__vec3_is_finite(d->target) || (d->pole && !fk__vec3_is_finite(*d->pole)) ||
         (d->mid_axis && !fk__vec3_is_finite(*d->mid_axis)))
@@ -6254,7 +6278,7 @@ static fk_result fk__check_aim(int joint_count, const int *parents, const fk_vec
     if (frame != FK_FRAME_PARENT && frame != FK_FRAME_REST) return FK_ERROR_INVALID_OPTION;
     for (m = 0; m < chain_count; ++m) {
         if (chain[m] < 0 || chain[m] >= joint_count) return FK_ERROR_JOINT_OUT_OF_RANGE;
-        if (!(weights[m] >= 0.0f && weights[m] <= 1.0f)) return FK_ERROR_INVALID_WEIGHT;
+        if (!fk__is_within(weights[m], 0.0f, 1.0f)) return FK_ERROR_INVALID_WEIGHT;
     }
     /* The path from the last joint up is free of cycles (fk__check_chain), so
        these walks end. */
@@ -6422,6 +6446,14 @@ static FK__ALWAYS_INLINE void fk__f4_store3(void *p, fk__f4 v)
 
 /* Bit i set where lane i is not zero (NaN is not zero). */
 static FK__ALWAYS_INLINE int fk__f4_nonzero_lanes(fk__f4 v) { return _mm_movemask_ps(_mm_cmpneq_ps(v, _mm_setzero_ps())); }
+/* Keeps in each lane's upper 16 bits the largest upper 16 bits of |v| seen,
+   as integers (see fk__is_finite()): they hold the exponent, and reach 0x7F80
+   only where a v was infinite or NaN. Two instructions, as t - t summed took. */
+static FK__ALWAYS_INLINE fk__f4 fk__f4_mark_not_finite(fk__f4 marks, fk__f4 v)
+{
+    return _mm_castsi128_ps(_mm_max_epi16(_mm_castps_si128(marks),
+                                          _mm_and_si128(_mm_castps_si128(v), _mm_set1_epi32(0x7FFFFFFF))));
+}
 /* Bit i set where lane i is not in [low, high] (NaN is not). */
 static FK__ALWAYS_INLINE int fk__f4_outside_lanes(fk__f4 v, fk__f4 low, fk__f4 high)
 {
@@ -6526,6 +6558,10 @@ static FK__ALWAYS_INLINE int fk__f4_lane_bits(uint32x4_t mask)
     return (int)vaddvq_u32(vandq_u32(mask, vld1q_u32(bit)));
 }
 static FK__ALWAYS_INLINE int fk__f4_nonzero_lanes(fk__f4 v) { return fk__f4_lane_bits(vmvnq_u32(vceqq_f32(v, vdupq_n_f32(0.0f)))); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_mark_not_finite(fk__f4 marks, fk__f4 v)
+{
+    return vreinterpretq_f32_s16(vmaxq_s16(vreinterpretq_s16_f32(marks), vreinterpretq_s16_f32(vabsq_f32(v))));
+}
 static FK__ALWAYS_INLINE int fk__f4_outside_lanes(fk__f4 v, fk__f4 low, fk__f4 high)
 {
     return fk__f4_lane_bits(vmvnq_u32(vandq_u32(vcgeq_f32(v, low), vcleq_f32(v, high))));
@@ -6597,6 +6633,10 @@ static FK__ALWAYS_INLINE void fk__f4_store3(void *p, fk__f4 v)
     wasm_v128_store32_lane((float *)p + 2, v, 2);
 }
 static FK__ALWAYS_INLINE int fk__f4_nonzero_lanes(fk__f4 v) { return (int)wasm_i32x4_bitmask(wasm_f32x4_ne(v, wasm_f32x4_splat(0.0f))); }
+static FK__ALWAYS_INLINE fk__f4 fk__f4_mark_not_finite(fk__f4 marks, fk__f4 v)
+{
+    return wasm_i16x8_max(marks, wasm_v128_and(v, wasm_i32x4_splat(0x7FFFFFFF)));
+}
 static FK__ALWAYS_INLINE int fk__f4_outside_lanes(fk__f4 v, fk__f4 low, fk__f4 high)
 {
     return (int)wasm_i32x4_bitmask(wasm_v128_not(wasm_v128_and(wasm_f32x4_ge(v, low), wasm_f32x4_le(v, high))));
@@ -7683,8 +7723,8 @@ enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
    depth first) takes the parent's from registers. Only the translations are
    tested for finiteness: a coordinate of x or of the pivot x + d that is
    infinite or NaN makes the same coordinate of t so (t is pivot - (x + r) for
-   a root, (t_p + (pivot + r')) - (x + r) below it), and the sum of t - t over
-   the joints stays 0 unless one was not finite. */
+   a root, (t_p + (pivot + r')) - (x + r) below it), and each is marked, on
+   its bits, as it is computed. */
 #define FK__FORWARD_NEAR_JOINTS 256
 #define FK__FORWARD_BATCH 64
 
@@ -7735,9 +7775,9 @@ static FK__ALWAYS_INLINE int fk__half_unit_factors(const fk_quat *rotations, int
                                                                 const fk_vec3 *translations, fk_rigid *out, \
                                                                 const int rest_frame, const int translated) \
     { \
-        fk__f4 not_finite = fk__f4_zero(); \
+        fk__f4 not_finite = fk__f4_zero(); /* fk__f4_mark_not_finite()'s marks */ \
         fk__f4 near_q[FK__FORWARD_NEAR_JOINTS], near_t[FK__FORWARD_NEAR_JOINTS]; \
-        float factors[FK__FORWARD_BATCH]; \
+        float factors[FK__FORWARD_BATCH], marks[4]; \
         fk__f4 q = fk__f4_zero(), t = q; \
         int i, batch, end; \
         for (batch = 0; batch < joint_count; batch = end) { \
@@ -7772,10 +7812,13 @@ static FK__ALWAYS_INLINE int fk__half_unit_factors(const fk_quat *rotations, int
                 } \
                 fk__f4_store(&out[i].q.x, q); \
                 fk__f4_store3(&out[i].t, t); \
-                not_finite = fk__f4_add(not_finite, fk__f4_sub(t, t)); \
+                not_finite = fk__f4_mark_not_finite(not_finite, t); \
             } \
         } \
-        return !(fk__f4_nonzero_lanes(not_finite) & 7); \
+        fk__f4_store(marks, not_finite); \
+        for (i = 0; i < 3; ++i) /* x, y, z: the fourth lane is never stored */ \
+            if (fk__float_bits(marks[i]) >> 16 >= 0x7F80u) return 0; \
+        return 1; \
     } \
     \
     static target FK__FLATTEN int fk__forward_##tier(int joint_count, const int *parents, const fk_vec3 *rest_joints, \

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs each test program given, shows its output, and adds up the closing lines
-# "N passed, N failed" into one. A program that crashes or prints no closing line
-# counts as one failure. Exit status 0 only when nothing failed.
+# "N passed, N failed" (", N skipped" when a program skipped tests that cannot
+# run here: tests/check.h) into one. A program that crashes or prints no closing
+# line counts as one failure. Exit status 0 only when nothing failed.
 # Programs run TEST_JOBS at a time (default: one per CPU; TEST_JOBS=1 runs them
 # one after another). Each program's output is shown whole, in the order given,
 # as soon as it and every program before it are done.
@@ -10,7 +11,7 @@ jobs_max=${TEST_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 [ "$jobs_max" -ge 1 ] 2>/dev/null || jobs_max=1
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 programs=("$@")
-count=$#; started=0; reported=0; passed=0; failed=0
+count=$#; started=0; reported=0; passed=0; failed=0; skipped=0
 
 # Program i's output and exit status are in $work/i.out and $work/i.status; the
 # status file appears (by rename) only once the program has ended.
@@ -20,7 +21,7 @@ start() {
 }
 
 report() {
-    local i=$1 program=${programs[$1]} output status summary p f
+    local i=$1 program=${programs[$1]} output status summary p f s
     echo "== $program"
     output=$(cat "$work/$i.out"); status=$(cat "$work/$i.status")
     printf '%s\n' "$output" | grep -v -E '^[0-9]+ passed, [0-9]+ failed' || true
@@ -30,7 +31,8 @@ report() {
         failed=$((failed + 1)); return
     fi
     p=$(echo "$summary" | sed -E 's/^([0-9]+) passed.*/\1/'); f=$(echo "$summary" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-    passed=$((passed + p)); failed=$((failed + f))
+    s=$(echo "$summary" | sed -E -n 's/.* ([0-9]+) skipped$/\1/p')
+    passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + ${s:-0}))
     if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
         echo "FAIL $program: exited $status"; failed=$((failed + 1))
     fi
@@ -53,5 +55,6 @@ while [ "$reported" -lt "$count" ]; do
     [ "$reported" -lt "$count" ] && sleep 0.1
 done
 wait
-echo "$passed passed, $failed failed"
+if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"
+else echo "$passed passed, $failed failed"; fi
 [ "$failed" -eq 0 ]
