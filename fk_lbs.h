@@ -1,4 +1,4 @@
-/* fk_lbs.h - v0.1.0 - forward kinematics and blend skinning (LBS, DQS) in one C header
+/* fk_lbs.h - v0.2.0 - forward kinematics and blend skinning (LBS, DQS) in one C header
    MIT or public domain (Unlicense): see the end of the file.
 
    Do this:
@@ -111,11 +111,11 @@
 /** @brief Major version number. */
 #define FK_LBS_VERSION_MAJOR 0
 /** @brief Minor version number. */
-#define FK_LBS_VERSION_MINOR 1
+#define FK_LBS_VERSION_MINOR 2
 /** @brief Patch version number. */
 #define FK_LBS_VERSION_PATCH 0
 /** @brief The version as a string, "major.minor.patch". */
-#define FK_LBS_VERSION "0.1.0"
+#define FK_LBS_VERSION "0.2.0"
 
 #ifndef FK_LBS_DEF
 #ifdef FK_LBS_STATIC
