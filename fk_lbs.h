@@ -2435,11 +2435,19 @@ typedef int (*fk__forward_pass)(int joint_count, const int *parents, const fk_ve
                                 const fk_quat *rotations, const fk_vec3 *translations, fk_rigid *out, int rest_frame);
 static fk__forward_pass fk__fast_forward(void);
 
+/* tests/test_simd.c defines this to learn which kernel or pass each call
+   runs, and so that the fast paths it holds to the reference were taken; in
+   every other build it is nothing, and the library keeps no record. */
+#ifndef FK__TEST_KERNEL_RAN
+#define FK__TEST_KERNEL_RAN(kernel) ((void)0)
+#endif
+
 static int fk__forward_one_pass(int joint_count, const int *parents, const fk_vec3 *rest_joints,
                                 const fk_quat *rotations, const fk_vec3 *translations, fk_rigid *out, int rest_frame)
 {
     fk__forward_pass pass = fk__fast_forward();
     if (!pass) pass = fk__forward_parents_first_reference;
+    FK__TEST_KERNEL_RAN(pass);
     return pass(joint_count, parents, rest_joints, rotations, translations, out, rest_frame);
 }
 static fk_result fk__forward(int joint_count, const int *parents, const fk_vec3 *rest_joints,
@@ -7962,6 +7970,7 @@ static fk_result fk__skin_fast(const fk_skin_desc *d, const fk__skin_layout *lay
     for (begin = 0; begin < d->vertex_count; begin += FK__SKIN_BLOCK) {
         block.count = d->vertex_count - begin < FK__SKIN_BLOCK ? d->vertex_count - begin : FK__SKIN_BLOCK;
         if (!fk__joints_in_range(&block)) return reference(d, layout, palette, begin, d->vertex_count);
+        FK__TEST_KERNEL_RAN(kernel);
         kernel(&block);
         fk__skin_run_advance(&block, block.count);
     }
@@ -8089,9 +8098,11 @@ static int fk__dqs_at_bone_fast(const fk_skin_desc *d, const fk__skin_layout *la
             if (d->normals)
                 memcpy(kept + 6 * i + 3, scaling.normals + (size_t)i * scaling.normal_stride, 3 * sizeof(float));
         }
+        FK__TEST_KERNEL_RAN(fast->lbs);
         fast->lbs(&scaling);
         for (i = 0; i < scaling.count; ++i)
             for (e = 0; sums[i] != 0.0f && e < 3; ++e) points[3 * i + e] /= sums[i];
+        FK__TEST_KERNEL_RAN(fast->dqs);
         fast->dqs(&rotating);
         for (i = 0; i < scaling.count; ++i)
             if (sums[i] == 0.0f) fk__dqs_at_bone_vertex(d, layout, palette, begin + i, kept + 6 * i);

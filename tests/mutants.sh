@@ -641,6 +641,11 @@ simd_mutant skin_fast_bad_block_first_unwritten sse2 fk__skin_fast 'reference(d,
 
 # Tangents taken by the fast paths, which do not write them.
 props_mutant fast_skin_with_tangents avx2 fk__fast_skin_applies '&& !d->tangents' ''
+# The fast paths never take a call: every call runs the reference loops, which
+# agree with themselves; test_simd sees that its fast calls ran no kernel.
+simd_mutant fast_skin_never_applies avx2 fk__fast_skin_applies 'return palette && ' 'return 0 && palette && '
+# The fast forward pass never chosen: the reference pass agrees with the general path.
+simd_mutant fast_forward_never_chosen avx2 fk__forward_one_pass 'if (!pass) pass =' 'pass ='
 
 # ---- Fast paths: forward kinematics ---------------------------------------------------
 

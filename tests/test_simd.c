@@ -1,22 +1,33 @@
-/* test_simd.c - the SIMD skinning loops give the reference loops' answers.
+/* test_simd.c - the fast paths give the reference loops' answers.
 
-   fk_skin_lbs() and fk_skin_dqs() run SIMD loops for rigs that fit the palette
-   and the reference loops for larger ones. With the palette capacity set to 192
-   here, the same vertices skinned by the same bones go through the SIMD loops
-   (40 bones) and through the reference loops (the same 40 bones followed by 160
-   that no vertex uses), and the two results must agree to a few ulps of the
-   numbers involved: for k = 1..8 influences, with and without normals, packed,
-   interleaved and padded layouts, in place, at block boundaries, with a bad
-   joint index, with every packed array, and interleaved records in and out,
-   ending at an unreadable page, at the edges where the fast normalizations
-   hand over, and with NaN weights; and
-   the DQS sign table against its definition. Bit for bit: every layout, and a
-   call split into pieces, give the same bits. And every call returns with the
-   upper halves of the vector registers clear.
-   Built with -DFK_LBS_NO_SIMD both sides run the reference loops and must
-   still agree, which they do trivially; the test then checks the plumbing. */
+   fk_skin_lbs() and fk_skin_dqs() run the fast paths' kernels for rigs whose
+   bones fit the palette and the reference loops for larger ones. With the
+   palette capacity set to 400 here, the same vertices skinned by the same
+   bones go through the kernels (40 bones; 68 and 140 for bones with scale,
+   44 floats each) and through the reference loops (the same bones followed by
+   others, 420 in all, that no vertex uses and that no palette holds), and the
+   two results must agree to a few ulps of the numbers involved: LBS, DQS,
+   affine LBS and DQS with scale centred at the vertex and at the bone, for
+   k = 1..8 influences, with and without normals, packed, interleaved and
+   padded layouts, in place, at block boundaries, with a bad joint index,
+   with every array ending at an unreadable page, at the edges where the fast
+   normalizations hand over, and with NaN weights; the DQS sign table and sign
+   bits against their definitions. Bit for bit: every layout, and a call split
+   into pieces, give the same bits, and fk_forward()'s one-pass kernel gives
+   the general path's. Each call held to the reference is checked to have run
+   the kernels of the tier the library chose (the header's FK__TEST_KERNEL_RAN
+   hook, defined below), and that tier to be the one this build and processor
+   should run; the tiers that cannot run here are reported as skipped. On
+   x86-64, every call returns with the upper halves of the vector registers
+   clear. Built with -DFK_LBS_NO_SIMD both sides run the reference loops and
+   agree trivially: the test then checks the plumbing, and skips the rest. */
 #define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS under -std=c99 */
 #define FK_LBS_PALETTE_CAPACITY 400
+/* The header calls this hook (nothing in other builds) with each kernel or
+   forward pass it runs: kernel_ran() below notes which. */
+typedef void (*any_function)(void);
+static void kernel_ran(any_function kernel);
+#define FK__TEST_KERNEL_RAN(kernel) kernel_ran((any_function)(kernel))
 #define FK_LBS_IMPLEMENTATION
 #include "fk_lbs.h"
 #include "check.h"
@@ -34,6 +45,44 @@
 #endif
 
 enum { BONES = 40, ALL_BONES = 420, MAX_K = 8, MAX_VERTICES = 3000 };
+
+/* ---- Which fast path ran ------------------------------------------------------
+
+   A comparison with the reference proves nothing if the "fast" call ran the
+   reference loop too. So every call the tests hold to the reference goes
+   through fast_skin(), which checks that the call ran the kernels of the
+   tier fk__fast_paths() chose, and no others; the tier itself is held to the
+   one this build and this processor should run (the tier tests at the end,
+   which report the tiers that cannot run here as skipped). */
+enum { RAN_LBS = 1, RAN_DQS = 2, RAN_DQS_SCALED = 4, RAN_FORWARD = 8, RAN_OTHER = 16 };
+static unsigned kernels_run;  /* RAN_ bits since the last reset */
+static int fast_calls_checked; /* calls fast_skin() found to have run the fast path */
+
+static void kernel_ran(any_function kernel)
+{
+#if defined(FK__SIMD)
+    const fk__fast_path_table *tier = fk__fast_paths();
+    kernels_run |= kernel == (any_function)tier->lbs            ? RAN_LBS
+                   : kernel == (any_function)tier->dqs          ? RAN_DQS
+                   : kernel == (any_function)tier->dqs_scaled   ? RAN_DQS_SCALED
+                   : kernel == (any_function)tier->forward      ? RAN_FORWARD
+                                                                : RAN_OTHER;
+#else
+    (void)kernel;
+    kernels_run |= RAN_OTHER; /* the reference forward pass: there are no kernels */
+#endif
+}
+
+static const char *tier_expected(void);
+
+static const char *tier_chosen(void)
+{
+#if defined(FK__SIMD)
+    return fk__fast_paths()->name;
+#else
+    return "no";
+#endif
+}
 
 static uint64_t rng_state = 0x2545F4914F6CDD1Du;
 
@@ -235,6 +284,37 @@ static fk_skin_desc describe(const layout *l, const buffers *b, int with_normals
     return d;
 }
 
+typedef fk_result (*skin_function)(const fk_skin_desc *);
+
+/* The kernels a call of `skin` on the rig as set up (affine_bones,
+   scale_center, used_bones) must run: DQS of bones with scale centred at the
+   vertex past the bones its sign bits cover goes to the reference loop, as
+   documented. */
+static unsigned expected_kernels(skin_function skin)
+{
+#if defined(FK__SIMD)
+    if (skin == fk_skin_lbs) return RAN_LBS;
+    if (!affine_bones) return RAN_DQS;
+    if (scale_center == FK_DQS_SCALE_AT_BONE) return RAN_LBS | RAN_DQS;
+    return used_bones <= FK__DQS_SIGN_BONES ? RAN_DQS_SCALED : 0;
+#else
+    (void)skin;
+    return 0;
+#endif
+}
+
+/* skin(d), checked to have run the fast path it is meant to (see above). */
+static fk_result fast_skin(skin_function skin, const fk_skin_desc *d, const char *what)
+{
+    fk_result result;
+    kernels_run = 0;
+    result = skin(d);
+    CHECK(kernels_run == expected_kernels(skin), "%s: the call ran kernels 0x%x of the %s tier, not 0x%x", what,
+          kernels_run, tier_chosen(), expected_kernels(skin));
+    fast_calls_checked += kernels_run != 0 && kernels_run == expected_kernels(skin);
+    return result;
+}
+
 /* Size of the numbers that go into vertex i's result: the tolerance is a few ulps
    of it (float rounding of the blend is relative to the terms, not the sum). */
 static float magnitude(int i)
@@ -259,8 +339,6 @@ static float magnitude(int i)
 }
 
 #define ULPS 16.0f
-
-typedef fk_result (*skin_function)(const fk_skin_desc *);
 
 /* The ulp a skinned normal of vertex i is compared in. LBS renormalizes the
    blend of the bones' rotated normals, whose rounding is relative to the
@@ -427,7 +505,7 @@ static void agree(skin_function skin, const char *method, int count)
                     before = (char *)malloc(fast.bytes);
                     if (!before) { fprintf(stderr, "out of memory\n"); exit(1); }
                     memcpy(before, written, fast.bytes);
-                    CHECK(skin(&d) == FK_OK, "%s: SIMD call failed", what);
+                    CHECK(fast_skin(skin, &d, what) == FK_OK, "%s: SIMD call failed", what);
                     CHECK(only_outputs_written(&l, before, written, fast.bytes, with_normals),
                           "%s: SIMD call wrote beside its outputs", what);
                     free(before);
@@ -504,7 +582,7 @@ static void layouts_give_the_same_bits(void)
                     d = describe(&l, &b, with_normals, 0, used_bones);
                     snprintf(what, sizeof what, "%s k=%d%s: %s", method_name[method], k,
                              with_normals ? ", normals" : "", l.name);
-                    CHECK(skin(&d) == FK_OK, "%s: call failed", what);
+                    CHECK(fast_skin(skin, &d, what) == FK_OK, "%s: call failed", what);
                     if (which == 0)
                         for (i = 0; i < n; ++i) {
                             memcpy(expected + 3 * i, output_of(&l, b.out, (int)i, 0), 12);
@@ -535,7 +613,7 @@ static void layouts_give_the_same_bits(void)
                         snprintf(what, sizeof what, "%s k=%d%s: packed output %d bytes past a line%s",
                                  method_name[method], k, with_normals ? ", normals" : "", shift,
                                  in_place ? ", in place" : "");
-                        CHECK(skin(&d) == FK_OK, "%s: call failed", what);
+                        CHECK(fast_skin(skin, &d, what) == FK_OK, "%s: call failed", what);
                         CHECK(same_bits_as(positions, normals, 3, expected, with_normals), "%s: other bits than %s",
                               what, layouts[0].name);
                         release(&b);
@@ -601,7 +679,7 @@ static void pieces_give_the_bits_of_one_call(void)
                                  with_normals ? ", normals" : "", in_place ? ", in place" : "", l.name);
                         fill(&l, &whole);
                         d = describe(&l, &whole, with_normals, in_place, used_bones);
-                        CHECK(skin(&d) == FK_OK, "%s: one call failed", what);
+                        CHECK(fast_skin(skin, &d, what) == FK_OK, "%s: one call failed", what);
                         out_p = d.out_positions;
                         out_n = d.out_normals;
                         for (i = 0; i < COUNT; ++i) {
@@ -616,7 +694,7 @@ static void pieces_give_the_bits_of_one_call(void)
                             fk_skin_desc piece;
                             if (count > COUNT - first) count = COUNT - first;
                             piece = piece_of(&d, first, count);
-                            CHECK(skin(&piece) == FK_OK, "%s: piece from %d failed", what, first);
+                            CHECK(fast_skin(skin, &piece, what) == FK_OK, "%s: piece from %d failed", what, first);
                             first += count;
                         }
                         for (i = 0; i < COUNT; ++i)
@@ -815,6 +893,9 @@ static void dqs_sign_bits_match_their_definition(void)
     CHECK(flips > 0, "no pair flipped: the test misses that case");
     CHECK(untouched, "the sign bits wrote past the rows of their bones");
 }
+#else
+static void dqs_sign_table_matches_its_definition(void) { check_skip("no fast paths in this build"); }
+static void dqs_sign_bits_match_their_definition(void) { check_skip("no fast paths in this build"); }
 #endif
 
 /* Vertex counts that end mid-line and on a whole number of 64-byte lines,
@@ -980,8 +1061,8 @@ static void packed_case(int count, int method, int with_normals)
     d.weights = (const float *)(const void *)array[5];
     d.transforms = bones;
     d.transform_count = BONES;
-    CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "%s, %d vertices: call failed",
-          method ? "DQS" : "LBS", count);
+    CHECK(fast_skin(method ? fk_skin_dqs : fk_skin_lbs, &d, "packed arrays at a guard page") == FK_OK,
+          "%s, %d vertices: call failed", method ? "DQS" : "LBS", count);
     CHECK(same_as_reference(method ? fk_skin_dqs : fk_skin_lbs, (const float *)(const void *)array[2],
                             (const float *)(const void *)array[3], 3, with_normals),
           "%s, %d vertices%s: differs from the reference", method ? "DQS" : "LBS", count,
@@ -1022,8 +1103,8 @@ static void guarded_records(int count, int method, int with_normals, size_t stri
     d.out_normal_stride = d.out_position_stride = stride;
     d.transforms = bones;
     d.transform_count = BONES;
-    CHECK((method ? fk_skin_dqs(&d) : fk_skin_lbs(&d)) == FK_OK, "%s, %d vertices: call failed",
-          method ? "DQS" : "LBS", count);
+    CHECK(fast_skin(method ? fk_skin_dqs : fk_skin_lbs, &d, "records at a guard page") == FK_OK,
+          "%s, %d vertices: call failed", method ? "DQS" : "LBS", count);
     CHECK(same_as_reference(method ? fk_skin_dqs : fk_skin_lbs, (const float *)(const void *)(out + position_at),
                             (const float *)(const void *)(out + normal_at), stride / sizeof(float), with_normals),
           "%s, %d %d-byte records%s: differs from the reference", method ? "DQS" : "LBS", count, (int)stride,
@@ -1061,7 +1142,7 @@ static void packed_arrays_end_where_memory_ends(void)
 #if defined(HAVE_GUARD_PAGES)
     for_each_guarded_case(packed_case);
 #else
-    CHECK(1, "no guard pages on this system");
+    check_skip("no guard pages on this system");
 #endif
 }
 
@@ -1071,7 +1152,7 @@ static void records_end_where_memory_ends(void)
 #if defined(HAVE_GUARD_PAGES)
     for_each_guarded_case(records_case);
 #else
-    CHECK(1, "no guard pages on this system");
+    check_skip("no guard pages on this system");
 #endif
 }
 
@@ -1082,7 +1163,7 @@ static void pair_records_end_where_memory_ends(void)
 #if defined(HAVE_GUARD_PAGES)
     for_each_guarded_case(pair_records_case);
 #else
-    CHECK(1, "no guard pages on this system");
+    check_skip("no guard pages on this system");
 #endif
 }
 
@@ -1120,7 +1201,7 @@ static void edge_cases_match_reference(void)
             l = layout_for(packed ? PACKED : 0, k);
             fill(&l, &fast); fill(&l, &reference);
             d = describe(&l, &fast, 1, 0, BONES);
-            CHECK(skin(&d) == FK_OK, "SIMD");
+            CHECK(fast_skin(skin, &d, "edge cases") == FK_OK, "SIMD");
             d = describe(&l, &reference, 1, 0, ALL_BONES);
             CHECK(skin(&d) == FK_OK, "reference");
             snprintf(what, sizeof what, "%s k=%d, weights scaled by %g%s%s", method_name[method >= 4 ? 2 : method % 2], k,
@@ -1162,7 +1243,7 @@ static void nan_weights_stay_in_their_vertex(void)
                 fill(&l, &fast); fill(&l, &reference);
                 snprintf(what, sizeof what, "%s k=%d %s, NaN weights", method ? "DQS" : "LBS", k, l.name);
                 d = describe(&l, &fast, 1, 0, BONES);
-                CHECK(skin(&d) == FK_OK, "%s: SIMD call failed", what);
+                CHECK(fast_skin(skin, &d, what) == FK_OK, "%s: SIMD call failed", what);
                 d = describe(&l, &reference, 1, 0, ALL_BONES);
                 CHECK(skin(&d) == FK_OK, "%s: reference call failed", what);
                 for (v = 0; v < NANS; ++v) {
@@ -1301,8 +1382,11 @@ static void forward_paths_agree_bit_for_bit(void)
             for (translated = 0; translated < 2; ++translated) {
                 fk_result (*forward)(int, const int *, const fk_vec3 *, const fk_quat *, const fk_vec3 *, fk_rigid *) =
                     rest_frame ? fk_forward_rest_frame : fk_forward;
+                kernels_run = 0;
                 CHECK(forward(n, parents, rest, rotations, translated ? moves : NULL, fast) == FK_OK,
                       "parents first");
+                CHECK(kernels_run == (tier_expected() ? (unsigned)RAN_FORWARD : (unsigned)RAN_OTHER),
+                      "parents first: ran passes 0x%x, not the %s tier's", kernels_run, tier_chosen());
                 CHECK(forward(n, reversed_parents, reversed_rest, reversed_rotations,
                               translated ? reversed_moves : NULL, general) == FK_OK,
                       "children first");
@@ -1368,7 +1452,7 @@ static void calls_leave_the_upper_halves_clear(void)
     unsigned long long in_use = 0;
     char what[160] = "";
     if (!xinuse_readable()) {
-        printf("   skipped: this processor does not report which register state is in use\n");
+        check_skip("this processor does not report which register state is in use");
         return;
     }
     make_bones(3.0f);
@@ -1422,8 +1506,70 @@ static void calls_leave_the_upper_halves_clear(void)
     }
     printf("   %d skinning calls and one fk_forward(): %d returned with the upper halves in use\n", cases, in_use_cases);
 #else
-    printf("   skipped: not an x86-64 build with AVX2 loops and without AVX itself\n");
+    check_skip("not an x86-64 build with AVX2 loops and without AVX itself");
 #endif
+}
+
+/* ---- The tiers -------------------------------------------------------------------
+
+   Each tier of the fast paths is a test of its own: where this build and this
+   processor run it, the library must have chosen it, and the comparisons above
+   must have run its kernels (fast_skin()); where they cannot, it is skipped,
+   with the reason. The tier expected here is worked out from the build's
+   settings and by asking the processor, not from the library's choice. */
+static const char *tier_expected(void)
+{
+#if !defined(FK__SIMD)
+    return NULL;
+#elif defined(FK__SIMD_SSE2) && defined(FK__SIMD_AVX2) && defined(__AVX2__) && defined(__FMA__)
+    return "AVX2+FMA";
+#elif defined(FK__SIMD_SSE2) && defined(FK__SIMD_AVX2)
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? "AVX2+FMA" : "SSE2";
+#elif defined(FK__SIMD_SSE2)
+    return "SSE2";
+#elif defined(FK__SIMD_NEON)
+    return "NEON";
+#else
+    return "SIMD128";
+#endif
+}
+
+static void tier_was_compared(const char *tier, const char *elsewhere)
+{
+    const char *expected = tier_expected();
+    if (!expected) {
+        check_skip("%s: no fast paths in this build (FK_LBS_NO_SIMD, or no vector instruction set): the reference "
+                   "loops were compared with themselves", tier);
+        return;
+    }
+    if (strcmp(expected, tier) != 0) {
+        check_skip("%s: this build on this processor runs %s; %s", tier, expected, elsewhere);
+        return;
+    }
+    CHECK(strcmp(tier_chosen(), tier) == 0, "the library chose the %s tier, not %s", tier_chosen(), tier);
+    CHECK(fast_calls_checked > 0, "no comparison ran the %s tier's kernels", tier);
+    printf("   %s: %d calls compared with the reference ran its kernels\n", tier, fast_calls_checked);
+}
+
+static void the_sse2_tier_was_compared(void)
+{
+    tier_was_compared("SSE2", "build/sse2/test_simd (FK_LBS_NO_AVX2) compares it on any x86-64");
+}
+static void the_avx2_tier_was_compared(void)
+{
+#if defined(__x86_64__) && defined(FK__SIMD_AVX2)
+    tier_was_compared("AVX2+FMA", "it needs a processor with AVX2 and FMA");
+#else
+    tier_was_compared("AVX2+FMA", "it is built on x86-64 with gcc or clang, without FK_LBS_NO_AVX2");
+#endif
+}
+static void the_neon_tier_was_compared(void)
+{
+    tier_was_compared("NEON", "it runs on 64-bit Arm (tests/arm64.sh, under qemu)");
+}
+static void the_simd128_tier_was_compared(void)
+{
+    tier_was_compared("SIMD128", "it runs in WebAssembly with SIMD128 (make test-wasm)");
 }
 
 int main(void)
@@ -1436,10 +1582,8 @@ int main(void)
     RUN_TEST(dqs_simd_with_dot_products_matches_reference);
     RUN_TEST(dqs_simd_with_one_hemisphere_matches_reference);
     RUN_TEST(dqs_simd_with_64_bones_and_tied_weights_matches_reference);
-#if defined(FK__SIMD)
     RUN_TEST(dqs_sign_table_matches_its_definition);
     RUN_TEST(dqs_sign_bits_match_their_definition);
-#endif
     RUN_TEST(odd_counts_match_reference);
     RUN_TEST(packed_arrays_end_where_memory_ends);
     RUN_TEST(records_end_where_memory_ends);
@@ -1451,5 +1595,9 @@ int main(void)
     RUN_TEST(layouts_give_the_same_bits);
     RUN_TEST(pieces_give_the_bits_of_one_call);
     RUN_TEST(calls_leave_the_upper_halves_clear);
+    RUN_TEST(the_sse2_tier_was_compared);
+    RUN_TEST(the_avx2_tier_was_compared);
+    RUN_TEST(the_neon_tier_was_compared);
+    RUN_TEST(the_simd128_tier_was_compared);
     return check_finish();
 }
