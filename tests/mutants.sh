@@ -351,6 +351,8 @@ animation_mutant cubic_tangent_roles_swapped fk__track_elements 'cubic_role[FK__
 # STEP interpolating toward the next key like LINEAR.
 animation_mutant step_interpolates fk__track_elements \
 'point->inside && interpolation != FK_INTERPOLATION_STEP;' 'point->inside;'
+# fk__is_nan() never true: a NaN time or sample is taken as a number.
+animation_mutant is_nan_never fk__is_nan '> 0x7F800000u' '> 0x7FFFFFFFu'
 # Components written before the later ones are checked.
 animation_mutant track_components_written_before_checked fk_track_evaluate \
 'if (fk__is_nan(sample)) return FK_ERROR_NOT_FINITE;' '(void)sample;'
@@ -648,6 +650,13 @@ simd_mutant fast_skin_never_applies avx2 fk__fast_skin_applies 'return palette &
 simd_mutant fast_forward_never_chosen avx2 fk__forward_one_pass 'if (!pass) pass =' 'pass ='
 
 # ---- Fast paths: forward kinematics ---------------------------------------------------
+
+# NaN's marks lost: fk__is_finite() tests for infinity alone, so a NaN position
+# or translation passes the general path (the one-pass path rejects it first).
+props_mutant is_finite_takes_nan sse2 fk__is_finite '& 0x7F800000u) != 0x7F800000u' '& 0x7FFFFFFFu) != 0x7F800000u'
+# The forward kernel's marks taken with the sign: -infinity, a negative
+# 16-bit number, never raises the maximum.
+props_mutant f4_mark_not_finite_signed sse2 fk__f4_mark_not_finite@sse2 '_mm_set1_epi32(0x7FFFFFFF)' '_mm_set1_epi32(-1)'
 
 # Only the x coordinates of the translations tested for finiteness.
 props_mutant fk_finite_x_only sse2 fk__forward_pass_##tier 'for (i = 0; i < 3; ++i) /* x, y, z' 'for (i = 0; i < 1; ++i) /* x, y, z'
