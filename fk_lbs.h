@@ -6455,8 +6455,9 @@ static FK__ALWAYS_INLINE void fk__f4_store3(void *p, fk__f4 v)
 /* Bit i set where lane i is not zero (NaN is not zero). */
 static FK__ALWAYS_INLINE int fk__f4_nonzero_lanes(fk__f4 v) { return _mm_movemask_ps(_mm_cmpneq_ps(v, _mm_setzero_ps())); }
 /* Keeps in each lane's upper 16 bits the largest upper 16 bits of |v| seen,
-   as integers (see fk__is_finite()): they hold the exponent, and reach 0x7F80
-   only where a v was infinite or NaN. Two instructions, as t - t summed took. */
+   compared as integers (see fk__is_finite()): they hold the exponent, and
+   reach 0x7F80 only where a v was infinite or NaN. 16-bit lanes because SSE2
+   has no 32-bit integer max. */
 static FK__ALWAYS_INLINE fk__f4 fk__f4_mark_not_finite(fk__f4 marks, fk__f4 v)
 {
     return _mm_castsi128_ps(_mm_max_epi16(_mm_castps_si128(marks),
