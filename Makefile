@@ -14,7 +14,7 @@ HEADER = fk_lbs.h
 
 # Each area appends here: compiled test programs (built by `make all`) and test
 # scripts; `make test` runs them all and adds up their "N passed, N failed" lines.
-TEST_PROGRAMS = $(BUILD)/test_core
+TEST_PROGRAMS = $(BUILD)/test_core $(BUILD)/test_cor
 TEST_SCRIPTS  = tests/compile_matrix.sh tests/snippets.sh
 
 # $(call need_debian_package,PACKAGE,FILE): when FILE is missing, install the Debian

@@ -1042,6 +1042,111 @@ typedef struct fk_morph_desc {
 FK_LBS_DEF fk_result fk_morph_apply(const fk_morph_desc *desc);
 
 /* ============================================================================
+   Centres of rotation: precompute
+   ============================================================================ */
+
+/* Skinning with optimized centres of rotation (Le and Hodgins 2016) moves each
+   vertex rigidly about a centre of its own, computed once from the rest mesh
+   and the weights: the weighted mean of the surface whose weights resemble the
+   vertex's. This section computes the centres; docs/skinning.md has the
+   formulas. */
+
+/** @brief How fk_cor_centers() samples the rest mesh's surface. */
+typedef enum fk_cor_sampling {
+    FK_COR_SUBDIVIDE = 0,         /**< split each triangle into n^2 equal sub-triangles, n the least
+                                       that brings every sub-edge's weights closer than epsilon
+                                       (at most FK_COR_MAX_SPLIT): the default */
+    FK_COR_TRIANGLES_AS_GIVEN = 1 /**< one sample per triangle, the formula as it reads without
+                                       subdivision (to check against another implementation) */
+} fk_cor_sampling;
+
+/** @brief The most sub-edges a triangle's edge is split into by FK_COR_SUBDIVIDE:
+    a triangle costs at most FK_COR_MAX_SPLIT^2 samples. */
+#define FK_COR_MAX_SPLIT 32
+
+/** @brief A rest mesh and its weights, to compute centres of rotation from; see
+    fk_cor_centers(). Zero-initialize it and fill in what you use: sigma,
+    epsilon and sampling are then the paper's defaults. The vertex layout is
+    fk_skin_desc's (strides in bytes, 0 = tightly packed). */
+typedef struct fk_cor_desc {
+    int vertex_count;         /**< number of vertices (>= 0) */
+    const float *positions;   /**< rest positions, x y z per vertex (required) */
+    size_t position_stride;   /**< bytes between positions; 0 = 12 */
+    int influences;           /**< joints per vertex, k >= 1 */
+    const uint16_t *joints;   /**< k joint indices per vertex (required); a joint named twice has
+                                   its weights added */
+    size_t joint_stride;      /**< bytes between vertices' index lists; 0 = 2k */
+    const float *weights;     /**< k weights per vertex, finite and >= 0, used as given (the paper's
+                                   sum to one: fk_weights_repair() makes them so) */
+    size_t weight_stride;     /**< bytes between vertices' weight lists; 0 = 4k */
+    int triangle_count;       /**< number of triangles (>= 0) */
+    const uint32_t *indices;  /**< three vertex indices per triangle, each below vertex_count
+                                   (required when triangle_count > 0) */
+    float sigma;              /**< width of the similarity's Gaussian, > 0; 0 = 0.1 */
+    float epsilon;            /**< FK_COR_SUBDIVIDE: largest weight difference along a sub-edge
+                                   (exclusive), > 0; 0 = 0.1 */
+    fk_cor_sampling sampling; /**< FK_COR_SUBDIVIDE (0) or FK_COR_TRIANGLES_AS_GIVEN */
+} fk_cor_desc;
+
+/** @brief The workspace fk_cor_centers() needs for a mesh, in bytes (for any
+    vertex range of it). Checks the descriptor as fk_cor_centers() does.
+    @param desc the mesh. @param out_bytes receives the size.
+    @return FK_OK or an error of fk_cor_centers()'s descriptor checks;
+    FK_ERROR_INVALID_COUNT also when the size does not fit in size_t (or the
+    triangles list more than 2^32 - 1 bone pairs). */
+FK_LBS_DEF fk_result fk_cor_workspace_size(const fk_cor_desc *desc, size_t *out_bytes);
+
+/** @brief Centres of rotation (Le and Hodgins 2016) of vertices first_vertex ..
+    first_vertex + vertex_count - 1:
+
+        p*_i = sum_t s(w_i, w_t) A_t c_t / sum_t s(w_i, w_t) A_t,
+        s(u, v) = sum_{j<k} u_j u_k v_j v_k exp(-(u_j v_k - u_k v_j)^2 / sigma^2),
+
+    over the rest mesh's samples t: each triangle, or each of its sub-triangles
+    (fk_cor_desc::sampling), with A_t its area, c_t its centroid and w_t the
+    mean of its corners' weight vectors (a sub-triangle's corners' weights
+    interpolate its triangle's linearly). The paper sums over ordered pairs
+    j != k, twice this s, which the quotient cancels. A vertex whose sum is zero
+    (one bone alone, or no sample shares two of its bones) gets its own rest
+    position, so that skinning with its centre is LBS there.
+
+    FK_COR_SUBDIVIDE splits a triangle whose corners' weights differ by d (the
+    largest over its edges and bones of |w_a - w_b|) into n^2 equal
+    sub-triangles along lines parallel to its edges, n = floor(d / epsilon) + 1
+    (in double) capped at FK_COR_MAX_SPLIT: every sub-edge's weights then
+    differ by less than epsilon, as the paper asks, and the work is bounded by
+    construction (where the cap binds, by d / FK_COR_MAX_SPLIT).
+    @param desc the rest mesh; see fk_cor_desc.
+    @param first_vertex,vertex_count the vertices to compute (a range of
+    desc->vertex_count). The triangles are always all read.
+    @param workspace scratch memory of fk_cor_workspace_size() bytes or more (any
+    alignment); its contents are not needed afterwards.
+    @param workspace_bytes its size.
+    @param out_centers receives x y z for each vertex of the range, at its own
+    index (out_centers + v * out_stride bytes); other vertices' records are not
+    touched. NULL only when vertex_count is 0.
+    @param out_stride bytes between output records; 0 = 12.
+    @return FK_OK; FK_ERROR_NULL_ARGUMENT; FK_ERROR_INVALID_COUNT (a negative
+    count, influences < 1, a range outside the mesh, a workspace smaller than
+    needed); FK_ERROR_INVALID_STRIDE; FK_ERROR_INVALID_OPTION (sigma or epsilon
+    negative, infinite or NaN, or an unknown sampling); FK_ERROR_JOINT_OUT_OF_RANGE
+    (a triangle's vertex index not below vertex_count); FK_ERROR_NOT_FINITE (a
+    position infinite or NaN); FK_ERROR_INVALID_WEIGHT (a weight negative,
+    infinite or NaN). Everything is checked before anything is written.
+    Degenerate triangles (zero area, repeated corners) add nothing, a triangle
+    listed twice counts twice, and a mesh of zero area gives every vertex its
+    own position.
+    @remark Sums are in double, so a centre is within rounding of the sum done
+    term by term. A vertex's centre depends on its own weights and the mesh
+    alone: vertices with equal weights get the same bits (computed once per
+    call), and so does any split of the vertices over calls or threads (each
+    with its own workspace). Cost: the sum over samples, but per bone pair:
+    each sample counts only for the vertices that weight two of its bones; the
+    vertex visits the samples listed under each pair of its bones. */
+FK_LBS_DEF fk_result fk_cor_centers(const fk_cor_desc *desc, int first_vertex, int vertex_count, void *workspace,
+                                    size_t workspace_bytes, float *out_centers, size_t out_stride);
+
+/* ============================================================================
    Weights
    ============================================================================ */
 
@@ -4716,6 +4821,390 @@ FK_LBS_DEF fk_result fk_morph_apply(const fk_morph_desc *desc)
         if (desc->tangents)
             fk__morph_renormalize(fk__out_at(desc->out_tangents, layout.out_tangent_stride, v),
                                   fk__float_at(desc->tangents, layout.tangent_stride, v));
+    }
+    return FK_OK;
+}
+
+/* ---- Centres of rotation: precompute --------------------------------------------
+   A term of s(w_i, w_t) is zero unless both vectors weight both bones j and k,
+   and it reads only those four weights, so the sums are gathered by bone pair:
+   each sample (a triangle, or a sub-triangle) is listed in a bucket under every
+   pair of bones its corners weight, with its two weights of the pair, its mass
+   w_j w_k A and its moment w_j w_k A c, and a vertex visits only the buckets of
+   its own pairs. The buckets are found through a hash table of pairs. The
+   workspace holds that table and the buckets, each vertex's weights sorted by
+   bone (a joint named twice merged, in double), and a table of the vertices
+   already computed, by weights. The size query sees no workspace, so what
+   fixes the sizes (a triangle's bones and split) is read from the slots
+   alone, by the same functions the build calls. */
+
+#define FK__COR_EMPTY 0xFFFFFFFFu /* no pair key: j < k keeps keys below it */
+
+typedef struct fk__cor {
+    const fk_cor_desc *d;
+    size_t position_stride, joint_stride, weight_stride, k;
+    double inverse_sigma2, epsilon;
+    size_t samples, pair_slots, dedupe_slots; /* slots: powers of two */
+    double *list_weights, *union_weights, *sample; /* sample: 6 arrays of `samples` (alpha, beta, mass, moment x y z) */
+    uint32_t *pair_keys, *pair_buckets, *bucket_start;
+    int *list_count, *dedupe;
+    uint16_t *list_bones, *union_bones;
+} fk__cor;
+
+static const uint16_t *fk__cor_joints(const fk__cor *c, int v)
+{
+    return (const uint16_t *)(const void *)((const char *)c->d->joints + (size_t)v * c->joint_stride);
+}
+
+static const float *fk__cor_weights(const fk__cor *c, int v) { return fk__float_at(c->d->weights, c->weight_stride, v); }
+
+static fk_result fk__cor_check(const fk_cor_desc *d, fk__cor *c)
+{
+    fk_result r;
+    size_t t;
+    int v, s;
+    if (!d) return FK_ERROR_NULL_ARGUMENT;
+    if (d->vertex_count < 0 || d->triangle_count < 0 || d->influences < 1) return FK_ERROR_INVALID_COUNT;
+    if ((d->vertex_count > 0 && (!d->positions || !d->joints || !d->weights)) || (d->triangle_count > 0 && !d->indices))
+        return FK_ERROR_NULL_ARGUMENT;
+    if (!(d->sigma >= 0.0f && d->sigma <= FLT_MAX) || !(d->epsilon >= 0.0f && d->epsilon <= FLT_MAX) ||
+        (d->sampling != FK_COR_SUBDIVIDE && d->sampling != FK_COR_TRIANGLES_AS_GIVEN))
+        return FK_ERROR_INVALID_OPTION;
+    memset(c, 0, sizeof *c);
+    c->d = d;
+    c->position_stride = d->position_stride;
+    c->joint_stride = d->joint_stride;
+    c->weight_stride = d->weight_stride;
+    if ((r = fk__influence_count(d->influences, d->vertex_count, &c->k)) != FK_OK) return r;
+    if ((r = fk__check_stride(&c->position_stride, 3 * sizeof(float), sizeof(float), d->positions, d->vertex_count)) != FK_OK ||
+        (r = fk__check_stride(&c->joint_stride, c->k * sizeof(uint16_t), sizeof(uint16_t), d->joints, d->vertex_count)) != FK_OK ||
+        (r = fk__check_stride(&c->weight_stride, c->k * sizeof(float), sizeof(float), d->weights, d->vertex_count)) != FK_OK)
+        return r;
+    for (t = 0; t < 3 * (size_t)d->triangle_count; ++t)
+        if (d->indices[t] >= (uint32_t)d->vertex_count) return FK_ERROR_JOINT_OUT_OF_RANGE;
+    for (v = 0; v < d->vertex_count; ++v)
+        if (!fk__vec3_is_finite(fk__load3(fk__float_at(d->positions, c->position_stride, v)))) return FK_ERROR_NOT_FINITE;
+    for (v = 0; v < d->vertex_count; ++v)
+        for (s = 0; s < d->influences; ++s)
+            if (!(fk__cor_weights(c, v)[s] >= 0.0f && fk__cor_weights(c, v)[s] <= FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
+    c->inverse_sigma2 = d->sigma == 0.0f ? 100.0 : 1.0 / ((double)d->sigma * (double)d->sigma);
+    c->epsilon = d->epsilon == 0.0f ? 0.1 : (double)d->epsilon;
+    return FK_OK;
+}
+
+/* Corner `corner` of triangle t's weight of `bone`: its slots of that joint, added in slot order. */
+static double fk__cor_slot_weight(const fk__cor *c, size_t t, int corner, uint16_t bone)
+{
+    const int v = (int)c->d->indices[3 * t + (size_t)corner];
+    double w = 0.0;
+    int s;
+    for (s = 0; s < c->d->influences; ++s)
+        if (fk__cor_joints(c, v)[s] == bone) w += (double)fk__cor_weights(c, v)[s];
+    return w;
+}
+
+/* Triangle t's bones of nonzero weight (*bones) and its split n, from the slots. */
+static int fk__cor_triangle(const fk__cor *c, size_t t, size_t *bones)
+{
+    const size_t slots = 3 * c->k;
+    size_t a, b;
+    double d = 0.0, q;
+    int e;
+    *bones = 0;
+    for (a = 0; a < slots; ++a) {
+        const int va = (int)c->d->indices[3 * t + a / c->k];
+        const uint16_t bone = fk__cor_joints(c, va)[a % c->k];
+        int seen = fk__cor_weights(c, va)[a % c->k] == 0.0f;
+        for (b = 0; b < a && !seen; ++b) {
+            const int vb = (int)c->d->indices[3 * t + b / c->k];
+            seen = fk__cor_weights(c, vb)[b % c->k] != 0.0f && fk__cor_joints(c, vb)[b % c->k] == bone;
+        }
+        if (seen) continue;
+        ++*bones;
+        for (e = 0; e < 3 && c->d->sampling == FK_COR_SUBDIVIDE; ++e)
+            d = fmax(d, fabs(fk__cor_slot_weight(c, t, e, bone) - fk__cor_slot_weight(c, t, (e + 1) % 3, bone)));
+    }
+    q = d / c->epsilon;
+    return q >= FK_COR_MAX_SPLIT - 1 ? FK_COR_MAX_SPLIT : (int)floor(q) + 1;
+}
+
+static size_t fk__cor_slots(size_t count)
+{
+    size_t slots = 16;
+    while (slots < 2 * count && slots <= ((size_t)-1) / 4) slots *= 2;
+    return slots;
+}
+
+/* Places `count` elements of `size` bytes at the running total, aligned to `size`. */
+static size_t fk__cor_place(size_t *total, size_t count, size_t size, int *overflow)
+{
+    size_t at = (*total + size - 1) / size * size;
+    if (at < *total || (count > 0 && size > (((size_t)-1) - at) / count)) { *overflow = 1; return 0; }
+    *total = at + count * size;
+    return at;
+}
+
+/* The workspace's size, and with a base (aligned to 8) its arrays. */
+static fk_result fk__cor_layout(fk__cor *c, char *base, size_t *bytes)
+{
+    const size_t v = (size_t)c->d->vertex_count, vk = v * c->k;
+    size_t total = 0, at[10], t, bones, n;
+    int overflow = v > 0 && vk / c->k != v;
+    for (t = 0, c->samples = 0; t < (size_t)c->d->triangle_count; ++t) {
+        n = (size_t)fk__cor_triangle(c, t, &bones);
+        c->samples += bones * (bones - (bones > 0)) / 2 * n * n;
+        if (c->samples > 0xFFFFFFF0u) return FK_ERROR_INVALID_COUNT;
+    }
+    c->pair_slots = fk__cor_slots(c->samples);
+    c->dedupe_slots = fk__cor_slots(v);
+    at[0] = fk__cor_place(&total, vk, sizeof(double), &overflow);
+    at[1] = fk__cor_place(&total, 3 * c->k, 3 * sizeof(double), &overflow);
+    at[2] = fk__cor_place(&total, c->samples, 6 * sizeof(double), &overflow);
+    at[3] = fk__cor_place(&total, c->pair_slots, sizeof(uint32_t), &overflow);
+    at[4] = fk__cor_place(&total, c->pair_slots, sizeof(uint32_t), &overflow);
+    at[5] = fk__cor_place(&total, c->samples + 2, sizeof(uint32_t), &overflow);
+    at[6] = fk__cor_place(&total, v, sizeof(int), &overflow);
+    at[7] = fk__cor_place(&total, c->dedupe_slots, sizeof(int), &overflow);
+    at[8] = fk__cor_place(&total, vk, sizeof(uint16_t), &overflow);
+    at[9] = fk__cor_place(&total, 3 * c->k, sizeof(uint16_t), &overflow);
+    if (overflow || total > ((size_t)-1) - 8) return FK_ERROR_INVALID_COUNT;
+    *bytes = total + 8;
+    if (!base) return FK_OK;
+    c->list_weights = (double *)(void *)(base + at[0]);
+    c->union_weights = (double *)(void *)(base + at[1]);
+    c->sample = (double *)(void *)(base + at[2]);
+    c->pair_keys = (uint32_t *)(void *)(base + at[3]);
+    c->pair_buckets = (uint32_t *)(void *)(base + at[4]);
+    c->bucket_start = (uint32_t *)(void *)(base + at[5]);
+    c->list_count = (int *)(void *)(base + at[6]);
+    c->dedupe = (int *)(void *)(base + at[7]);
+    c->list_bones = (uint16_t *)(void *)(base + at[8]);
+    c->union_bones = (uint16_t *)(void *)(base + at[9]);
+    return FK_OK;
+}
+
+/* Vertex v's bones of nonzero weight, sorted, a joint named twice merged (in slot order). */
+static void fk__cor_vertex_list(fk__cor *c, int v)
+{
+    const uint16_t *joints = fk__cor_joints(c, v);
+    const float *weights = fk__cor_weights(c, v);
+    uint16_t *bones = c->list_bones + (size_t)v * c->k;
+    double *w = c->list_weights + (size_t)v * c->k;
+    int s, i, count = 0;
+    for (s = 0; s < c->d->influences; ++s) {
+        if (weights[s] == 0.0f) continue;
+        for (i = 0; i < count && bones[i] != joints[s]; ++i) {}
+        if (i < count) { w[i] += (double)weights[s]; continue; }
+        for (i = count++; i > 0 && bones[i - 1] > joints[s]; --i) { bones[i] = bones[i - 1]; w[i] = w[i - 1]; }
+        bones[i] = joints[s];
+        w[i] = (double)weights[s];
+    }
+    c->list_count[v] = count;
+}
+
+/* Triangle t's bones, sorted, with each corner's weight of them. */
+static int fk__cor_union(fk__cor *c, size_t t)
+{
+    int count = 0, corner, i, u;
+    for (corner = 0; corner < 3; ++corner) {
+        const int v = (int)c->d->indices[3 * t + (size_t)corner];
+        for (i = 0; i < c->list_count[v]; ++i) {
+            const uint16_t bone = c->list_bones[(size_t)v * c->k + (size_t)i];
+            for (u = 0; u < count && c->union_bones[u] < bone; ++u) {}
+            if (u == count || c->union_bones[u] != bone) {
+                memmove(c->union_bones + u + 1, c->union_bones + u, (size_t)(count - u) * sizeof(uint16_t));
+                memmove(c->union_weights + 3 * u + 3, c->union_weights + 3 * u, (size_t)(count - u) * 3 * sizeof(double));
+                c->union_bones[u] = bone;
+                c->union_weights[3 * u] = c->union_weights[3 * u + 1] = c->union_weights[3 * u + 2] = 0.0;
+                ++count;
+            }
+            c->union_weights[3 * (size_t)u + (size_t)corner] = c->list_weights[(size_t)v * c->k + (size_t)i];
+        }
+    }
+    return count;
+}
+
+static size_t fk__cor_hash(uint32_t key, size_t slots) { return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 32) & (slots - 1); }
+
+/* The bucket of pair `key`, added when `buckets` is given (numbered in order of first sight); FK__COR_EMPTY when absent. */
+static uint32_t fk__cor_bucket(fk__cor *c, uint32_t key, uint32_t *buckets)
+{
+    size_t h = fk__cor_hash(key, c->pair_slots);
+    while (c->pair_keys[h] != key) {
+        if (c->pair_keys[h] == FK__COR_EMPTY) {
+            if (!buckets) return FK__COR_EMPTY;
+            c->pair_keys[h] = key;
+            c->pair_buckets[h] = (*buckets)++;
+            break;
+        }
+        h = (h + 1) & (c->pair_slots - 1);
+    }
+    return c->pair_buckets[h];
+}
+
+/* Writes triangle t's samples for the pair whose corner weights are w[0..2], w[3..5]:
+   n^2 equal sub-triangles, centroids at barycentric ((3i+1+s)/3n, (3j+1+s)/3n),
+   s = 0 for those pointing as the triangle does, 1 for the others. */
+static void fk__cor_write_samples(fk__cor *c, size_t t, int n, const double *w, uint32_t at)
+{
+    const double third = 1.0 / (3.0 * (double)n);
+    double p[3][3], e1[3], e2[3], normal[3], area;
+    int i, j, flip, corner, axis;
+    for (corner = 0; corner < 3; ++corner)
+        for (axis = 0; axis < 3; ++axis)
+            p[corner][axis] = (double)fk__float_at(c->d->positions, c->position_stride,
+                                                   (int)c->d->indices[3 * t + (size_t)corner])[axis];
+    for (axis = 0; axis < 3; ++axis) { e1[axis] = p[1][axis] - p[0][axis]; e2[axis] = p[2][axis] - p[0][axis]; }
+    normal[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    normal[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    normal[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    area = 0.5 * sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]) / ((double)n * (double)n);
+    for (i = 0; i < n; ++i)
+        for (j = 0; i + j < n; ++j)
+            for (flip = 0; flip < 2 && i + j + flip < n; ++flip, ++at) {
+                const double l1 = (double)(3 * i + 1 + flip) * third, l2 = (double)(3 * j + 1 + flip) * third;
+                const double l0 = 1.0 - l1 - l2;
+                const double alpha = l0 * w[0] + l1 * w[1] + l2 * w[2], beta = l0 * w[3] + l1 * w[4] + l2 * w[5];
+                const double mass = alpha * beta * area;
+                double *s = c->sample + at;
+                s[0] = alpha;
+                s[c->samples] = beta;
+                s[2 * c->samples] = mass;
+                for (axis = 0; axis < 3; ++axis)
+                    s[(3 + (size_t)axis) * c->samples] = mass * (l0 * p[0][axis] + l1 * p[1][axis] + l2 * p[2][axis]);
+            }
+}
+
+/* Lists every triangle's samples under each pair of its bones, in two passes: counts, then samples. */
+static void fk__cor_build(fk__cor *c)
+{
+    uint32_t buckets = 0, id, i;
+    size_t t, bones_check;
+    int pass, p, q, bones, n, corner;
+    double w[6];
+    for (p = 0; p < c->d->vertex_count; ++p) fk__cor_vertex_list(c, p);
+    memset(c->pair_keys, 0xFF, c->pair_slots * sizeof(uint32_t));
+    memset(c->bucket_start, 0, (c->samples + 2) * sizeof(uint32_t));
+    for (pass = 0; pass < 2; ++pass) {
+        for (t = 0; t < (size_t)c->d->triangle_count; ++t) {
+            bones = fk__cor_union(c, t);
+            n = fk__cor_triangle(c, t, &bones_check);
+            FK_LBS_ASSERT(bones_check == (size_t)bones);
+            for (p = 0; p < bones; ++p)
+                for (q = p + 1; q < bones; ++q) {
+                    id = fk__cor_bucket(c, (uint32_t)c->union_bones[p] << 16 | c->union_bones[q], &buckets);
+                    if (pass == 0) { c->bucket_start[id + 2] += (uint32_t)(n * n); continue; }
+                    for (corner = 0; corner < 3; ++corner) {
+                        w[corner] = c->union_weights[3 * p + corner];
+                        w[3 + corner] = c->union_weights[3 * q + corner];
+                    }
+                    fk__cor_write_samples(c, t, n, w, c->bucket_start[id + 1]);
+                    c->bucket_start[id + 1] += (uint32_t)(n * n);
+                }
+        }
+        for (i = 2; pass == 0 && i < buckets + 2; ++i) c->bucket_start[i] += c->bucket_start[i - 1];
+    }
+}
+
+/* sum over one pair's bucket of e^(-x^2/sigma^2) (mass, moment), x = a beta - b alpha. */
+static void fk__cor_pair_sums(const fk__cor *c, uint32_t id, double a, double b, double out[4])
+{
+    const double *alpha = c->sample, *beta = alpha + c->samples, *mass = beta + c->samples;
+    const double *mx = mass + c->samples, *my = mx + c->samples, *mz = my + c->samples;
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    uint32_t e;
+    for (e = c->bucket_start[id]; e < c->bucket_start[id + 1]; ++e) {
+        const double x = a * beta[e] - b * alpha[e], f = exp(-x * x * c->inverse_sigma2);
+        s0 += f * mass[e];
+        s1 += f * mx[e];
+        s2 += f * my[e];
+        s3 += f * mz[e];
+    }
+    out[0] = s0;
+    out[1] = s1;
+    out[2] = s2;
+    out[3] = s3;
+}
+
+/* Vertex v's centre; returns 0 when its sum is zero (the centre is then its position). */
+static int fk__cor_vertex(fk__cor *c, int v, float *out)
+{
+    const uint16_t *bones = c->list_bones + (size_t)v * c->k;
+    const double *w = c->list_weights + (size_t)v * c->k;
+    double sums[4] = {0.0, 0.0, 0.0, 0.0}, pair[4];
+    uint32_t id;
+    int p, q, i;
+    for (p = 0; p < c->list_count[v]; ++p)
+        for (q = p + 1; q < c->list_count[v]; ++q) {
+            if ((id = fk__cor_bucket(c, (uint32_t)bones[p] << 16 | bones[q], NULL)) == FK__COR_EMPTY) continue;
+            fk__cor_pair_sums(c, id, w[p], w[q], pair);
+            for (i = 0; i < 4; ++i) sums[i] += w[p] * w[q] * pair[i];
+        }
+    if (!(sums[0] > 0.0)) return 0;
+    for (i = 0; i < 3; ++i) out[i] = (float)(sums[1 + i] / sums[0]);
+    return 1;
+}
+
+/* Vertices with equal weight lists share a centre: a table of those computed, by list. */
+static size_t fk__cor_list_hash(const fk__cor *c, int v)
+{
+    uint64_t h = 0xCBF29CE484222325ull, bits;
+    int i;
+    for (i = 0; i < c->list_count[v]; ++i) {
+        memcpy(&bits, c->list_weights + (size_t)v * c->k + (size_t)i, sizeof bits);
+        h = (h ^ c->list_bones[(size_t)v * c->k + (size_t)i] ^ bits) * 0x100000001B3ull;
+    }
+    return (size_t)(h >> 17) & (c->dedupe_slots - 1);
+}
+
+static int fk__cor_same_list(const fk__cor *c, int u, int v)
+{
+    const size_t count = (size_t)c->list_count[v];
+    return c->list_count[u] == c->list_count[v] &&
+           !memcmp(c->list_bones + (size_t)u * c->k, c->list_bones + (size_t)v * c->k, count * sizeof(uint16_t)) &&
+           !memcmp(c->list_weights + (size_t)u * c->k, c->list_weights + (size_t)v * c->k, count * sizeof(double));
+}
+
+FK_LBS_DEF fk_result fk_cor_workspace_size(const fk_cor_desc *desc, size_t *out_bytes)
+{
+    fk__cor c;
+    fk_result r = fk__cor_check(desc, &c);
+    if (r == FK_OK && !out_bytes) r = FK_ERROR_NULL_ARGUMENT;
+    return r != FK_OK ? r : fk__cor_layout(&c, NULL, out_bytes);
+}
+
+FK_LBS_DEF fk_result fk_cor_centers(const fk_cor_desc *desc, int first_vertex, int vertex_count, void *workspace,
+                                    size_t workspace_bytes, float *out_centers, size_t out_stride)
+{
+    fk__cor c;
+    size_t bytes, h;
+    fk_result r = fk__cor_check(desc, &c);
+    int v, u, state; /* state: 0 own position, 1 computed, 2 copied */
+    if (r != FK_OK) return r;
+    if (first_vertex < 0 || vertex_count < 0 || first_vertex > desc->vertex_count - vertex_count)
+        return FK_ERROR_INVALID_COUNT;
+    if ((vertex_count > 0 && !out_centers) || !workspace) return FK_ERROR_NULL_ARGUMENT;
+    if ((r = fk__check_stride(&out_stride, 3 * sizeof(float), sizeof(float), out_centers, desc->vertex_count)) != FK_OK ||
+        (r = fk__cor_layout(&c, NULL, &bytes)) != FK_OK)
+        return r;
+    if (workspace_bytes < bytes) return FK_ERROR_INVALID_COUNT;
+    (void)fk__cor_layout(&c, (char *)workspace + (8 - (size_t)(char *)workspace % 8) % 8, &bytes);
+    fk__cor_build(&c);
+    memset(c.dedupe, 0xFF, c.dedupe_slots * sizeof(int));
+    for (v = first_vertex; v < first_vertex + vertex_count; ++v) {
+        float *out = fk__out_at(out_centers, out_stride, v);
+        state = 0;
+        if (c.list_count[v] >= 2) { /* the table holds v for a centre, -2 - v for a zero sum */
+            for (h = fk__cor_list_hash(&c, v); c.dedupe[h] != -1; h = (h + 1) & (c.dedupe_slots - 1)) {
+                u = c.dedupe[h] >= 0 ? c.dedupe[h] : -2 - c.dedupe[h];
+                if (!fk__cor_same_list(&c, u, v)) continue;
+                if (c.dedupe[h] >= 0) memcpy(out, fk__out_at(out_centers, out_stride, u), 3 * sizeof(float));
+                state = c.dedupe[h] >= 0 ? 2 : 3;
+                break;
+            }
+            if (state == 0 && (state = fk__cor_vertex(&c, v, out)) >= 0) c.dedupe[h] = state ? v : -2 - v;
+        }
+        if (state == 0 || state == 3) memcpy(out, fk__float_at(desc->positions, c.position_stride, v), 3 * sizeof(float));
     }
     return FK_OK;
 }
