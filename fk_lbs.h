@@ -24,7 +24,9 @@
          STEP and CUBICSPLINE sampling with a playback cursor, root motion, morph
          targets, two-bone and aim IK;
        - weight repair, subtree updates, Jacobians of FK and LBS, and a damped
-         least squares IK step.
+         least squares IK step;
+       - the centres of rotation of skinning with optimized centres (Le and
+         Hodgins 2016), precomputed from the rest mesh.
      No heap allocation, no global state, no I/O: every function is reentrant and
      may be called from any number of threads at once on separate outputs.
 

@@ -60,6 +60,9 @@ animation_mutant() { add_mutant "$1" "" test_animation "$2" "$3" "$4"; }
 # gpu_mutant NAME DEFINITION FIND REPLACEMENT: a bug in what GPU skinning reads
 # (shader palettes, draw splits), which tests/test_gpu.c must catch.
 gpu_mutant() { add_mutant "$1" "" test_gpu "$2" "$3" "$4"; }
+# cor_mutant NAME DEFINITION FIND REPLACEMENT: a bug in the centres of rotation's
+# precompute, which tests/test_cor.c must catch.
+cor_mutant() { add_mutant "$1" "" test_cor "$2" "$3" "$4"; }
 # simd_mutant NAME TIER DEFINITION FIND REPLACEMENT: a bug in the fast paths.
 simd_mutant() { add_mutant "$1" "$2" test_simd "$3" "$4" "$5"; }
 # props_mutant NAME TIER DEFINITION FIND REPLACEMENT: a bug in the fast paths
@@ -370,6 +373,31 @@ animation_mutant morph_zero_length_written fk__morph_renormalize 'fk_vec3_dot(un
 animation_mutant morph_index_bound_off_by_one fk__check_morph_entries 't->indices[e] >= (uint32_t)d->vertex_count' 't->indices[e] > (uint32_t)d->vertex_count'
 # A tangent delta is read with the tangents' 16-byte default stride.
 animation_mutant morph_tangent_delta_stride fk__check_morph_target '(r = fk__check_stride(&layout->tangent_stride, 3 * sizeof(float)' '(r = fk__check_stride(&layout->tangent_stride, 4 * sizeof(float)'
+
+# ---- Centres of rotation: the precompute
+# The cross product of the pair's weights taken the wrong way round.
+cor_mutant cor_cross_product_swapped fk__cor_pair_sums 'a * beta[e] - b * alpha[e]' 'a * alpha[e] - b * beta[e]'
+# One split more than the least that brings the sub-edges below epsilon.
+cor_mutant cor_split_one_too_many fk__cor_triangle '(int)floor(q) + 1' '(int)floor(q) + 2'
+# The split is not capped where the paper's rule would not end.
+cor_mutant cor_split_not_capped fk__cor_triangle 'q >= FK_COR_MAX_SPLIT - 1 ? FK_COR_MAX_SPLIT' 'q >= 4 * FK_COR_MAX_SPLIT ? 4 * FK_COR_MAX_SPLIT'
+# The sub-triangles pointing against their triangle are sampled at the wrong place.
+cor_mutant cor_flipped_centroid fk__cor_write_samples '(double)(3 * i + 1 + flip) * third' '(double)(3 * i + 1 + 2 * flip) * third'
+# A joint named twice keeps only its first slot's weight.
+cor_mutant cor_duplicate_joint_not_merged fk__cor_vertex_list 'if (i < count) { w[i] += (double)weights[s]; continue; }' 'if (i < count) continue;'
+# Vertices with the same bones share a centre whatever their weights.
+cor_mutant cor_shared_by_bones_alone fk__cor_same_list \
+'!memcmp(c->list_weights + (size_t)u * c->k, c->list_weights + (size_t)v * c->k, count * sizeof(double))' '1'
+# A vertex whose weights repeat a zero-sum vertex's is left unwritten.
+cor_mutant cor_copied_zero_sum_unwritten fk_cor_centers 'if (state == 0 || state == 3) memcpy' 'if (state == 0) memcpy'
+# A triangle index equal to vertex_count passes the check.
+cor_mutant cor_index_bound_off_by_one fk__cor_check 'd->indices[t] >= (uint32_t)d->vertex_count' 'd->indices[t] > (uint32_t)d->vertex_count'
+# Negative weights accepted.
+cor_mutant cor_negative_weight_accepted fk__cor_check 'fk__cor_weights(c, v)[s] >= 0.0f &&' 'fk__cor_weights(c, v)[s] >= -1.0f &&'
+# A workspace one byte short accepted.
+cor_mutant cor_short_workspace_accepted fk_cor_centers 'if (workspace_bytes < bytes)' 'if (workspace_bytes + 1 < bytes)'
+# A range one past the mesh's end accepted.
+cor_mutant cor_range_past_the_end fk_cor_centers 'first_vertex > desc->vertex_count - vertex_count)' 'first_vertex > desc->vertex_count - vertex_count + 1)'
 
 # Transforms and matrices both given, and the matrices silently ignored.
 mutant skin_both_kinds_accepted fk__check_skin 'if (d->transforms && d->matrices) return FK_ERROR_CONFLICTING_ARGUMENTS;' ''

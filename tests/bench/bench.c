@@ -8,7 +8,9 @@
      - both with k = 4 and normals on interleaved records (48 bytes a vertex in,
        24 out), the layout of many engines' vertex buffers,
    and fk_forward on two 60-joint skeletons (a bushy tree, a humanoid with fingers)
-   over many poses and on a 10,000-joint tree.
+   over many poses and on a 10,000-joint tree, and fk_cor_centers on a
+   character-like mesh of 36,000 and of 150,000 vertices (one call each, after
+   one fk_skin_lbs of the same mesh for scale).
    Each figure is the median of repeated samples, with the fastest and slowest.
    DQS is timed right after LBS and after its own calls (time_paired).
    Then the same LBS split over two threads, the cost of a call, the core's
@@ -682,6 +684,137 @@ static void bench_forward_case(const char *name, int joint_count, int poses, int
     free_forward_case(&f);
 }
 
+/* ---- Centres of rotation ------------------------------------------------------------ */
+
+/* A character-like mesh for fk_cor_centers(): 20 bones in five tubes (a spine
+   and head of six bones; two arms of four and two legs of three, each tube
+   starting with the bone it hangs from), each bone `rings` rings of `around`
+   vertices. A vertex's weights fall off smoothly over half a bone past each
+   joint, shifted along the tube by the angle around it (so that no two
+   vertices share weights, unless `quantize` rounds them to 1/255, as
+   glTF's unsigned-byte weights are), four influences at most, normalized. */
+typedef struct cor_mesh {
+    int vertices, triangles;
+    float *positions, *weights;
+    uint16_t *joints;
+    uint32_t *indices;
+} cor_mesh;
+
+/* Pages touched, as allocate() does, but not counted with the vertex buffers. */
+static void *cor_allocate(size_t bytes)
+{
+    void *p = malloc(bytes);
+    if (!p) { fprintf(stderr, "out of memory\n"); exit(1); }
+    return memset(p, 0xA5, bytes);
+}
+
+static cor_mesh make_cor_mesh(int around, int rings, int quantize)
+{
+    static const int chains[5][6] = {{0, 1, 2, 3, 4, 5}, {3, 6, 7, 8, 9}, {3, 10, 11, 12, 13}, {0, 14, 15, 16}, {0, 17, 18, 19}};
+    static const int lengths[5] = {6, 5, 5, 4, 4};
+    static const float directions[5][3] = {{0, 1, 0}, {-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, -1, 0}};
+    static const float origins[5][3] = {{0, 0, 0}, {-0.2f, 1.0f, 0}, {0.2f, 1.0f, 0}, {-0.12f, 0, 0}, {0.12f, 0, 0}};
+    cor_mesh m;
+    int c, r, a, b, s, v = 0, t = 0;
+    m.vertices = 24 * rings * around;
+    m.triangles = (24 * rings - 5) * around * 2;
+    m.positions = (float *)cor_allocate(sizeof(float) * 3 * (size_t)m.vertices);
+    m.weights = (float *)cor_allocate(sizeof(float) * 4 * (size_t)m.vertices);
+    m.joints = (uint16_t *)cor_allocate(sizeof(uint16_t) * 4 * (size_t)m.vertices);
+    m.indices = (uint32_t *)cor_allocate(sizeof(uint32_t) * 3 * (size_t)m.triangles);
+    for (c = 0; c < 5; ++c) {
+        const int bones = lengths[c], first = v, count = bones * rings;
+        const float radius = c == 0 ? 0.12f : 0.05f;
+        for (r = 0; r < count; ++r)
+            for (a = 0; a < around; ++a, ++v) {
+                const double angle = 6.283185307179586 * a / around, along = (r + 0.5) / rings;
+                const double shifted = along + 0.15 * sin(angle) + 0.05 * cos(2.0 * angle);
+                double w[6], sum = 0.0;
+                int order[6];
+                float *p = m.positions + 3 * (size_t)v;
+                p[0] = origins[c][0] + directions[c][0] * (float)along * 0.25f + (float)(radius * cos(angle)) * directions[c][1];
+                p[1] = origins[c][1] + directions[c][1] * (float)along * 0.25f + (float)(radius * cos(angle)) * directions[c][0];
+                p[2] = (float)(radius * sin(angle));
+                for (b = 0; b < bones; ++b) { /* distance past the bone's ends, in bones; the tube's ends extend its end bones */
+                    double d = shifted < b ? b - shifted : shifted > b + 1 ? shifted - b - 1 : 0.0, x;
+                    if ((b == 0 && shifted < b) || (b == bones - 1 && shifted > b + 1)) d = 0.0;
+                    x = d / 0.5 > 1.0 ? 1.0 : d / 0.5;
+                    w[b] = 1.0 - x * x * (3.0 - 2.0 * x);
+                    order[b] = b;
+                }
+                for (b = 0; b < bones; ++b) /* heaviest four first */
+                    for (s = b + 1; s < bones; ++s)
+                        if (w[order[s]] > w[order[b]]) { int swap = order[b]; order[b] = order[s]; order[s] = swap; }
+                for (b = 0; b < 4; ++b) sum += w[order[b]];
+                for (b = 0; b < 4; ++b) {
+                    double weight = w[order[b]] / sum;
+                    if (quantize) weight = floor(weight * 255.0 + 0.5) / 255.0;
+                    m.joints[4 * (size_t)v + (size_t)b] = (uint16_t)chains[c][order[b]];
+                    m.weights[4 * (size_t)v + (size_t)b] = (float)weight;
+                }
+            }
+        for (r = 0; r + 1 < count; ++r)
+            for (a = 0; a < around; ++a) {
+                const uint32_t i0 = (uint32_t)(first + r * around + a), i1 = (uint32_t)(first + r * around + (a + 1) % around);
+                uint32_t *q = m.indices + 3 * (size_t)t;
+                q[0] = i0; q[1] = i1; q[2] = i1 + (uint32_t)around;
+                q[3] = i0; q[4] = i1 + (uint32_t)around; q[5] = i0 + (uint32_t)around;
+                t += 2;
+            }
+    }
+    return m;
+}
+
+typedef struct cor_job { fk_cor_desc desc; void *workspace; size_t bytes; float *out; } cor_job;
+
+static void run_cor(void *context)
+{
+    cor_job *j = (cor_job *)context;
+    fk_result r = fk_cor_centers(&j->desc, 0, j->desc.vertex_count, j->workspace, j->bytes, j->out, 0);
+    if (r != FK_OK) { fprintf(stderr, "fk_cor_centers failed: %s\n", fk_result_description(r)); exit(1); }
+}
+
+static void run_cor_skin(void *context)
+{
+    if (fk_skin_lbs((const fk_skin_desc *)context) != FK_OK) { fprintf(stderr, "fk_skin_lbs failed\n"); exit(1); }
+}
+
+/* One core, the whole mesh in one call, wall and thread CPU time (the machine may
+   be shared); for scale, one fk_skin_lbs() of the same mesh (positions only),
+   timed right after. */
+static void bench_cor(const char *name, int around, int rings, int quantize, int samples)
+{
+    cor_mesh m = make_cor_mesh(around, rings, quantize);
+    cor_job j;
+    fk_skin_desc skin;
+    double times[5], cpu[5];
+    struct timespec c0, c1;
+    int i;
+    memset(&j, 0, sizeof j);
+    j.desc.vertex_count = m.vertices; j.desc.positions = m.positions; j.desc.influences = 4;
+    j.desc.joints = m.joints; j.desc.weights = m.weights;
+    j.desc.triangle_count = m.triangles; j.desc.indices = m.indices;
+    if (fk_cor_workspace_size(&j.desc, &j.bytes) != FK_OK) { fprintf(stderr, "fk_cor_workspace_size failed\n"); exit(1); }
+    j.workspace = cor_allocate(j.bytes);
+    j.out = (float *)cor_allocate(sizeof(float) * 3 * (size_t)m.vertices);
+    for (i = 0; i < samples; ++i) {
+        double t0 = seconds_now();
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+        run_cor(&j);
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+        times[i] = seconds_now() - t0;
+        cpu[i] = (double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec);
+    }
+    memset(&skin, 0, sizeof skin);
+    skin.vertex_count = m.vertices; skin.influences = 4; skin.positions = m.positions;
+    skin.joints = m.joints; skin.weights = m.weights; skin.transforms = bones; skin.transform_count = 20;
+    skin.out_positions = j.out;
+    printf("  %-30s %7d %7d %8.3f %8.3f %7.1f %8.0f\n", name, m.vertices, m.triangles,
+           summarize(times, samples).median, summarize(cpu, samples).median, (double)j.bytes / 1e6,
+           times[samples / 2] / time_calls(run_cor_skin, &skin, 20).median);
+    free(j.workspace); free(j.out); free(m.positions); free(m.weights); free(m.joints); free(m.indices);
+}
+
 /* ---- Against an earlier header ------------------------------------------------------ */
 
 #ifdef BENCH_BASELINE
@@ -796,6 +929,12 @@ int main(void)
     bench_forward_case("60 joints x 1000 poses", 60, 1000, 1, 0);
     bench_forward_case("60-joint humanoid x 1000 poses", 60, 1000, 1, 1);
     bench_forward_case("10,000-joint tree", 10000, 1, 5, 0);
+    printf("\nfk_cor_centers, the default subdivision, 20 bones, 4 influences, one call on one core\n"
+           "(medians; x LBS: time / one fk_skin_lbs of the same mesh, timed right after):\n");
+    printf("  %-30s %7s %7s %8s %8s %7s %8s\n", "mesh", "verts", "tris", "wall s", "CPU s", "work MB", "x LBS");
+    bench_cor("character", 30, 50, 0, 3);
+    bench_cor("character, weights in 1/255", 30, 50, 1, 3);
+    bench_cor("character, 4x the vertices", 60, 104, 0, 1);
 #ifdef BENCH_BASELINE
     bench_against_baseline();
 #else
