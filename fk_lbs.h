@@ -4950,12 +4950,12 @@ static size_t fk__cor_place(size_t *total, size_t count, size_t size, int *overf
 static fk_result fk__cor_layout(fk__cor *c, char *base, size_t *bytes)
 {
     const size_t v = (size_t)c->d->vertex_count, vk = v * c->k;
-    size_t total = 0, at[10], t, bones, n;
+    size_t total = 0, at[10], t, bones;
     int overflow = v > 0 && vk / c->k != v;
-    for (t = 0, c->samples = 0; t < (size_t)c->d->triangle_count; ++t) {
-        n = (size_t)fk__cor_triangle(c, t, &bones);
-        c->samples += bones * (bones - (bones > 0)) / 2 * n * n;
-        if (c->samples > 0xFFFFFFF0u) return FK_ERROR_INVALID_COUNT;
+    for (t = 0, c->samples = 0; t < (size_t)c->d->triangle_count; ++t) { /* bones <= 65536: no overflow */
+        const uint64_t n = (uint64_t)fk__cor_triangle(c, t, &bones), pairs = (uint64_t)bones * (bones - (bones > 0)) / 2;
+        if (pairs * n * n > 0xFFFFFFF0u - c->samples) return FK_ERROR_INVALID_COUNT;
+        c->samples += (size_t)(pairs * n * n);
     }
     c->pair_slots = fk__cor_slots(c->samples);
     c->dedupe_slots = fk__cor_slots(v);
