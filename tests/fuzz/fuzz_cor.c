@@ -51,17 +51,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ws = 4 * (size_t)k + 4 * (size_t)(fuzz_byte(&in) % 2);
     if (fuzz_byte(&in) == 255) js = 2 * (size_t)k - 1; /* too small or misaligned */
     positions = (float *)fuzz_alloc(ps * (size_t)nv);
-    joints = (uint16_t *)fuzz_alloc(js * (size_t)nv);
+    joints = (uint16_t *)fuzz_alloc(js * (size_t)nv + (js < 2 * (size_t)k ? 2 : 0)); /* a short stride's last record */
     weights = (float *)fuzz_alloc(ws * (size_t)nv);
     indices = (uint32_t *)fuzz_alloc(12 * (size_t)nt);
     for (v = 0; v < nv; ++v) {
         float *p = (float *)(void *)((char *)positions + (size_t)v * ps);
-        uint16_t *j = (uint16_t *)(void *)((char *)joints + (size_t)v * js);
         float *w = (float *)(void *)((char *)weights + (size_t)v * ws);
         for (c = 0; c < 3; ++c) p[c] = fuzz_float(&in);
         for (s = 0; s < k; ++s) {
             const uint8_t b = fuzz_byte(&in);
-            j[s] = (uint16_t)(b < 250 ? b % 5 : b == 255 ? 65535 : fuzz_u32(&in));
+            const uint16_t joint = (uint16_t)(b < 250 ? b % 5 : b == 255 ? 65535 : fuzz_u32(&in));
+            memcpy((char *)joints + (size_t)v * js + 2 * (size_t)s, &joint, sizeof joint); /* js may be odd */
             w[s] = fuzz_float(&in);
             if (w[s] < 0.0f && fuzz_byte(&in) < 200) w[s] = -w[s]; /* mostly valid weights */
         }
