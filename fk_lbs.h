@@ -1094,8 +1094,11 @@ typedef struct fk_cor_desc {
     vertex range of it). Checks the descriptor as fk_cor_centers() does.
     @param desc the mesh. @param out_bytes receives the size.
     @return FK_OK or an error of fk_cor_centers()'s descriptor checks;
-    FK_ERROR_INVALID_COUNT also when the size does not fit in size_t (or the
-    triangles list more than 2^32 - 1 bone pairs). */
+    FK_ERROR_INVALID_COUNT also when the size does not fit in size_t, or the
+    mesh has more than 2^32 - 16 samples.
+    @remark The samples are each triangle once per pair of its corners' bones
+    (n^2 times when split): 68 to 84 bytes a sample, and 10 k + 12 bytes a
+    vertex. */
 FK_LBS_DEF fk_result fk_cor_workspace_size(const fk_cor_desc *desc, size_t *out_bytes);
 
 /** @brief Centres of rotation (Le and Hodgins 2016) of vertices first_vertex ..
@@ -1116,8 +1119,9 @@ FK_LBS_DEF fk_result fk_cor_workspace_size(const fk_cor_desc *desc, size_t *out_
     largest over its edges and bones of |w_a - w_b|) into n^2 equal
     sub-triangles along lines parallel to its edges, n = floor(d / epsilon) + 1
     (in double) capped at FK_COR_MAX_SPLIT: every sub-edge's weights then
-    differ by less than epsilon, as the paper asks, and the work is bounded by
-    construction (where the cap binds, by d / FK_COR_MAX_SPLIT).
+    differ by less than epsilon, as the paper asks, and a triangle costs at most
+    FK_COR_MAX_SPLIT^2 samples (where the cap binds, sub-edges differ by
+    d / FK_COR_MAX_SPLIT).
     @param desc the rest mesh; see fk_cor_desc.
     @param first_vertex,vertex_count the vertices to compute (a range of
     desc->vertex_count). The triangles are always all read.
