@@ -723,7 +723,7 @@ static cor_mesh make_cor_mesh(int around, int rings, int quantize)
     m.joints = (uint16_t *)cor_allocate(sizeof(uint16_t) * 4 * (size_t)m.vertices);
     m.indices = (uint32_t *)cor_allocate(sizeof(uint32_t) * 3 * (size_t)m.triangles);
     for (c = 0; c < 5; ++c) {
-        const int bones = lengths[c], first = v, count = bones * rings;
+        const int links = lengths[c], first = v, count = links * rings;
         const float radius = c == 0 ? 0.12f : 0.05f;
         for (r = 0; r < count; ++r)
             for (a = 0; a < around; ++a, ++v) {
@@ -735,15 +735,15 @@ static cor_mesh make_cor_mesh(int around, int rings, int quantize)
                 p[0] = origins[c][0] + directions[c][0] * (float)along * 0.25f + (float)(radius * cos(angle)) * directions[c][1];
                 p[1] = origins[c][1] + directions[c][1] * (float)along * 0.25f + (float)(radius * cos(angle)) * directions[c][0];
                 p[2] = (float)(radius * sin(angle));
-                for (b = 0; b < bones; ++b) { /* distance past the bone's ends, in bones; the tube's ends extend its end bones */
+                for (b = 0; b < links; ++b) { /* distance past the bone's ends, in bones; the tube's ends extend its end bones */
                     double d = shifted < b ? b - shifted : shifted > b + 1 ? shifted - b - 1 : 0.0, x;
-                    if ((b == 0 && shifted < b) || (b == bones - 1 && shifted > b + 1)) d = 0.0;
+                    if ((b == 0 && shifted < b) || (b == links - 1 && shifted > b + 1)) d = 0.0;
                     x = d / 0.5 > 1.0 ? 1.0 : d / 0.5;
                     w[b] = 1.0 - x * x * (3.0 - 2.0 * x);
                     order[b] = b;
                 }
-                for (b = 0; b < bones; ++b) /* heaviest four first */
-                    for (s = b + 1; s < bones; ++s)
+                for (b = 0; b < links; ++b) /* heaviest four first */
+                    for (s = b + 1; s < links; ++s)
                         if (w[order[s]] > w[order[b]]) { int swap = order[b]; order[b] = order[s]; order[s] = swap; }
                 for (b = 0; b < 4; ++b) sum += w[order[b]];
                 for (b = 0; b < 4; ++b) {
