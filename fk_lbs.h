@@ -1706,6 +1706,10 @@ typedef struct fk_ik_two_bone_desc {
                                       world rotation carries; NULL (or zero): the rest pose's bend normal. Not with @c pole */
     float soften;                /**< in [0, 1]: the fraction of the chain's length over which reach is
                                       eased, so the chain never snaps straight (0: off) */
+    const float *matrices;       /**< a rig with scale: its world matrices instead of @c transforms (exactly
+                                      one of the two), 12 floats per joint as fk_forward_scaled() writes them
+                                      from the rotations passed, or with @c rest_joints NULL fk_forward_trs();
+                                      the rotations are then those functions' q_i (frame FK_FRAME_PARENT) */
 } fk_ik_two_bone_desc;
 
 /** @brief Analytic two-bone inverse kinematics: turns the start and mid joints of
@@ -6498,18 +6502,42 @@ static fk_quat fk__two_bone_turn(fk_rotation_frame frame, fk_quat world, fk_quat
     return fk_quat_mul(fk_quat_mul(q2, parent_turn), fk_quat_conjugate(q));
 }
 
-/* The hinge n: unit, perpendicular to the upper bone u1 (see the derivation). */
-static fk_vec3 fk__two_bone_hinge(const fk_ik_two_bone_desc *d, fk_quat world_mid, fk_vec3 u1, fk_vec3 bone1,
-                                  fk_vec3 bone2)
+/* m v, m a 3x3 row-major matrix in double, rounded once per coordinate. */
+static fk_vec3 fk__mat3_apply(const double m[9], fk_vec3 v)
 {
-    fk_vec3 rest1 = fk_vec3_sub(d->rest_joints[d->mid], d->rest_joints[d->start]);
-    fk_vec3 rest2 = fk_vec3_sub(d->rest_joints[d->end], d->rest_joints[d->mid]);
+    const double x = v.x, y = v.y, z = v.z;
+    return fk_vec3_make((float)(m[0] * x + m[1] * y + m[2] * z), (float)(m[3] * x + m[4] * y + m[5] * z),
+                        (float)(m[6] * x + m[7] * y + m[8] * z));
+}
+
+/* a b for 3x3 row-major matrices in double. */
+static void fk__mat3_mul_double(const double a[9], const double b[9], double out[9])
+{
+    int r, c;
+    for (r = 0; r < 3; ++r)
+        for (c = 0; c < 3; ++c) out[3 * r + c] = a[3 * r] * b[c] + a[3 * r + 1] * b[3 + c] + a[3 * r + 2] * b[6 + c];
+}
+
+/* An axis in the mid joint's own frame, as its world rotation carries it, or with
+   @p carry as that matrix carries it (the rigs with scale below). */
+static fk_vec3 fk__two_bone_carry(fk_quat world_mid, const double *carry, fk_vec3 axis)
+{
+    return carry ? fk__mat3_apply(carry, axis) : fk_quat_rotate(world_mid, axis);
+}
+
+/* The hinge n: unit, perpendicular to the upper bone u1 (see the derivation). */
+static fk_vec3 fk__two_bone_hinge(const fk_ik_two_bone_desc *d, fk_quat world_mid, const double *carry, fk_vec3 u1,
+                                  fk_vec3 bone1, fk_vec3 bone2)
+{
+    const fk_vec3 zero = {0.0f, 0.0f, 0.0f};
+    fk_vec3 rest1 = d->rest_joints ? fk_vec3_sub(d->rest_joints[d->mid], d->rest_joints[d->start]) : zero;
+    fk_vec3 rest2 = d->rest_joints ? fk_vec3_sub(d->rest_joints[d->end], d->rest_joints[d->mid]) : zero;
     fk_vec3 rest_normal = fk_vec3_cross(rest1, rest2), current_normal = fk_vec3_cross(bone1, bone2), hinge;
     if (d->mid_axis &&
-        fk__unit_perpendicular(fk_quat_rotate(world_mid, fk_vec3_normalize(*d->mid_axis)), u1, &hinge))
+        fk__unit_perpendicular(fk__two_bone_carry(world_mid, carry, fk_vec3_normalize(*d->mid_axis)), u1, &hinge))
         return hinge;
     if (fk_vec3_length(rest_normal) > FK__TWO_BONE_DEGENERATE * fk_vec3_length(rest1) * fk_vec3_length(rest2) &&
-        fk__unit_perpendicular(fk_quat_rotate(world_mid, fk_vec3_normalize(rest_normal)), u1, &hinge))
+        fk__unit_perpendicular(fk__two_bone_carry(world_mid, carry, fk_vec3_normalize(rest_normal)), u1, &hinge))
         return hinge;
     if (fk_vec3_length(current_normal) > FK__TWO_BONE_DEGENERATE * fk_vec3_length(bone1) * fk_vec3_length(bone2) &&
         fk__unit_perpendicular(fk_vec3_normalize(current_normal), u1, &hinge))
@@ -6539,7 +6567,7 @@ static FK__SMALL void fk__two_bone_solve(const fk_ik_two_bone_desc *d, fk_quat w
         return;
     }
     u1 = fk_vec3_normalize(bone1);
-    hinge = fk__two_bone_hinge(d, world_mid, u1, bone1, bone2);
+    hinge = fk__two_bone_hinge(d, world_mid, NULL, u1, bone1, bone2);
     if (d->pole && fk__unit_perpendicular(fk_vec3_normalize(fk_vec3_sub(*d->pole, start)), u, &bend)) {
         normal = fk_vec3_cross(bend, u);
     } else {
@@ -6560,18 +6588,230 @@ static FK__SMALL void fk__two_bone_solve(const fk_ik_two_bone_desc *d, fk_quat w
                                       normal);
 }
 
+/* ---- Two-bone IK on rigs with scale -------------------------------------------------
+   fk_forward_scaled() and fk_forward_trs() both compose A_i = A_p R(q_i) S(s_i), and
+   joint i's pivot P_i is placed by its parent alone. Turning q_i into g q_i therefore
+   moves joint i's subtree by y -> P_i + A_p G A_p^-1 (y - P_i): a rotation G in the
+   parent's space z = A_p^-1 (y - P_i), whatever the scales. So the solve runs in the
+   start joint's parent's space (z-space below), where the start turns rigidly; the
+   mid joint turns rigidly in its own parent's space, which z-space sees through
+   C = A_p^-1 A_pm, C = I only without scale between the two.
+
+   The bend. As in the rigid solve the lower bone ends in the plane through the upper
+   bone m (length a) perpendicular to the hinge n, on the side e2 = n x e1 (e1 = m / a).
+   The lower bone k, in the mid joint's parent's space, reaches that plane along the
+   circle k(tau) = |k| (cos tau f0 + sin tau f1), f0 and f1 the orthonormal directions
+   that C maps into the plane, f0 onto e1: in z-space an ellipse
+       w(tau) = cos tau r0 e1 + sin tau (p e1 + q e2),   q > 0,
+   with r0 = |k| / |C^-1 e1|, and the end at distance rho(tau) = |m + w(tau)| from S.
+   Without scale rho^2 = a^2 + 2 a |k| cos tau + |k|^2, the law of cosines; with it,
+   rho need not be largest straight (a lower bone stretched across the upper one
+   reaches further bent), so the largest reach is searched for: the best of a few
+   samples of tau in [0, pi], refined by golden sections. A target beyond it takes
+   that bend; a nearer one the first bend past it with rho = d, bracketed by the
+   samples and bisected; one nearer than every such bend, the closest fold. The end
+   then points at the target: the start turns (e1 m + w, n) onto (u, n'), n' chosen
+   as in the rigid solve, and the mid turns k onto k(tau) by the shortest arc. */
+
+/* The linear part of a joint's matrix (the identity above a root, joint < 0) and
+   its inverse; 0 when it is singular. */
+static int fk__ik_linear(const float *matrices, int joint, double linear[9], double inverse[9])
+{
+    int e;
+    for (e = 0; e < 9; ++e) linear[e] = joint < 0 ? (double)(e % 4 == 0) : (double)matrices[12 * joint + 4 * (e / 3) + e % 3];
+    return fk__mat3_inverse(linear, inverse);
+}
+
+/* A joint's pivot: its rest position as fk_forward_scaled() moves it, or without
+   rest joints fk_forward_trs()'s translation. */
+static fk_vec3 fk__ik_affine_pivot(const fk_vec3 *rest_joints, const float *matrices, int joint)
+{
+    const float *m = &matrices[12 * joint];
+    double x[3] = {0.0, 0.0, 0.0}, out[3];
+    int row;
+    if (rest_joints) { x[0] = rest_joints[joint].x; x[1] = rest_joints[joint].y; x[2] = rest_joints[joint].z; }
+    for (row = 0; row < 3; ++row)
+        out[row] = (double)m[4 * row] * x[0] + (double)m[4 * row + 1] * x[1] + (double)m[4 * row + 2] * x[2] +
+                   (double)m[4 * row + 3];
+    return fk_vec3_make((float)out[0], (float)out[1], (float)out[2]);
+}
+
+/* rho(tau) for the ellipse {a, r0, p, q} above. */
+static float fk__two_bone_rho(const float e[4], float tau)
+{
+    float along = e[0] + e[1] * cosf(tau) + e[2] * sinf(tau), across = e[3] * sinf(tau);
+    return sqrtf(along * along + across * across);
+}
+
+#define FK__TWO_BONE_SAMPLES 32
+
+/* The bend in [lo, hi] where sign rho is largest: the best sample, refined. */
+static float fk__two_bone_extreme(const float e[4], float lo, float hi, float sign)
+{
+    const float step = (hi - lo) / FK__TWO_BONE_SAMPLES;
+    float best = lo, low, high, tau;
+    int j;
+    for (j = 1; j <= FK__TWO_BONE_SAMPLES; ++j)
+        if (sign * fk__two_bone_rho(e, lo + step * (float)j) > sign * fk__two_bone_rho(e, best)) best = lo + step * (float)j;
+    low = fmaxf(lo, best - step);
+    high = fminf(hi, best + step);
+    for (j = 0; j < 40; ++j) {
+        float left = high - 0.618034f * (high - low), right = low + 0.618034f * (high - low);
+        if (sign * fk__two_bone_rho(e, left) >= sign * fk__two_bone_rho(e, right)) high = right;
+        else low = left;
+    }
+    tau = 0.5f * (low + high);
+    return sign * fk__two_bone_rho(e, tau) > sign * fk__two_bone_rho(e, best) ? tau : best;
+}
+
+/* The bend that puts the end at distance @p reach, eased by @p soften, or as near as the plane allows. */
+static float fk__two_bone_bend(const float e[4], float reach, float soften)
+{
+    const float pi = 3.14159265f, step = pi / FK__TWO_BONE_SAMPLES;
+    float top = fk__two_bone_extreme(e, 0.0f, pi, 1.0f), longest = fk__two_bone_rho(e, top), soft = soften * longest;
+    float low = top, high = pi;
+    int j;
+    if (soft > 0.0f && reach > longest - soft)
+        reach = longest - soft + soft * (1.0f - expf(-(reach - (longest - soft)) / soft));
+    if (!(reach < longest)) return top;
+    for (j = (int)(top / step) + 1; j <= FK__TWO_BONE_SAMPLES; ++j)
+        if (fk__two_bone_rho(e, step * (float)j) <= reach) break;
+    if (j <= FK__TWO_BONE_SAMPLES) {
+        high = step * (float)j;
+        low = fmaxf(top, high - step);
+    } else {
+        high = fk__two_bone_extreme(e, top, pi, -1.0f);
+        if (fk__two_bone_rho(e, high) > reach) return high; /* nearer than any bend: the closest fold */
+    }
+    for (j = 0; j < 40; ++j) {
+        float middle = 0.5f * (low + high);
+        if (fk__two_bone_rho(e, middle) > reach) low = middle;
+        else high = middle;
+    }
+    return high;
+}
+
+/* The turns g1 of start (in z-space) and g2 of mid (in its parent's space) for the
+   chain m (upper bone), k (lower bone, in the mid's parent's space), the target
+   and pole in z-space, with C^-1 and C R(q_mid), which carries the hinge. */
+static FK__SMALL void fk__two_bone_solve_affine(const fk_ik_two_bone_desc *d, const double c_inverse[9],
+                                                const double carry[9], fk_vec3 bone1, fk_vec3 bone2, fk_vec3 lower,
+                                                fk_vec3 target, fk_vec3 pole, fk_quat *turn_start, fk_quat *turn_mid)
+{
+    const float a = fk_vec3_length(bone1), k = fk_vec3_length(lower);
+    fk_vec3 u, u1, hinge, normal, bend, e2, f0, f1, g, end;
+    float reach = fk_vec3_length(target), e[4], length0, along, across, tau;
+    *turn_start = *turn_mid = fk_quat_identity();
+    if (reach > 0.0f) u = fk_vec3_normalize(target);
+    else if (fk_vec3_length(fk_vec3_add(bone1, bone2)) > 0.0f) u = fk_vec3_normalize(fk_vec3_add(bone1, bone2));
+    else if (a > 0.0f) u = fk_vec3_normalize(bone1);
+    else return;
+    if (!(a > 0.0f)) { /* the mid joint sits on the start joint: only the lower bone can turn */
+        g = fk_vec3_normalize(fk__mat3_apply(c_inverse, u));
+        if (k > 0.0f) *turn_mid = fk__quat_shortest_arc(fk_vec3_normalize(lower), g, fk__any_perpendicular(g));
+        return;
+    }
+    u1 = fk_vec3_normalize(bone1);
+    hinge = fk__two_bone_hinge(d, fk_quat_identity(), carry, u1, bone1, bone2);
+    if (d->pole && fk__unit_perpendicular(fk_vec3_normalize(pole), u, &bend)) {
+        normal = fk_vec3_cross(bend, u);
+    } else {
+        if (!fk__unit_perpendicular(hinge, u, &normal)) normal = fk__any_perpendicular(u);
+        bend = fk_vec3_cross(u, normal);
+    }
+    e2 = fk_vec3_cross(hinge, u1);
+    f0 = fk__mat3_apply(c_inverse, u1);
+    length0 = fk_vec3_length(f0);
+    f0 = fk_vec3_scale(f0, 1.0f / length0);
+    g = fk__mat3_apply(c_inverse, e2);
+    along = fk_vec3_dot(g, f0);
+    f1 = fk_vec3_sub(g, fk_vec3_scale(f0, along));
+    across = fk_vec3_length(f1);
+    f1 = fk_vec3_scale(f1, 1.0f / across);
+    e[0] = a; e[1] = k / length0; e[2] = -k * along / (length0 * across); e[3] = k / across;
+    tau = fk__two_bone_bend(e, reach, d->soften);
+    end = fk_vec3_add(fk_vec3_scale(u1, a + e[1] * cosf(tau) + e[2] * sinf(tau)), fk_vec3_scale(e2, e[3] * sinf(tau)));
+    if (fk_vec3_length(end) > 0.0f) *turn_start = fk__quat_between_frames(fk_vec3_normalize(end), hinge, u, normal);
+    if (k > 0.0f)
+        *turn_mid = fk__quat_shortest_arc(fk_vec3_normalize(lower),
+                                          fk_vec3_add(fk_vec3_scale(f0, cosf(tau)), fk_vec3_scale(f1, sinf(tau))),
+                                          fk_vec3_normalize(fk_vec3_cross(f0, f1)));
+}
+
+/* The solved rotation in the current one's hemisphere, so that the slerp takes the
+   short way and the output's sign does not jump from one call to the next, blended. */
+static fk_quat fk__two_bone_blend(fk_quat q, fk_quat solved, float weight)
+{
+    if (fk_quat_dot(solved, q) < 0.0f) solved = fk__quat_scale(solved, -1.0f);
+    return fk_quat_normalize(weight < 1.0f ? fk_quat_slerp(q, solved, weight) : solved);
+}
+
+/* fk_ik_two_bone() on affine matrices: the spaces, the solve, and where the end
+   lands with the rotations written, y -> S + A_p G1 A_p^-1 (bone1 + A_pm G2 A_pm^-1 bone2). */
+static FK__SMALL fk_result fk__two_bone_affine(const fk_ik_two_bone_desc *d, float weight, fk_quat *q, fk_vec3 *landed)
+{
+    const int joints[5] = {d->start, d->mid, d->end, fk__parent_index(d->parents, d->start),
+                           fk__parent_index(d->parents, d->mid)};
+    double above[9], above_inverse[9], mid_parent[9], mid_parent_inverse[9], c_inverse[9], carry[9], product[9];
+    float rotation[9];
+    fk_vec3 start, bone1, bone2, lower;
+    fk_quat turn_start, turn_mid;
+    int i;
+    for (i = 0; i < 5; ++i) {
+        if (joints[i] >= 0 && !fk__mat34_is_finite(&d->matrices[12 * joints[i]])) return FK_ERROR_NOT_FINITE;
+        if (i < 3 && d->rest_joints && !fk__vec3_is_finite(d->rest_joints[joints[i]])) return FK_ERROR_NOT_FINITE;
+    }
+    if (!fk__ik_linear(d->matrices, joints[3], above, above_inverse) ||
+        !fk__ik_linear(d->matrices, joints[4], mid_parent, mid_parent_inverse))
+        return FK_ERROR_NOT_RIGID;
+    start = fk__ik_affine_pivot(d->rest_joints, d->matrices, d->start);
+    bone1 = fk_vec3_sub(fk__ik_affine_pivot(d->rest_joints, d->matrices, d->mid), start);
+    bone2 = fk_vec3_sub(fk__ik_affine_pivot(d->rest_joints, d->matrices, d->end),
+                        fk__ik_affine_pivot(d->rest_joints, d->matrices, d->mid));
+    fk__mat3_mul_double(mid_parent_inverse, above, c_inverse);
+    fk__mat3_mul_double(above_inverse, mid_parent, product);
+    fk_quat_to_mat3(q[1], rotation);
+    for (i = 0; i < 9; ++i) carry[i] = (double)rotation[i];
+    fk__mat3_mul_double(product, carry, carry);
+    lower = fk__mat3_apply(mid_parent_inverse, bone2);
+    q[2] = q[0];
+    q[3] = q[1];
+    if (weight > 0.0f) {
+        fk__two_bone_solve_affine(d, c_inverse, carry, fk__mat3_apply(above_inverse, bone1),
+                                  fk__mat3_apply(above_inverse, bone2), lower,
+                                  fk__mat3_apply(above_inverse, fk_vec3_sub(d->target, start)),
+                                  d->pole ? fk__mat3_apply(above_inverse, fk_vec3_sub(*d->pole, start)) : start,
+                                  &turn_start, &turn_mid);
+        q[2] = fk__two_bone_blend(q[0], fk_quat_mul(turn_start, q[0]), weight);
+        q[3] = fk__two_bone_blend(q[1], fk_quat_mul(turn_mid, q[1]), weight);
+    }
+    turn_start = fk_quat_mul(q[2], fk_quat_conjugate(q[0]));
+    turn_mid = fk_quat_mul(q[3], fk_quat_conjugate(q[1]));
+    *landed = fk_vec3_add(bone1, fk__mat3_apply(mid_parent, fk_quat_rotate(turn_mid, lower)));
+    *landed = fk_vec3_add(start, fk__mat3_apply(above, fk_quat_rotate(turn_start, fk__mat3_apply(above_inverse, *landed))));
+    if (!fk__vec3_is_finite(start) || !fk__vec3_is_finite(*landed)) return FK_ERROR_NOT_FINITE;
+    landed[1] = start;
+    landed[2] = fk_vec3_make(fk_vec3_length(bone1) + fk_vec3_length(bone2), 0.0f, 0.0f);
+    return FK_OK;
+}
+
 FK_LBS_DEF FK__SMALL fk_result fk_ik_two_bone(const fk_ik_two_bone_desc *desc, float weight, fk_quat *rotations,
                                               int *reached)
 {
     const fk_ik_two_bone_desc *d = desc;
     const fk_quat none = fk_quat_identity();
-    fk_quat world_start, world_mid, q_start, q_mid, turn_start, turn_mid, new_start, new_mid;
-    fk_vec3 start, mid, end, bone1, bone2, landed;
+    const fk_rigid stand_in = {{0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f}};
+    fk_quat world_start, world_mid, q[4], turn_start, turn_mid;
+    fk_vec3 start, mid, end, bone1, bone2, landed[3];
     fk_result result;
     float length, tolerance;
     int chain[3], i;
     if (!desc || !rotations) return FK_ERROR_NULL_ARGUMENT;
-    if ((result = fk__check_chain(d->joint_count, d->parents, d->rest_joints, d->transforms, d->end)) != FK_OK)
+    if (d->matrices && d->transforms) return FK_ERROR_CONFLICTING_ARGUMENTS;
+    /* With matrices the rest joints are optional (fk_forward_trs() has none): the
+       chain check is given stand-ins, and the pose is checked below. */
+    if ((result = fk__check_chain(d->joint_count, d->parents, d->matrices ? &d->target : d->rest_joints,
+                                  d->matrices ? &stand_in : d->transforms, d->end)) != FK_OK)
         return result;
     if (d->start < 0 || d->start >= d->joint_count || d->mid < 0 || d->mid >= d->joint_count)
         return FK_ERROR_JOINT_OUT_OF_RANGE;
@@ -6582,53 +6822,55 @@ FK_LBS_DEF FK__SMALL fk_result fk_ik_two_bone(const fk_ik_two_bone_desc *desc, f
     if ((d->frame != FK_FRAME_PARENT && d->frame != FK_FRAME_REST) || !fk__is_within(d->soften, 0.0f, 1.0f))
         return FK_ERROR_INVALID_OPTION;
     if (!fk__is_within(weight, 0.0f, 1.0f)) return FK_ERROR_INVALID_WEIGHT;
-    if (d->pole && d->mid_axis) return FK_ERROR_CONFLICTING_ARGUMENTS;
+    if ((d->pole && d->mid_axis) || (d->matrices && d->frame != FK_FRAME_PARENT)) return FK_ERROR_CONFLICTING_ARGUMENTS;
     if (!fk__vec3_is_finite(d->target) || (d->pole && !fk__vec3_is_finite(*d->pole)) ||
         (d->mid_axis && !fk__vec3_is_finite(*d->mid_axis)))
         return FK_ERROR_NOT_FINITE;
-    chain[0] = d->start; chain[1] = d->mid; chain[2] = d->end;
-    for (i = 0; i < 3; ++i) {
-        if ((result = fk__check_rigid(&d->transforms[chain[i]])) != FK_OK) return result;
-        if (!fk__vec3_is_finite(d->rest_joints[chain[i]])) return FK_ERROR_NOT_FINITE;
-    }
     if (!fk__quat_is_normalizable(rotations[d->start]) || !fk__quat_is_normalizable(rotations[d->mid]))
         return FK_ERROR_INVALID_ROTATION;
-    start = fk__pivot(d->rest_joints, d->transforms, d->start);
-    mid = fk__pivot(d->rest_joints, d->transforms, d->mid);
-    end = fk__pivot(d->rest_joints, d->transforms, d->end);
-    bone1 = fk_vec3_sub(mid, start);
-    bone2 = fk_vec3_sub(end, mid);
-    length = fk_vec3_length(bone1) + fk_vec3_length(bone2);
-    if (!fk__vec3_is_finite(start) || !fk__vec3_is_finite(end) || !fk__is_finite(length)) return FK_ERROR_NOT_FINITE;
-
-    world_start = fk_quat_normalize(d->transforms[d->start].q);
-    world_mid = fk_quat_normalize(d->transforms[d->mid].q);
-    new_start = q_start = fk_quat_normalize(rotations[d->start]);
-    new_mid = q_mid = fk_quat_normalize(rotations[d->mid]);
-    if (weight > 0.0f) {
-        fk__two_bone_solve(d, world_mid, start, bone1, bone2, &turn_start, &turn_mid);
-        new_start = fk__relative_after_turn(d->frame, world_start, q_start, none, turn_start);
-        new_mid = fk__relative_after_turn(d->frame, world_mid, q_mid, turn_start, fk_quat_mul(turn_mid, turn_start));
-        /* In the current rotation's hemisphere, so that the slerp takes the short
-           way and the output's sign does not jump from one call to the next. */
-        if (fk_quat_dot(new_start, q_start) < 0.0f) new_start = fk__quat_scale(new_start, -1.0f);
-        if (fk_quat_dot(new_mid, q_mid) < 0.0f) new_mid = fk__quat_scale(new_mid, -1.0f);
-        new_start = fk_quat_normalize(weight < 1.0f ? fk_quat_slerp(q_start, new_start, weight) : new_start);
-        new_mid = fk_quat_normalize(weight < 1.0f ? fk_quat_slerp(q_mid, new_mid, weight) : new_mid);
+    q[0] = q[2] = fk_quat_normalize(rotations[d->start]);
+    q[1] = q[3] = fk_quat_normalize(rotations[d->mid]);
+    if (d->matrices) {
+        if ((result = fk__two_bone_affine(d, weight, q, landed)) != FK_OK) return result;
+        start = landed[1];
+        length = landed[2].x;
+    } else {
+        chain[0] = d->start; chain[1] = d->mid; chain[2] = d->end;
+        for (i = 0; i < 3; ++i) {
+            if ((result = fk__check_rigid(&d->transforms[chain[i]])) != FK_OK) return result;
+            if (!fk__vec3_is_finite(d->rest_joints[chain[i]])) return FK_ERROR_NOT_FINITE;
+        }
+        start = fk__pivot(d->rest_joints, d->transforms, d->start);
+        mid = fk__pivot(d->rest_joints, d->transforms, d->mid);
+        end = fk__pivot(d->rest_joints, d->transforms, d->end);
+        bone1 = fk_vec3_sub(mid, start);
+        bone2 = fk_vec3_sub(end, mid);
+        length = fk_vec3_length(bone1) + fk_vec3_length(bone2);
+        if (!fk__vec3_is_finite(start) || !fk__vec3_is_finite(end) || !fk__is_finite(length)) return FK_ERROR_NOT_FINITE;
+        world_start = fk_quat_normalize(d->transforms[d->start].q);
+        world_mid = fk_quat_normalize(d->transforms[d->mid].q);
+        if (weight > 0.0f) {
+            fk__two_bone_solve(d, world_mid, start, bone1, bone2, &turn_start, &turn_mid);
+            q[2] = fk__two_bone_blend(q[0], fk__relative_after_turn(d->frame, world_start, q[0], none, turn_start),
+                                      weight);
+            q[3] = fk__two_bone_blend(q[1], fk__relative_after_turn(d->frame, world_mid, q[1], turn_start,
+                                                                    fk_quat_mul(turn_mid, turn_start)),
+                                      weight);
+        }
+        /* Where the end lands with the rotations written: each bone turns with its joint. */
+        turn_start = fk__two_bone_turn(d->frame, world_start, q[0], q[2], none);
+        turn_mid = fk__two_bone_turn(d->frame, world_mid, q[1], q[3], turn_start);
+        landed[0] = fk_vec3_add(fk_vec3_add(start, fk_quat_rotate(turn_start, bone1)), fk_quat_rotate(turn_mid, bone2));
     }
-    /* Where the end lands with the rotations written: each bone turns with its joint. */
-    turn_start = fk__two_bone_turn(d->frame, world_start, q_start, new_start, none);
-    turn_mid = fk__two_bone_turn(d->frame, world_mid, q_mid, new_mid, turn_start);
-    landed = fk_vec3_add(fk_vec3_add(start, fk_quat_rotate(turn_start, bone1)), fk_quat_rotate(turn_mid, bone2));
     /* 1e-4 of the chain: a tenth of a millimetre on a metre-long leg, far above the
        solve's rounding, which the second term bounds at the chain's distance from
        the origin (a few dozen operations, each within an ulp of the coordinates). */
     tolerance = 1e-4f * length + 32.0f * FLT_EPSILON * (fk_vec3_length(start) + length);
     if (weight > 0.0f) {
-        rotations[d->start] = new_start;
-        rotations[d->mid] = new_mid;
+        rotations[d->start] = q[2];
+        rotations[d->mid] = q[3];
     }
-    if (reached) *reached = fk_vec3_length(fk_vec3_sub(landed, d->target)) <= tolerance;
+    if (reached) *reached = fk_vec3_length(fk_vec3_sub(landed[0], d->target)) <= tolerance;
     return FK_OK;
 }
 

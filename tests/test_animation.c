@@ -27,6 +27,9 @@ static inline void rng_restart(void) { rng_state = (uint64_t)seed * 0x9E3779B97F
 
 static float tb_distance(fk_vec3 a, fk_vec3 b) { return fk_vec3_length(fk_vec3_sub(a, b)); }
 
+/* The angle between two vectors, accurate near 0. */
+static float tb_angle(fk_vec3 a, fk_vec3 b) { return atan2f(fk_vec3_length(fk_vec3_cross(a, b)), fk_vec3_dot(a, b)); }
+
 /* Largest component difference, q and -q counting as one rotation. */
 static float tb_quat_distance(fk_quat a, fk_quat b)
 {
@@ -467,6 +470,163 @@ static void two_bone_mid_axis_is_the_hinge(void)
             CHECK(tb_distance(normal, carried) <= 16.0f * FLT_EPSILON, "bend normal (%g %g %g), axis carried to (%g %g %g) (frame %d)",
                   normal.x, normal.y, normal.z, carried.x, carried.y, carried.z, f);
         }
+}
+
+static void two_bone_bend_plane_takes_the_hinge_across_the_upper_bone_first(void)
+{
+    /* Rest S = 0, M = (0, 1, 0), E = (1, 1, 0): the rest bend normal is -z. With
+       the mid joint turned 45 degrees about x its hinge Q_mid h = (0, s, -s),
+       s = sqrt(1/2), is no longer perpendicular to the upper bone (+y). The bend
+       plane's normal is that hinge made perpendicular to the upper bone first,
+       -z, and then to the target direction u; made perpendicular to u directly it
+       would be 0.174 rad away. */
+    const int parents[3] = {-1, 0, 1};
+    const fk_vec3 rest[3] = {{0, 0, 0}, {0, 1, 0}, {1, 1, 0}}, target = {0.3f, 1.2f, 0.9f};
+    fk_quat turns[3];
+    fk_rigid bones[3];
+    fk_vec3 points[3], u = fk_vec3_normalize(target), hinge, two_step, direct, normal;
+    fk_ik_two_bone_desc d;
+    int reached = -1;
+    turns[0] = turns[2] = fk_quat_identity();
+    turns[1] = fk_quat_from_axis_angle(fk_vec3_make(1, 0, 0), PI / 4);
+    fk_forward(3, parents, rest, turns, NULL, bones);
+    hinge = fk_quat_rotate(bones[1].q, fk_vec3_make(0, 0, -1));
+    two_step = fk_vec3_make(0, 0, -1); /* the hinge across the upper bone +y */
+    two_step = fk_vec3_normalize(fk_vec3_sub(two_step, fk_vec3_scale(u, fk_vec3_dot(two_step, u))));
+    direct = fk_vec3_normalize(fk_vec3_sub(hinge, fk_vec3_scale(u, fk_vec3_dot(hinge, u))));
+    memset(&d, 0, sizeof d);
+    d.joint_count = 3; d.parents = parents; d.rest_joints = rest; d.transforms = bones;
+    d.start = 0; d.mid = 1; d.end = 2; d.target = target;
+    CHECK(fk_ik_two_bone(&d, 1.0f, turns, &reached) == FK_OK && reached == 1, "failed or not reached");
+    fk_forward(3, parents, rest, turns, NULL, bones);
+    fk_posed_joints(3, rest, bones, points);
+    normal = fk_vec3_normalize(fk_vec3_cross(fk_vec3_sub(points[1], points[0]), fk_vec3_sub(points[2], points[1])));
+    CHECK(tb_angle(normal, two_step) <= 1e-5f && tb_angle(normal, direct) > 0.17f,
+          "bend normal %g rad from the two-step hinge, %g from the direct one (expected 0 and 0.174)",
+          tb_angle(normal, two_step), tb_angle(normal, direct));
+    printf("   two-bone IK, tilted hinge: bend normal %.1e rad from the two-step reading, %.3f from the direct one\n",
+           tb_angle(normal, two_step), tb_angle(normal, direct));
+}
+
+/* ---- Two-bone IK on rigs with scale: a tb_rig with a scale on every joint,
+   posed by fk_forward_scaled() (pivots about rest joints) or fk_forward_trs()
+   (local translations: the rest joints read as the offsets from the parent). */
+typedef struct tb_scaled_rig {
+    tb_rig r;
+    int trs;
+    fk_vec3 scales[TB_MAX_JOINTS];
+    float matrices[12 * TB_MAX_JOINTS];
+} tb_scaled_rig;
+
+static void tb_scaled_forward(tb_scaled_rig *s)
+{
+    fk_result result = s->trs ? fk_forward_trs(s->r.n, s->r.parents, s->r.rest, s->r.turns, s->scales, s->matrices)
+                              : fk_forward_scaled(s->r.n, s->r.parents, s->r.rest, s->r.turns, NULL, s->scales,
+                                                  s->matrices);
+    CHECK(result == FK_OK, "forward kinematics failed (seed %lu)", seed);
+}
+
+static fk_vec3 tb_scaled_pivot(const tb_scaled_rig *s, int joint)
+{
+    const float *m = &s->matrices[12 * joint];
+    fk_vec3 x = s->trs ? fk_vec3_make(0, 0, 0) : s->r.rest[joint];
+    return fk_vec3_make(m[0] * x.x + m[1] * x.y + m[2] * x.z + m[3], m[4] * x.x + m[5] * x.y + m[6] * x.z + m[7],
+                        m[8] * x.x + m[9] * x.y + m[10] * x.z + m[11]);
+}
+
+/* The linear part of a joint's matrix applied to v (identity above a root), or
+   of its inverse. */
+static fk_vec3 tb_linear(const tb_scaled_rig *s, int joint, fk_vec3 v, int inverse)
+{
+    float m[12];
+    if (joint < 0) return v;
+    memcpy(m, &s->matrices[12 * joint], sizeof m);
+    if (inverse) CHECK(fk_mat34_inverse(m, m) == FK_OK, "singular matrix (seed %lu)", seed);
+    return fk_vec3_make(m[0] * v.x + m[1] * v.y + m[2] * v.z, m[4] * v.x + m[5] * v.y + m[6] * v.z,
+                        m[8] * v.x + m[9] * v.y + m[10] * v.z);
+}
+
+static void tb_scaled_random_rig(tb_scaled_rig *s, int trs)
+{
+    int i;
+    tb_random_rig(&s->r, FK_FRAME_PARENT);
+    s->trs = trs;
+    for (i = 0; i < s->r.n; ++i)
+        s->scales[i] = fk_vec3_make(rng_uniform(0.5f, 2.0f), rng_uniform(0.5f, 2.0f), rng_uniform(0.5f, 2.0f));
+    tb_scaled_forward(s);
+}
+
+static fk_ik_two_bone_desc tb_scaled_desc(const tb_scaled_rig *s, fk_vec3 target)
+{
+    fk_ik_two_bone_desc d = tb_desc(&s->r, target);
+    d.transforms = NULL;
+    d.matrices = s->matrices;
+    if (s->trs) d.rest_joints = NULL;
+    return d;
+}
+
+/* The chain in the start joint's parent's space, where the start turns rigidly:
+   the upper bone's length a, and r0, the lower bone's length there once the mid
+   joint turns it (rigidly, in its own parent's space) onto the upper bone. The
+   end reaches every distance between |a - r0| and a + r0 from S there. */
+static void tb_scaled_chain(const tb_scaled_rig *s, float *a, float *r0)
+{
+    const int above = s->r.parents[s->r.start], mid_parent = s->r.parents[s->r.mid];
+    fk_vec3 start = tb_scaled_pivot(s, s->r.start), mid = tb_scaled_pivot(s, s->r.mid), end = tb_scaled_pivot(s, s->r.end);
+    *a = fk_vec3_length(tb_linear(s, above, fk_vec3_sub(mid, start), 1));
+    *r0 = fk_vec3_length(tb_linear(s, mid_parent, fk_vec3_sub(end, mid), 1)) * *a /
+          fk_vec3_length(tb_linear(s, mid_parent, fk_vec3_sub(mid, start), 1));
+}
+
+static float tb_scaled_size(const tb_scaled_rig *s, fk_vec3 target)
+{
+    fk_vec3 start = tb_scaled_pivot(s, s->r.start);
+    return fk_vec3_length(start) + fk_vec3_length(target) + tb_distance(tb_scaled_pivot(s, s->r.mid), start) +
+           tb_distance(tb_scaled_pivot(s, s->r.end), tb_scaled_pivot(s, s->r.mid));
+}
+
+static void two_bone_with_scale_reaches_reachable_targets(void)
+{
+    /* Random rigs with scales in [0.5, 2] per axis on every joint, above the
+       chain, on it and between its joints; targets in random directions at a
+       random distance the chain reaches (in the start's parent's space); with a
+       pole, a mid axis or the default hinge. Posed again by the same forward
+       kinematics, the end lies on the target, and no other joint turned. */
+    static tb_scaled_rig s;
+    float worst = 0.0f;
+    int trial;
+    rng_restart();
+    for (trial = 0; trial < TB_TRIALS; ++trial) {
+        fk_quat saved[TB_MAX_JOINTS];
+        fk_vec3 start, target, pole, axis;
+        fk_ik_two_bone_desc d;
+        float a, r0, distance, error, size;
+        int reached = -1, i;
+        tb_scaled_random_rig(&s, trial % 2);
+        tb_scaled_chain(&s, &a, &r0);
+        distance = fabsf(a - r0) + (a + r0 - fabsf(a - r0)) * rng_uniform(0.02f, 0.98f);
+        start = tb_scaled_pivot(&s, s.r.start);
+        target = fk_vec3_add(start, tb_linear(&s, s.r.parents[s.r.start],
+                                              fk_vec3_scale(fk_vec3_normalize(random_vec3(1.0f)), distance), 0));
+        d = tb_scaled_desc(&s, target);
+        pole = fk_vec3_add(start, random_vec3(2.0f));
+        axis = random_vec3(1.0f);
+        if (trial % 3 == 1) d.pole = &pole;
+        if (trial % 3 == 2) d.mid_axis = &axis;
+        memcpy(saved, s.r.turns, sizeof saved);
+        size = tb_scaled_size(&s, target);
+        CHECK(fk_ik_two_bone(&d, 1.0f, s.r.turns, &reached) == FK_OK, "failed (seed %lu)", seed);
+        tb_scaled_forward(&s);
+        error = tb_distance(tb_scaled_pivot(&s, s.r.end), target);
+        worst = fmaxf(worst, error / size);
+        CHECK(error <= tb_tolerance(size) && reached == 1,
+              "end %g from a reachable target, reached %d (size %g, %s, trial %d, seed %lu)", error, reached, size,
+              s.trs ? "fk_forward_trs" : "fk_forward_scaled", trial, seed);
+        for (i = 0; i < s.r.n; ++i)
+            if (i != s.r.start && i != s.r.mid)
+                CHECK(memcmp(&s.r.turns[i], &saved[i], sizeof saved[i]) == 0, "joint %d's rotation changed (seed %lu)", i, seed);
+    }
+    printf("   two-bone IK with scale, reachable targets: largest end error %.2e of the chain's size\n", worst);
 }
 
 /* Calls with bad input and checks the code, and that nothing was written. */
@@ -2797,6 +2957,8 @@ int main(int argc, char **argv)
     RUN_TEST(two_bone_softening_eases_reach_continuously);
     RUN_TEST(two_bone_weight_blends_from_the_current_pose);
     RUN_TEST(two_bone_mid_axis_is_the_hinge);
+    RUN_TEST(two_bone_bend_plane_takes_the_hinge_across_the_upper_bone_first);
+    RUN_TEST(two_bone_with_scale_reaches_reachable_targets);
     RUN_TEST(two_bone_refuses_bad_input);
 
     /* aim IK */
