@@ -6768,11 +6768,11 @@ static FK__SMALL fk_result fk__two_bone_affine(const fk_ik_two_bone_desc *d, flo
     bone1 = fk_vec3_sub(fk__ik_affine_pivot(d->rest_joints, d->matrices, d->mid), start);
     bone2 = fk_vec3_sub(fk__ik_affine_pivot(d->rest_joints, d->matrices, d->end),
                         fk__ik_affine_pivot(d->rest_joints, d->matrices, d->mid));
-    fk__mat3_mul_double(mid_parent_inverse, above, c_inverse);
     fk__mat3_mul_double(above_inverse, mid_parent, product);
     fk_quat_to_mat3(q[1], rotation);
-    for (i = 0; i < 9; ++i) carry[i] = (double)rotation[i];
-    fk__mat3_mul_double(product, carry, carry);
+    for (i = 0; i < 9; ++i) c_inverse[i] = (double)rotation[i];
+    fk__mat3_mul_double(product, c_inverse, carry);
+    fk__mat3_mul_double(mid_parent_inverse, above, c_inverse);
     lower = fk__mat3_apply(mid_parent_inverse, bone2);
     q[2] = q[0];
     q[3] = q[1];

@@ -629,6 +629,173 @@ static void two_bone_with_scale_reaches_reachable_targets(void)
     printf("   two-bone IK with scale, reachable targets: largest end error %.2e of the chain's size\n", worst);
 }
 
+static void two_bone_with_scale_worked_example(void)
+{
+    /* The worked example's chain with the start joint scaled by 2 along y about
+       its pivot (fk_forward_scaled()): the forearm, along y at rest, is 2 long,
+       and would be 1 along x. In the start's space the end is at
+       rho^2 = (1 + r cos t)^2 + (r sin t)^2, r = 1 / sqrt(cos^2 t + sin^2 t / 4),
+       from the start for an elbow bend t: 4 straight, largest (5.33) near
+       t = 7 pi / 16, and 5 at the right angle. So a target at sqrt 5 on x keeps
+       the elbow where it is, at a right angle, and turns the shoulder by
+       -atan 2 about z, putting (1, 2, 0) on (sqrt 5, 0, 0). */
+    const int parents[3] = {-1, 0, 1};
+    const fk_vec3 rest[3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}}, scales[3] = {{1, 2, 1}, {1, 1, 1}, {1, 1, 1}};
+    const fk_quat expected = fk_quat_make(0.0f, 0.0f, -sinf(0.5f * atanf(2.0f)), cosf(0.5f * atanf(2.0f)));
+    fk_quat turns[3] = {{0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0, 1}};
+    float matrices[36];
+    fk_vec3 end;
+    fk_ik_two_bone_desc d;
+    int reached = -1;
+    fk_forward_scaled(3, parents, rest, turns, NULL, scales, matrices);
+    memset(&d, 0, sizeof d);
+    d.joint_count = 3; d.parents = parents; d.rest_joints = rest; d.matrices = matrices;
+    d.start = 0; d.mid = 1; d.end = 2; d.target = fk_vec3_make(sqrtf(5.0f), 0.0f, 0.0f);
+    CHECK(fk_ik_two_bone(&d, 1.0f, turns, &reached) == FK_OK && reached == 1, "failed or not reached");
+    /* The bend is bisected to float's resolution of an angle near pi / 2. */
+    CHECK(tb_quat_distance(turns[0], expected) <= 1e-6f && tb_quat_distance(turns[1], fk_quat_identity()) <= 1e-6f,
+          "rotations (%g %g %g %g) (%g %g %g %g), expected (0 0 %g %g) and the identity", turns[0].x, turns[0].y,
+          turns[0].z, turns[0].w, turns[1].x, turns[1].y, turns[1].z, turns[1].w, expected.z, expected.w);
+    fk_forward_scaled(3, parents, rest, turns, NULL, scales, matrices);
+    end = fk_vec3_make(matrices[24] + matrices[25] + matrices[27], matrices[28] + matrices[29] + matrices[31],
+                       matrices[32] + matrices[33] + matrices[35]);
+    CHECK(tb_distance(end, d.target) <= 8.0f * FLT_EPSILON, "end (%g %g %g)", end.x, end.y, end.z);
+}
+
+/* An upper bound on the lower bone's length in the start's parent's space, in
+   any direction the mid joint turns it: |k| times the Frobenius norm of the map
+   from the mid's parent's space. */
+static float tb_scaled_longest_lower(const tb_scaled_rig *s)
+{
+    const int above = s->r.parents[s->r.start], mid_parent = s->r.parents[s->r.mid];
+    fk_vec3 lower = fk_vec3_sub(tb_scaled_pivot(s, s->r.end), tb_scaled_pivot(s, s->r.mid));
+    float norm = 0.0f;
+    int c;
+    for (c = 0; c < 3; ++c) {
+        fk_vec3 column = tb_linear(s, above, tb_linear(s, mid_parent, fk_vec3_make(c == 0, c == 1, c == 2), 0), 1);
+        norm += fk_vec3_dot(column, column);
+    }
+    return fk_vec3_length(tb_linear(s, mid_parent, lower, 1)) * sqrtf(norm);
+}
+
+static void two_bone_with_scale_points_at_unreachable_targets(void)
+{
+    /* Targets beyond any reach of the lower bone in the start's parent's space:
+       not reached; the end lies on the line from the start toward the target
+       (affine maps keep rays), at least as far as the straight chain, a + r0. */
+    static tb_scaled_rig s;
+    int trial;
+    rng_restart();
+    for (trial = 0; trial < TB_TRIALS; ++trial) {
+        fk_vec3 start, target, direction, end;
+        fk_ik_two_bone_desc d;
+        float a, r0, size, along;
+        int reached = -1;
+        tb_scaled_random_rig(&s, trial % 2);
+        tb_scaled_chain(&s, &a, &r0);
+        start = tb_scaled_pivot(&s, s.r.start);
+        target = fk_vec3_add(start, tb_linear(&s, s.r.parents[s.r.start],
+                                              fk_vec3_scale(fk_vec3_normalize(random_vec3(1.0f)),
+                                                            (a + tb_scaled_longest_lower(&s)) * rng_uniform(1.01f, 3.0f)), 0));
+        d = tb_scaled_desc(&s, target);
+        size = tb_scaled_size(&s, target);
+        CHECK(fk_ik_two_bone(&d, 1.0f, s.r.turns, &reached) == FK_OK && reached == 0,
+              "failed, or an unreachable target reached (seed %lu)", seed);
+        tb_scaled_forward(&s);
+        direction = fk_vec3_normalize(fk_vec3_sub(target, start));
+        end = fk_vec3_sub(tb_scaled_pivot(&s, s.r.end), start);
+        along = fk_vec3_length(tb_linear(&s, s.r.parents[s.r.start], end, 1));
+        CHECK(fk_vec3_length(fk_vec3_cross(end, direction)) <= tb_tolerance(size) && fk_vec3_dot(end, direction) > 0.0f &&
+              along >= (a + r0) * (1.0f - 1e-5f),
+              "end %g off the line toward the target, %g along it in the start's parent's space, straight reach %g "
+              "(%s, seed %lu)", fk_vec3_length(fk_vec3_cross(end, direction)), along, a + r0,
+              s.trs ? "fk_forward_trs" : "fk_forward_scaled", seed);
+    }
+}
+
+static void two_bone_with_scale_bends_toward_the_pole(void)
+{
+    /* Affine maps keep planes and sides: the mid joint lands in the plane
+       through the start, the target and the pole, on the pole's side of the line
+       from the start to the target. */
+    static tb_scaled_rig s;
+    int trial;
+    rng_restart();
+    for (trial = 0; trial < TB_TRIALS; ++trial) {
+        fk_vec3 start, target, pole, to_target, to_pole, mid;
+        fk_ik_two_bone_desc d;
+        float a, r0, distance, volume, scale;
+        tb_scaled_random_rig(&s, trial % 2);
+        tb_scaled_chain(&s, &a, &r0);
+        distance = fabsf(a - r0) + (a + r0 - fabsf(a - r0)) * rng_uniform(0.1f, 0.9f);
+        start = tb_scaled_pivot(&s, s.r.start);
+        target = fk_vec3_add(start, tb_linear(&s, s.r.parents[s.r.start],
+                                              fk_vec3_scale(fk_vec3_normalize(random_vec3(1.0f)), distance), 0));
+        pole = fk_vec3_add(start, random_vec3(2.0f));
+        d = tb_scaled_desc(&s, target);
+        d.pole = &pole;
+        CHECK(fk_ik_two_bone(&d, 1.0f, s.r.turns, NULL) == FK_OK, "failed");
+        tb_scaled_forward(&s);
+        to_target = fk_vec3_sub(target, start);
+        to_pole = fk_vec3_sub(pole, start);
+        mid = fk_vec3_sub(tb_scaled_pivot(&s, s.r.mid), start);
+        volume = fk_vec3_dot(fk_vec3_cross(to_target, to_pole), mid);
+        scale = fk_vec3_length(to_target) * fk_vec3_length(to_pole) * fk_vec3_length(mid);
+        /* The pole far enough from the line for its side to be defined. */
+        if (fk_vec3_length(fk_vec3_cross(to_target, to_pole)) < 0.05f * fk_vec3_length(to_target) * fk_vec3_length(to_pole))
+            continue;
+        CHECK(fabsf(volume) <= 1e-5f * scale &&
+              fk_vec3_dot(fk_vec3_cross(to_target, mid), fk_vec3_cross(to_target, to_pole)) > 0.0f,
+              "mid %g off the pole's plane (relative), or on the far side (%s, seed %lu)", volume / scale,
+              s.trs ? "fk_forward_trs" : "fk_forward_scaled", seed);
+    }
+}
+
+static void two_bone_with_unit_scales_matches_the_rigid_solve(void)
+{
+    /* Posed by fk_forward_scaled() without scales, the rig is fk_forward()'s, and
+       the solve on its matrices writes the rigid solve's rotations, up to the
+       float rounding of the two routes (the bend bisected, not from the law of
+       cosines), a few dozen roundings of unit quaternions: 256 ulps. */
+    static tb_scaled_rig s;
+    float worst = 0.0f;
+    int trial;
+    rng_restart();
+    for (trial = 0; trial < TB_TRIALS; ++trial) {
+        fk_quat rigid[TB_MAX_JOINTS], saved[TB_MAX_JOINTS], mid_turn;
+        fk_vec3 s0, u, target, pole;
+        fk_ik_two_bone_desc d;
+        float a, b, distance;
+        int i, with_pole = trial % 2;
+        tb_random_rig(&s.r, FK_FRAME_PARENT);
+        s.trs = 0;
+        for (i = 0; i < s.r.n; ++i) s.scales[i] = fk_vec3_make(1, 1, 1);
+        tb_scaled_forward(&s);
+        target = tb_bending_target(&s.r, &s0, &u, &a, &b, &distance);
+        pole = fk_vec3_add(s0, random_vec3(2.0f));
+        memcpy(rigid, s.r.turns, sizeof rigid);
+        memcpy(saved, s.r.turns, sizeof saved);
+        d = tb_desc(&s.r, target);
+        if (with_pole) d.pole = &pole;
+        CHECK(fk_ik_two_bone(&d, 1.0f, rigid, NULL) == FK_OK, "rigid solve failed");
+        d = tb_scaled_desc(&s, target);
+        if (with_pole) d.pole = &pole;
+        CHECK(fk_ik_two_bone(&d, 1.0f, s.r.turns, NULL) == FK_OK, "solve on matrices failed");
+        worst = fmaxf(worst, tb_quat_distance(rigid[s.r.start], s.r.turns[s.r.start]));
+        /* The mid joint's shortest arc loses its axis as its turn nears half a turn:
+           a rounding of the bone's direction then moves the axis by itself over
+           cos(angle / 2). */
+        mid_turn = fk_quat_mul(rigid[s.r.mid], fk_quat_conjugate(fk_quat_normalize(saved[s.r.mid])));
+        worst = fmaxf(worst, tb_quat_distance(rigid[s.r.mid], s.r.turns[s.r.mid]) * fabsf(mid_turn.w));
+        CHECK(tb_quat_distance(rigid[s.r.start], s.r.turns[s.r.start]) <= 256.0f * FLT_EPSILON &&
+              tb_quat_distance(rigid[s.r.mid], s.r.turns[s.r.mid]) * fabsf(mid_turn.w) <= 256.0f * FLT_EPSILON,
+              "start %g, mid %g (turned by cos %g) from the rigid solve's rotations (seed %lu)",
+              tb_quat_distance(rigid[s.r.start], s.r.turns[s.r.start]), tb_quat_distance(rigid[s.r.mid], s.r.turns[s.r.mid]),
+              mid_turn.w, seed);
+    }
+    printf("   two-bone IK, unit scales: rotations within %.1f ulps of the rigid solve's\n", worst / FLT_EPSILON);
+}
+
 /* Calls with bad input and checks the code, and that nothing was written. */
 static void tb_refused(const fk_ik_two_bone_desc *d, float weight, fk_result expected, const char *what)
 {
@@ -2958,7 +3125,11 @@ int main(int argc, char **argv)
     RUN_TEST(two_bone_weight_blends_from_the_current_pose);
     RUN_TEST(two_bone_mid_axis_is_the_hinge);
     RUN_TEST(two_bone_bend_plane_takes_the_hinge_across_the_upper_bone_first);
+    RUN_TEST(two_bone_with_scale_worked_example);
     RUN_TEST(two_bone_with_scale_reaches_reachable_targets);
+    RUN_TEST(two_bone_with_scale_points_at_unreachable_targets);
+    RUN_TEST(two_bone_with_scale_bends_toward_the_pole);
+    RUN_TEST(two_bone_with_unit_scales_matches_the_rigid_solve);
     RUN_TEST(two_bone_refuses_bad_input);
 
     /* aim IK */
