@@ -1780,6 +1780,10 @@ typedef struct fk_ik_aim_desc {
     fk_vec3 pole;    /**< a world direction for @c up; zero: none, the aim takes the shortest turn */
     float twist;     /**< radians about the pivot-to-target line, turned after the up axis is placed
                           (right-handed); 0: none */
+    const float *matrices; /**< a rig with scale: its world matrices, passed instead of the transforms
+                          (which must then be NULL), 12 floats per joint as fk_forward_scaled() writes
+                          them from the rotations passed, or with the rest joints NULL fk_forward_trs();
+                          the rotations are then those functions' q_i (frame FK_FRAME_PARENT) */
 } fk_ik_aim_desc;
 
 /** @brief Aim (look-at) IK: turns one joint about its pivot so that the ray
@@ -7005,6 +7009,38 @@ static FK__SMALL void fk__aim_current(const int *parents, const fk_vec3 *rest_jo
    overflow for lengths float holds. */
 static float fk__aim_size(fk_vec3 v) { return fabsf(v.x) + fabsf(v.y) + fabsf(v.z); }
 
+/* The affine map @p m (3x4, double) applied to the point @p v. */
+static fk_vec3 fk__ik_affine_point(const double m[12], fk_vec3 v)
+{
+    const double x = v.x, y = v.y, z = v.z;
+    return fk_vec3_make((float)(m[0] * x + m[1] * y + m[2] * z + m[3]), (float)(m[4] * x + m[5] * y + m[6] * z + m[7]),
+                        (float)(m[8] * x + m[9] * y + m[10] * z + m[11]));
+}
+
+/* The fraction @p weight of a turn's angle, about its axis (the shorter way round). */
+static fk_quat fk__aim_weighted(fk_quat turn, float weight)
+{
+    fk_vec3 axis;
+    float angle;
+    if (!(weight < 1.0f)) return turn;
+    fk_quat_to_axis_angle(turn, &axis, &angle);
+    return fk_quat_from_axis_angle(axis, weight * angle);
+}
+
+/* A joint's pivot, from its rigid transform or its affine matrix. */
+static fk_vec3 fk__aim_pivot(const fk_vec3 *rest_joints, const fk_rigid *transforms, const float *matrices, int joint)
+{
+    return matrices ? fk__ik_affine_pivot(rest_joints, matrices, joint) : fk__pivot(rest_joints, transforms, joint);
+}
+
+/* A vector carried by a joint's matrix: its linear part applied to @p v. */
+static fk_vec3 fk__ik_vector(const float *matrices, int joint, fk_vec3 v)
+{
+    double linear[9], inverse[9];
+    fk__ik_linear(matrices, joint, linear, inverse);
+    return fk__mat3_apply(linear, v);
+}
+
 /* Everything the chain reads, before anything is written. The bound on the
    distances (pivot of chain[0], the segments below it, offset and target) keeps
    every point the turns can reach, and their differences, finite. */
@@ -7013,14 +7049,21 @@ static fk_result fk__check_aim(int joint_count, const int *parents, const fk_vec
                                const int *chain, const float *weights, const fk_ik_aim_desc *aim, fk_vec3 target,
                                const fk_quat *rotations)
 {
+    const fk_rigid stand_in = {{0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f}};
+    const float *matrices;
     fk_result result;
     int m, k, last, top, above_top;
     float bound;
     if (chain_count < 1) return FK_ERROR_INVALID_COUNT;
     if (!chain || !weights || !aim || !rotations) return FK_ERROR_NULL_ARGUMENT;
     last = chain[chain_count - 1];
-    if ((result = fk__check_chain(joint_count, parents, rest_joints, transforms, last)) != FK_OK) return result;
+    matrices = aim->matrices;
+    /* With matrices the rest joints are optional (as for fk_ik_two_bone()). */
+    if ((result = fk__check_chain(joint_count, parents, matrices && !rest_joints ? &target : rest_joints,
+                                  matrices ? &stand_in : transforms, last)) != FK_OK)
+        return result;
     if (frame != FK_FRAME_PARENT && frame != FK_FRAME_REST) return FK_ERROR_INVALID_OPTION;
+    if (matrices && (transforms || frame != FK_FRAME_PARENT)) return FK_ERROR_CONFLICTING_ARGUMENTS;
     for (m = 0; m < chain_count; ++m) {
         if (chain[m] < 0 || chain[m] >= joint_count) return FK_ERROR_JOINT_OUT_OF_RANGE;
         if (!fk__is_within(weights[m], 0.0f, 1.0f)) return FK_ERROR_INVALID_WEIGHT;
@@ -7037,18 +7080,83 @@ static fk_result fk__check_aim(int joint_count, const int *parents, const fk_vec
     if (aim->forward.x == 0.0f && aim->forward.y == 0.0f && aim->forward.z == 0.0f) return FK_ERROR_INVALID_ROTATION;
     top = chain[0];
     above_top = fk__parent_index(parents, top);
-    if (above_top >= 0 && (result = fk__check_rigid(&transforms[above_top])) != FK_OK) return result;
+    if (above_top >= 0 && !matrices && (result = fk__check_rigid(&transforms[above_top])) != FK_OK) return result;
+    if (above_top >= 0 && matrices && !fk__mat34_is_finite(&matrices[12 * above_top])) return FK_ERROR_NOT_FINITE;
     for (k = last;; k = fk__parent_index(parents, k)) {
         if (!fk__quat_is_normalizable(rotations[k])) return FK_ERROR_INVALID_ROTATION;
-        if ((result = fk__check_rigid(&transforms[k])) != FK_OK) return result;
-        if (!fk__vec3_is_finite(rest_joints[k])) return FK_ERROR_NOT_FINITE;
+        if (!matrices && (result = fk__check_rigid(&transforms[k])) != FK_OK) return result;
+        if ((matrices && !fk__mat34_is_finite(&matrices[12 * k])) || (rest_joints && !fk__vec3_is_finite(rest_joints[k])))
+            return FK_ERROR_NOT_FINITE;
         if (k == top) break;
     }
-    bound = fk__aim_size(fk__pivot(rest_joints, transforms, top)) + fk__aim_size(aim->offset) + fk__aim_size(target);
+    /* With scale, a chain joint turns in its parent's space: that must exist. */
+    for (m = 0; matrices && m < chain_count; ++m) {
+        double linear[9], inverse[9];
+        if (!fk__ik_linear(matrices, fk__parent_index(parents, chain[m]), linear, inverse)) return FK_ERROR_NOT_RIGID;
+    }
+    bound = fk__aim_size(fk__aim_pivot(rest_joints, transforms, matrices, top)) + fk__aim_size(target) +
+            fk__aim_size(matrices ? fk__ik_vector(matrices, last, aim->offset) : aim->offset);
     for (k = last; k != top; k = fk__parent_index(parents, k))
-        bound += fk__aim_size(fk_vec3_sub(fk__pivot(rest_joints, transforms, k),
-                                          fk__pivot(rest_joints, transforms, fk__parent_index(parents, k))));
+        bound += fk__aim_size(fk_vec3_sub(fk__aim_pivot(rest_joints, transforms, matrices, k),
+                                          fk__aim_pivot(rest_joints, transforms, matrices, fk__parent_index(parents, k))));
     return bound <= 0.125f * FLT_MAX ? FK_OK : FK_ERROR_NOT_FINITE;
+}
+
+/* fk_ik_aim_chain() on affine matrices. Turning chain joint j by G in its parent's
+   space moves its subtree by y -> P + A_p G A_p^-1 (y - P) (see the two-bone
+   solve with scale), an affine map of world space; every later chain joint, its
+   parent and the last joint lie in that subtree, so the turns so far are one
+   affine map, @c moved, applied to the matrices read. The aim itself is solved
+   in the parent's space z = A_p^-1 (y - P), where the turn is a rotation: the
+   ray, the target and the up axis are mapped there, and the pole by A_p^T,
+   which makes (posed up) . pole in world space the quantity maximized. */
+static FK__SMALL int fk__aim_chain_affine(const int *parents, const fk_vec3 *rest_joints, int chain_count,
+                                          const int *chain, const float *weights, const fk_ik_aim_desc *aim,
+                                          fk_vec3 target, fk_quat *rotations)
+{
+    const float *matrices = aim->matrices;
+    const int last = chain[chain_count - 1];
+    double moved[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}, linear[9], inverse[9], turned[9], map[12], product[9];
+    int m, e, all_reached = 1;
+    for (m = 0; m < chain_count; ++m) {
+        const int joint = chain[m];
+        fk_vec3 pivot, origin, forward, up, pole;
+        float rotation[9];
+        fk_quat turn;
+        int hit;
+        /* The parent's current linear part moved A_p, and what the turns so far did to the joints read. */
+        fk__ik_linear(matrices, fk__parent_index(parents, joint), linear, inverse);
+        fk__mat34_linear(moved, turned);
+        fk__mat3_mul_double(turned, linear, product);
+        fk__mat3_inverse(product, inverse);
+        pivot = fk__ik_affine_point(moved, fk__ik_affine_pivot(rest_joints, matrices, joint));
+        origin = fk__ik_affine_point(moved, fk_vec3_add(fk__ik_affine_pivot(rest_joints, matrices, last),
+                                                        fk__ik_vector(matrices, last, aim->offset)));
+        forward = fk__mat3_apply(turned, fk__ik_vector(matrices, last, aim->forward));
+        up = fk__mat3_apply(turned, fk__ik_vector(matrices, last, aim->up));
+        for (e = 0; e < 9; ++e) map[e] = product[3 * (e % 3) + e / 3]; /* A_p^T */
+        pole = fk__mat3_apply(map, aim->pole);
+        turn = fk__aim_turn(fk__mat3_apply(inverse, fk_vec3_sub(origin, pivot)),
+                            fk_vec3_normalize(fk__mat3_apply(inverse, forward)),
+                            fk_vec3_normalize(fk__mat3_apply(inverse, up)), fk_vec3_normalize(pole), aim->twist,
+                            fk__mat3_apply(inverse, fk_vec3_sub(target, pivot)), &hit);
+        all_reached &= hit;
+        if (!(weights[m] > 0.0f)) continue;
+        turn = fk__aim_weighted(turn, weights[m]);
+        rotations[joint] = fk_quat_normalize(fk_quat_mul(turn, fk_quat_normalize(rotations[joint])));
+        /* moved <- (y -> P + A_p G A_p^-1 (y - P)) moved */
+        fk_quat_to_mat3(turn, rotation);
+        for (e = 0; e < 9; ++e) turned[e] = (double)rotation[e];
+        fk__mat3_mul_double(product, turned, linear);
+        fk__mat3_mul_double(linear, inverse, turned);
+        for (e = 0; e < 3; ++e) {
+            const double p[3] = {pivot.x, pivot.y, pivot.z};
+            map[4 * e] = turned[3 * e]; map[4 * e + 1] = turned[3 * e + 1]; map[4 * e + 2] = turned[3 * e + 2];
+            map[4 * e + 3] = p[e] - (turned[3 * e] * p[0] + turned[3 * e + 1] * p[1] + turned[3 * e + 2] * p[2]);
+        }
+        fk__mat34_mul_double(map, moved, moved);
+    }
+    return all_reached;
 }
 
 FK_LBS_DEF FK__SMALL fk_result fk_ik_aim_chain(int joint_count, const int *parents, const fk_vec3 *rest_joints,
@@ -7061,6 +7169,11 @@ FK_LBS_DEF FK__SMALL fk_result fk_ik_aim_chain(int joint_count, const int *paren
     fk_result result = fk__check_aim(joint_count, parents, rest_joints, transforms, frame, chain_count, chain,
                                      weights, aim, target, rotations);
     if (result != FK_OK) return result;
+    if (aim->matrices) {
+        all_reached = fk__aim_chain_affine(parents, rest_joints, chain_count, chain, weights, aim, target, rotations);
+        if (reached) *reached = all_reached;
+        return FK_OK;
+    }
     forward = fk_vec3_normalize(aim->forward);
     up = fk_vec3_normalize(aim->up);
     pole = fk_vec3_normalize(aim->pole);
@@ -7084,12 +7197,7 @@ FK_LBS_DEF FK__SMALL fk_result fk_ik_aim_chain(int joint_count, const int *paren
         all_reached &= hit;
         if (weights[m] > 0.0f) {
             fk_quat q = fk_quat_normalize(rotations[joint]);
-            if (weights[m] < 1.0f) {
-                fk_vec3 axis;
-                float angle;
-                fk_quat_to_axis_angle(turn, &axis, &angle);
-                turn = fk_quat_from_axis_angle(axis, weights[m] * angle);
-            }
+            turn = fk__aim_weighted(turn, weights[m]);
             rotations[joint] = fk_quat_normalize(fk__relative_after_turn(frame, q_joint, q, fk_quat_identity(), turn));
             turned = 1;
         }
