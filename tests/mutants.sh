@@ -296,11 +296,38 @@ animation_mutant two_bone_hinge_from_current_bend fk__two_bone_hinge 'if (d->mid
 'if (fk_vec3_length(current_normal) > 1e-6f && fk__unit_perpendicular(fk_vec3_normalize(current_normal), u1, &hinge)) return hinge;
     if (d->mid_axis &&'
 # The mid joint's relative rotation ignores that its parent turned with start.
-animation_mutant two_bone_mid_ignores_parent_turn fk_ik_two_bone 'q_mid, turn_start, fk_quat_mul(turn_mid, turn_start));' \
-'q_mid, none, fk_quat_mul(turn_mid, turn_start));'
+animation_mutant two_bone_mid_ignores_parent_turn fk_ik_two_bone 'world_mid, q[1], turn_start,' 'world_mid, q[1], none,'
 # The weight blends from the identity instead of from the current rotation.
-animation_mutant two_bone_weight_from_identity fk_ik_two_bone 'fk_quat_slerp(q_start, new_start, weight)' \
-'fk_quat_slerp(fk_quat_identity(), new_start, weight)'
+animation_mutant two_bone_weight_from_identity fk__two_bone_blend 'fk_quat_slerp(q, solved, weight)' \
+'fk_quat_slerp(fk_quat_identity(), solved, weight)'
+# The bend plane's normal from the hinge made perpendicular to the target
+# direction alone, not first to the upper bone (the reading the docs warn of).
+animation_mutant two_bone_hinge_across_target_only fk__two_bone_solve \
+'if (!fk__unit_perpendicular(hinge, u, &normal)) normal = fk__any_perpendicular(u);' \
+'if (!fk__unit_perpendicular(fk_quat_rotate(world_mid, fk_vec3_normalize(fk_vec3_cross(fk_vec3_sub(d->rest_joints[d->mid], d->rest_joints[d->start]), fk_vec3_sub(d->rest_joints[d->end], d->rest_joints[d->mid])))), u, &normal)) normal = fk__any_perpendicular(u);'
+
+# ---- Animation toolkit: two-bone IK on rigs with scale
+# Solved in world space instead of the start joint's parent's: scale inherited
+# from above the chain is ignored.
+animation_mutant two_bone_scaled_in_world_space fk__two_bone_affine \
+'fk__ik_linear(d->matrices, joints[3], above, above_inverse)' 'fk__ik_linear(d->matrices, -1, above, above_inverse)'
+# The lower bone taken as rigid in the start's parent's space: its length the
+# same in every direction, as if no scale lay between start and mid.
+animation_mutant two_bone_scaled_lower_bone_rigid fk__two_bone_solve_affine \
+'e[0] = a; e[1] = k / length0; e[2] = -k * along / (length0 * across); e[3] = k / across;' \
+'e[0] = a; e[1] = k; e[2] = 0.0f; e[3] = k;'
+# The straight chain taken as the longest: a chain that reaches further bent
+# stops short of targets it can reach.
+animation_mutant two_bone_scaled_straight_longest fk__two_bone_bend \
+'top = fk__two_bone_extreme(e, 0.0f, pi, 1.0f)' 'top = 0.0f'
+# The mid joint's turn applied in its own frame instead of its parent's.
+animation_mutant two_bone_scaled_mid_turn_in_own_frame fk__two_bone_affine \
+'fk_quat_mul(turn_mid, q[1])' 'fk_quat_mul(q[1], turn_mid)'
+# The pole read in world space, not the start's parent's.
+animation_mutant two_bone_scaled_pole_in_world fk__two_bone_affine \
+'fk__mat3_apply(above_inverse, fk_vec3_sub(*d->pole, start))' 'fk_vec3_sub(*d->pole, start)'
+# Pivots always read as fk_forward_trs()'s translations, even with rest joints.
+animation_mutant two_bone_scaled_pivot_ignores_rest fk__ik_affine_pivot 'if (rest_joints) {' 'if (0) {'
 
 # ---- Animation toolkit: aim IK
 # The near root of the ray-sphere quadratic: the ray enters the sphere instead of leaving it.
@@ -310,11 +337,21 @@ animation_mutant aim_pole_angle_reversed fk__aim_turn 'angle += atan2f(fk_vec3_d
 # The world turn applied to a parent-frame rotation as if it were in the rest frame.
 animation_mutant aim_parent_frame_as_rest fk_ik_aim_chain 'fk__relative_after_turn(frame, q_joint' 'fk__relative_after_turn(FK_FRAME_REST, q_joint'
 # The weight ignored: every joint takes the whole turn.
-animation_mutant aim_weight_ignored fk_ik_aim_chain 'turn = fk_quat_from_axis_angle(axis, weights[m] * angle);' 'turn = fk_quat_from_axis_angle(axis, angle);'
+animation_mutant aim_weight_ignored fk__aim_weighted 'fk_quat_from_axis_angle(axis, weight * angle)' 'fk_quat_from_axis_angle(axis, angle)'
 # Later chain joints solve from the pose before the earlier ones turned.
 animation_mutant aim_chain_stale_pose fk_ik_aim_chain '            turned = 1;' '            turned = 0;'
 # A target inside the ray's sphere aimed at with the ray's origin instead of its nearest point.
 animation_mutant aim_unreachable_origin fk__aim_turn 'hit = fk_vec3_scale(nearest, distance / radius);' 'hit = fk_vec3_scale(origin, distance / fk_vec3_length(origin));'
+
+# ---- Animation toolkit: aim IK on rigs with scale
+# The turn solved in world space instead of the joint's parent's.
+animation_mutant aim_scaled_in_world_space fk__aim_chain_affine \
+'fk__ik_linear(matrices, fk__parent_index(parents, joint), linear, inverse);' 'fk__ik_linear(matrices, -1, linear, inverse);'
+# The pole mapped like a point, by A_p^-1, instead of by A_p^T: the up axis no
+# longer the nearest the pole in world space.
+animation_mutant aim_scaled_pole_by_inverse fk__aim_chain_affine 'map[e] = product[3 * (e % 3) + e / 3];' 'map[e] = inverse[e];'
+# Later chain joints aim from the pose before the earlier ones turned.
+animation_mutant aim_scaled_chain_stale_pose fk__aim_chain_affine 'fk__mat34_mul_double(map, moved, moved);' '(void)map;'
 
 # ---- Animation toolkit: root motion
 

@@ -1691,6 +1691,29 @@ static void aim_refuses_bad_input_without_writing(void)
     AIM_REFUSES(fk_ik_aim(3, chain3, rest, bones, FK_FRAME_PARENT, 2, &aim, fk_vec3_make(NAN, 0, 0), 1.0f, turns, &reached), FK_ERROR_NOT_FINITE, "NaN target");
     /* Finite, but the pivot-to-target distance overflows float. */
     AIM_REFUSES(fk_ik_aim(3, chain3, rest, bones, FK_FRAME_PARENT, 2, &aim, fk_vec3_make(3e38f, -3e38f, 3e38f), 1.0f, turns, &reached), FK_ERROR_NOT_FINITE, "target near FLT_MAX");
+    {
+        /* A rig with scale: matrices in the descriptor, no transforms. */
+        const fk_vec3 scales[3] = {{1, 2, 1}, {1, 1, 3}, {1, 1, 1}}, flat[3] = {{1, 2, 1}, {0, 1, 3}, {1, 1, 1}};
+        float matrices[36];
+        fk_forward_scaled(3, chain3, rest, turns, NULL, scales, matrices);
+        bad = aim; bad.matrices = matrices;
+        AIM_REFUSES(fk_ik_aim(3, chain3, rest, bones, FK_FRAME_PARENT, 2, &bad, target, 1.0f, turns, &reached), FK_ERROR_CONFLICTING_ARGUMENTS, "matrices and transforms");
+        AIM_REFUSES(fk_ik_aim(3, chain3, rest, NULL, FK_FRAME_REST, 2, &bad, target, 1.0f, turns, &reached), FK_ERROR_CONFLICTING_ARGUMENTS, "matrices in the rest frame");
+        AIM_REFUSES(fk_ik_aim(3, NULL, rest, NULL, FK_FRAME_PARENT, 2, &bad, target, 1.0f, turns, &reached), FK_ERROR_NULL_ARGUMENT, "matrices without parents");
+        matrices[12 + 6] = NAN;
+        AIM_REFUSES(fk_ik_aim(3, chain3, rest, NULL, FK_FRAME_PARENT, 2, &bad, target, 1.0f, turns, &reached), FK_ERROR_NOT_FINITE, "NaN in the matrix above");
+        fk_forward_scaled(3, chain3, rest, turns, NULL, flat, matrices);
+        AIM_REFUSES(fk_ik_aim(3, chain3, rest, NULL, FK_FRAME_PARENT, 2, &bad, target, 1.0f, turns, &reached), FK_ERROR_NOT_RIGID, "the parent scaled flat");
+        CHECK(fk_ik_aim(3, chain3, rest, NULL, FK_FRAME_PARENT, 1, &bad, target, 1.0f, turns, &reached) == FK_OK,
+              "a joint whose parent is not flat refused");
+        memcpy(turns, copy, sizeof copy);
+        reached = 42;
+        fk_forward_scaled(3, chain3, rest, turns, NULL, scales, matrices);
+        CHECK(fk_ik_aim(3, chain3, NULL, NULL, FK_FRAME_PARENT, 2, &bad, target, 1.0f, turns, &reached) == FK_OK,
+              "matrices without rest joints (fk_forward_trs()) refused");
+        memcpy(turns, copy, sizeof copy);
+        reached = 42;
+    }
 #undef AIM_REFUSES
     /* And the good calls these were variations of succeed. */
     CHECK(fk_ik_aim_chain(3, chain3, rest, bones, FK_FRAME_PARENT, 2, good_chain, good_weights, &aim, target, turns, &reached) == FK_OK &&
