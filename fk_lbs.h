@@ -1693,9 +1693,10 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
 typedef struct fk_ik_two_bone_desc {
     int joint_count;             /**< number of joints (>= 1) */
     const int *parents;          /**< parent array, any order */
-    const fk_vec3 *rest_joints;  /**< rest joint positions (the pivots) */
+    const fk_vec3 *rest_joints;  /**< rest joint positions (the pivots); NULL with @c matrices from fk_forward_trs() */
     const fk_rigid *transforms;  /**< absolute transforms of the current pose, from fk_forward() or
-                                      fk_forward_rest_frame() with the rotations passed to fk_ik_two_bone() */
+                                      fk_forward_rest_frame() with the rotations passed to fk_ik_two_bone();
+                                      NULL with @c matrices */
     fk_rotation_frame frame;     /**< the convention of those rotations: FK_FRAME_PARENT (default) or FK_FRAME_REST */
     int start;                   /**< the chain's first joint (shoulder, hip) */
     int mid;                     /**< the joint that bends (elbow, knee): a descendant of @c start */
@@ -1723,15 +1724,29 @@ typedef struct fk_ik_two_bone_desc {
     then clamped into [|a - b|, a + b]; the mid joint goes to
     M' = S + a (cos A u + sin A v), cos A = (a^2 + d^2 - b^2) / (2 a d), with u the
     unit direction to the target and v the bend direction, perpendicular to u in
-    the bend plane. The bend plane contains the pole when one is given; otherwise it
-    is the one that contains u and is perpendicular to the hinge axis, Q_mid h,
-    with h = @c mid_axis or the rest pose's bend normal (x_m - x_s) x (x_e - x_m);
-    for a chain straight at rest, the current bend, and for a chain straight in
-    both, a fixed perpendicular. A hinge carried by the mid joint's own rotation
-    is defined even when the chain is straight, so that a target moving across the
-    chain's plane or through full extension moves the joints continuously.
-    The start joint's turn carries the hinge into the new plane; the mid joint then
-    turns by the shortest arc that puts the end bone on the target.
+    the bend plane. The bend plane contains the pole when one is given. Otherwise
+    it contains u, and its normal comes from the hinge axis Q_mid h, with h =
+    @c mid_axis or the rest pose's bend normal (x_m - x_s) x (x_e - x_m) (for a
+    chain straight at rest, the current bend; straight in both, a fixed
+    perpendicular), in two steps: made perpendicular to the current upper bone
+    (the hinge n the start joint's turn carries), then to u. So the normal is Q_mid h
+    itself only when that is perpendicular to both; a mid rotation that tilts it
+    off the upper bone is taken out first. A hinge carried by the mid joint's own
+    rotation is defined even when the chain is straight, so that a target moving
+    across the chain's plane or through full extension moves the joints
+    continuously. The start joint's turn takes n onto the new plane's normal; the
+    mid joint then turns by the shortest arc that puts the end bone on the target.
+
+    Rigs with scale (@c matrices: fk_forward_scaled() or fk_forward_trs()) are
+    solved in the start joint's parent's space, where the start turns rigidly:
+    directions, perpendiculars and distances above are measured there, and the
+    pole and target are mapped there (an affine map keeps planes, sides and
+    rays). Scale between start and mid makes the lower bone's length there depend
+    on its direction, so the reach is no longer a + b: the lower bone bends in
+    the plane through the upper bone perpendicular to n, on the bend's side, and
+    the bend is found numerically (largest reach, then the distance d). A target
+    within that bend's reach lands on the target; one beyond it leaves the end on
+    the line from S toward it, as near it as that bend allows.
 
     The result is blended with the current rotations: q = slerp(q_current,
     q_solved, weight) for the start and mid joints, the solved rotation in the
@@ -1748,10 +1763,13 @@ typedef struct fk_ik_two_bone_desc {
     of mid), FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT, FK_ERROR_CYCLE,
     FK_ERROR_INVALID_OPTION (a frame it does not name, or soften outside [0, 1]),
     FK_ERROR_INVALID_WEIGHT (weight outside [0, 1] or NaN),
-    FK_ERROR_CONFLICTING_ARGUMENTS (both a pole and a mid axis),
-    FK_ERROR_INVALID_ROTATION (the chain's rotations or transforms) or
-    FK_ERROR_NOT_FINITE (target, pole, axis, rest joints or transforms); on error
-    nothing is written.
+    FK_ERROR_CONFLICTING_ARGUMENTS (both a pole and a mid axis; both transforms
+    and matrices; matrices with FK_FRAME_REST),
+    FK_ERROR_INVALID_ROTATION (the chain's rotations or transforms),
+    FK_ERROR_NOT_RIGID (matrices: the start's or the mid's parent's linear part is
+    singular, a scale of zero above them) or
+    FK_ERROR_NOT_FINITE (target, pole, axis, rest joints, transforms or matrices);
+    on error nothing is written.
     @remark O(depth) time, no memory beyond a few locals. In the rest frame
     (FK_FRAME_REST) a rotation is world-aligned, so a joint between start and mid
     or between mid and end turns rigidly with them only when its own rotation is
@@ -1770,8 +1788,10 @@ FK_LBS_DEF fk_result fk_ik_two_bone(const fk_ik_two_bone_desc *desc, float weigh
     Every vector is given in the joint's rest-aligned frame, that is, as it points
     in the rest pose: the joint's world transform {Q, t} carries the ray's origin to
     Q (x + offset) + t (x the joint's rest position, so Q x + t is its posed pivot)
-    and its direction to Q forward. Zero-initialize it, then set @c forward; every
-    other field's zero means "not used". */
+    and its direction to Q forward. With @c matrices the joint's matrix [A | t]
+    carries them alike, to A (x + offset) + t and A forward (from fk_forward_trs(),
+    x = 0: the vectors are in the joint's local frame). Zero-initialize it, then set
+    @c forward; every other field's zero means "not used". */
 typedef struct fk_ik_aim_desc {
     fk_vec3 forward; /**< the line of sight, as it points in the rest pose (required, nonzero; any length) */
     fk_vec3 offset;  /**< the ray's origin (the eyes) relative to the joint's rest position, in the rest
@@ -1810,10 +1830,20 @@ typedef struct fk_ik_aim_desc {
     The joint's new relative rotation is written in @p frame's convention:
     q <- q (Q* R Q) in the parent frame (Q the joint's world rotation), q <- R q in
     the rest frame; either way its world rotation becomes R Q.
+    A rig with scale passes its matrices in @c aim->matrices and NULL for
+    @p transforms: the ray starts at the pivot plus the offset carried by the
+    joint's matrix and runs along the forward axis carried alike, and the turn is
+    solved in the parent's space z = A_p^-1 (y - P), where it is a rotation G and
+    q <- g q (fk_forward_scaled()'s and fk_forward_trs()'s convention). The
+    sphere above, the line and the twist are then those of that space (the
+    sphere an ellipsoid in world space); the up axis is placed so that
+    (A up) . pole, A the joint's posed matrix, is the largest any hitting turn
+    gives.
     @param joint_count number of joints (>= 1). @param parents parent array, any order.
-    @param rest_joints rest joint positions.
+    @param rest_joints rest joint positions (with @c aim->matrices from
+    fk_forward_trs(): NULL).
     @param transforms absolute transforms computed from @p rotations (fk_forward() or
-    fk_forward_rest_frame(), as @p frame says).
+    fk_forward_rest_frame(), as @p frame says); NULL with @c aim->matrices.
     @param frame the convention of @p rotations and @p transforms.
     @param joint the joint that turns and carries the ray.
     @param aim the ray, up axis, pole and twist (see fk_ik_aim_desc).
@@ -1827,9 +1857,11 @@ typedef struct fk_ik_aim_desc {
     FK_ERROR_CYCLE, FK_ERROR_INVALID_OPTION (@p frame), FK_ERROR_INVALID_WEIGHT
     (@p weight NaN or outside [0, 1]), FK_ERROR_INVALID_ROTATION (a zero @c forward,
     which aims nowhere, or the joint's rotation, its transform or its parent's
-    with a rotation that cannot be normalized) or FK_ERROR_NOT_FINITE (an infinite
-    or NaN field of @p aim, target, rest position or transform, or distances that
-    would overflow float); on error nothing is written.
+    with a rotation that cannot be normalized), FK_ERROR_CONFLICTING_ARGUMENTS
+    (matrices with transforms, or with FK_FRAME_REST), FK_ERROR_NOT_RIGID
+    (matrices: the parent's linear part singular) or FK_ERROR_NOT_FINITE (an infinite
+    or NaN field of @p aim, target, rest position, transform or matrix, or
+    distances that would overflow float); on error nothing is written.
     @remark O(joint_count) to check the parent array, O(depth) to check the joint's
     path; the turn itself is a fixed number of operations. */
 FK_LBS_DEF fk_result fk_ik_aim(int joint_count, const int *parents, const fk_vec3 *rest_joints,
@@ -1850,7 +1882,8 @@ FK_LBS_DEF fk_result fk_ik_aim(int joint_count, const int *parents, const fk_vec
     what is left, and the head the rest, so a last weight of 1 aims exactly
     (wherever the target can be hit from the head). The result is, to rounding,
     that of turning the joints one at a time and posing the skeleton with
-    fk_forward() between turns.
+    fk_forward() (or, with @c aim->matrices, the forward kinematics that made
+    them) between turns.
     @param joint_count number of joints (>= 1). @param parents parent array, any order.
     @param rest_joints rest joint positions.
     @param transforms absolute transforms computed from @p rotations in @p frame's
@@ -6416,7 +6449,10 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
    same side of the new plane, so that solving frame after frame never flips, not
    even through full extension. (Only a chain straight at rest needs the current
    bend, and straight in both, any perpendicular.) The new plane's normal n' is
-   the hinge made perpendicular to u, v = u x n'; with a pole P the plane instead
+   n, the hinge already made perpendicular to the upper bone, made perpendicular
+   to u in turn, v = u x n': when the mid joint's rotation tilts Q_mid h off the
+   upper bone, taking Q_mid h across u directly would give another plane, and
+   the frame turn below needs n across the upper bone. With a pole P the plane instead
    contains P: v is the part of P - S perpendicular to u, n' = v x u. Either choice
    is continuous in the target except on one line through S (along the hinge, or
    toward the pole), where no plane is defined.
