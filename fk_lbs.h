@@ -6545,7 +6545,7 @@ static fk_quat fk__two_bone_turn(fk_rotation_frame frame, fk_quat world, fk_quat
 /* m v, m a 3x3 row-major matrix in double, rounded once per coordinate. */
 static fk_vec3 fk__mat3_apply(const double m[9], fk_vec3 v)
 {
-    const double x = v.x, y = v.y, z = v.z;
+    const double x = (double)v.x, y = (double)v.y, z = (double)v.z;
     return fk_vec3_make((float)(m[0] * x + m[1] * y + m[2] * z), (float)(m[3] * x + m[4] * y + m[5] * z),
                         (float)(m[6] * x + m[7] * y + m[8] * z));
 }
@@ -6658,7 +6658,8 @@ static FK__SMALL void fk__two_bone_solve(const fk_ik_two_bone_desc *d, fk_quat w
 static int fk__ik_linear(const float *matrices, int joint, double linear[9], double inverse[9])
 {
     int e;
-    for (e = 0; e < 9; ++e) linear[e] = joint < 0 ? (double)(e % 4 == 0) : (double)matrices[12 * joint + 4 * (e / 3) + e % 3];
+    for (e = 0; e < 9; ++e)
+        linear[e] = joint < 0 ? (double)(e % 4 == 0) : (double)matrices[12 * joint + 4 * (e / 3) + e % 3];
     return fk__mat3_inverse(linear, inverse);
 }
 
@@ -6669,7 +6670,9 @@ static fk_vec3 fk__ik_affine_pivot(const fk_vec3 *rest_joints, const float *matr
     const float *m = &matrices[12 * joint];
     double x[3] = {0.0, 0.0, 0.0}, out[3];
     int row;
-    if (rest_joints) { x[0] = rest_joints[joint].x; x[1] = rest_joints[joint].y; x[2] = rest_joints[joint].z; }
+    if (rest_joints) {
+        x[0] = (double)rest_joints[joint].x; x[1] = (double)rest_joints[joint].y; x[2] = (double)rest_joints[joint].z;
+    }
     for (row = 0; row < 3; ++row)
         out[row] = (double)m[4 * row] * x[0] + (double)m[4 * row + 1] * x[1] + (double)m[4 * row + 2] * x[2] +
                    (double)m[4 * row + 3];
@@ -6691,8 +6694,10 @@ static float fk__two_bone_extreme(const float e[4], float lo, float hi, float si
     const float step = (hi - lo) / FK__TWO_BONE_SAMPLES;
     float best = lo, low, high, tau;
     int j;
-    for (j = 1; j <= FK__TWO_BONE_SAMPLES; ++j)
-        if (sign * fk__two_bone_rho(e, lo + step * (float)j) > sign * fk__two_bone_rho(e, best)) best = lo + step * (float)j;
+    for (j = 1; j <= FK__TWO_BONE_SAMPLES; ++j) {
+        const float tau_j = lo + step * (float)j;
+        if (sign * fk__two_bone_rho(e, tau_j) > sign * fk__two_bone_rho(e, best)) best = tau_j;
+    }
     low = fmaxf(lo, best - step);
     high = fminf(hi, best + step);
     for (j = 0; j < 40; ++j) {
@@ -6828,7 +6833,8 @@ static FK__SMALL fk_result fk__two_bone_affine(const fk_ik_two_bone_desc *d, flo
     turn_start = fk_quat_mul(q[2], fk_quat_conjugate(q[0]));
     turn_mid = fk_quat_mul(q[3], fk_quat_conjugate(q[1]));
     *landed = fk_vec3_add(bone1, fk__mat3_apply(mid_parent, fk_quat_rotate(turn_mid, lower)));
-    *landed = fk_vec3_add(start, fk__mat3_apply(above, fk_quat_rotate(turn_start, fk__mat3_apply(above_inverse, *landed))));
+    *landed = fk__mat3_apply(above, fk_quat_rotate(turn_start, fk__mat3_apply(above_inverse, *landed)));
+    *landed = fk_vec3_add(start, *landed);
     if (!fk__vec3_is_finite(start) || !fk__vec3_is_finite(*landed)) return FK_ERROR_NOT_FINITE;
     landed[1] = start;
     landed[2] = fk_vec3_make(fk_vec3_length(bone1) + fk_vec3_length(bone2), 0.0f, 0.0f);
@@ -6886,7 +6892,8 @@ FK_LBS_DEF FK__SMALL fk_result fk_ik_two_bone(const fk_ik_two_bone_desc *desc, f
         bone1 = fk_vec3_sub(mid, start);
         bone2 = fk_vec3_sub(end, mid);
         length = fk_vec3_length(bone1) + fk_vec3_length(bone2);
-        if (!fk__vec3_is_finite(start) || !fk__vec3_is_finite(end) || !fk__is_finite(length)) return FK_ERROR_NOT_FINITE;
+        if (!fk__vec3_is_finite(start) || !fk__vec3_is_finite(end) || !fk__is_finite(length))
+            return FK_ERROR_NOT_FINITE;
         world_start = fk_quat_normalize(d->transforms[d->start].q);
         world_mid = fk_quat_normalize(d->transforms[d->mid].q);
         if (weight > 0.0f) {
@@ -7048,7 +7055,7 @@ static float fk__aim_size(fk_vec3 v) { return fabsf(v.x) + fabsf(v.y) + fabsf(v.
 /* The affine map @p m (3x4, double) applied to the point @p v. */
 static fk_vec3 fk__ik_affine_point(const double m[12], fk_vec3 v)
 {
-    const double x = v.x, y = v.y, z = v.z;
+    const double x = (double)v.x, y = (double)v.y, z = (double)v.z;
     return fk_vec3_make((float)(m[0] * x + m[1] * y + m[2] * z + m[3]), (float)(m[4] * x + m[5] * y + m[6] * z + m[7]),
                         (float)(m[8] * x + m[9] * y + m[10] * z + m[11]));
 }
@@ -7121,8 +7128,8 @@ static fk_result fk__check_aim(int joint_count, const int *parents, const fk_vec
     for (k = last;; k = fk__parent_index(parents, k)) {
         if (!fk__quat_is_normalizable(rotations[k])) return FK_ERROR_INVALID_ROTATION;
         if (!matrices && (result = fk__check_rigid(&transforms[k])) != FK_OK) return result;
-        if ((matrices && !fk__mat34_is_finite(&matrices[12 * k])) || (rest_joints && !fk__vec3_is_finite(rest_joints[k])))
-            return FK_ERROR_NOT_FINITE;
+        if (matrices && !fk__mat34_is_finite(&matrices[12 * k])) return FK_ERROR_NOT_FINITE;
+        if (rest_joints && !fk__vec3_is_finite(rest_joints[k])) return FK_ERROR_NOT_FINITE;
         if (k == top) break;
     }
     /* With scale, a chain joint turns in its parent's space: that must exist. */
@@ -7134,7 +7141,8 @@ static fk_result fk__check_aim(int joint_count, const int *parents, const fk_vec
             fk__aim_size(matrices ? fk__ik_vector(matrices, last, aim->offset) : aim->offset);
     for (k = last; k != top; k = fk__parent_index(parents, k))
         bound += fk__aim_size(fk_vec3_sub(fk__aim_pivot(rest_joints, transforms, matrices, k),
-                                          fk__aim_pivot(rest_joints, transforms, matrices, fk__parent_index(parents, k))));
+                                          fk__aim_pivot(rest_joints, transforms, matrices,
+                                                        fk__parent_index(parents, k))));
     return bound <= 0.125f * FLT_MAX ? FK_OK : FK_ERROR_NOT_FINITE;
 }
 
@@ -7186,7 +7194,7 @@ static FK__SMALL int fk__aim_chain_affine(const int *parents, const fk_vec3 *res
         fk__mat3_mul_double(product, turned, linear);
         fk__mat3_mul_double(linear, inverse, turned);
         for (e = 0; e < 3; ++e) {
-            const double p[3] = {pivot.x, pivot.y, pivot.z};
+            const double p[3] = {(double)pivot.x, (double)pivot.y, (double)pivot.z};
             map[4 * e] = turned[3 * e]; map[4 * e + 1] = turned[3 * e + 1]; map[4 * e + 2] = turned[3 * e + 2];
             map[4 * e + 3] = p[e] - (turned[3 * e] * p[0] + turned[3 * e + 1] * p[1] + turned[3 * e + 2] * p[2]);
         }
