@@ -6495,7 +6495,7 @@ static int fk__unit_perpendicular(fk_vec3 v, fk_vec3 u, fk_vec3 *out)
 
 /* The rotation taking the orthonormal frame (u, n, u x n) to (u2, n2, u2 x n2):
    the matrix sum of new axis times old axis transposed. */
-static fk_quat fk__quat_between_frames(fk_vec3 u, fk_vec3 n, fk_vec3 u2, fk_vec3 n2)
+static FK__SMALL fk_quat fk__quat_between_frames(fk_vec3 u, fk_vec3 n, fk_vec3 u2, fk_vec3 n2)
 {
     fk_vec3 from[3], to[3];
     float m[9];
@@ -6543,7 +6543,7 @@ static fk_quat fk__two_bone_turn(fk_rotation_frame frame, fk_quat world, fk_quat
 }
 
 /* m v, m a 3x3 row-major matrix in double, rounded once per coordinate. */
-static fk_vec3 fk__mat3_apply(const double m[9], fk_vec3 v)
+static FK__SMALL fk_vec3 fk__mat3_apply(const double m[9], fk_vec3 v)
 {
     const double x = (double)v.x, y = (double)v.y, z = (double)v.z;
     return fk_vec3_make((float)(m[0] * x + m[1] * y + m[2] * z), (float)(m[3] * x + m[4] * y + m[5] * z),
@@ -6551,7 +6551,7 @@ static fk_vec3 fk__mat3_apply(const double m[9], fk_vec3 v)
 }
 
 /* a b for 3x3 row-major matrices in double. */
-static void fk__mat3_mul_double(const double a[9], const double b[9], double out[9])
+static FK__SMALL void fk__mat3_mul_double(const double a[9], const double b[9], double out[9])
 {
     int r, c;
     for (r = 0; r < 3; ++r)
@@ -6566,8 +6566,8 @@ static fk_vec3 fk__two_bone_carry(fk_quat world_mid, const double *carry, fk_vec
 }
 
 /* The hinge n: unit, perpendicular to the upper bone u1 (see the derivation). */
-static fk_vec3 fk__two_bone_hinge(const fk_ik_two_bone_desc *d, fk_quat world_mid, const double *carry, fk_vec3 u1,
-                                  fk_vec3 bone1, fk_vec3 bone2)
+static FK__SMALL fk_vec3 fk__two_bone_hinge(const fk_ik_two_bone_desc *d, fk_quat world_mid, const double *carry,
+                                            fk_vec3 u1, fk_vec3 bone1, fk_vec3 bone2)
 {
     const fk_vec3 zero = {0.0f, 0.0f, 0.0f};
     fk_vec3 rest1 = d->rest_joints ? fk_vec3_sub(d->rest_joints[d->mid], d->rest_joints[d->start]) : zero;
@@ -6655,7 +6655,7 @@ static FK__SMALL void fk__two_bone_solve(const fk_ik_two_bone_desc *d, fk_quat w
 
 /* The linear part of a joint's matrix (the identity above a root, joint < 0) and
    its inverse; 0 when it is singular. */
-static int fk__ik_linear(const float *matrices, int joint, double linear[9], double inverse[9])
+static FK__SMALL int fk__ik_linear(const float *matrices, int joint, double linear[9], double inverse[9])
 {
     int e;
     for (e = 0; e < 9; ++e)
@@ -6665,7 +6665,7 @@ static int fk__ik_linear(const float *matrices, int joint, double linear[9], dou
 
 /* A joint's pivot: its rest position as fk_forward_scaled() moves it, or without
    rest joints fk_forward_trs()'s translation. */
-static fk_vec3 fk__ik_affine_pivot(const fk_vec3 *rest_joints, const float *matrices, int joint)
+static FK__SMALL fk_vec3 fk__ik_affine_pivot(const fk_vec3 *rest_joints, const float *matrices, int joint)
 {
     const float *m = &matrices[12 * joint];
     double x[3] = {0.0, 0.0, 0.0}, out[3];
@@ -6689,7 +6689,7 @@ static float fk__two_bone_rho(const float e[4], float tau)
 #define FK__TWO_BONE_SAMPLES 32
 
 /* The bend in [lo, hi] where sign rho is largest: the best sample, refined. */
-static float fk__two_bone_extreme(const float e[4], float lo, float hi, float sign)
+static FK__SMALL float fk__two_bone_extreme(const float e[4], float lo, float hi, float sign)
 {
     const float step = (hi - lo) / FK__TWO_BONE_SAMPLES;
     float best = lo, low, high, tau;
@@ -6710,7 +6710,7 @@ static float fk__two_bone_extreme(const float e[4], float lo, float hi, float si
 }
 
 /* The bend that puts the end at distance @p reach, eased by @p soften, or as near as the plane allows. */
-static float fk__two_bone_bend(const float e[4], float reach, float soften)
+static FK__SMALL float fk__two_bone_bend(const float e[4], float reach, float soften)
 {
     const float pi = 3.14159265f, step = pi / FK__TWO_BONE_SAMPLES;
     float top = fk__two_bone_extreme(e, 0.0f, pi, 1.0f), longest = fk__two_bone_rho(e, top), soft = soften * longest;
@@ -6785,7 +6785,7 @@ static FK__SMALL void fk__two_bone_solve_affine(const fk_ik_two_bone_desc *d, co
 
 /* The solved rotation in the current one's hemisphere, so that the slerp takes the
    short way and the output's sign does not jump from one call to the next, blended. */
-static fk_quat fk__two_bone_blend(fk_quat q, fk_quat solved, float weight)
+static FK__SMALL fk_quat fk__two_bone_blend(fk_quat q, fk_quat solved, float weight)
 {
     if (fk_quat_dot(solved, q) < 0.0f) solved = fk__quat_scale(solved, -1.0f);
     return fk_quat_normalize(weight < 1.0f ? fk_quat_slerp(q, solved, weight) : solved);
@@ -6975,8 +6975,8 @@ static fk_quat fk__aim_shortest_turn(fk_vec3 from, fk_vec3 to)
 /* The world turn about the pivot that makes the ray from @p origin along the unit
    @p direction pass through @p target (both relative to the pivot), or as close
    as it can; see the derivation above. @p up and @p pole are unit or zero. */
-static fk_quat fk__aim_turn(fk_vec3 origin, fk_vec3 direction, fk_vec3 up, fk_vec3 pole, float twist,
-                            fk_vec3 target, int *reached)
+static FK__SMALL fk_quat fk__aim_turn(fk_vec3 origin, fk_vec3 direction, fk_vec3 up, fk_vec3 pole, float twist,
+                                      fk_vec3 target, int *reached)
 {
     float along, distance, radius, side, length, angle = twist;
     float scale = fmaxf(fmaxf(fmaxf(fabsf(origin.x), fabsf(origin.y)), fmaxf(fabsf(origin.z), fabsf(target.x))),
@@ -7053,7 +7053,7 @@ static FK__SMALL void fk__aim_current(const int *parents, const fk_vec3 *rest_jo
 static float fk__aim_size(fk_vec3 v) { return fabsf(v.x) + fabsf(v.y) + fabsf(v.z); }
 
 /* The affine map @p m (3x4, double) applied to the point @p v. */
-static fk_vec3 fk__ik_affine_point(const double m[12], fk_vec3 v)
+static FK__SMALL fk_vec3 fk__ik_affine_point(const double m[12], fk_vec3 v)
 {
     const double x = (double)v.x, y = (double)v.y, z = (double)v.z;
     return fk_vec3_make((float)(m[0] * x + m[1] * y + m[2] * z + m[3]), (float)(m[4] * x + m[5] * y + m[6] * z + m[7]),
@@ -7061,7 +7061,7 @@ static fk_vec3 fk__ik_affine_point(const double m[12], fk_vec3 v)
 }
 
 /* The fraction @p weight of a turn's angle, about its axis (the shorter way round). */
-static fk_quat fk__aim_weighted(fk_quat turn, float weight)
+static FK__SMALL fk_quat fk__aim_weighted(fk_quat turn, float weight)
 {
     fk_vec3 axis;
     float angle;
@@ -7071,13 +7071,14 @@ static fk_quat fk__aim_weighted(fk_quat turn, float weight)
 }
 
 /* A joint's pivot, from its rigid transform or its affine matrix. */
-static fk_vec3 fk__aim_pivot(const fk_vec3 *rest_joints, const fk_rigid *transforms, const float *matrices, int joint)
+static FK__SMALL fk_vec3 fk__aim_pivot(const fk_vec3 *rest_joints, const fk_rigid *transforms, const float *matrices,
+                                       int joint)
 {
     return matrices ? fk__ik_affine_pivot(rest_joints, matrices, joint) : fk__pivot(rest_joints, transforms, joint);
 }
 
 /* A vector carried by a joint's matrix: its linear part applied to @p v. */
-static fk_vec3 fk__ik_vector(const float *matrices, int joint, fk_vec3 v)
+static FK__SMALL fk_vec3 fk__ik_vector(const float *matrices, int joint, fk_vec3 v)
 {
     double linear[9], inverse[9];
     fk__ik_linear(matrices, joint, linear, inverse);
