@@ -6650,7 +6650,7 @@ static FK__SMALL void fk__two_bone_solve(const fk_ik_two_bone_desc *d, fk_quat w
    samples of tau in [0, pi], refined by golden sections. A target beyond it takes
    that bend; a nearer one the first bend past it with rho = d, bracketed by the
    samples and bisected; one nearer than every such bend, the closest fold. The end
-   then points at the target: the start turns (e1 m + w, n) onto (u, n'), n' chosen
+   then points at the target: the start turns (m + w, n) onto (u, n'), n' chosen
    as in the rigid solve, and the mid turns k onto k(tau) by the shortest arc. */
 
 /* The linear part of a joint's matrix (the identity above a root, joint < 0) and
@@ -6758,12 +6758,8 @@ static FK__SMALL void fk__two_bone_solve_affine(const fk_ik_two_bone_desc *d, co
     }
     u1 = fk_vec3_normalize(bone1);
     hinge = fk__two_bone_hinge(d, fk_quat_identity(), carry, u1, bone1, bone2);
-    if (d->pole && fk__unit_perpendicular(fk_vec3_normalize(pole), u, &bend)) {
-        normal = fk_vec3_cross(bend, u);
-    } else {
-        if (!fk__unit_perpendicular(hinge, u, &normal)) normal = fk__any_perpendicular(u);
-        bend = fk_vec3_cross(u, normal);
-    }
+    if (d->pole && fk__unit_perpendicular(fk_vec3_normalize(pole), u, &bend)) normal = fk_vec3_cross(bend, u);
+    else if (!fk__unit_perpendicular(hinge, u, &normal)) normal = fk__any_perpendicular(u);
     e2 = fk_vec3_cross(hinge, u1);
     f0 = fk__mat3_apply(c_inverse, u1);
     length0 = fk_vec3_length(f0);
@@ -6791,9 +6787,11 @@ static FK__SMALL fk_quat fk__two_bone_blend(fk_quat q, fk_quat solved, float wei
     return fk_quat_normalize(weight < 1.0f ? fk_quat_slerp(q, solved, weight) : solved);
 }
 
-/* fk_ik_two_bone() on affine matrices: the spaces, the solve, and where the end
-   lands with the rotations written, y -> S + A_p G1 A_p^-1 (bone1 + A_pm G2 A_pm^-1 bone2). */
-static FK__SMALL fk_result fk__two_bone_affine(const fk_ik_two_bone_desc *d, float weight, fk_quat *q, fk_vec3 *landed)
+/* fk_ik_two_bone() on affine matrices: the spaces, the solve (q[2], q[3] from the
+   current q[0], q[1]), the start's pivot, the chain's length, and where the end
+   lands with the rotations written, S + A_p G1 A_p^-1 (bone1 + A_pm G2 A_pm^-1 bone2). */
+static FK__SMALL fk_result fk__two_bone_affine(const fk_ik_two_bone_desc *d, float weight, fk_quat q[4],
+                                               fk_vec3 *start_pivot, float *length, fk_vec3 *landed)
 {
     const int joints[5] = {d->start, d->mid, d->end, fk__parent_index(d->parents, d->start),
                            fk__parent_index(d->parents, d->mid)};
@@ -6825,7 +6823,7 @@ static FK__SMALL fk_result fk__two_bone_affine(const fk_ik_two_bone_desc *d, flo
         fk__two_bone_solve_affine(d, c_inverse, carry, fk__mat3_apply(above_inverse, bone1),
                                   fk__mat3_apply(above_inverse, bone2), lower,
                                   fk__mat3_apply(above_inverse, fk_vec3_sub(d->target, start)),
-                                  d->pole ? fk__mat3_apply(above_inverse, fk_vec3_sub(*d->pole, start)) : start,
+                                  d->pole ? fk__mat3_apply(above_inverse, fk_vec3_sub(*d->pole, start)) : bone1,
                                   &turn_start, &turn_mid);
         q[2] = fk__two_bone_blend(q[0], fk_quat_mul(turn_start, q[0]), weight);
         q[3] = fk__two_bone_blend(q[1], fk_quat_mul(turn_mid, q[1]), weight);
@@ -6835,10 +6833,9 @@ static FK__SMALL fk_result fk__two_bone_affine(const fk_ik_two_bone_desc *d, flo
     *landed = fk_vec3_add(bone1, fk__mat3_apply(mid_parent, fk_quat_rotate(turn_mid, lower)));
     *landed = fk__mat3_apply(above, fk_quat_rotate(turn_start, fk__mat3_apply(above_inverse, *landed)));
     *landed = fk_vec3_add(start, *landed);
-    if (!fk__vec3_is_finite(start) || !fk__vec3_is_finite(*landed)) return FK_ERROR_NOT_FINITE;
-    landed[1] = start;
-    landed[2] = fk_vec3_make(fk_vec3_length(bone1) + fk_vec3_length(bone2), 0.0f, 0.0f);
-    return FK_OK;
+    *start_pivot = start;
+    *length = fk_vec3_length(bone1) + fk_vec3_length(bone2);
+    return fk__vec3_is_finite(start) && fk__vec3_is_finite(*landed) ? FK_OK : FK_ERROR_NOT_FINITE;
 }
 
 FK_LBS_DEF FK__SMALL fk_result fk_ik_two_bone(const fk_ik_two_bone_desc *desc, float weight, fk_quat *rotations,
@@ -6848,7 +6845,7 @@ FK_LBS_DEF FK__SMALL fk_result fk_ik_two_bone(const fk_ik_two_bone_desc *desc, f
     const fk_quat none = fk_quat_identity();
     const fk_rigid stand_in = {{0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f}};
     fk_quat world_start, world_mid, q[4], turn_start, turn_mid;
-    fk_vec3 start, mid, end, bone1, bone2, landed[3];
+    fk_vec3 start, mid, end, bone1, bone2, landed;
     fk_result result;
     float length, tolerance;
     int chain[3], i;
@@ -6877,9 +6874,7 @@ FK_LBS_DEF FK__SMALL fk_result fk_ik_two_bone(const fk_ik_two_bone_desc *desc, f
     q[0] = q[2] = fk_quat_normalize(rotations[d->start]);
     q[1] = q[3] = fk_quat_normalize(rotations[d->mid]);
     if (d->matrices) {
-        if ((result = fk__two_bone_affine(d, weight, q, landed)) != FK_OK) return result;
-        start = landed[1];
-        length = landed[2].x;
+        if ((result = fk__two_bone_affine(d, weight, q, &start, &length, &landed)) != FK_OK) return result;
     } else {
         chain[0] = d->start; chain[1] = d->mid; chain[2] = d->end;
         for (i = 0; i < 3; ++i) {
@@ -6907,7 +6902,7 @@ FK_LBS_DEF FK__SMALL fk_result fk_ik_two_bone(const fk_ik_two_bone_desc *desc, f
         /* Where the end lands with the rotations written: each bone turns with its joint. */
         turn_start = fk__two_bone_turn(d->frame, world_start, q[0], q[2], none);
         turn_mid = fk__two_bone_turn(d->frame, world_mid, q[1], q[3], turn_start);
-        landed[0] = fk_vec3_add(fk_vec3_add(start, fk_quat_rotate(turn_start, bone1)), fk_quat_rotate(turn_mid, bone2));
+        landed = fk_vec3_add(fk_vec3_add(start, fk_quat_rotate(turn_start, bone1)), fk_quat_rotate(turn_mid, bone2));
     }
     /* 1e-4 of the chain: a tenth of a millimetre on a metre-long leg, far above the
        solve's rounding, which the second term bounds at the chain's distance from
@@ -6917,7 +6912,7 @@ FK_LBS_DEF FK__SMALL fk_result fk_ik_two_bone(const fk_ik_two_bone_desc *desc, f
         rotations[d->start] = q[2];
         rotations[d->mid] = q[3];
     }
-    if (reached) *reached = fk_vec3_length(fk_vec3_sub(landed[0], d->target)) <= tolerance;
+    if (reached) *reached = fk_vec3_length(fk_vec3_sub(landed, d->target)) <= tolerance;
     return FK_OK;
 }
 
