@@ -615,6 +615,8 @@ static void two_bone_with_scale_reaches_reachable_targets(void)
         if (trial % 3 == 2) d.mid_axis = &axis;
         memcpy(saved, s.r.turns, sizeof saved);
         size = tb_scaled_size(&s, target);
+        CHECK(fk_ik_two_bone(&d, 0.0f, s.r.turns, NULL) == FK_OK && memcmp(saved, s.r.turns, sizeof saved) == 0,
+              "weight 0 failed or changed the rotations (seed %lu)", seed);
         CHECK(fk_ik_two_bone(&d, 1.0f, s.r.turns, &reached) == FK_OK, "failed (seed %lu)", seed);
         tb_scaled_forward(&s);
         error = tb_distance(tb_scaled_pivot(&s, s.r.end), target);
