@@ -30,6 +30,20 @@ static float tb_distance(fk_vec3 a, fk_vec3 b) { return fk_vec3_length(fk_vec3_s
 /* The angle between two vectors, accurate near 0. */
 static float tb_angle(fk_vec3 a, fk_vec3 b) { return atan2f(fk_vec3_length(fk_vec3_cross(a, b)), fk_vec3_dot(a, b)); }
 
+/* A 3x4 matrix's linear part applied to v, plus its translation when @p point. */
+static fk_vec3 mat34_apply(const float *m, fk_vec3 v, int point)
+{
+    return fk_vec3_make(m[0] * v.x + m[1] * v.y + m[2] * v.z + (point ? m[3] : 0.0f),
+                        m[4] * v.x + m[5] * v.y + m[6] * v.z + (point ? m[7] : 0.0f),
+                        m[8] * v.x + m[9] * v.y + m[10] * v.z + (point ? m[11] : 0.0f));
+}
+
+/* A non-uniform scale, each axis in [0.5, 2]. */
+static fk_vec3 random_scale(void)
+{
+    return fk_vec3_make(rng_uniform(0.5f, 2.0f), rng_uniform(0.5f, 2.0f), rng_uniform(0.5f, 2.0f));
+}
+
 /* Largest component difference, q and -q counting as one rotation. */
 static float tb_quat_distance(fk_quat a, fk_quat b)
 {
@@ -528,10 +542,7 @@ static void tb_scaled_forward(tb_scaled_rig *s)
 
 static fk_vec3 tb_scaled_pivot(const tb_scaled_rig *s, int joint)
 {
-    const float *m = &s->matrices[12 * joint];
-    fk_vec3 x = s->trs ? fk_vec3_make(0, 0, 0) : s->r.rest[joint];
-    return fk_vec3_make(m[0] * x.x + m[1] * x.y + m[2] * x.z + m[3], m[4] * x.x + m[5] * x.y + m[6] * x.z + m[7],
-                        m[8] * x.x + m[9] * x.y + m[10] * x.z + m[11]);
+    return mat34_apply(&s->matrices[12 * joint], s->trs ? fk_vec3_make(0, 0, 0) : s->r.rest[joint], 1);
 }
 
 /* The linear part of a joint's matrix applied to v (identity above a root), or
@@ -542,8 +553,7 @@ static fk_vec3 tb_linear(const tb_scaled_rig *s, int joint, fk_vec3 v, int inver
     if (joint < 0) return v;
     memcpy(m, &s->matrices[12 * joint], sizeof m);
     if (inverse) CHECK(fk_mat34_inverse(m, m) == FK_OK, "singular matrix (seed %lu)", seed);
-    return fk_vec3_make(m[0] * v.x + m[1] * v.y + m[2] * v.z, m[4] * v.x + m[5] * v.y + m[6] * v.z,
-                        m[8] * v.x + m[9] * v.y + m[10] * v.z);
+    return mat34_apply(m, v, 0);
 }
 
 static void tb_scaled_random_rig(tb_scaled_rig *s, int trs)
@@ -551,8 +561,7 @@ static void tb_scaled_random_rig(tb_scaled_rig *s, int trs)
     int i;
     tb_random_rig(&s->r, FK_FRAME_PARENT);
     s->trs = trs;
-    for (i = 0; i < s->r.n; ++i)
-        s->scales[i] = fk_vec3_make(rng_uniform(0.5f, 2.0f), rng_uniform(0.5f, 2.0f), rng_uniform(0.5f, 2.0f));
+    for (i = 0; i < s->r.n; ++i) s->scales[i] = random_scale();
     tb_scaled_forward(s);
 }
 
@@ -1384,22 +1393,13 @@ static void aim_scaled_random_rig(aim_scaled_rig *s, int trs)
     int i;
     aim_random_rig(&s->r, FK_FRAME_PARENT);
     s->trs = trs;
-    for (i = 0; i < s->r.n; ++i)
-        s->scales[i] = fk_vec3_make(rng_uniform(0.5f, 2.0f), rng_uniform(0.5f, 2.0f), rng_uniform(0.5f, 2.0f));
+    for (i = 0; i < s->r.n; ++i) s->scales[i] = random_scale();
     aim_scaled_pose(s, s->r.turns, s->matrices);
-}
-
-/* m's linear part applied to v, plus its translation when @p point. */
-static fk_vec3 aim_apply(const float *m, fk_vec3 v, int point)
-{
-    return fk_vec3_make(m[0] * v.x + m[1] * v.y + m[2] * v.z + (point ? m[3] : 0.0f),
-                        m[4] * v.x + m[5] * v.y + m[6] * v.z + (point ? m[7] : 0.0f),
-                        m[8] * v.x + m[9] * v.y + m[10] * v.z + (point ? m[11] : 0.0f));
 }
 
 static fk_vec3 aim_scaled_pivot(const aim_scaled_rig *s, const float *matrices, int joint)
 {
-    return aim_apply(&matrices[12 * joint], s->trs ? fk_vec3_make(0, 0, 0) : s->r.rest[joint], 1);
+    return mat34_apply(&matrices[12 * joint], s->trs ? fk_vec3_make(0, 0, 0) : s->r.rest[joint], 1);
 }
 
 /* The posed ray: from the pivot plus the offset as the joint's matrix carries it,
@@ -1407,8 +1407,8 @@ static fk_vec3 aim_scaled_pivot(const aim_scaled_rig *s, const float *matrices, 
 static void aim_scaled_ray(const aim_scaled_rig *s, const float *matrices, int joint, const fk_ik_aim_desc *aim,
                            fk_vec3 *origin, fk_vec3 *direction)
 {
-    *origin = fk_vec3_add(aim_scaled_pivot(s, matrices, joint), aim_apply(&matrices[12 * joint], aim->offset, 0));
-    *direction = fk_vec3_normalize(aim_apply(&matrices[12 * joint], aim->forward, 0));
+    *origin = fk_vec3_add(aim_scaled_pivot(s, matrices, joint), mat34_apply(&matrices[12 * joint], aim->offset, 0));
+    *direction = fk_vec3_normalize(mat34_apply(&matrices[12 * joint], aim->forward, 0));
 }
 
 static void aim_with_scale_chain_ends_on_target(void)
@@ -1518,15 +1518,15 @@ static void aim_with_scale_keeps_the_up_axis_toward_the_pole(void)
                         turns, &reached) == FK_OK, "failed (seed %lu)", seed);
         if (reached != 1) continue;
         aim_scaled_pose(&s, turns, posed);
-        best = fk_vec3_dot(aim_apply(&posed[12 * joint], aim.up, 0), aim.pole);
+        best = fk_vec3_dot(mat34_apply(&posed[12 * joint], aim.up, 0), aim.pole);
         pivot = aim_scaled_pivot(&s, posed, joint);
         line = fk_vec3_sub(target, pivot);
         if (parent >= 0) {
             CHECK(fk_mat34_inverse(&s.matrices[12 * parent], inverse) == FK_OK, "singular parent (seed %lu)", seed);
-            line = aim_apply(inverse, line, 0);
+            line = mat34_apply(inverse, line, 0);
         }
         line = fk_vec3_normalize(line);
-        size = fk_vec3_length(aim_apply(&posed[12 * joint], aim.up, 0)) * fk_vec3_length(aim.pole);
+        size = fk_vec3_length(mat34_apply(&posed[12 * joint], aim.up, 0)) * fk_vec3_length(aim.pole);
         for (k = 0; k < 4; ++k) {
             memcpy(other, turns, sizeof(fk_quat) * (size_t)s.r.n);
             other[joint] = fk_quat_mul(fk_quat_from_axis_angle(line, deltas[k]), turns[joint]);
@@ -1535,9 +1535,9 @@ static void aim_with_scale_keeps_the_up_axis_toward_the_pole(void)
             CHECK(aim_ray_distance(origin, direction, target) <= 1e-4f * (fk_vec3_length(target) + fk_vec3_length(origin)),
                   "the turn about the target line missed the target by %g (seed %lu)",
                   aim_ray_distance(origin, direction, target), seed);
-            CHECK(fk_vec3_dot(aim_apply(&posed[12 * joint], aim.up, 0), aim.pole) <= best + 1e-5f * size,
+            CHECK(fk_vec3_dot(mat34_apply(&posed[12 * joint], aim.up, 0), aim.pole) <= best + 1e-5f * size,
                   "a turn of %g about the target line brings the up axis nearer the pole: %g > %g (seed %lu)", deltas[k],
-                  fk_vec3_dot(aim_apply(&posed[12 * joint], aim.up, 0), aim.pole), best, seed);
+                  fk_vec3_dot(mat34_apply(&posed[12 * joint], aim.up, 0), aim.pole), best, seed);
         }
         ++tested;
     }
