@@ -543,7 +543,9 @@ FK_LBS_DEF fk_result fk_forward_scaled(int joint_count, const int *parents, cons
     recomputed.
     @return as fk_forward_scaled(), or FK_ERROR_JOINT_OUT_OF_RANGE for a joint not
     below joint_count. Bad input is found before anything is written; a subtree
-    whose products overflow float is left as identities. */
+    whose products overflow float is left as identities. Matrices outside the
+    subtree are never written, whatever they hold (infinities included).
+    @remark O(joint_count x depth), as fk_forward_subtree(). */
 FK_LBS_DEF fk_result fk_forward_scaled_subtree(int joint_count, const int *parents, const fk_vec3 *rest_joints,
                                                const fk_quat *rotations, const fk_vec3 *translations,
                                                const fk_vec3 *scales, int joint, float *matrices);
@@ -1332,7 +1334,9 @@ FK_LBS_DEF fk_result fk_track_validate(int key_count, const float *times);
     @param values key_count values. @param time when to sample (not NaN).
     @param out receives the value.
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
-    FK_ERROR_KEYS_NOT_ASCENDING or FK_ERROR_NOT_FINITE; on error nothing is written.
+    FK_ERROR_KEYS_NOT_ASCENDING or FK_ERROR_NOT_FINITE (NaN time, a value not
+    finite, or, as for fk_track_evaluate(), keys around the time more than FLT_MAX
+    apart); on error nothing is written.
     @remark Validates every key (O(key_count)), then finds the pair by bisection. */
 FK_LBS_DEF fk_result fk_track_sample_vec3(int key_count, const float *times, const fk_vec3 *values,
                                           float time, fk_vec3 *out);
@@ -1343,8 +1347,9 @@ FK_LBS_DEF fk_result fk_track_sample_vec3(int key_count, const float *times, con
     @param key_count number of keys (>= 1). @param times key times, strictly ascending.
     @param values key_count rotations (normalized on the way in).
     @param time when to sample (not NaN). @param method FK_INTERPOLATE_SLERP or
-    FK_INTERPOLATE_NLERP. @param out receives a unit quaternion.
-    @return as fk_track_sample_vec3(), or FK_ERROR_INVALID_ROTATION. */
+    FK_INTERPOLATE_NLERP (any other value means SLERP). @param out receives a unit quaternion.
+    @return as fk_track_sample_vec3(), or FK_ERROR_INVALID_ROTATION; nothing is
+    written on error. */
 FK_LBS_DEF fk_result fk_track_sample_quat(int key_count, const float *times, const fk_quat *values,
                                           float time, fk_rotation_interpolation method, fk_quat *out);
 
@@ -1384,8 +1389,9 @@ typedef enum fk_interpolation {
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
     FK_ERROR_INVALID_OPTION, FK_ERROR_KEYS_NOT_ASCENDING (the keys it reads are not
     finite and ascending) or FK_ERROR_NOT_FINITE (NaN time, a value it reads is not
-    finite, or the result overflows); nothing is written on error (neither @p out
-    nor @p cursor).
+    finite, the two keys around the time more than FLT_MAX apart, so that the
+    fraction between them has no float value, or the result overflows); nothing is
+    written on error (neither @p out nor @p cursor).
     @remark Checks only the keys it reads (the first, the last, and those around
     the time) so that playback is O(1): run fk_track_validate() once when the track
     is loaded for the full check. Never reads outside the arrays, whatever the keys
@@ -1519,8 +1525,9 @@ FK_LBS_DEF fk_result fk_root_motion_extract(int key_count, fk_vec3 rest_root, co
     @param out_delta receives the delta, in the frame of the placement at @p time_from.
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
     FK_ERROR_KEYS_NOT_ASCENDING, FK_ERROR_INVALID_ROTATION or FK_ERROR_NOT_FINITE
-    (a translation or a time not finite, or a delta that overflows float); nothing
-    is written on error.
+    (a translation or a time not finite, keys around a time more than FLT_MAX
+    apart, as for fk_track_sample_quat(), or a delta that overflows float);
+    nothing is written on error.
     @remark O(key_count) (each key is validated) plus O(log |loops|). */
 FK_LBS_DEF fk_result fk_root_motion_delta(int key_count, const float *times, const fk_quat *motion_rotations,
                                           const fk_vec3 *motion_translations, float time_from, float time_to,
@@ -1562,7 +1569,10 @@ FK_LBS_DEF fk_result fk_root_motion_blend(int clip_count, const fk_rigid *deltas
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
     FK_ERROR_JOINT_OUT_OF_RANGE (joint not below joint_count),
     FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT, FK_ERROR_CYCLE,
-    FK_ERROR_INVALID_ROTATION or FK_ERROR_NOT_FINITE; on error nothing is written.
+    FK_ERROR_INVALID_ROTATION or FK_ERROR_NOT_FINITE (an input not finite, or a
+    subtree transform that overflows float). Bad input is found before anything
+    is written; a subtree that overflows is left as identities. Transforms outside
+    the subtree are never written, whatever they hold.
     @remark Finding the subtree walks up from every joint: O(joint_count x depth)
     comparisons, no memory beyond a few locals; the subtree's transforms are then
     computed once each, parents before children whatever the order of the array. */
@@ -2497,7 +2507,10 @@ static fk_rigid fk__joint_transform(const fk_rigid *parent, fk_vec3 rest_joint, 
    fk_rigid holds a mark in q.w (|w| <= 1 for any finished transform, so 4 and 8
    cannot be mistaken for one) and the index of the joint below it in t. Each
    joint is visited a bounded number of times: O(n) time, no extra memory, and a
-   joint met again on its own path is a cycle. */
+   joint met again on its own path is a cycle.
+   A subtree update marks only the subtree (root >= 0): the caller's transforms
+   elsewhere may hold anything, so a mark is believed only on a joint of the
+   subtree, and a climb stops at its root, whose parent is outside and finished. */
 #define FK__UNVISITED 4.0f
 #define FK__ON_PATH 8.0f
 
@@ -2514,20 +2527,26 @@ static int fk__get_link(const fk_rigid *scratch)
     return below;
 }
 
-/* Computes every joint whose transform is marked FK__UNVISITED, in any order;
-   the others must hold finished transforms. */
+static int fk__in_subtree(int joint_count, const int *parents, int root, int joint);
+
+/* Computes every joint whose transform is marked FK__UNVISITED (of the subtree
+   of @p root, or of the whole array when root < 0), in any order; the others
+   must hold finished transforms. */
 static fk_result fk__forward_marked(int joint_count, const int *parents, const fk_vec3 *rest_joints,
                                     const fk_quat *rotations, const fk_vec3 *translations,
-                                    fk_rigid *out, int rest_frame)
+                                    fk_rigid *out, int rest_frame, int root)
 {
     int i;
     for (i = 0; i < joint_count; ++i) {
         int joint = i, below = -1;
-        if (out[i].q.w != FK__UNVISITED) continue;
+        if (out[i].q.w != FK__UNVISITED || (root >= 0 && fk__in_subtree(joint_count, parents, root, i) <= 0))
+            continue;
         for (;;) { /* climb until the parent is finished or there is none */
             int parent = fk__parent_index(parents, joint);
             fk__set_link(&out[joint], below);
-            if (parent < 0 || (out[parent].q.w != FK__UNVISITED && out[parent].q.w != FK__ON_PATH)) break;
+            if (parent < 0 || joint == root ||
+                (out[parent].q.w != FK__UNVISITED && out[parent].q.w != FK__ON_PATH))
+                break;
             if (out[parent].q.w == FK__ON_PATH) return FK_ERROR_CYCLE;
             below = joint;
             joint = parent;
@@ -2549,7 +2568,7 @@ static fk_result fk__forward_any_order(int joint_count, const int *parents, cons
 {
     int i;
     for (i = 0; i < joint_count; ++i) out[i].q.w = FK__UNVISITED;
-    return fk__forward_marked(joint_count, parents, rest_joints, rotations, translations, out, rest_frame);
+    return fk__forward_marked(joint_count, parents, rest_joints, rotations, translations, out, rest_frame, -1);
 }
 
 /* The common case in one pass: parents before children, every input valid,
@@ -2686,23 +2705,24 @@ static fk_result fk__forward_scaled_failed(int joint_count, float *out, fk_resul
    finite) and the index of the joint below it on the path. Computes every
    joint marked FK__SCALED_UNVISITED; the others must hold finished matrices.
    A product that overflows float is replaced by the identity and reported
-   after the walk, which may still find a cycle. */
+   after the walk, which may still find a cycle. @p root as in fk__forward_marked(). */
 #define FK__SCALED_UNVISITED HUGE_VALF
 #define FK__SCALED_ON_PATH (-HUGE_VALF)
 
 static fk_result fk__forward_scaled_marked(int joint_count, const int *parents, const fk_vec3 *rest_joints,
                                            const fk_quat *rotations, const fk_vec3 *translations,
-                                           const fk_vec3 *scales, float *out)
+                                           const fk_vec3 *scales, float *out, int root)
 {
     int i, overflowed = 0;
     for (i = 0; i < joint_count; ++i) {
         int joint = i, below = -1;
-        if (out[12 * i] != FK__SCALED_UNVISITED) continue;
+        if (out[12 * i] != FK__SCALED_UNVISITED || (root >= 0 && fk__in_subtree(joint_count, parents, root, i) <= 0))
+            continue;
         for (;;) { /* climb until the parent is finished or there is none */
             int parent = fk__parent_index(parents, joint);
             out[12 * joint] = FK__SCALED_ON_PATH;
             memcpy(&out[12 * joint + 1], &below, sizeof below);
-            if (parent < 0 ||
+            if (parent < 0 || joint == root ||
                 (out[12 * parent] != FK__SCALED_UNVISITED && out[12 * parent] != FK__SCALED_ON_PATH))
                 break;
             if (out[12 * parent] == FK__SCALED_ON_PATH) return FK_ERROR_CYCLE;
@@ -2750,11 +2770,9 @@ static fk_result fk__forward_scaled(int joint_count, const int *parents, const f
         result = fk__check_scaled_joint(rest_joints, rotations, translations, scales, i);
     for (i = 0; i < joint_count && result == FK_OK; ++i) out[12 * i] = FK__SCALED_UNVISITED;
     if (result == FK_OK) result = fk__forward_scaled_marked(joint_count, parents, rest_joints, rotations, translations,
-                                                            scales, out);
+                                                            scales, out, -1);
     return result == FK_OK ? FK_OK : fk__forward_scaled_failed(joint_count, out, result);
 }
-
-static int fk__in_subtree(int joint_count, const int *parents, int root, int joint);
 
 FK_LBS_DEF fk_result fk_forward_scaled_subtree(int joint_count, const int *parents, const fk_vec3 *rest_joints,
                                                const fk_quat *rotations, const fk_vec3 *translations,
@@ -2778,7 +2796,8 @@ FK_LBS_DEF fk_result fk_forward_scaled_subtree(int joint_count, const int *paren
     if (root_parent >= 0 && !fk__mat34_is_finite(&matrices[12 * root_parent])) return FK_ERROR_NOT_FINITE;
     for (i = 0; i < joint_count; ++i)
         if (fk__in_subtree(joint_count, parents, joint, i) > 0) matrices[12 * i] = FK__SCALED_UNVISITED;
-    result = fk__forward_scaled_marked(joint_count, parents, rest_joints, rotations, translations, scales, matrices);
+    result = fk__forward_scaled_marked(joint_count, parents, rest_joints, rotations, translations, scales, matrices,
+                                       joint);
     if (result != FK_OK) /* an overflow: the subtree is left as identities */
         for (i = 0; i < joint_count; ++i)
             if (fk__in_subtree(joint_count, parents, joint, i) > 0)
@@ -5695,6 +5714,8 @@ static fk_result fk__track_locate(int key_count, const float *times, float time,
     else key = fk__track_find(key_count, times, time, &s);
     if (!fk__is_finite(times[key]) || !fk__is_finite(times[key + 1])) return FK_ERROR_KEYS_NOT_ASCENDING;
     t_d = times[key + 1] - times[key];
+    /* finite ascending keys more than FLT_MAX apart: s would be NaN or 0 */
+    if (!fk__is_finite(t_d)) return FK_ERROR_NOT_FINITE;
     s = (time - times[key]) / t_d; /* fk__track_find()'s expression: the same bits */
     h01 = s * s * (3.0f - 2.0f * s);
     point->key = key;
@@ -6167,8 +6188,11 @@ FK_LBS_DEF fk_result fk_root_motion_blend(int clip_count, const fk_rigid *deltas
 /* ---- Partial updates ------------------------------------------------------------
    The subtree is marked in the transforms array with fk_forward()'s FK__UNVISITED
    and then finished the way fk_forward() finishes joints whose parents come later:
-   climb to a finished ancestor, compute back down the path. Every joint outside the
-   subtree holds a finished transform, so each climb stops at the subtree's root. */
+   climb to a finished ancestor, compute back down the path. Marks go on the
+   subtree's joints only, each climb stops at the subtree's root, and a mark met
+   outside the subtree (the caller's value) is recognized by an ancestry test and
+   skipped: the transforms outside are read as the root's parent's and never
+   written, whatever they hold. The cost stays O(joint_count x depth). */
 
 /* 1 when @p joint is @p root or below it, 0 when not, -1 when the walk up takes
    more than joint_count steps (a cycle). */
@@ -6209,7 +6233,13 @@ static fk_result fk__forward_subtree(int joint_count, const int *parents, const 
         if (fk__in_subtree(joint_count, parents, root, i) > 0) transforms[i].q.w = FK__UNVISITED;
     /* The subtree's joints are marked and its root's parent is finished, so the
        any-order walk computes exactly the subtree. */
-    return fk__forward_marked(joint_count, parents, rest_joints, rotations, translations, transforms, rest_frame);
+    fk__forward_marked(joint_count, parents, rest_joints, rotations, translations, transforms, rest_frame, root);
+    for (i = 0; i < joint_count && result == FK_OK; ++i) /* finite inputs can overflow, as in fk_forward() */
+        if (!fk__vec3_is_finite(transforms[i].t) && fk__in_subtree(joint_count, parents, root, i) > 0)
+            result = FK_ERROR_NOT_FINITE;
+    for (i = 0; i < joint_count && result != FK_OK; ++i)
+        if (fk__in_subtree(joint_count, parents, root, i) > 0) transforms[i] = fk_rigid_identity();
+    return result;
 }
 
 FK_LBS_DEF fk_result fk_forward_subtree(int joint_count, const int *parents, const fk_vec3 *rest_joints,

@@ -877,6 +877,140 @@ static void bad_engine_arguments_are_reported(void)
     CHECK(fk_pose_from_matrices(2, parents, m, m, identity, rest, q, d) == FK_OK, "pose, identity matrices");
 }
 
+/* ---- Tracks and root motion ---- */
+
+/* Finite keys that fk_track_validate() accepts can lie more than FLT_MAX apart;
+   the fraction between them does not exist in float, and every sampler says so
+   alike (it once came out NaN from the rotation samplers, returned as FK_OK). */
+static void keys_further_apart_than_flt_max_are_not_finite(void)
+{
+    const float times[2] = {-3e38f, 3e38f}, cubic_times[2] = {-3e38f, 3e38f};
+    const float samples[2] = {1e38f, -2e38f}; /* the gap to key 0 overflows, or only the keys' gap */
+    const fk_quat keys[2] = {{0, 0, 0, 1}, {0, 0, 1, 0}};
+    const fk_quat cubic_keys[6] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 0}};
+    const fk_vec3 vectors[2] = {{0, 0, 0}, {1, 1, 1}};
+    const float floats[2] = {0.0f, 1.0f};
+    const fk_quat poison_q = {42.0f, 42.0f, 42.0f, 42.0f};
+    const fk_vec3 poison_v = {42.0f, 42.0f, 42.0f};
+    const float root_times[2] = {-3e38f, 2e38f};
+    int i, method, cursor;
+    CHECK(fk_track_validate(2, times) == FK_OK, "the keys are valid");
+    for (i = 0; i < 2; ++i) {
+        fk_quat q = poison_q;
+        fk_vec3 v = poison_v;
+        fk_rigid delta = fk_rigid_make(poison_q, poison_v);
+        float f = 42.0f;
+        for (method = FK_INTERPOLATE_SLERP; method <= FK_INTERPOLATE_NLERP; ++method) {
+            cursor = 0;
+            CHECK(fk_track_evaluate_quat(2, times, keys, FK_INTERPOLATION_LINEAR, (fk_rotation_interpolation)method,
+                                         samples[i], &cursor, &q) == FK_ERROR_NOT_FINITE,
+                  "evaluate_quat LINEAR at %g", (double)samples[i]);
+            CHECK(fk_track_sample_quat(2, times, keys, samples[i], (fk_rotation_interpolation)method, &q) ==
+                      FK_ERROR_NOT_FINITE, "sample_quat at %g", (double)samples[i]);
+            CHECK(fk_track_evaluate_quat(2, cubic_times, cubic_keys, FK_INTERPOLATION_CUBICSPLINE,
+                                         (fk_rotation_interpolation)method, samples[i], NULL, &q) == FK_ERROR_NOT_FINITE,
+                  "evaluate_quat CUBICSPLINE at %g", (double)samples[i]);
+            CHECK(fk_track_evaluate_quat(2, times, keys, FK_INTERPOLATION_STEP, (fk_rotation_interpolation)method,
+                                         samples[i], NULL, &q) == FK_ERROR_NOT_FINITE,
+                  "evaluate_quat STEP at %g", (double)samples[i]);
+            CHECK(cursor == 0, "the cursor was written on an error");
+        }
+        CHECK(memcmp(&q, &poison_q, sizeof q) == 0, "a rotation was written on an error");
+        CHECK(fk_track_evaluate_vec3(2, times, vectors, FK_INTERPOLATION_LINEAR, samples[i], NULL, &v) ==
+                  FK_ERROR_NOT_FINITE, "evaluate_vec3 at %g", (double)samples[i]);
+        CHECK(fk_track_sample_vec3(2, times, vectors, samples[i], &v) == FK_ERROR_NOT_FINITE, "sample_vec3");
+        CHECK(memcmp(&v, &poison_v, sizeof v) == 0, "a vector was written on an error");
+        CHECK(fk_track_evaluate(2, times, floats, 1, FK_INTERPOLATION_LINEAR, samples[i], NULL, &f) ==
+                  FK_ERROR_NOT_FINITE && f == 42.0f, "evaluate at %g", (double)samples[i]);
+        CHECK(fk_root_motion_delta(2, root_times, keys, NULL, 0.0f, samples[i], 0, &delta) == FK_ERROR_NOT_FINITE,
+              "root motion without translations, to %g", (double)samples[i]);
+        CHECK(fk_root_motion_delta(2, root_times, keys, vectors, samples[i], 0.0f, 0, &delta) == FK_ERROR_NOT_FINITE,
+              "root motion with translations, from %g", (double)samples[i]);
+        CHECK(memcmp(&delta.q, &poison_q, sizeof delta.q) == 0 && memcmp(&delta.t, &poison_v, sizeof delta.t) == 0,
+              "a delta was written on an error");
+    }
+    { /* at the keys themselves and outside them nothing is divided: the values */
+        fk_quat q;
+        CHECK(fk_track_evaluate_quat(2, times, keys, FK_INTERPOLATION_LINEAR, FK_INTERPOLATE_SLERP, 3e38f, NULL, &q) ==
+                  FK_OK && q.z == 1.0f, "at the last key");
+        CHECK(fk_track_sample_quat(2, times, keys, -FLT_MAX, FK_INTERPOLATE_SLERP, &q) == FK_OK && q.w == 1.0f,
+              "before the first key");
+    }
+}
+
+/* ---- Partial updates ---- */
+
+/* A four-joint tree: 0 the root, 1 (the subtree's root) and its child 2, and
+   3, a child of 0 outside the subtree, with 4 below it. */
+enum { TREE = 5 };
+
+static void tree_pose(int parents[TREE], fk_vec3 rest[TREE], fk_quat rotations[TREE], fk_vec3 translations[TREE])
+{
+    static const int tree_parents[TREE] = {-1, 0, 1, 0, 3};
+    int i;
+    for (i = 0; i < TREE; ++i) {
+        parents[i] = tree_parents[i];
+        rest[i] = fk_vec3_make((float)i, 1.0f, 0.5f * (float)i);
+        rotations[i] = fk_quat_from_axis_angle(fk_vec3_make(1.0f, (float)i, 2.0f), 0.2f + 0.1f * (float)i);
+        translations[i] = fk_vec3_make(0.1f * (float)i, 0.0f, -0.2f);
+    }
+}
+
+/* The subtree functions once marked their walk in the caller's arrays (q.w of 4
+   or 8, a matrix starting with an infinity) and believed such values anywhere:
+   a joint outside the subtree that held one was recomputed, or the call failed
+   with a false FK_ERROR_CYCLE after writing. */
+static void subtree_update_leaves_every_other_joint_alone(void)
+{
+    int parents[TREE], frame, i;
+    fk_vec3 rest[TREE], translations[TREE], scales[TREE];
+    fk_quat rotations[TREE];
+    fk_rigid full[TREE], partial[TREE];
+    float full_m[12 * TREE], partial_m[12 * TREE], before[12 * TREE];
+    tree_pose(parents, rest, rotations, translations);
+    for (i = 0; i < TREE; ++i) scales[i] = fk_vec3_make(1.0f + 0.1f * (float)i, 1.0f, 0.8f);
+    for (frame = 0; frame < 2; ++frame) {
+        fk_result result = frame ? fk_forward_rest_frame(TREE, parents, rest, rotations, translations, full)
+                                 : fk_forward(TREE, parents, rest, rotations, translations, full);
+        CHECK(result == FK_OK, "forward");
+        memcpy(partial, full, sizeof full);
+        partial[3].q.w = 8.0f; /* what the walk used for a joint on its path */
+        partial[4].q.w = 4.0f; /* and for a joint it had still to compute */
+        partial[2] = fk_rigid_identity(); /* stale: the call recomputes it */
+        memcpy(before, partial, sizeof partial);
+        result = frame ? fk_forward_subtree_rest_frame(TREE, parents, rest, rotations, translations, 1, partial)
+                       : fk_forward_subtree(TREE, parents, rest, rotations, translations, 1, partial);
+        CHECK(result == FK_OK, "subtree (frame %d): %s", frame, fk_result_description(result));
+        CHECK(memcmp(&partial[0], before, sizeof partial[0]) == 0 &&
+                  memcmp(&partial[3], (const fk_rigid *)(const void *)before + 3, 2 * sizeof partial[0]) == 0,
+              "a joint outside the subtree was written (frame %d)", frame);
+        CHECK(memcmp(&partial[1], &full[1], 2 * sizeof partial[0]) == 0, "the subtree differs from fk_forward");
+    }
+    CHECK(fk_forward_scaled(TREE, parents, rest, rotations, translations, scales, full_m) == FK_OK, "scaled");
+    memcpy(partial_m, full_m, sizeof full_m);
+    partial_m[12 * 3] = -INFINITY;
+    partial_m[12 * 4] = INFINITY;
+    for (i = 0; i < 12; ++i) partial_m[12 * 2 + i] = 0.0f;
+    memcpy(before, partial_m, sizeof partial_m);
+    CHECK(fk_forward_scaled_subtree(TREE, parents, rest, rotations, translations, scales, 1, partial_m) == FK_OK,
+          "scaled subtree beside infinities");
+    CHECK(memcmp(partial_m, before, 12 * sizeof(float)) == 0 &&
+              memcmp(partial_m + 36, before + 36, 24 * sizeof(float)) == 0,
+          "a matrix outside the subtree was written");
+    CHECK(memcmp(partial_m + 12, full_m + 12, 24 * sizeof(float)) == 0, "the subtree differs from fk_forward_scaled");
+    /* A subtree whose transforms overflow is left as identities, the rest alone. */
+    memcpy(partial, full, sizeof full); /* (the rest-frame pose: any finished pose will do) */
+    memcpy(before, partial, sizeof partial);
+    rest[2] = fk_vec3_make(3e38f, 0.0f, 0.0f);
+    translations[2] = fk_vec3_make(3e38f, 0.0f, 0.0f);
+    CHECK(fk_forward_subtree(TREE, parents, rest, rotations, translations, 1, partial) == FK_ERROR_NOT_FINITE,
+          "a subtree overflowing float");
+    CHECK(is_identity(partial[1]) && is_identity(partial[2]), "the subtree is not identities after an overflow");
+    CHECK(memcmp(&partial[0], before, sizeof partial[0]) == 0 &&
+              memcmp(&partial[3], (const fk_rigid *)(const void *)before + 3, 2 * sizeof partial[0]) == 0,
+          "a joint outside the subtree was written on an overflow");
+}
+
 int main(void)
 {
     RUN_TEST(negative_joint_count_is_invalid_count);
@@ -917,5 +1051,7 @@ int main(void)
     RUN_TEST(singular_or_scaled_matrix_is_not_rigid);
     RUN_TEST(engine_result_overflowing_float_is_not_finite);
     RUN_TEST(bad_engine_arguments_are_reported);
+    RUN_TEST(keys_further_apart_than_flt_max_are_not_finite);
+    RUN_TEST(subtree_update_leaves_every_other_joint_alone);
     return check_finish();
 }
