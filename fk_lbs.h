@@ -8438,25 +8438,26 @@ enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
                                                              const int normals) \
     { \
         const fk__skin_run r = *run; /* in registers: the stores could alias *run */ \
-        const char *position = r.positions, *normal = r.normals, *joint = r.joints, *weight = r.weights; \
-        char *out = r.out_positions; \
         float moved[2][16 * FK__LANES##w]; /* moved normals; or columns and rest normals (affine) */ \
         int i, e, lane = 0, group = 0; \
         for (i = 0; i < r.count; ++i) { \
-            const uint16_t *joints = (const uint16_t *)(const void *)joint; \
-            const float *weights = (const float *)(const void *)weight; \
+            /* each record addressed from its array's start, never stepped to: a pointer \
+               one stride past the last vertex need not exist (a stride near SIZE_MAX) */ \
+            const size_t at = (size_t)i; \
+            const uint16_t *joints = (const uint16_t *)(const void *)(r.joints + at * r.joint_stride); \
+            const float *weights = (const float *)(const void *)(r.weights + at * r.weight_stride); \
             fk__lbs_blend##w blend = fk__lbs_start##w(r.palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS, weights[0]); \
             FK__UNROLL for (e = 1; e < influences; ++e) \
                 fk__lbs_add##w(&blend, r.palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS, weights[e]); \
             if (normals == FK__COFACTOR_NORMALS) { \
                 float *columns = moved[group] + 4 * lane; \
                 fk__lbs_columns##w(blend, columns, columns + 4 * FK__LANES##w, columns + 8 * FK__LANES##w); \
-                fk__f4_store(columns + 12 * FK__LANES##w, fk__f4_load3(normal)); \
+                fk__f4_store(columns + 12 * FK__LANES##w, fk__f4_load3(r.normals + at * r.normal_stride)); \
             } else if (normals) { \
-                fk__f4_store(moved[group] + 4 * lane, fk__lbs_direction##w(blend, fk__f4_load3(normal))); \
+                fk__f4_store(moved[group] + 4 * lane, \
+                             fk__lbs_direction##w(blend, fk__f4_load3(r.normals + at * r.normal_stride))); \
             } \
             if (normals) { \
-                normal += r.normal_stride; \
                 if (++lane == FK__LANES##w) { \
                     if (i + 1 > FK__LANES##w) \
                         fk__lbs_finish_normals_##tier(moved[!group], r.out_normals + (size_t)(i + 1 - 2 * FK__LANES##w) * \
@@ -8465,11 +8466,8 @@ enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
                     lane = 0; \
                 } \
             } \
-            fk__f4_store3(out, fk__lbs_point##w(blend, fk__f4_load3(position))); \
-            position += r.position_stride; \
-            joint += r.joint_stride; \
-            weight += r.weight_stride; \
-            out += r.out_position_stride; \
+            fk__f4_store3(r.out_positions + at * r.out_position_stride, \
+                          fk__lbs_point##w(blend, fk__f4_load3(r.positions + at * r.position_stride))); \
         } \
         if (normals && i - lane > 0) \
             fk__lbs_finish_normals_##tier(moved[!group], r.out_normals + (size_t)(i - lane - FK__LANES##w) * \
@@ -8508,22 +8506,23 @@ enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
     { \
         const fk__skin_run r = *run; /* in registers: the stores could alias *run */ \
         const size_t stride = scaled ? FK__DQS_SCALED_STRIDE : FK__DQS_PALETTE_STRIDE; \
-        const char *joint = r.joints, *weight = r.weights, *position = r.positions, *normal = r.normals; \
         float reals[2][4 * FK__LANES##w], duals[2][4 * FK__LANES##w]; \
         float scales[2][16 * FK__LANES##w], scaled_normals[3 * FK__LANES##w]; \
         size_t pivots[FK__LANES##w]; \
         int i, e, lane = 0, group = 0, reference_lanes[2] = {0, 0}; \
         for (i = 0; i < r.count; ++i) { \
-            const uint16_t *joints = (const uint16_t *)(const void *)joint; \
-            const float *weights = (const float *)(const void *)weight; \
+            const size_t at = (size_t)i; /* addressed, never stepped to: see fk__lbs_loop_() */ \
+            const uint16_t *joints = (const uint16_t *)(const void *)(r.joints + at * r.joint_stride); \
+            const float *weights = (const float *)(const void *)(r.weights + at * r.weight_stride); \
             fk__f4 pivot, dual; \
             fk__dqs_blend##w blend; \
             if (lane == 0) { /* the group's pivots, each a chain of dependent loads, first */ \
                 const int count = r.count - i < FK__LANES##w ? r.count - i : FK__LANES##w; \
                 int v; \
                 for (v = 0; v < count; ++v) \
-                    pivots[v] = fk__dqs_pivot_at(joint + (size_t)v * r.joint_stride, \
-                                                 weight + (size_t)v * r.weight_stride, influences, source, stride); \
+                    pivots[v] = fk__dqs_pivot_at(r.joints + (at + (size_t)v) * r.joint_stride, \
+                                                 r.weights + (at + (size_t)v) * r.weight_stride, influences, source, \
+                                                 stride); \
                 reference_lanes[group] = 0; \
             } \
             pivot = source == FK__DQS_BY_DOT_PRODUCTS ? fk__f4_load(r.palette + pivots[lane]) : fk__f4_zero(); \
@@ -8551,20 +8550,17 @@ enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
                     fk__lbs_add##w(&motion, bone + FK__DQS_MOTION_AT, signed_weight); \
                     if (normals) fk__lbs_add##w(&scale, bone + FK__DQS_SCALE_AT, weights[e]); \
                 } \
-                dual = fk__f4_add(fk__dqs_dual##w(blend), fk__lbs_direction##w(motion, fk__f4_load3(position))); \
-                position += r.position_stride; \
+                dual = fk__f4_add(fk__dqs_dual##w(blend), \
+                                  fk__lbs_direction##w(motion, fk__f4_load3(r.positions + at * r.position_stride))); \
                 if (normals) { \
                     float *columns = scales[group] + 4 * lane; \
                     fk__lbs_columns##w(scale, columns, columns + 4 * FK__LANES##w, columns + 8 * FK__LANES##w); \
-                    fk__f4_store(columns + 12 * FK__LANES##w, fk__f4_load3(normal)); \
-                    normal += r.normal_stride; \
+                    fk__f4_store(columns + 12 * FK__LANES##w, fk__f4_load3(r.normals + at * r.normal_stride)); \
                     if (!(columns[3] > 0.0f && columns[3] <= FLT_MAX)) reference_lanes[group] |= 1 << lane; \
                 } \
             } \
             fk__f4_store(reals[group] + 4 * lane, fk__dqs_real##w(blend)); \
             fk__f4_store(duals[group] + 4 * lane, dual); \
-            joint += r.joint_stride; \
-            weight += r.weight_stride; \
             if (++lane == FK__LANES##w) { \
                 if (i + 1 > FK__LANES##w) \
                     fk__dqs_finish_group_##tier(reals[!group], duals[!group], scales[!group], scaled_normals, &r, \
@@ -8884,11 +8880,11 @@ static fk_result fk__skin_fast(const fk_skin_desc *d, const fk__skin_layout *lay
     fk__skin_run block = *run;
     int begin;
     for (begin = 0; begin < d->vertex_count; begin += FK__SKIN_BLOCK) {
+        if (begin > 0) fk__skin_run_advance(&block, FK__SKIN_BLOCK); /* never past the last vertex */
         block.count = d->vertex_count - begin < FK__SKIN_BLOCK ? d->vertex_count - begin : FK__SKIN_BLOCK;
         if (!fk__joints_in_range(&block)) return reference(d, layout, palette, begin, d->vertex_count);
         FK__TEST_KERNEL_RAN(kernel);
         kernel(&block);
-        fk__skin_run_advance(&block, block.count);
     }
     return FK_OK;
 }
@@ -8994,9 +8990,13 @@ static int fk__dqs_at_bone_fast(const fk_skin_desc *d, const fk__skin_layout *la
     scaling.out_position_stride = scaling.out_normal_stride = 3 * sizeof(float);
     rotating.position_stride = rotating.normal_stride = 3 * sizeof(float);
     for (begin = 0; begin < d->vertex_count; begin += scaling.count) {
+        if (begin > 0) { /* on to this stretch: never past the last vertex */
+            fk__skin_run_advance(&scaling, scaling.count);
+            fk__skin_run_advance(&rotating, rotating.count);
+        }
         scaling.count = rotating.count = d->vertex_count - begin < FK__AT_BONE_STRETCH ? d->vertex_count - begin
                                                                                         : FK__AT_BONE_STRETCH;
-        /* the buffers stay put while the runs move on (fk__skin_run_advance() below) */
+        /* the buffers stay put while the runs move on (fk__skin_run_advance() above) */
         scaling.out_positions = (char *)points;
         scaling.out_normals = (char *)moved_normals;
         rotating.positions = (const char *)points;
@@ -9022,8 +9022,6 @@ static int fk__dqs_at_bone_fast(const fk_skin_desc *d, const fk__skin_layout *la
         fast->dqs(&rotating);
         for (i = 0; i < scaling.count; ++i)
             if (sums[i] == 0.0f) fk__dqs_at_bone_vertex(d, layout, palette, begin + i, kept + 6 * i);
-        fk__skin_run_advance(&scaling, scaling.count);
-        fk__skin_run_advance(&rotating, rotating.count);
     }
     *result = FK_OK;
     return 1;

@@ -877,6 +877,85 @@ static void bad_engine_arguments_are_reported(void)
     CHECK(fk_pose_from_matrices(2, parents, m, m, identity, rest, q, d) == FK_OK, "pose, identity matrices");
 }
 
+/* ---- Strides at the edge of size_t ---- */
+
+/* One vertex with a stride near SIZE_MAX (the top bit alone, or the largest
+   multiple of 4) is a valid layout (stride x count does not overflow), and the
+   vector loops once stepped their pointers one stride past the vertex: pointer
+   overflow, which the sanitizer build (clang -fsanitize=undefined) reports
+   where the sum wraps. Every loop that reads vertices runs on it here, and must
+   give the packed layout's bits. */
+static void huge_stride_loops(size_t huge);
+
+static void largest_stride_for_one_vertex_forms_no_pointer_past_it(void)
+{
+    huge_stride_loops((size_t)-1 / 2 + 1);
+    huge_stride_loops((size_t)-1 - 3);
+}
+
+static void huge_stride_loops(size_t huge)
+{
+    float positions[3] = {0.5f, 1.0f, -0.25f}, normals[3] = {0.0f, 0.6f, 0.8f}, weights[4] = {0.4f, 0.3f, 0.2f, 0.1f};
+    uint16_t joints[4] = {0, 1, 2, 1};
+    fk_rigid bones[BONES], bind_poses[BONES];
+    float matrices[12 * BONES];
+    int b, k, variant, center;
+    for (b = 0; b < BONES; ++b) {
+        bones[b] = fk_rigid_make(fk_quat_from_axis_angle(fk_vec3_make(1.0f, 0.5f, 0.0f), 0.4f * (float)b),
+                                 fk_vec3_make(0.1f * (float)b, 0.0f, 0.3f));
+        bind_poses[b] = fk_rigid_identity();
+        fk_mat34_from_trs(bones[b].t, bones[b].q, fk_vec3_make(1.0f + 0.25f * (float)b, 1.0f, 0.75f), matrices + 12 * b);
+    }
+    for (k = 1; k <= 4; ++k)
+        for (variant = 0; variant < 4; ++variant)
+            for (center = 0; center < (variant == 3 ? 2 : 1); ++center) {
+                float packed[6], strided[6];
+                fk_skin_desc d;
+                fk_result packed_result, strided_result;
+                memset(&d, 0, sizeof d);
+                d.vertex_count = 1; d.influences = k;
+                d.positions = positions; d.normals = normals; d.joints = joints; d.weights = weights;
+                d.transform_count = BONES;
+                if (variant < 2) d.transforms = bones;
+                else d.matrices = matrices, d.bind_poses = bind_poses;
+                d.dqs_scale_center = center ? FK_DQS_SCALE_AT_BONE : FK_DQS_SCALE_AT_VERTEX;
+                d.out_positions = packed; d.out_normals = packed + 3;
+                packed_result = variant % 2 ? fk_skin_dqs(&d) : fk_skin_lbs(&d);
+                d.position_stride = d.normal_stride = d.joint_stride = d.weight_stride = huge;
+                d.out_position_stride = d.out_normal_stride = huge;
+                d.out_positions = strided; d.out_normals = strided + 3;
+                CHECK(fk_skin_validate(&d) == FK_OK, "the layout is valid");
+                strided_result = variant % 2 ? fk_skin_dqs(&d) : fk_skin_lbs(&d);
+                CHECK(packed_result == FK_OK && strided_result == FK_OK && memcmp(packed, strided, sizeof packed) == 0,
+                      "k %d, variant %d, centre %d: %d, %d", k, variant, center, (int)packed_result, (int)strided_result);
+                if (k == 4 && variant == 0) {
+                    fk_bone_bounds records[BONES];
+                    fk_bounds bounds;
+                    CHECK(fk_skin_bounds_prepare(&d, records) == FK_OK && fk_skin_bounds_lbs(&d, records, &bounds) == FK_OK &&
+                              bounds.min.x <= strided[0] && strided[0] <= bounds.max.x,
+                          "bounds with the largest stride");
+                }
+            }
+    { /* morph targets and weights, through the same strides */
+        float deltas[3] = {0.1f, 0.2f, 0.3f}, morph_weight = 0.5f, out[3], out_normal[3];
+        fk_morph_target target;
+        fk_morph_desc m;
+        fk_weights_desc w;
+        fk_weights_report report;
+        memset(&target, 0, sizeof target); memset(&m, 0, sizeof m); memset(&w, 0, sizeof w);
+        target.position_deltas = deltas; target.position_delta_stride = huge;
+        target.normal_deltas = deltas; target.normal_delta_stride = huge;
+        m.vertex_count = 1; m.positions = positions; m.position_stride = huge;
+        m.normals = normals; m.normal_stride = huge; m.out_normals = out_normal; m.out_normal_stride = huge;
+        m.target_count = 1; m.targets = &target; m.weights = &morph_weight;
+        m.out_positions = out; m.out_position_stride = huge;
+        CHECK(fk_morph_apply(&m) == FK_OK && out[2] == -0.25f + 0.5f * 0.3f, "morph with the largest stride");
+        w.vertex_count = 1; w.influences = 4; w.joints = joints; w.joint_stride = huge;
+        w.weights = weights; w.weight_stride = huge; w.joint_count = BONES;
+        CHECK(fk_weights_inspect(&w, &report) == FK_OK && report.duplicate_joints == 1, "weights with the largest stride");
+    }
+}
+
 /* ---- Tracks and root motion ---- */
 
 /* Finite keys that fk_track_validate() accepts can lie more than FLT_MAX apart;
@@ -1051,6 +1130,7 @@ int main(void)
     RUN_TEST(singular_or_scaled_matrix_is_not_rigid);
     RUN_TEST(engine_result_overflowing_float_is_not_finite);
     RUN_TEST(bad_engine_arguments_are_reported);
+    RUN_TEST(largest_stride_for_one_vertex_forms_no_pointer_past_it);
     RUN_TEST(keys_further_apart_than_flt_max_are_not_finite);
     RUN_TEST(subtree_update_leaves_every_other_joint_alone);
     return check_finish();
