@@ -259,7 +259,7 @@ typedef struct fk_skin_desc {
                                    writes them or world_i IB_i; scale and shear allowed */
     const fk_rigid *bind_poses; /**< DQS of @c matrices with scale: each bone's rest (bind) frame,
                                    the inverse of its inverse bind matrix, in the space the matrices
-                                   map (see fk_skin_dqs()); ignored otherwise, NULL when not needed */
+                                   map (see fk_skin_dqs()); used nowhere else, but checked whenever given */
     fk_dqs_scale_center dqs_scale_center; /**< DQS with scale: where each bone's scale part is centred
                                    (FK_DQS_SCALE_AT_VERTEX, the default, or FK_DQS_SCALE_AT_BONE) */
 } fk_skin_desc;
@@ -445,7 +445,9 @@ FK_LBS_DEF fk_result fk_validate_skeleton(int joint_count, const int *parents);
     @param rotations relative rotation q_i of each joint (normalized on the way in).
     @param translations relative translation d_i of each joint, or NULL for none.
     @param out receives joint_count absolute transforms (Q_i, t_i).
-    @return FK_OK or the first error found; on error @p out holds identities.
+    @return FK_OK or the first error found. FK_ERROR_INVALID_COUNT and
+    FK_ERROR_NULL_ARGUMENT write nothing; after any other error @p out holds
+    identities (an overflow is only seen once the pose is computed).
     @remark Parents listed before children take a single pass; any other order is
     resolved in O(joint_count) time using @p out itself as scratch, so nothing is
     allocated. @p out must not overlap the inputs. */
@@ -459,7 +461,7 @@ FK_LBS_DEF fk_result fk_forward(int joint_count, const int *parents,
     @param joint_count number of joints. @param parents parent array.
     @param rest_joints rest joint positions. @param rotations rest-frame rotations.
     @param translations relative translations or NULL. @param out absolute transforms.
-    @return FK_OK or the first error found. */
+    @return FK_OK or the first error found; on error, as fk_forward(). */
 FK_LBS_DEF fk_result fk_forward_rest_frame(int joint_count, const int *parents,
                                            const fk_vec3 *rest_joints, const fk_quat *rotations,
                                            const fk_vec3 *translations, fk_rigid *out);
@@ -468,7 +470,8 @@ FK_LBS_DEF fk_result fk_forward_rest_frame(int joint_count, const int *parents,
     @param joint_count number of joints (>= 0). @param rest_joints rest positions.
     @param transforms absolute transforms from fk_forward().
     @param out receives joint_count positions.
-    @return FK_OK, FK_ERROR_NULL_ARGUMENT or FK_ERROR_INVALID_COUNT. */
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT or FK_ERROR_INVALID_COUNT; nothing is
+    written on error. */
 FK_LBS_DEF fk_result fk_posed_joints(int joint_count, const fk_vec3 *rest_joints,
                                      const fk_rigid *transforms, fk_vec3 *out);
 
@@ -500,8 +503,9 @@ FK_LBS_DEF fk_result fk_posed_joints(int joint_count, const fk_vec3 *rest_joints
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
     FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT, FK_ERROR_CYCLE,
     FK_ERROR_INVALID_ROTATION, or FK_ERROR_NOT_FINITE (a translation or scale is
-    infinite or NaN, or a result overflows float); on error @p out holds
-    identities.
+    infinite or NaN, or a result overflows float). FK_ERROR_INVALID_COUNT and
+    FK_ERROR_NULL_ARGUMENT write nothing; after any other error @p out holds
+    identities, as for fk_forward().
     @remark Each product is formed in double and rounded once. Parents may come
     after their children; nothing is allocated (@p out is the scratch), and @p out
     must not overlap the inputs. */
@@ -620,7 +624,7 @@ FK_LBS_DEF void fk_mat34_from_trs(fk_vec3 translation, fk_quat rotation, fk_vec3
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
     FK_ERROR_NOT_FINITE (an input is not finite, or a result overflows float), or
     FK_ERROR_NOT_RIGID when the joints' linear parts differ by more than a rotation
-    (scale that varies per joint) or are singular. */
+    (scale that varies per joint) or are singular; nothing is written on error. */
 FK_LBS_DEF fk_result fk_bind_from_matrices(int joint_count, const float *inverse_bind_matrices,
                                            const float *world_matrices, fk_vec3 *out_rest_joints,
                                            float out_pretransform[12]);
@@ -644,7 +648,9 @@ FK_LBS_DEF fk_result fk_bind_from_matrices(int joint_count, const float *inverse
     FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT, FK_ERROR_NOT_FINITE (an
     input is not finite, or a translation overflows float), or FK_ERROR_NOT_RIGID
     when some C_i is not a rotation plus a translation (scale that varies over time
-    or differs from the bind pose's).
+    or differs from the bind pose's); nothing is written on error.
+    @remark Each joint is computed twice, once to check it and once to write it,
+    so that an error found at the last joint leaves the outputs alone.
     @remark A pose whose joints scale has no rotations and translations to give:
     skin it with fk_skin_matrices_from_matrices() and fk_skin_desc::matrices
     instead (see below). */
@@ -675,7 +681,7 @@ FK_LBS_DEF fk_result fk_pose_from_matrices(int joint_count, const int *parents,
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT, FK_ERROR_NOT_FINITE,
     or FK_ERROR_NOT_RIGID when an inverse bind matrix is singular or the rest
     frames' scales differ (within FK_LBS_RIGID_TOLERANCE): no one space makes
-    them rigid. */
+    them rigid; nothing is written on error (each joint is computed twice). */
 FK_LBS_DEF fk_result fk_bind_frames_from_matrices(int joint_count, const float *inverse_bind_matrices,
                                                   float out_space[12], fk_rigid *out_bind_poses);
 
@@ -688,7 +694,8 @@ FK_LBS_DEF fk_result fk_bind_frames_from_matrices(int joint_count, const float *
     @param out_matrices receives 12 floats per joint: fk_skin_desc::matrices.
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT, FK_ERROR_NOT_FINITE
     (an input is not finite, or a result overflows float), or FK_ERROR_NOT_RIGID
-    when F is singular. */
+    when F is singular; nothing is written on error (each product is formed
+    twice). */
 FK_LBS_DEF fk_result fk_skin_matrices_from_matrices(int joint_count, const float *inverse_bind_matrices,
                                                     const float *world_matrices, const float *space,
                                                     float *out_matrices);
@@ -718,8 +725,9 @@ FK_LBS_DEF fk_result fk_skin_validate(const fk_skin_desc *desc);
     The output may be the input buffer itself (same pointer and stride).
     @param desc what to skin; see fk_skin_desc.
     @return FK_OK or the first error found. Descriptor errors are found before
-    anything is written; a joint index out of range is found when its vertex is
-    reached, and the vertices before it have then been written.
+    anything is written, with no vertices too (a bad stride or pointer is still
+    reported); a joint index out of range is found when its vertex is reached,
+    and the vertices before it have then been written.
     @remark Reentrant; to skin from several threads, give each thread a copy of the
     descriptor with its pointers advanced to a sub-range of the vertices.
     @remark A vertex's result depends on its own data and the bones alone: the
@@ -851,8 +859,8 @@ typedef struct fk_palette_split_desc {
     @param out_group_bone_counts receives each group's number of bones. NULL when counting.
     @param out_group_count receives the number of groups (required).
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT (a negative count,
-    max_bones < 1, a triangle whose vertices use more than max_bones bones, or
-    more groups than group_capacity), FK_ERROR_JOINT_OUT_OF_RANGE (a vertex index,
+    bone_count above 65,536, max_bones < 1, a triangle whose vertices use more
+    than max_bones bones, or more groups than group_capacity), FK_ERROR_JOINT_OUT_OF_RANGE (a vertex index,
     or a joint of nonzero weight, out of range) or FK_ERROR_INVALID_WEIGHT (a
     weight that is not finite); nothing is written on error.
     @remark O(triangle_count x k^2) plus a clear of bone_count bits a group; 8 KB
@@ -927,7 +935,8 @@ typedef struct fk_bounds {
     transform_count), FK_ERROR_NOT_FINITE (a position that is infinite or NaN) or
     FK_ERROR_INVALID_WEIGHT (a weight that is negative, infinite or NaN, or a vertex
     whose weights sum to zero, which no box of its bones holds: LBS sends it to
-    the origin, DQS leaves it at rest); nothing is written on error.
+    the origin, DQS leaves it at rest, or to more than FLT_MAX); nothing is
+    written on error.
     @remark O(vertex_count x influences x FK_BOUNDS_PARTNERS). */
 FK_LBS_DEF fk_result fk_skin_bounds_prepare(const fk_skin_desc *desc, fk_bone_bounds *out_bones);
 
@@ -938,8 +947,10 @@ FK_LBS_DEF fk_result fk_skin_bounds_prepare(const fk_skin_desc *desc, fk_bone_bo
     @param bones the records fk_skin_bounds_prepare() wrote for the mesh.
     @param out receives the bounds.
     @return FK_OK; FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
-    FK_ERROR_CONFLICTING_ARGUMENTS, FK_ERROR_INVALID_ROTATION, FK_ERROR_NOT_FINITE
-    (bad bones, or bounds beyond float's range), or for records that
+    FK_ERROR_CONFLICTING_ARGUMENTS, FK_ERROR_INVALID_OPTION (an unknown
+    dqs_scale_center, checked here too), FK_ERROR_INVALID_ROTATION,
+    FK_ERROR_NOT_FINITE (bad bones or bind poses, or bounds beyond float's
+    range), or for records that
     fk_skin_bounds_prepare() did not write: FK_ERROR_INVALID_COUNT,
     FK_ERROR_JOINT_OUT_OF_RANGE, FK_ERROR_INVALID_WEIGHT, FK_ERROR_NOT_FINITE;
     nothing is written on error.
@@ -1421,7 +1432,8 @@ FK_LBS_DEF fk_result fk_track_evaluate_vec3(int key_count, const float *times, c
     @param values key_count rotations (normalized on the way in); for CUBICSPLINE
     3 key_count quaternions, a_k v_k b_k per key, the tangents any finite quaternions.
     @param interpolation FK_INTERPOLATION_LINEAR, _STEP or _CUBICSPLINE.
-    @param method FK_INTERPOLATE_SLERP or FK_INTERPOLATE_NLERP, for LINEAR.
+    @param method FK_INTERPOLATE_SLERP or FK_INTERPOLATE_NLERP, for LINEAR (any
+    other value is FK_ERROR_INVALID_OPTION, with every interpolation).
     @param time,cursor as fk_track_evaluate().
     @param out receives a unit quaternion.
     @return as fk_track_evaluate(), or FK_ERROR_INVALID_ROTATION for a key's
@@ -1543,10 +1555,12 @@ FK_LBS_DEF fk_result fk_root_motion_delta(int key_count, const float *times, con
     give a turn about that axis.
     @param clip_count number of clips (>= 1).
     @param deltas clip_count deltas (from fk_root_motion_delta()).
-    @param weights clip_count weights, finite and >= 0 with a positive sum.
+    @param weights clip_count weights, finite and >= 0 with a positive sum that
+    does not overflow float.
     @param out_delta receives the blended delta; may be one of @p deltas.
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
-    FK_ERROR_INVALID_WEIGHT, FK_ERROR_INVALID_ROTATION or FK_ERROR_NOT_FINITE;
+    FK_ERROR_INVALID_WEIGHT (a weight negative or not finite, or a sum that is
+    zero or overflows), FK_ERROR_INVALID_ROTATION or FK_ERROR_NOT_FINITE;
     nothing is written on error. */
 FK_LBS_DEF fk_result fk_root_motion_blend(int clip_count, const fk_rigid *deltas, const float *weights,
                                           fk_rigid *out_delta);
@@ -3017,6 +3031,25 @@ static int fk__skinning_matrix(const float *inverse_bind_matrices, const float *
     return 1;
 }
 
+/* x_i = H IB_i^-1 0 = -H A^-1 b for IB_i = [A | b]. */
+static fk_result fk__bind_rest_joint(const float *inverse_bind_matrices, const double stretch[9], int joint,
+                                     fk_vec3 *out)
+{
+    double inverse_bind[12], linear[9], inverse[9], origin[3];
+    int row;
+    fk__mat34_to_double(inverse_bind_matrices + 12 * (size_t)joint, inverse_bind);
+    fk__mat34_linear(inverse_bind, linear);
+    if (!fk__mat3_inverse(linear, inverse)) return FK_ERROR_NOT_RIGID;
+    for (row = 0; row < 3; ++row)
+        origin[row] = -(inverse[3 * row] * inverse_bind[3] + inverse[3 * row + 1] * inverse_bind[7] +
+                        inverse[3 * row + 2] * inverse_bind[11]);
+    *out = fk_vec3_make((float)(stretch[0] * origin[0] + stretch[1] * origin[1] + stretch[2] * origin[2]),
+                        (float)(stretch[3] * origin[0] + stretch[4] * origin[1] + stretch[5] * origin[2]),
+                        (float)(stretch[6] * origin[0] + stretch[7] * origin[1] + stretch[8] * origin[2]));
+    /* Computed in double from finite floats, but it may not fit back in one. */
+    return fk__vec3_is_finite(*out) ? FK_OK : FK_ERROR_NOT_FINITE;
+}
+
 FK_LBS_DEF fk_result fk_bind_from_matrices(int joint_count, const float *inverse_bind_matrices,
                                            const float *world_matrices, fk_vec3 *out_rest_joints,
                                            float out_pretransform[12])
@@ -3026,7 +3059,6 @@ FK_LBS_DEF fk_result fk_bind_from_matrices(int joint_count, const float *inverse
     if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
     if (!out_pretransform || (joint_count > 0 && (!inverse_bind_matrices || !world_matrices || !out_rest_joints)))
         return FK_ERROR_NULL_ARGUMENT;
-    for (k = 0; k < 12; ++k) out_pretransform[k] = (k % 5 == 0) ? 1.0f : 0.0f;
     for (i = 0; i < joint_count; ++i) {
         double skinning[12], linear[9], rotation[9];
         if (!fk__skinning_matrix(inverse_bind_matrices, world_matrices, i, skinning)) return FK_ERROR_NOT_FINITE;
@@ -3039,28 +3071,16 @@ FK_LBS_DEF fk_result fk_bind_from_matrices(int joint_count, const float *inverse
         for (k = 0; k < 9; ++k)
             if (!(fabs(stretch[k] - stretch_0[k]) <= (double)FK_LBS_RIGID_TOLERANCE * scale)) return FK_ERROR_NOT_RIGID;
     }
-    for (i = 0; i < joint_count; ++i) {
-        /* x_i = H IB_i^-1 0 = -H A^-1 b for IB_i = [A | b]. */
-        double inverse_bind[12], linear[9], inverse[9], origin[3];
-        int row;
-        fk__mat34_to_double(inverse_bind_matrices + 12 * (size_t)i, inverse_bind);
-        fk__mat34_linear(inverse_bind, linear);
-        if (!fk__mat3_inverse(linear, inverse)) return FK_ERROR_NOT_RIGID;
-        for (row = 0; row < 3; ++row)
-            origin[row] = -(inverse[3 * row] * inverse_bind[3] + inverse[3 * row + 1] * inverse_bind[7] +
-                            inverse[3 * row + 2] * inverse_bind[11]);
-        out_rest_joints[i] = fk_vec3_make(
-            (float)(stretch_0[0] * origin[0] + stretch_0[1] * origin[1] + stretch_0[2] * origin[2]),
-            (float)(stretch_0[3] * origin[0] + stretch_0[4] * origin[1] + stretch_0[5] * origin[2]),
-            (float)(stretch_0[6] * origin[0] + stretch_0[7] * origin[1] + stretch_0[8] * origin[2]));
-        /* Computed in double from finite floats, but it may not fit back in one. */
-        if (!fk__vec3_is_finite(out_rest_joints[i])) return FK_ERROR_NOT_FINITE;
+    for (i = 0; i < joint_count; ++i) { /* everything checked before anything is written */
+        fk_vec3 rest;
+        fk_result result = fk__bind_rest_joint(inverse_bind_matrices, stretch_0, i, &rest);
+        if (result != FK_OK) return result;
     }
-    if (joint_count > 0) {
-        for (k = 0; k < 9; ++k)
-            if (!fk__is_finite((float)stretch_0[k])) return FK_ERROR_NOT_FINITE;
-        for (k = 0; k < 9; ++k) out_pretransform[4 * (k / 3) + k % 3] = (float)stretch_0[k];
-    }
+    for (k = 0; k < 9 && joint_count > 0; ++k)
+        if (!fk__is_finite((float)stretch_0[k])) return FK_ERROR_NOT_FINITE;
+    for (i = 0; i < joint_count; ++i) (void)fk__bind_rest_joint(inverse_bind_matrices, stretch_0, i, &out_rest_joints[i]);
+    for (k = 0; k < 12; ++k) out_pretransform[k] = (k % 5 == 0) ? 1.0f : 0.0f;
+    for (k = 0; k < 9 && joint_count > 0; ++k) out_pretransform[4 * (k / 3) + k % 3] = (float)stretch_0[k];
     return FK_OK;
 }
 
@@ -3083,6 +3103,40 @@ static fk_result fk__joint_motion(const float *inverse_bind_matrices, const floa
     out->q = fk__quat_from_mat3_double(linear);
     out->t = fk_vec3_make((float)motion[3], (float)motion[7], (float)motion[11]);
     return FK_OK;
+}
+
+/* Joint i's relative rotation and translation. */
+static fk_result fk__pose_joint(const int *parents, const float *inverse_bind_matrices, const float *world_matrices,
+                                const double pretransform_inverse[12], const fk_vec3 *rest_joints, int i,
+                                fk_quat *out_rotation, fk_vec3 *out_translation)
+{
+    fk_rigid motion, parent_motion = fk_rigid_identity();
+    double rotation[9], parent_rotation[9], joint[3], x[3], offset[3], d[3];
+    int parent = fk__parent_index(parents, i), k;
+    fk_result result;
+    if (!fk__vec3_is_finite(rest_joints[i])) return FK_ERROR_NOT_FINITE;
+    if ((result = fk__joint_motion(inverse_bind_matrices, world_matrices, pretransform_inverse, i, &motion)) != FK_OK)
+        return result;
+    if (parent >= 0 &&
+        (result = fk__joint_motion(inverse_bind_matrices, world_matrices, pretransform_inverse, parent,
+                                   &parent_motion)) != FK_OK)
+        return result;
+    *out_rotation = fk_quat_normalize(fk_quat_mul(fk_quat_conjugate(parent_motion.q), motion.q));
+    /* d_i = Q_p^-1 (Q_i x_i + t_i - t_p) - x_i with the very quaternions that
+       fk_forward() will multiply, so that it lands on C_i x_i. */
+    fk__quat_to_mat3_double(motion.q, rotation);
+    fk__quat_to_mat3_double(parent_motion.q, parent_rotation);
+    x[0] = (double)rest_joints[i].x; x[1] = (double)rest_joints[i].y; x[2] = (double)rest_joints[i].z;
+    for (k = 0; k < 3; ++k)
+        joint[k] = rotation[3 * k] * x[0] + rotation[3 * k + 1] * x[1] + rotation[3 * k + 2] * x[2];
+    offset[0] = joint[0] + (double)motion.t.x - (double)parent_motion.t.x;
+    offset[1] = joint[1] + (double)motion.t.y - (double)parent_motion.t.y;
+    offset[2] = joint[2] + (double)motion.t.z - (double)parent_motion.t.z;
+    for (k = 0; k < 3; ++k)
+        d[k] = parent_rotation[k] * offset[0] + parent_rotation[3 + k] * offset[1] + parent_rotation[6 + k] * offset[2] -
+               x[k];
+    *out_translation = fk_vec3_make((float)d[0], (float)d[1], (float)d[2]);
+    return fk__vec3_is_finite(*out_translation) ? FK_OK : FK_ERROR_NOT_FINITE; /* overflowed float */
 }
 
 FK_LBS_DEF fk_result fk_pose_from_matrices(int joint_count, const int *parents,
@@ -3110,34 +3164,18 @@ FK_LBS_DEF fk_result fk_pose_from_matrices(int joint_count, const int *parents,
                                               inverse_linear[3 * row + 1] * (double)pretransform[7] +
                                               inverse_linear[3 * row + 2] * (double)pretransform[11]);
     }
+    /* Every joint is computed twice, first to check it, then to write it, so
+       that nothing is written on error (there is no room to keep the results). */
     for (i = 0; i < joint_count; ++i) {
-        fk_rigid motion, parent_motion = fk_rigid_identity();
-        double rotation[9], parent_rotation[9], joint[3], x[3], offset[3], d[3];
-        int parent = fk__parent_index(parents, i), k;
-        if (!fk__vec3_is_finite(rest_joints[i])) return FK_ERROR_NOT_FINITE;
-        if ((result = fk__joint_motion(inverse_bind_matrices, world_matrices, pretransform_inverse, i, &motion)) != FK_OK)
-            return result;
-        if (parent >= 0 &&
-            (result = fk__joint_motion(inverse_bind_matrices, world_matrices, pretransform_inverse, parent,
-                                       &parent_motion)) != FK_OK)
-            return result;
-        out_rotations[i] = fk_quat_normalize(fk_quat_mul(fk_quat_conjugate(parent_motion.q), motion.q));
-        /* d_i = Q_p^-1 (Q_i x_i + t_i - t_p) - x_i with the very quaternions that
-           fk_forward() will multiply, so that it lands on C_i x_i. */
-        fk__quat_to_mat3_double(motion.q, rotation);
-        fk__quat_to_mat3_double(parent_motion.q, parent_rotation);
-        x[0] = (double)rest_joints[i].x; x[1] = (double)rest_joints[i].y; x[2] = (double)rest_joints[i].z;
-        for (k = 0; k < 3; ++k)
-            joint[k] = rotation[3 * k] * x[0] + rotation[3 * k + 1] * x[1] + rotation[3 * k + 2] * x[2];
-        offset[0] = joint[0] + (double)motion.t.x - (double)parent_motion.t.x;
-        offset[1] = joint[1] + (double)motion.t.y - (double)parent_motion.t.y;
-        offset[2] = joint[2] + (double)motion.t.z - (double)parent_motion.t.z;
-        for (k = 0; k < 3; ++k)
-            d[k] = parent_rotation[k] * offset[0] + parent_rotation[3 + k] * offset[1] +
-                   parent_rotation[6 + k] * offset[2] - x[k];
-        out_translations[i] = fk_vec3_make((float)d[0], (float)d[1], (float)d[2]);
-        if (!fk__vec3_is_finite(out_translations[i])) return FK_ERROR_NOT_FINITE; /* overflowed float */
+        fk_quat q;
+        fk_vec3 d;
+        result = fk__pose_joint(parents, inverse_bind_matrices, world_matrices, pretransform_inverse, rest_joints, i,
+                                &q, &d);
+        if (result != FK_OK) return result;
     }
+    for (i = 0; i < joint_count; ++i)
+        (void)fk__pose_joint(parents, inverse_bind_matrices, world_matrices, pretransform_inverse, rest_joints, i,
+                             &out_rotations[i], &out_translations[i]);
     return FK_OK;
 }
 
@@ -3162,13 +3200,13 @@ FK_LBS_DEF fk_result fk_bind_frames_from_matrices(int joint_count, const float *
                                                   float out_space[12], fk_rigid *out_bind_poses)
 {
     double space[9], space_inverse[9], scale = 0.0;
-    int i, k, row;
+    int i, k, row, pass;
     if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
     if (!out_space || (joint_count > 0 && (!inverse_bind_matrices || !out_bind_poses))) return FK_ERROR_NULL_ARGUMENT;
-    for (k = 0; k < 12; ++k) out_space[k] = k % 5 == 0 ? 1.0f : 0.0f;
     for (i = 0; i < joint_count; ++i)
         if (!fk__mat34_is_finite(inverse_bind_matrices + 12 * (size_t)i)) return FK_ERROR_NOT_FINITE;
-    for (i = 0; i < joint_count; ++i) {
+    /* The first pass checks every joint, the second writes: nothing is written on error. */
+    for (pass = 0; pass < 2; ++pass) for (i = 0; i < joint_count; ++i) {
         double frame[12], transposed[9], rotation[9], stretch[9];
         if (!fk__rest_frame(inverse_bind_matrices + 12 * (size_t)i, frame)) return FK_ERROR_NOT_RIGID;
         for (row = 0; row < 3; ++row)
@@ -3183,16 +3221,19 @@ FK_LBS_DEF fk_result fk_bind_frames_from_matrices(int joint_count, const float *
             if (!(fabs(stretch[k] - space[k]) <= (double)FK_LBS_RIGID_TOLERANCE * scale)) return FK_ERROR_NOT_RIGID;
         { /* B_i = F^-1 IB_i^-1: the rotation U (transposed back) and F^-1 t */
             double u[9];
+            fk_rigid pose;
             for (row = 0; row < 3; ++row)
                 for (k = 0; k < 3; ++k) u[3 * row + k] = rotation[3 * k + row];
-            out_bind_poses[i].q = fk__quat_from_mat3_double(u);
-            out_bind_poses[i].t = fk_vec3_make(
+            pose.q = fk__quat_from_mat3_double(u);
+            pose.t = fk_vec3_make(
                 (float)(space_inverse[0] * frame[3] + space_inverse[1] * frame[7] + space_inverse[2] * frame[11]),
                 (float)(space_inverse[3] * frame[3] + space_inverse[4] * frame[7] + space_inverse[5] * frame[11]),
                 (float)(space_inverse[6] * frame[3] + space_inverse[7] * frame[7] + space_inverse[8] * frame[11]));
-            if (!fk__vec3_is_finite(out_bind_poses[i].t)) return FK_ERROR_NOT_FINITE;
+            if (!fk__vec3_is_finite(pose.t)) return FK_ERROR_NOT_FINITE;
+            if (pass) out_bind_poses[i] = pose;
         }
     }
+    for (k = 0; k < 12; ++k) out_space[k] = k % 5 == 0 ? 1.0f : 0.0f;
     if (joint_count > 0)
         for (k = 0; k < 9; ++k) out_space[4 * (k / 3) + k % 3] = (float)space[k];
     return FK_OK;
@@ -3203,7 +3244,7 @@ FK_LBS_DEF fk_result fk_skin_matrices_from_matrices(int joint_count, const float
                                                     float *out_matrices)
 {
     double f[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}, f_inverse[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
-    int i, k;
+    int i, k, pass;
     if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
     if (joint_count > 0 && (!inverse_bind_matrices || !world_matrices || !out_matrices)) return FK_ERROR_NULL_ARGUMENT;
     if (space) {
@@ -3216,14 +3257,15 @@ FK_LBS_DEF fk_result fk_skin_matrices_from_matrices(int joint_count, const float
         for (k = 0; k < 3; ++k)
             f_inverse[4 * k + 3] = -(inverse[3 * k] * f[3] + inverse[3 * k + 1] * f[7] + inverse[3 * k + 2] * f[11]);
     }
-    for (i = 0; i < joint_count; ++i) {
+    /* The first pass checks every joint, the second writes: nothing is written on error. */
+    for (pass = 0; pass < 2; ++pass) for (i = 0; i < joint_count; ++i) {
         double skinning[12], left[12], product[12];
         if (!fk__skinning_matrix(inverse_bind_matrices, world_matrices, i, skinning)) return FK_ERROR_NOT_FINITE;
         fk__mat34_mul_double(f_inverse, skinning, left);
         fk__mat34_mul_double(left, f, product);
         for (k = 0; k < 12; ++k) {
-            out_matrices[12 * (size_t)i + (size_t)k] = (float)product[k];
-            if (!fk__is_finite(out_matrices[12 * (size_t)i + (size_t)k])) return FK_ERROR_NOT_FINITE;
+            if (!fk__is_finite((float)product[k])) return FK_ERROR_NOT_FINITE;
+            if (pass) out_matrices[12 * (size_t)i + (size_t)k] = (float)product[k];
         }
     }
     return FK_OK;

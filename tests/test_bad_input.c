@@ -6,6 +6,7 @@
    inputs were left alone. */
 #include "fk_lbs.h" /* declarations: the library is tests/fk_lbs_impl.c */
 #include "check.h"
+#include "test_random.h"
 
 #include <float.h>
 #include <limits.h>
@@ -791,7 +792,10 @@ static void non_finite_matrix_is_not_finite(void)
     scaled_matrix(1.0f, fk_vec3_make(0.0f, -1.0f, 0.0f), ib + 12);
     memcpy(w, ib, sizeof w);
     w[12 + 3] = -INFINITY;
+    for (i = 0; i < 12; ++i) pretransform[i] = poison;
     CHECK(fk_bind_from_matrices(2, ib, w, rest, pretransform) == FK_ERROR_NOT_FINITE, "bind, infinite world matrix");
+    for (i = 0; i < 12; ++i) CHECK(pretransform[i] == poison, "bind wrote the pre-transform on an error");
+    for (i = 0; i < 12; ++i) pretransform[i] = i % 5 == 0 ? 1.0f : 0.0f;
     CHECK(fk_pose_from_matrices(2, parents, ib, w, pretransform, rest, q, d) == FK_ERROR_NOT_FINITE,
           "pose, infinite world matrix");
     memcpy(w, ib, sizeof w);
@@ -1090,6 +1094,413 @@ static void subtree_update_leaves_every_other_joint_alone(void)
           "a joint outside the subtree was written on an overflow");
 }
 
+/* ---- Random bad input: an error leaves the outputs alone ---- */
+
+/* A seeded, bounded harness over every function family: small random inputs,
+   some of their numbers spoiled (zero, NaN, infinities, values near FLT_MAX),
+   parents and indices sometimes out of range, pointers sometimes NULL. Every
+   output starts as a sentinel pattern; after an error it must still be one
+   (or what the function's comment says it writes then: identities for FK),
+   and the inputs must be as they were. Replay a failure with its trial number. */
+enum { WILD_JOINTS = 4, WILD_KEYS = 3, WILD_VERTICES = 3, WILD_K = 3, WILD_TRIALS = 3000, ARENA = 8192 };
+
+static unsigned char arena[ARENA];
+static size_t arena_used;
+
+static void *arena_take(size_t bytes)
+{
+    void *p = arena + arena_used;
+    arena_used += (bytes + 15) / 16 * 16;
+    return arena_used <= ARENA ? p : NULL;
+}
+
+static int arena_untouched(void)
+{
+    size_t i;
+    for (i = 0; i < ARENA; ++i)
+        if (arena[i] != 0xA5) return 0;
+    return 1;
+}
+
+static void arena_reset(void)
+{
+    memset(arena, 0xA5, sizeof arena);
+    arena_used = 0;
+}
+
+/* A number as data brings it: mostly ordinary, sometimes one that breaks something. */
+static float wild(float scale)
+{
+    static const float special[] = {0.0f, -0.0f, NAN, INFINITY, -INFINITY, FLT_MAX, -3e38f, 3e38f, 1e-30f, 1e30f};
+    if (rng_below(12)) return rng_uniform(-scale, scale);
+    return special[rng_below((int)(sizeof special / sizeof special[0]))];
+}
+
+static void *maybe(const void *p) { return rng_below(24) ? (void *)(size_t)p : NULL; }
+
+typedef struct wild_input {
+    int n, parents[WILD_JOINTS], subtree, keys, vertices, k, bones;
+    fk_vec3 rest[WILD_JOINTS], translations[WILD_JOINTS], scales[WILD_JOINTS];
+    fk_quat rotations[WILD_JOINTS], rotations_b[WILD_JOINTS];
+    fk_rigid transforms[WILD_JOINTS];
+    float inverse_bind[12 * WILD_JOINTS], world[12 * WILD_JOINTS], matrices[12 * WILD_JOINTS], weights[WILD_JOINTS];
+    float times[WILD_KEYS], values[3 * 4 * WILD_KEYS];
+    float positions[3 * WILD_VERTICES], normals[3 * WILD_VERTICES], vertex_weights[WILD_K * WILD_VERTICES];
+    uint16_t joints[WILD_K * WILD_VERTICES];
+    uint32_t indices[3];
+} wild_input;
+
+static void wild_make(wild_input *in)
+{
+    int i, e;
+    memset(in, 0, sizeof *in);
+    in->n = rng_below(8) ? 1 + rng_below(WILD_JOINTS) : rng_below(3) - 1;
+    random_tree(WILD_JOINTS, in->parents);
+    if (!rng_below(6)) in->parents[rng_below(WILD_JOINTS)] = rng_below(WILD_JOINTS + 2) - 1;
+    in->subtree = rng_below(WILD_JOINTS + 1) - (rng_below(8) ? 0 : 1);
+    for (i = 0; i < WILD_JOINTS; ++i) {
+        in->rest[i] = fk_vec3_make(wild(2.0f), wild(2.0f), wild(2.0f));
+        in->translations[i] = fk_vec3_make(wild(1.0f), wild(1.0f), wild(1.0f));
+        in->scales[i] = fk_vec3_make(wild(2.0f), wild(2.0f), wild(2.0f));
+        in->rotations[i] = random_quat();
+        in->rotations_b[i] = random_quat();
+        if (!rng_below(10)) in->rotations[i].x = wild(1.0f);
+        if (!rng_below(10)) in->rotations_b[i].w = wild(1.0f);
+        in->transforms[i] = fk_rigid_make(in->rotations[i], in->translations[i]);
+        fk_mat34_from_trs(in->translations[i], in->rotations_b[i], fk_vec3_make(1.0f, 1.0f, 1.0f), in->world + 12 * i);
+        fk_mat34_from_trs(in->rest[i], in->rotations[i], fk_vec3_make(1.0f, 1.0f, 1.0f), in->inverse_bind + 12 * i);
+        fk_mat34_from_trs(in->translations[i], in->rotations[i], in->scales[i], in->matrices + 12 * i);
+        for (e = 0; e < 12; ++e) if (!rng_below(40)) in->inverse_bind[12 * i + e] = wild(3.0f);
+        for (e = 0; e < 12; ++e) if (!rng_below(40)) in->world[12 * i + e] = wild(3.0f);
+        in->weights[i] = rng_below(4) ? rng_uniform(0.0f, 1.0f) : wild(1.0f);
+    }
+    in->keys = rng_below(8) ? 1 + rng_below(WILD_KEYS) : rng_below(2) - 1;
+    for (i = 0; i < WILD_KEYS; ++i) in->times[i] = rng_below(8) ? (float)i + rng_uniform(0.0f, 0.5f) : wild(3e38f);
+    for (i = 0; i < 12 * WILD_KEYS; ++i) in->values[i] = rng_below(16) ? rng_uniform(-1.0f, 1.0f) : wild(1.0f);
+    in->vertices = rng_below(8) ? 1 + rng_below(WILD_VERTICES) : rng_below(2) - 1;
+    in->k = 1 + rng_below(WILD_K);
+    in->bones = in->n;
+    for (i = 0; i < 3 * WILD_VERTICES; ++i) { in->positions[i] = wild(2.0f); in->normals[i] = wild(1.0f); }
+    for (i = 0; i < WILD_K * WILD_VERTICES; ++i) {
+        in->joints[i] = (uint16_t)rng_below(WILD_JOINTS + (rng_below(8) ? 0 : 2));
+        in->vertex_weights[i] = rng_below(8) ? rng_uniform(0.0f, 1.0f) : wild(1.0f);
+    }
+    for (i = 0; i < 3; ++i) in->indices[i] = (uint32_t)rng_below(WILD_VERTICES + (rng_below(10) ? 0 : 1));
+}
+
+/* Checks the rule after one call: nothing written on error (or what @p allowed
+   accepts), the inputs unchanged. */
+#define WILD_CHECK(call, name)                                                                         \
+    do {                                                                                               \
+        fk_result wild_result_ = (call);                                                               \
+        CHECK(memcmp(&before, in, sizeof before) == 0, "trial %d: %s modified an input", trial, name); \
+        if (wild_result_ != FK_OK)                                                                     \
+            CHECK(arena_untouched(), "trial %d: %s wrote on error %s", trial, name,                    \
+                  fk_result_description(wild_result_));                                                \
+        *in = before;                                                                                  \
+        arena_reset();                                                                                 \
+    } while (0)
+
+static fk_skin_desc wild_skin(wild_input *in, float *out_positions, float *out_normals, int use_matrices)
+{
+    fk_skin_desc d;
+    memset(&d, 0, sizeof d);
+    d.vertex_count = in->vertices; d.influences = in->k;
+    d.positions = (const float *)maybe(in->positions);
+    d.normals = rng_below(2) ? in->normals : NULL;
+    d.joints = in->joints; d.weights = (const float *)maybe(in->vertex_weights);
+    d.transform_count = in->n;
+    if (use_matrices) d.matrices = in->matrices, d.bind_poses = (const fk_rigid *)maybe(in->transforms);
+    else d.transforms = (const fk_rigid *)maybe(in->transforms);
+    d.out_positions = out_positions; d.out_normals = d.normals ? out_normals : NULL;
+    if (!rng_below(16)) d.position_stride = (size_t)rng_below(16);
+    if (!rng_below(32)) d.dqs_scale_center = (fk_dqs_scale_center)rng_below(3);
+    return d;
+}
+
+/* The FK functions' rule: on an error found in the data, identities. */
+static int identities_or_untouched(const void *out, size_t bytes, int joints, int matrices)
+{
+    const unsigned char *b = (const unsigned char *)out;
+    int i, untouched = 1;
+    size_t at;
+    for (at = 0; at < bytes; ++at) untouched &= b[at] == 0xA5;
+    if (untouched) return 1;
+    for (i = 0; i < joints; ++i) {
+        if (matrices) {
+            if (memcmp((const float *)out + 12 * i, (const float[12]){1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}, 48) != 0) return 0;
+        } else if (!is_identity(((const fk_rigid *)out)[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void wild_forward(wild_input *in, int trial)
+{
+    const wild_input before = *in;
+    const size_t n = in->n > 0 ? (size_t)in->n : 0;
+    int frame, j;
+    for (frame = 0; frame < 2; ++frame) {
+        fk_rigid *out = (fk_rigid *)arena_take(n * sizeof *out);
+        fk_result r = frame ? fk_forward_rest_frame(in->n, (const int *)maybe(in->parents), in->rest, in->rotations,
+                                                    (const fk_vec3 *)maybe(in->translations), out)
+                            : fk_forward(in->n, in->parents, (const fk_vec3 *)maybe(in->rest), in->rotations,
+                                         in->translations, out);
+        CHECK(r == FK_OK || identities_or_untouched(out, n * sizeof *out, in->n, 0),
+              "trial %d: fk_forward error %d: neither identities nor untouched", trial, (int)r);
+        arena_reset();
+    }
+    for (frame = 0; frame < 2; ++frame) {
+        float *out = (float *)arena_take(n * 48);
+        fk_result r = frame ? fk_forward_scaled(in->n, in->parents, (const fk_vec3 *)maybe(in->rest), in->rotations,
+                                                in->translations, (const fk_vec3 *)maybe(in->scales), out)
+                            : fk_forward_trs(in->n, (const int *)maybe(in->parents), in->translations,
+                                             (const fk_quat *)maybe(in->rotations), in->scales, out);
+        CHECK(r == FK_OK || identities_or_untouched(out, n * 48, in->n, 1),
+              "trial %d: fk_forward_trs/scaled error %d: neither identities nor untouched", trial, (int)r);
+        arena_reset();
+    }
+    WILD_CHECK(fk_posed_joints(in->n, (const fk_vec3 *)maybe(in->rest), in->transforms,
+                               (fk_vec3 *)arena_take(n * sizeof(fk_vec3))), "fk_posed_joints");
+    { /* subtree updates: in place, so their arrays start as a finished pose */
+        fk_rigid pose[WILD_JOINTS], start[WILD_JOINTS];
+        float scaled[12 * WILD_JOINTS], scaled_start[12 * WILD_JOINTS];
+        fk_result r;
+        for (j = 0; j < WILD_JOINTS; ++j) {
+            pose[j] = in->transforms[j];
+            fk_rigid_to_mat34(in->transforms[j], scaled + 12 * j);
+            if (!rng_below(8)) pose[j].q.w = rng_below(2) ? 4.0f : 8.0f;
+            if (!rng_below(8)) scaled[12 * j] = rng_below(2) ? INFINITY : -INFINITY;
+        }
+        memcpy(start, pose, sizeof pose);
+        memcpy(scaled_start, scaled, sizeof scaled);
+        r = rng_below(2) ? fk_forward_subtree(in->n, in->parents, in->rest, in->rotations, in->translations, in->subtree, pose)
+                         : fk_forward_subtree_rest_frame(in->n, in->parents, in->rest, in->rotations, NULL, in->subtree, pose);
+        for (j = 0; j < WILD_JOINTS; ++j) {
+            int inside = r == FK_OK || r == FK_ERROR_NOT_FINITE;
+            inside = inside && j < in->n && in->subtree >= 0 && in->subtree < in->n &&
+                     fk_validate_skeleton(in->n, in->parents) == FK_OK;
+            if (inside) { /* the subtree's joints: j or an ancestor is the subtree's root */
+                int a = j, steps = 0;
+                while (a >= 0 && a != in->subtree && steps++ < WILD_JOINTS) a = in->parents[a] < 0 ? -1 : in->parents[a];
+                inside = a == in->subtree;
+            }
+            CHECK(inside ? r == FK_OK || is_identity(pose[j]) || memcmp(&pose[j], &start[j], sizeof pose[j]) == 0
+                         : memcmp(&pose[j], &start[j], sizeof pose[j]) == 0,
+                  "trial %d: subtree %d (error %d) wrote joint %d", trial, in->subtree, (int)r, j);
+        }
+        r = fk_forward_scaled_subtree(in->n, in->parents, rng_below(2) ? in->rest : NULL, in->rotations,
+                                      in->translations, (const fk_vec3 *)maybe(in->scales), in->subtree, scaled);
+        if (r != FK_OK && r != FK_ERROR_NOT_FINITE)
+            CHECK(memcmp(scaled, scaled_start, sizeof scaled) == 0, "trial %d: scaled subtree wrote on error %d", trial, (int)r);
+        CHECK(memcmp(&before, in, sizeof before) == 0, "trial %d: a subtree update modified an input", trial);
+    }
+}
+
+static void wild_engine(wild_input *in, int trial)
+{
+    const wild_input before = *in;
+    const size_t n = in->n > 0 ? (size_t)in->n : 0;
+    float pretransform[12], space[12];
+    fk_vec3 rest[WILD_JOINTS];
+    WILD_CHECK(fk_mat34_inverse(in->world, (float *)arena_take(48)), "fk_mat34_inverse");
+    WILD_CHECK(fk_bind_from_matrices(in->n, in->inverse_bind, (const float *)maybe(in->world),
+                                     (fk_vec3 *)arena_take(n * sizeof(fk_vec3)), (float *)arena_take(48)),
+               "fk_bind_from_matrices");
+    if (fk_bind_from_matrices(in->n, in->inverse_bind, in->world, rest, pretransform) != FK_OK) {
+        memcpy(pretransform, (const float[12]){1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}, sizeof pretransform);
+        memcpy(rest, in->rest, sizeof rest);
+    }
+    WILD_CHECK(fk_pose_from_matrices(in->n, in->parents, in->inverse_bind, in->world, pretransform, rest,
+                                     (fk_quat *)arena_take(n * sizeof(fk_quat)), (fk_vec3 *)arena_take(n * sizeof(fk_vec3))),
+               "fk_pose_from_matrices");
+    WILD_CHECK(fk_bind_frames_from_matrices(in->n, in->inverse_bind, (float *)arena_take(48),
+                                            (fk_rigid *)arena_take(n * sizeof(fk_rigid))),
+               "fk_bind_frames_from_matrices");
+    memcpy(space, in->world, sizeof space);
+    WILD_CHECK(fk_skin_matrices_from_matrices(in->n, in->inverse_bind, in->world, rng_below(2) ? space : NULL,
+                                              (float *)arena_take(n * 48)),
+               "fk_skin_matrices_from_matrices");
+}
+
+static void wild_skinning(wild_input *in, int trial)
+{
+    const wild_input before = *in;
+    const size_t n = in->n > 0 ? (size_t)in->n : 0, v = in->vertices > 0 ? (size_t)in->vertices : 0;
+    int variant;
+    for (variant = 0; variant < 4; ++variant) {
+        float *out_positions = (float *)arena_take(12 * v), *out_normals = (float *)arena_take(12 * v);
+        fk_skin_desc d = wild_skin(in, out_positions, out_normals, variant >= 2);
+        fk_result valid = fk_skin_validate(&d), r;
+        CHECK(arena_untouched(), "trial %d: fk_skin_validate wrote", trial);
+        r = variant % 2 ? fk_skin_dqs(&d) : fk_skin_lbs(&d);
+        CHECK(memcmp(&before, in, sizeof before) == 0, "trial %d: skinning modified an input", trial);
+        /* DQS needs the bind poses of matrices with scale, which validation does not know */
+        CHECK(r == valid || (variant == 3 && !d.bind_poses && r == FK_ERROR_NULL_ARGUMENT),
+              "trial %d: skinning %d, validate %d", trial, (int)r, (int)valid);
+        if (r != FK_OK && r != FK_ERROR_JOINT_OUT_OF_RANGE)
+            CHECK(arena_untouched(), "trial %d: skinning wrote on error %s", trial, fk_result_description(r));
+        arena_reset();
+        { /* the bounds of the same descriptor */
+            fk_bone_bounds records[WILD_JOINTS];
+            fk_bounds *bounds;
+            WILD_CHECK(fk_skin_bounds_prepare(&d, (fk_bone_bounds *)arena_take(n * sizeof(fk_bone_bounds))),
+                       "fk_skin_bounds_prepare");
+            if (fk_skin_bounds_prepare(&d, records) == FK_OK) {
+                bounds = (fk_bounds *)arena_take(sizeof *bounds);
+                WILD_CHECK(variant % 2 ? fk_skin_bounds_dqs(&d, records, bounds) : fk_skin_bounds_lbs(&d, records, bounds),
+                           "fk_skin_bounds_lbs/dqs");
+            }
+        }
+    }
+    WILD_CHECK(fk_palette_matrices(in->n, (const fk_rigid *)maybe(in->transforms), (float *)arena_take(n * 48)),
+               "fk_palette_matrices");
+    WILD_CHECK(fk_palette_dual_quats(in->n, (const int *)maybe(in->parents), in->transforms, (float *)arena_take(n * 32)),
+               "fk_palette_dual_quats");
+    WILD_CHECK(fk_palette_dual_quats_scaled(in->n, (const int *)maybe(in->parents), in->matrices,
+                                            (const fk_rigid *)maybe(in->transforms), (float *)arena_take(n * 32),
+                                            (float *)arena_take(n * 48)),
+               "fk_palette_dual_quats_scaled");
+    {
+        fk_palette_split_desc s;
+        memset(&s, 0, sizeof s);
+        s.triangle_count = rng_below(2); s.indices = in->indices; s.vertex_count = in->vertices;
+        s.influences = in->k; s.joints = (const uint16_t *)maybe(in->joints); s.weights = in->vertex_weights;
+        s.bone_count = rng_below(16) ? in->n : 65537; s.max_bones = rng_below(4);
+        WILD_CHECK(fk_palette_split(&s, 1, (int *)arena_take(sizeof(int)), (uint16_t *)arena_take(2 * 4),
+                                    (int *)arena_take(sizeof(int)), (int *)arena_take(sizeof(int))),
+                   "fk_palette_split");
+        WILD_CHECK(fk_palette_local_joints(in->n, in->joints, in->vertices, in->k, in->joints, in->vertex_weights,
+                                           (uint16_t *)arena_take(2 * WILD_K * v)),
+                   "fk_palette_local_joints");
+    }
+    {
+        fk_morph_target target;
+        fk_morph_desc m;
+        memset(&target, 0, sizeof target); memset(&m, 0, sizeof m);
+        target.position_deltas = in->normals; target.normal_deltas = rng_below(2) ? in->positions : NULL;
+        if (rng_below(2)) target.indices = in->indices, target.sparse_count = rng_below(4);
+        m.vertex_count = in->vertices; m.positions = in->positions; m.normals = rng_below(2) ? in->normals : NULL;
+        m.target_count = 1; m.targets = &target; m.weights = in->weights;
+        m.out_positions = (float *)arena_take(12 * v); m.out_normals = m.normals ? (float *)arena_take(12 * v) : NULL;
+        WILD_CHECK(fk_morph_apply(&m), "fk_morph_apply");
+    }
+    {
+        fk_weights_desc w;
+        fk_weights_report scratch;
+        memset(&w, 0, sizeof w);
+        w.vertex_count = in->vertices; w.influences = in->k; w.joints = in->joints; w.weights = in->vertex_weights;
+        w.joint_count = in->n; w.max_influences = rng_below(WILD_K + 2) - 1;
+        WILD_CHECK(fk_weights_inspect(&w, (fk_weights_report *)arena_take(sizeof(fk_weights_report))),
+                   "fk_weights_inspect");
+        if (fk_weights_inspect(&w, &scratch) != FK_OK) /* repair works in place: only its failures are checked */
+            WILD_CHECK(fk_weights_repair(&w, (fk_weights_report *)arena_take(sizeof(fk_weights_report))),
+                       "fk_weights_repair");
+    }
+}
+
+static void wild_animation(wild_input *in, int trial)
+{
+    const wild_input before = *in;
+    const size_t n = in->n > 0 ? (size_t)in->n : 0;
+    const fk_quat *rotations[2] = {in->rotations, in->rotations_b};
+    const fk_vec3 *translations[2] = {in->translations, NULL};
+    const float *masks[2] = {in->weights, NULL};
+    const fk_rotation_interpolation method = (fk_rotation_interpolation)rng_below(3);
+    const fk_interpolation interpolation = (fk_interpolation)(rng_below(16) ? rng_below(3) : 3);
+    const float time = wild(3.0f);
+    int *cursor = (int *)arena_take(sizeof(int));
+    fk_rigid deltas[2];
+    WILD_CHECK(fk_pose_interpolate(in->n, in->rotations, (const fk_vec3 *)maybe(in->translations), in->rotations_b,
+                                   NULL, wild(1.0f), method, (fk_quat *)arena_take(n * 16), (fk_vec3 *)arena_take(n * 12)),
+               "fk_pose_interpolate");
+    WILD_CHECK(fk_pose_blend(in->n, 1 + rng_below(2), rotations, translations, in->weights, (fk_quat *)arena_take(n * 16),
+                             (fk_vec3 *)arena_take(n * 12)),
+               "fk_pose_blend");
+    WILD_CHECK(fk_pose_blend_masked(in->n, 2, rotations, translations, in->weights, masks,
+                                    (fk_quat *)arena_take(n * 16), (fk_vec3 *)arena_take(n * 12)),
+               "fk_pose_blend_masked");
+    WILD_CHECK(fk_pose_difference(in->n, in->rotations, NULL, (const fk_quat *)maybe(in->rotations_b), in->translations,
+                                  (fk_quat *)arena_take(n * 16), (fk_vec3 *)arena_take(n * 12)),
+               "fk_pose_difference");
+    WILD_CHECK(fk_pose_add_masked(in->n, in->rotations, in->translations, in->rotations_b, NULL, wild(1.0f),
+                                  rng_below(2) ? in->weights : NULL, (fk_quat *)arena_take(n * 16),
+                                  (fk_vec3 *)arena_take(n * 12)),
+               "fk_pose_add_masked");
+    WILD_CHECK(fk_track_sample_vec3(in->keys, in->times, (const fk_vec3 *)(const void *)in->values, time,
+                                    (fk_vec3 *)arena_take(12)), "fk_track_sample_vec3");
+    WILD_CHECK(fk_track_sample_quat(in->keys, in->times, (const fk_quat *)(const void *)in->values, time, method,
+                                    (fk_quat *)arena_take(16)), "fk_track_sample_quat");
+    memset(cursor, 0xA5, sizeof *cursor);
+    WILD_CHECK(fk_track_evaluate(in->keys, in->times, in->values, 1 + rng_below(2), interpolation, time, cursor,
+                                 (float *)arena_take(8)), "fk_track_evaluate");
+    WILD_CHECK(fk_track_evaluate_vec3(in->keys, in->times, (const fk_vec3 *)(const void *)in->values, interpolation,
+                                      time, (int *)arena_take(sizeof(int)), (fk_vec3 *)arena_take(12)),
+               "fk_track_evaluate_vec3");
+    WILD_CHECK(fk_track_evaluate_quat(in->keys, in->times, (const fk_quat *)(const void *)in->values, interpolation,
+                                      method, time, (int *)arena_take(sizeof(int)), (fk_quat *)arena_take(16)),
+               "fk_track_evaluate_quat");
+    WILD_CHECK(fk_root_motion_extract(in->n, in->rest[0], (const fk_quat *)maybe(in->rotations), in->translations,
+                                      rng_below(9), (fk_root_motion_rotation)rng_below(4), in->scales[0],
+                                      (fk_quat *)arena_take(n * 16), (fk_vec3 *)arena_take(n * 12),
+                                      (fk_quat *)arena_take(n * 16), (fk_vec3 *)arena_take(n * 12)),
+               "fk_root_motion_extract");
+    WILD_CHECK(fk_root_motion_delta(in->keys, in->times, in->rotations, (const fk_vec3 *)maybe(in->translations),
+                                    wild(3.0f), time, rng_below(5) - 2, (fk_rigid *)arena_take(sizeof(fk_rigid))),
+               "fk_root_motion_delta");
+    deltas[0] = in->transforms[0]; deltas[1] = in->transforms[1];
+    WILD_CHECK(fk_root_motion_blend(1 + rng_below(2), deltas, in->weights, (fk_rigid *)arena_take(sizeof(fk_rigid))),
+               "fk_root_motion_blend");
+}
+
+static void wild_derivatives(wild_input *in, int trial)
+{
+    const wild_input before = *in;
+    const size_t n = in->n > 0 ? (size_t)in->n : 0;
+    const fk_rotation_frame frame = (fk_rotation_frame)rng_below(2);
+    WILD_CHECK(fk_jacobian_point(in->n, in->parents, in->rest, in->transforms, frame, in->subtree, in->rest[1],
+                                 (float *)arena_take(36 * n)), "fk_jacobian_point");
+    WILD_CHECK(fk_jacobian_lbs_vertex(in->n, in->parents, in->rest, in->transforms, frame, in->rest[2], in->k,
+                                      in->joints, in->vertex_weights, (float *)arena_take(36 * n)),
+               "fk_jacobian_lbs_vertex");
+    { /* in place: the rotations start as the caller's */
+        fk_quat rotations[WILD_JOINTS], start[WILD_JOINTS];
+        fk_ik_aim_desc aim;
+        int reached = 7;
+        fk_result r;
+        memcpy(rotations, in->rotations, sizeof rotations);
+        memcpy(start, rotations, sizeof start);
+        r = fk_ik_step(in->n, in->parents, in->rest, in->transforms, frame, in->subtree, in->rest[1], rng_below(3) - 1,
+                       in->translations[0], wild(1.0f), rotations);
+        CHECK(r == FK_OK || memcmp(rotations, start, sizeof start) == 0, "trial %d: fk_ik_step wrote on error", trial);
+        memcpy(rotations, start, sizeof start);
+        memset(&aim, 0, sizeof aim);
+        aim.forward = in->scales[1]; aim.up = rng_below(2) ? in->scales[2] : aim.up;
+        r = fk_ik_aim(in->n, in->parents, in->rest, in->transforms, frame, in->subtree, &aim, in->translations[1],
+                      wild(1.0f), rotations, &reached);
+        CHECK(r == FK_OK || (memcmp(rotations, start, sizeof start) == 0 && reached == 7),
+              "trial %d: fk_ik_aim wrote on error", trial);
+        CHECK(memcmp(&before, in, sizeof before) == 0, "trial %d: IK modified an input", trial);
+    }
+}
+
+static void random_bad_input_leaves_outputs_alone(void)
+{
+    wild_input in;
+    int trial;
+    rng_state = 0x5EEDBAD1u;
+    arena_reset();
+    for (trial = 0; trial < WILD_TRIALS; ++trial) {
+        wild_make(&in);
+        wild_forward(&in, trial);
+        wild_engine(&in, trial);
+        wild_skinning(&in, trial);
+        wild_animation(&in, trial);
+        wild_derivatives(&in, trial);
+    }
+}
+
 int main(void)
 {
     RUN_TEST(negative_joint_count_is_invalid_count);
@@ -1133,5 +1544,6 @@ int main(void)
     RUN_TEST(largest_stride_for_one_vertex_forms_no_pointer_past_it);
     RUN_TEST(keys_further_apart_than_flt_max_are_not_finite);
     RUN_TEST(subtree_update_leaves_every_other_joint_alone);
+    RUN_TEST(random_bad_input_leaves_outputs_alone);
     return check_finish();
 }
