@@ -1094,6 +1094,292 @@ static void subtree_update_leaves_every_other_joint_alone(void)
           "a joint outside the subtree was written on an overflow");
 }
 
+/* ---- One test per family: its errors, and nothing written on them ---- */
+
+static const unsigned char poison_byte = 0xA5;
+
+static int all_poison(const void *p, size_t bytes)
+{
+    const unsigned char *b = (const unsigned char *)p;
+    size_t i;
+    for (i = 0; i < bytes; ++i)
+        if (b[i] != poison_byte) return 0;
+    return 1;
+}
+
+static void bad_track_is_reported_and_writes_nothing(void)
+{
+    float times[3] = {0.0f, 1.0f, 2.0f}, floats[3] = {0.0f, 1.0f, 2.0f}, out[2];
+    fk_quat keys[3] = {{0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0, 1}}, q;
+    fk_vec3 v, vectors[3] = {{0, 0, 0}, {1, 1, 1}, {2, 2, 2}};
+    int cursor;
+    memset(out, poison_byte, sizeof out); memset(&q, poison_byte, sizeof q); memset(&v, poison_byte, sizeof v);
+    memset(&cursor, poison_byte, sizeof cursor);
+    CHECK(fk_track_validate(0, times) == FK_ERROR_INVALID_COUNT, "no keys");
+    CHECK(fk_track_evaluate(3, times, floats, 0, FK_INTERPOLATION_LINEAR, 0.5f, &cursor, out) == FK_ERROR_INVALID_COUNT,
+          "no components");
+    CHECK(fk_track_evaluate(3, times, floats, 1, (fk_interpolation)7, 0.5f, &cursor, out) == FK_ERROR_INVALID_OPTION,
+          "an interpolation it does not name");
+    CHECK(fk_track_evaluate(3, times, floats, 1, FK_INTERPOLATION_LINEAR, NAN, &cursor, out) == FK_ERROR_NOT_FINITE,
+          "NaN time");
+    CHECK(fk_track_evaluate_quat(3, times, keys, FK_INTERPOLATION_STEP, (fk_rotation_interpolation)5, 0.5f, &cursor,
+                                 &q) == FK_ERROR_INVALID_OPTION, "a bad method with STEP");
+    CHECK(fk_track_evaluate_quat(3, times, keys, FK_INTERPOLATION_CUBICSPLINE, (fk_rotation_interpolation)5, 0.5f,
+                                 &cursor, &q) == FK_ERROR_INVALID_OPTION, "a bad method with CUBICSPLINE");
+    times[1] = 3.0f;
+    CHECK(fk_track_validate(3, times) == FK_ERROR_KEYS_NOT_ASCENDING, "descending keys");
+    CHECK(fk_track_sample_vec3(3, times, vectors, 0.5f, &v) == FK_ERROR_KEYS_NOT_ASCENDING, "sample, descending keys");
+    times[1] = 1.0f;
+    keys[1].w = 0.0f;
+    CHECK(fk_track_sample_quat(3, times, keys, 0.5f, FK_INTERPOLATE_SLERP, &q) == FK_ERROR_INVALID_ROTATION,
+          "a zero key");
+    vectors[1].y = INFINITY;
+    CHECK(fk_track_evaluate_vec3(3, times, vectors, FK_INTERPOLATION_LINEAR, 1.5f, &cursor, &v) == FK_ERROR_NOT_FINITE,
+          "an infinite key");
+    CHECK(all_poison(out, sizeof out) && all_poison(&q, sizeof q) && all_poison(&v, sizeof v) &&
+              all_poison(&cursor, sizeof cursor), "a track output or the cursor was written on an error");
+}
+
+static void bad_root_motion_is_reported_and_writes_nothing(void)
+{
+    fk_quat rotations[2] = {{0, 0, 0, 1}, {0, 0, 0.6f, 0.8f}}, motion[2];
+    fk_vec3 translations[2] = {{0, 0, 0}, {1, 0, 0}}, up = {0, 0, 0}, moved[2];
+    fk_rigid deltas[2], out;
+    float times[2] = {0.0f, 1.0f}, weights[2] = {FLT_MAX, FLT_MAX};
+    memset(motion, poison_byte, sizeof motion); memset(moved, poison_byte, sizeof moved);
+    memset(&out, poison_byte, sizeof out);
+    deltas[0] = deltas[1] = fk_rigid_identity();
+    CHECK(fk_root_motion_extract(2, up, rotations, translations, 9, FK_ROOT_ROTATION_NONE, up, motion, moved, NULL,
+                                 NULL) == FK_ERROR_INVALID_OPTION, "axes 9");
+    CHECK(fk_root_motion_extract(2, up, rotations, translations, 5, (fk_root_motion_rotation)3, up, motion, moved, NULL,
+                                 NULL) == FK_ERROR_INVALID_OPTION, "an unknown rotation mode");
+    CHECK(fk_root_motion_extract(2, up, rotations, translations, 5, FK_ROOT_ROTATION_YAW, up, motion, moved, NULL,
+                                 NULL) == FK_ERROR_INVALID_OPTION, "a zero up axis for yaw");
+    CHECK(fk_root_motion_delta(2, times, rotations, translations, 0.0f, INFINITY, 0, &out) == FK_ERROR_NOT_FINITE,
+          "an infinite time");
+    CHECK(fk_root_motion_blend(2, deltas, weights, &out) == FK_ERROR_INVALID_WEIGHT, "weights summing past FLT_MAX");
+    CHECK(all_poison(motion, sizeof motion) && all_poison(moved, sizeof moved) && all_poison(&out, sizeof out),
+          "root motion wrote on an error");
+}
+
+static void bad_pose_blend_is_reported_and_writes_nothing(void)
+{
+    fk_quat a[2] = {{0, 0, 0, 1}, {0, 0, 0, 1}}, b[2] = {{0, 0, 0, 1}, {0, 0, 0, 0}}, out[2];
+    fk_vec3 d[2] = {{0, 0, 0}, {INFINITY, 0, 0}}, out_d[2];
+    const fk_quat *rotations[2] = {a, a};
+    const fk_vec3 *translations[2] = {NULL, NULL};
+    float weights[2] = {0.0f, 0.0f}, mask[2] = {1.0f, -1.0f};
+    const float *masks[2] = {mask, NULL};
+    memset(out, poison_byte, sizeof out); memset(out_d, poison_byte, sizeof out_d);
+    CHECK(fk_pose_blend(2, 2, rotations, translations, weights, out, out_d) == FK_ERROR_INVALID_WEIGHT, "zero weights");
+    weights[0] = 1.0f;
+    CHECK(fk_pose_blend_masked(2, 2, rotations, translations, weights, masks, out, out_d) == FK_ERROR_INVALID_WEIGHT,
+          "a negative mask value");
+    CHECK(fk_pose_interpolate(2, a, NULL, b, NULL, 0.5f, FK_INTERPOLATE_SLERP, out, out_d) == FK_ERROR_INVALID_ROTATION,
+          "a zero rotation");
+    CHECK(fk_pose_add(2, a, d, a, NULL, 1.0f, out, out_d) == FK_ERROR_NOT_FINITE, "an infinite translation");
+    CHECK(fk_pose_difference(-1, a, NULL, a, NULL, out, out_d) == FK_ERROR_INVALID_COUNT, "-1 joints");
+    CHECK(all_poison(out, sizeof out) && all_poison(out_d, sizeof out_d), "a pose was written on an error");
+}
+
+static void bad_morph_is_reported_and_writes_nothing(void)
+{
+    float positions[6] = {0, 0, 0, 1, 1, 1}, deltas[3] = {1, 2, 3}, weight = 1.0f, out[6];
+    uint32_t index = 2;
+    fk_morph_target target;
+    fk_morph_desc m;
+    memset(&target, 0, sizeof target); memset(&m, 0, sizeof m);
+    memset(out, poison_byte, sizeof out);
+    target.position_deltas = deltas; target.indices = &index; target.sparse_count = 1;
+    m.vertex_count = 2; m.positions = positions; m.target_count = 1; m.targets = &target; m.weights = &weight;
+    m.out_positions = out;
+    CHECK(fk_morph_apply(&m) == FK_ERROR_JOINT_OUT_OF_RANGE, "a sparse index past the vertices");
+    index = 1; weight = NAN;
+    CHECK(fk_morph_apply(&m) == FK_ERROR_INVALID_WEIGHT, "a NaN weight");
+    weight = 3e38f; deltas[0] = 10.0f;
+    CHECK(fk_morph_apply(&m) == FK_ERROR_NOT_FINITE, "a weighted delta past FLT_MAX");
+    weight = 1.0f; m.out_positions = positions + 1;
+    CHECK(fk_morph_apply(&m) == FK_ERROR_CONFLICTING_ARGUMENTS, "an output overlapping its input");
+    m.out_positions = out; target.sparse_count = -1;
+    CHECK(fk_morph_apply(&m) == FK_ERROR_INVALID_COUNT, "a negative sparse count");
+    CHECK(all_poison(out, sizeof out), "a morph was written on an error");
+}
+
+static void bad_palette_or_split_is_reported_and_writes_nothing(void)
+{
+    fk_rigid bones[2] = {{{0, 0, 0, 1}, {0, 0, 0}}, {{0, 0, 0, 0}, {0, 0, 0}}};
+    float matrices[24], dual_quats[16];
+    uint32_t indices[6] = {0, 1, 2, 0, 2, 3};
+    uint16_t joints[4] = {0, 1, 2, 3}, group_bones[4], local[4];
+    float weights[4] = {1, 1, 1, 1};
+    int triangle_groups[2], bone_counts[2], count;
+    fk_palette_split_desc s;
+    memset(matrices, poison_byte, sizeof matrices); memset(dual_quats, poison_byte, sizeof dual_quats);
+    memset(group_bones, poison_byte, sizeof group_bones); memset(local, poison_byte, sizeof local);
+    memset(triangle_groups, poison_byte, sizeof triangle_groups); memset(bone_counts, poison_byte, sizeof bone_counts);
+    memset(&count, poison_byte, sizeof count);
+    CHECK(fk_palette_matrices(2, bones, matrices) == FK_ERROR_INVALID_ROTATION, "a zero rotation");
+    CHECK(fk_palette_dual_quats(2, (const int[2]){1, 0}, (const fk_rigid[2]){{{0, 0, 0, 1}, {0, 0, 0}}, {{0, 0, 0, 1}, {0, 0, 0}}},
+                                dual_quats) == FK_ERROR_CYCLE, "a cycle");
+    memset(&s, 0, sizeof s);
+    s.triangle_count = 2; s.indices = indices; s.vertex_count = 4; s.influences = 1; s.joints = joints;
+    s.weights = weights; s.bone_count = 65537; s.max_bones = 3;
+    CHECK(fk_palette_split(&s, 2, triangle_groups, group_bones, bone_counts, &count) == FK_ERROR_INVALID_COUNT,
+          "bone_count past 65,536");
+    s.bone_count = 4;
+    CHECK(fk_palette_split(&s, 1, triangle_groups, group_bones, bone_counts, &count) == FK_ERROR_INVALID_COUNT,
+          "more groups than room");
+    weights[3] = INFINITY;
+    CHECK(fk_palette_split(&s, 2, triangle_groups, group_bones, bone_counts, &count) == FK_ERROR_INVALID_WEIGHT,
+          "an infinite weight");
+    CHECK(fk_palette_local_joints(2, joints, 4, 1, joints, weights, local) == FK_ERROR_JOINT_OUT_OF_RANGE,
+          "a joint the group lacks");
+    CHECK(all_poison(matrices, sizeof matrices) && all_poison(dual_quats, sizeof dual_quats) &&
+              all_poison(group_bones, sizeof group_bones) && all_poison(local, sizeof local) &&
+              all_poison(triangle_groups, sizeof triangle_groups) && all_poison(bone_counts, sizeof bone_counts) &&
+              all_poison(&count, sizeof count),
+          "a palette or split was written on an error");
+}
+
+static void bad_bounds_input_is_reported_and_writes_nothing(void)
+{
+    mesh m;
+    fk_skin_desc d;
+    fk_bone_bounds records[BONES], good[BONES];
+    fk_bounds bounds;
+    fk_rigid bind[BONES];
+    int i;
+    good_mesh(&m);
+    d = describe(&m);
+    CHECK(fk_skin_bounds_prepare(&d, good) == FK_OK, "good mesh");
+    memset(records, poison_byte, sizeof records); memset(&bounds, poison_byte, sizeof bounds);
+    m.weights[0] = FLT_MAX; m.weights[1] = FLT_MAX;
+    CHECK(fk_skin_bounds_prepare(&d, records) == FK_ERROR_INVALID_WEIGHT, "weights summing past FLT_MAX");
+    m.weights[0] = 0.75f; m.weights[1] = 0.25f; m.joints[3] = BONES;
+    CHECK(fk_skin_bounds_prepare(&d, records) == FK_ERROR_JOINT_OUT_OF_RANGE, "a joint past the bones");
+    d.dqs_scale_center = (fk_dqs_scale_center)5;
+    CHECK(fk_skin_bounds_lbs(&d, good, &bounds) == FK_ERROR_INVALID_OPTION, "LBS, an unknown scale centre");
+    d.dqs_scale_center = FK_DQS_SCALE_AT_VERTEX;
+    for (i = 0; i < BONES; ++i) bind[i] = fk_rigid_identity();
+    bind[1].q.w = 0.0f;
+    d.bind_poses = bind;
+    CHECK(fk_skin_bounds_lbs(&d, good, &bounds) == FK_ERROR_INVALID_ROTATION, "LBS, a bind pose it does not use");
+    CHECK(fk_skin_lbs(&d) == FK_ERROR_INVALID_ROTATION, "skinning checks bind poses whenever given");
+    CHECK(all_poison(records, sizeof records) && all_poison(&bounds, sizeof bounds), "bounds were written on an error");
+}
+
+static void bad_weights_desc_is_reported_and_writes_nothing(void)
+{
+    uint16_t joints[4] = {0, 1, 5, 0};
+    float weights[4] = {0.5f, -0.5f, NAN, 1.0f};
+    uint16_t joints_before[4];
+    float weights_before[4];
+    fk_weights_desc w;
+    fk_weights_report report;
+    memcpy(joints_before, joints, sizeof joints); memcpy(weights_before, weights, sizeof weights);
+    memset(&w, 0, sizeof w); memset(&report, poison_byte, sizeof report);
+    w.vertex_count = 2; w.influences = 2; w.joints = joints; w.weights = weights; w.joint_count = 0;
+    CHECK(fk_weights_repair(&w, &report) == FK_ERROR_INVALID_COUNT, "no joints");
+    w.joint_count = 2; w.max_influences = 3;
+    CHECK(fk_weights_repair(&w, &report) == FK_ERROR_INVALID_COUNT, "more kept than stored");
+    w.max_influences = 0; w.weight_stride = 6;
+    CHECK(fk_weights_repair(&w, &report) == FK_ERROR_INVALID_STRIDE, "a stride below the record");
+    w.weight_stride = 0;
+    CHECK(fk_weights_inspect(&w, NULL) == FK_ERROR_NULL_ARGUMENT, "inspect without a report");
+    CHECK(all_poison(&report, sizeof report) && memcmp(joints, joints_before, sizeof joints) == 0 &&
+              memcmp(weights, weights_before, sizeof weights) == 0,
+          "weights were written on an error");
+}
+
+static void bad_jacobian_or_ik_step_is_reported_and_writes_nothing(void)
+{
+    rig r = good_rig();
+    fk_rigid transforms[JOINTS];
+    float out[9 * JOINTS];
+    uint16_t joints[2] = {0, 2};
+    float weights[2] = {0.5f, NAN};
+    fk_quat rotations[JOINTS];
+    CHECK(fk_forward(JOINTS, r.parents, r.rest, r.rotations, NULL, transforms) == FK_OK, "forward");
+    memcpy(rotations, r.rotations, sizeof rotations);
+    memset(out, poison_byte, sizeof out);
+    CHECK(fk_jacobian_point(JOINTS, r.parents, r.rest, transforms, FK_FRAME_PARENT, JOINTS, r.rest[0], out) ==
+              FK_ERROR_JOINT_OUT_OF_RANGE, "a joint past the end");
+    CHECK(fk_jacobian_lbs_vertex(JOINTS, r.parents, r.rest, transforms, FK_FRAME_PARENT, r.rest[0], 2, joints, weights,
+                                 out) == FK_ERROR_INVALID_WEIGHT, "a NaN weight");
+    CHECK(fk_ik_step(JOINTS, r.parents, r.rest, transforms, FK_FRAME_PARENT, 2, r.rest[2], 1, fk_vec3_make(NAN, 0, 0),
+                     0.0f, rotations) == FK_ERROR_NOT_FINITE, "a NaN target");
+    r.parents[0] = 2;
+    CHECK(fk_jacobian_joint(JOINTS, r.parents, r.rest, transforms, FK_FRAME_REST, 2, out) == FK_ERROR_CYCLE, "a cycle");
+    CHECK(all_poison(out, sizeof out) && memcmp(rotations, r.rotations, sizeof rotations) == 0,
+          "a Jacobian or IK step wrote on an error");
+}
+
+static void bad_ik_is_reported_and_writes_nothing(void)
+{
+    rig r = good_rig();
+    fk_rigid transforms[JOINTS];
+    fk_quat rotations[JOINTS];
+    fk_vec3 pole = {1, 0, 0}, axis = {0, 0, 1};
+    fk_ik_two_bone_desc d;
+    fk_ik_aim_desc aim;
+    int reached = 7, chain[2] = {0, 2};
+    float chain_weights[2] = {0.5f, 2.0f};
+    CHECK(fk_forward(JOINTS, r.parents, r.rest, r.rotations, NULL, transforms) == FK_OK, "forward");
+    memcpy(rotations, r.rotations, sizeof rotations);
+    memset(&d, 0, sizeof d);
+    d.joint_count = JOINTS; d.parents = r.parents; d.rest_joints = r.rest; d.transforms = transforms;
+    d.start = 0; d.mid = 1; d.end = 2; d.target = fk_vec3_make(0.5f, 1.0f, 0.0f);
+    CHECK(fk_ik_two_bone(&d, 2.0f, rotations, &reached) == FK_ERROR_INVALID_WEIGHT, "two-bone, weight 2");
+    d.soften = 2.0f;
+    CHECK(fk_ik_two_bone(&d, 1.0f, rotations, &reached) == FK_ERROR_INVALID_OPTION, "two-bone, soften 2");
+    d.soften = 0.0f; d.pole = &pole; d.mid_axis = &axis;
+    CHECK(fk_ik_two_bone(&d, 1.0f, rotations, &reached) == FK_ERROR_CONFLICTING_ARGUMENTS, "two-bone, pole and axis");
+    d.pole = NULL; d.mid_axis = NULL; d.mid = 2; d.end = 1;
+    CHECK(fk_ik_two_bone(&d, 1.0f, rotations, &reached) == FK_ERROR_JOINT_OUT_OF_RANGE, "two-bone, end above mid");
+    memset(&aim, 0, sizeof aim);
+    CHECK(fk_ik_aim(JOINTS, r.parents, r.rest, transforms, FK_FRAME_PARENT, 2, &aim, d.target, 1.0f, rotations,
+                    &reached) == FK_ERROR_INVALID_ROTATION, "aim, zero forward");
+    aim.forward = fk_vec3_make(0, 1, 0);
+    CHECK(fk_ik_aim(JOINTS, r.parents, r.rest, transforms, (fk_rotation_frame)7, 2, &aim, d.target, 1.0f, rotations,
+                    &reached) == FK_ERROR_INVALID_OPTION, "aim, an unknown frame");
+    CHECK(fk_ik_aim_chain(JOINTS, r.parents, r.rest, transforms, FK_FRAME_PARENT, 2, chain, chain_weights, &aim,
+                          d.target, rotations, &reached) == FK_ERROR_INVALID_WEIGHT, "aim chain, weight 2");
+    CHECK(memcmp(rotations, r.rotations, sizeof rotations) == 0 && reached == 7, "IK wrote on an error");
+}
+
+static void scaled_fk_writes_identities_except_for_missing_arguments(void)
+{
+    rig r = good_rig();
+    float out[12 * JOINTS];
+    int i;
+    memset(out, poison_byte, sizeof out);
+    CHECK(fk_forward_trs(JOINTS, NULL, r.translations, r.rotations, NULL, out) == FK_ERROR_NULL_ARGUMENT &&
+              all_poison(out, sizeof out), "trs: NULL parents wrote");
+    CHECK(fk_forward_scaled(JOINTS, r.parents, NULL, r.rotations, NULL, NULL, out) == FK_ERROR_NULL_ARGUMENT &&
+              all_poison(out, sizeof out), "scaled: NULL rest joints wrote");
+    CHECK(fk_forward_scaled(-1, r.parents, r.rest, r.rotations, NULL, NULL, out) == FK_ERROR_INVALID_COUNT &&
+              all_poison(out, sizeof out), "scaled: -1 joints wrote");
+    r.parents[1] = 1;
+    CHECK(fk_forward_trs(JOINTS, r.parents, r.translations, r.rotations, NULL, out) == FK_ERROR_SELF_PARENT, "self");
+    for (i = 0; i < 12 * JOINTS; ++i) CHECK(out[i] == (i % 12 % 5 == 0 ? 1.0f : 0.0f), "not identities at %d", i);
+    memset(out, poison_byte, sizeof out);
+    CHECK(fk_forward(JOINTS, NULL, r.rest, r.rotations, NULL, (fk_rigid *)(void *)out) == FK_ERROR_NULL_ARGUMENT &&
+              all_poison(out, sizeof out), "fk_forward: NULL parents wrote");
+}
+
+static void zero_vertices_still_check_the_descriptor(void)
+{
+    mesh m;
+    fk_skin_desc d;
+    good_mesh(&m);
+    d = describe(&m);
+    d.vertex_count = 0;
+    d.position_stride = 8;
+    CHECK(skin_all(&d, &m) == FK_ERROR_INVALID_STRIDE, "a stride below the record, with no vertices");
+    d.position_stride = 0; d.weights = NULL;
+    CHECK(skin_all(&d, &m) == FK_ERROR_NULL_ARGUMENT, "no weights, with no vertices");
+}
+
 /* ---- Random bad input: an error leaves the outputs alone ---- */
 
 /* A seeded, bounded harness over every function family: small random inputs,
@@ -1544,6 +1830,17 @@ int main(void)
     RUN_TEST(largest_stride_for_one_vertex_forms_no_pointer_past_it);
     RUN_TEST(keys_further_apart_than_flt_max_are_not_finite);
     RUN_TEST(subtree_update_leaves_every_other_joint_alone);
+    RUN_TEST(bad_track_is_reported_and_writes_nothing);
+    RUN_TEST(bad_root_motion_is_reported_and_writes_nothing);
+    RUN_TEST(bad_pose_blend_is_reported_and_writes_nothing);
+    RUN_TEST(bad_morph_is_reported_and_writes_nothing);
+    RUN_TEST(bad_palette_or_split_is_reported_and_writes_nothing);
+    RUN_TEST(bad_bounds_input_is_reported_and_writes_nothing);
+    RUN_TEST(bad_weights_desc_is_reported_and_writes_nothing);
+    RUN_TEST(bad_jacobian_or_ik_step_is_reported_and_writes_nothing);
+    RUN_TEST(bad_ik_is_reported_and_writes_nothing);
+    RUN_TEST(scaled_fk_writes_identities_except_for_missing_arguments);
+    RUN_TEST(zero_vertices_still_check_the_descriptor);
     RUN_TEST(random_bad_input_leaves_outputs_alone);
     return check_finish();
 }
