@@ -68,6 +68,10 @@ simd_mutant() { add_mutant "$1" "$2" test_simd "$3" "$4" "$5"; }
 # props_mutant NAME TIER DEFINITION FIND REPLACEMENT: a bug in the fast paths
 # that the property and bad-input tests must catch.
 props_mutant() { add_mutant "$1" "$2" "test_properties test_bad_input" "$3" "$4" "$5"; }
+# bad_input_mutant NAME DEFINITION FIND REPLACEMENT: a bug in what a function
+# does with bad input (writes on error, walks past its subtree), which
+# tests/test_bad_input.c must catch.
+bad_input_mutant() { add_mutant "$1" "" test_bad_input "$2" "$3" "$4"; }
 
 # ---- Forward kinematics: the reference -------------------------------------------
 
@@ -226,6 +230,27 @@ mutant scaled_subtree_cycle_through_root_found_late fk_forward_scaled_subtree \
 'if (root_parent >= 0 && fk__in_subtree(joint_count, parents, joint, root_parent)) return FK_ERROR_CYCLE;' ''
 mutant scaled_subtree_not_marked fk_forward_scaled_subtree 'matrices[12 * i] = FK__SCALED_UNVISITED;' '(void)i;'
 
+# Subtree walks that believe a mark outside the subtree (the caller's q.w of 4
+# or 8, a matrix starting with an infinity), or climb past the subtree's root;
+# a subtree whose pose overflows float reported as fine.
+bad_input_mutant subtree_marks_believed_outside fk__forward_marked \
+'(root >= 0 && fk__in_subtree(joint_count, parents, root, i) <= 0)' '0'
+bad_input_mutant subtree_climb_past_root fk__forward_marked 'if (parent < 0 || joint == root ||' 'if (parent < 0 ||'
+bad_input_mutant scaled_subtree_marks_believed_outside fk__forward_scaled_marked \
+'(root >= 0 && fk__in_subtree(joint_count, parents, root, i) <= 0)' '0'
+bad_input_mutant subtree_overflow_unreported fk__forward_subtree 'result = FK_ERROR_NOT_FINITE;' 'result = FK_OK;'
+
+# The engine bridge writing each joint as it checks it, so that an error at a
+# later joint leaves the earlier ones written.
+bad_input_mutant bind_written_before_checked fk_bind_from_matrices \
+'fk__bind_rest_joint(inverse_bind_matrices, stretch_0, i, &rest);' \
+'fk__bind_rest_joint(inverse_bind_matrices, stretch_0, i, &out_rest_joints[i]); (void)rest;'
+bad_input_mutant pose_written_before_checked fk_pose_from_matrices '                                &q, &d);' \
+'                                &out_rotations[i], &out_translations[i]); (void)q; (void)d;'
+bad_input_mutant bind_frames_written_before_checked fk_bind_frames_from_matrices 'if (pass) out_bind_poses[i] = pose;' \
+'out_bind_poses[i] = pose;'
+bad_input_mutant skin_matrices_written_before_checked fk_skin_matrices_from_matrices 'if (pass) out_matrices[' 'out_matrices['
+
 # Masked layers: the blend's masks ignored; the additive layer's mask ignored.
 beyond_mutant pose_blend_mask_ignored fk__masked_weight 'return masks && masks[p] ? weights[p] * masks[p][i] : weights[p];' \
 '(void)i; return masks ? weights[p] : weights[p];'
@@ -381,6 +406,9 @@ animation_mutant track_cursor_next_key_not_tried fk__track_locate \
 # Cubic tangents taken per unit of s, not per unit of time (t_d dropped).
 animation_mutant cubic_tangents_not_scaled_by_key_spacing fk__track_locate \
 'point->out_tangent0 = t_d * (' 'point->out_tangent0 = 1.0f * ('
+# Keys more than FLT_MAX apart: their fraction taken as it comes (NaN or 0).
+bad_input_mutant track_key_gap_overflow_unchecked fk__track_locate \
+'if (!fk__is_finite(t_d)) return FK_ERROR_NOT_FINITE;' ''
 # The two tangent weights swapped: h11 on the out-tangent, h10 on the in-tangent.
 animation_mutant cubic_tangent_weights_swapped fk__track_locate \
 'point->in_tangent1 = t_d * (s * s * (s - 1.0f));' \
@@ -617,7 +645,8 @@ simd_mutant dqs_loop_pending_group_first_wrong avx2 fk__dqs_loop_##tier \
 simd_mutant dqs_loop_last_vertex_alone_skipped sse2 fk__dqs_loop_##tier 'if (lane)' 'if (lane > 1)'
 
 # DQS with scale: the dual part's change with the point left out.
-simd_mutant scaled_dqs_motion_dropped avx2 fk__dqs_loop_##tier 'fk__lbs_direction##w(motion, fk__f4_load3(position))' \
+simd_mutant scaled_dqs_motion_dropped avx2 fk__dqs_loop_##tier \
+'fk__lbs_direction##w(motion, fk__f4_load3(r.positions + at * r.position_stride))' \
 'fk__f4_zero()'
 
 # DQS with scale: every bone blended with its weight's own sign.
@@ -677,7 +706,7 @@ simd_mutant dqs_pivot_of_eight_later_of_equals sse2 fk__dqs_pivot '-(weights[hig
 
 # The pivot looked up in the neighbouring vertex's weights.
 simd_mutant dqs_pivot_of_neighbour sse2 fk__dqs_loop_##tier \
-'weight + (size_t)v * r.weight_stride' 'weight + (size_t)(v ^ 1) * r.weight_stride'
+'r.weights + (at + (size_t)v) * r.weight_stride' 'r.weights + (at + (size_t)(v ^ 1)) * r.weight_stride'
 
 # Through the table, every bone read from row 0 whatever the pivot.
 simd_mutant dqs_bone_for_row_0 avx2 fk__dqs_bone_for 'r->hemisphere[pivot_at + (size_t)joint]' 'r->hemisphere[(size_t)joint]'

@@ -1068,6 +1068,15 @@ static void subtree_update_leaves_every_other_joint_alone(void)
                   memcmp(&partial[3], (const fk_rigid *)(const void *)before + 3, 2 * sizeof partial[0]) == 0,
               "a joint outside the subtree was written (frame %d)", frame);
         CHECK(memcmp(&partial[1], &full[1], 2 * sizeof partial[0]) == 0, "the subtree differs from fk_forward");
+        /* the root's parent holding a mark: read as it is, never recomputed */
+        memcpy(partial, full, sizeof full);
+        partial[0].q.w = 4.0f;
+        memcpy(before, partial, sizeof partial);
+        result = frame ? fk_forward_subtree_rest_frame(TREE, parents, rest, rotations, translations, 1, partial)
+                       : fk_forward_subtree(TREE, parents, rest, rotations, translations, 1, partial);
+        CHECK(result == FK_OK && memcmp(&partial[0], before, sizeof partial[0]) == 0 &&
+                  memcmp(&partial[3], (const fk_rigid *)(const void *)before + 3, 2 * sizeof partial[0]) == 0,
+              "the root's parent holding a mark was recomputed (frame %d): %d", frame, (int)result);
     }
     CHECK(fk_forward_scaled(TREE, parents, rest, rotations, translations, scales, full_m) == FK_OK, "scaled");
     memcpy(partial_m, full_m, sizeof full_m);
