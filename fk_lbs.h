@@ -92,7 +92,9 @@
      quaternions; non-finite positions; a pose that overflows float). Per-vertex
      data (positions, normals, weights) is not checked, which would cost a pass over
      the mesh: NaN there makes that vertex's outputs NaN. The math helpers check
-     nothing: NaN in, NaN out. docs/conventions.md has the whole table.
+     nothing: NaN in, NaN out. On error a function writes nothing, unless its
+     comment says what it writes instead (FK: identities; skinning: the vertices
+     before a bad joint index). docs/conventions.md has the whole table.
      Built with -ffast-math (or -ffinite-math-only), every check above still
      holds, with the same error codes: they read a float's bits, which those
      flags cannot fold away as they may a comparison. What the flags give up is
