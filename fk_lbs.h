@@ -862,9 +862,10 @@ typedef struct fk_palette_split_desc {
     @param out_group_count receives the number of groups (required).
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT (a negative count,
     bone_count above 65,536, max_bones < 1, a triangle whose vertices use more
-    than max_bones bones, or more groups than group_capacity), FK_ERROR_JOINT_OUT_OF_RANGE (a vertex index,
-    or a joint of nonzero weight, out of range) or FK_ERROR_INVALID_WEIGHT (a
-    weight that is not finite); nothing is written on error.
+    than max_bones bones, or more groups than group_capacity),
+    FK_ERROR_JOINT_OUT_OF_RANGE (a vertex index, or a joint of nonzero weight, out
+    of range) or FK_ERROR_INVALID_WEIGHT (a weight that is not finite); nothing is
+    written on error.
     @remark O(triangle_count x k^2) plus a clear of bone_count bits a group; 8 KB
     of stack (one bit for each of 65,536 possible bones). */
 FK_LBS_DEF fk_result fk_palette_split(const fk_palette_split_desc *desc, int group_capacity,
@@ -1360,7 +1361,8 @@ FK_LBS_DEF fk_result fk_track_sample_vec3(int key_count, const float *times, con
     @param key_count number of keys (>= 1). @param times key times, strictly ascending.
     @param values key_count rotations (normalized on the way in).
     @param time when to sample (not NaN). @param method FK_INTERPOLATE_SLERP or
-    FK_INTERPOLATE_NLERP (any other value means SLERP). @param out receives a unit quaternion.
+    FK_INTERPOLATE_NLERP (any other value means SLERP).
+    @param out receives a unit quaternion.
     @return as fk_track_sample_vec3(), or FK_ERROR_INVALID_ROTATION; nothing is
     written on error. */
 FK_LBS_DEF fk_result fk_track_sample_quat(int key_count, const float *times, const fk_quat *values,
@@ -3080,7 +3082,8 @@ FK_LBS_DEF fk_result fk_bind_from_matrices(int joint_count, const float *inverse
     }
     for (k = 0; k < 9 && joint_count > 0; ++k)
         if (!fk__is_finite((float)stretch_0[k])) return FK_ERROR_NOT_FINITE;
-    for (i = 0; i < joint_count; ++i) (void)fk__bind_rest_joint(inverse_bind_matrices, stretch_0, i, &out_rest_joints[i]);
+    for (i = 0; i < joint_count; ++i)
+        (void)fk__bind_rest_joint(inverse_bind_matrices, stretch_0, i, &out_rest_joints[i]);
     for (k = 0; k < 12; ++k) out_pretransform[k] = (k % 5 == 0) ? 1.0f : 0.0f;
     for (k = 0; k < 9 && joint_count > 0; ++k) out_pretransform[4 * (k / 3) + k % 3] = (float)stretch_0[k];
     return FK_OK;
@@ -3135,8 +3138,8 @@ static fk_result fk__pose_joint(const int *parents, const float *inverse_bind_ma
     offset[1] = joint[1] + (double)motion.t.y - (double)parent_motion.t.y;
     offset[2] = joint[2] + (double)motion.t.z - (double)parent_motion.t.z;
     for (k = 0; k < 3; ++k)
-        d[k] = parent_rotation[k] * offset[0] + parent_rotation[3 + k] * offset[1] + parent_rotation[6 + k] * offset[2] -
-               x[k];
+        d[k] = parent_rotation[k] * offset[0] + parent_rotation[3 + k] * offset[1] +
+               parent_rotation[6 + k] * offset[2] - x[k];
     *out_translation = fk_vec3_make((float)d[0], (float)d[1], (float)d[2]);
     return fk__vec3_is_finite(*out_translation) ? FK_OK : FK_ERROR_NOT_FINITE; /* overflowed float */
 }
