@@ -651,8 +651,9 @@ FK_LBS_DEF fk_result fk_bind_from_matrices(int joint_count, const float *inverse
     input is not finite, or a translation overflows float), or FK_ERROR_NOT_RIGID
     when some C_i is not a rotation plus a translation (scale that varies over time
     or differs from the bind pose's); nothing is written on error.
-    @remark Each joint is computed twice, once to check it and once to write it,
-    so that an error found at the last joint leaves the outputs alone.
+    @remark So that an error found at the last joint leaves the outputs alone,
+    each joint's motion is checked in a first pass (about half again the time),
+    and in full only when something is wrong or values come near FLT_MAX.
     @remark A pose whose joints scale has no rotations and translations to give:
     skin it with fk_skin_matrices_from_matrices() and fk_skin_desc::matrices
     instead (see below). */
@@ -696,8 +697,8 @@ FK_LBS_DEF fk_result fk_bind_frames_from_matrices(int joint_count, const float *
     @param out_matrices receives 12 floats per joint: fk_skin_desc::matrices.
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT, FK_ERROR_NOT_FINITE
     (an input is not finite, or a result overflows float), or FK_ERROR_NOT_RIGID
-    when F is singular; nothing is written on error (each product is formed
-    twice). */
+    when F is singular; nothing is written on error (the products are formed
+    twice only when an input is not finite or a bound on them nears FLT_MAX). */
 FK_LBS_DEF fk_result fk_skin_matrices_from_matrices(int joint_count, const float *inverse_bind_matrices,
                                                     const float *world_matrices, const float *space,
                                                     float *out_matrices);
@@ -3149,7 +3150,7 @@ FK_LBS_DEF fk_result fk_pose_from_matrices(int joint_count, const int *parents,
                                            const float pretransform[12], const fk_vec3 *rest_joints,
                                            fk_quat *out_rotations, fk_vec3 *out_translations)
 {
-    double pretransform_linear[9], inverse_linear[9], pretransform_inverse[12];
+    double pretransform_linear[9], inverse_linear[9], pretransform_inverse[12], largest = 0.0;
     int i, row, parents_first;
     fk_result result;
     if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
@@ -3169,15 +3170,30 @@ FK_LBS_DEF fk_result fk_pose_from_matrices(int joint_count, const int *parents,
                                               inverse_linear[3 * row + 1] * (double)pretransform[7] +
                                               inverse_linear[3 * row + 2] * (double)pretransform[11]);
     }
-    /* Every joint is computed twice, first to check it, then to write it, so
-       that nothing is written on error (there is no room to keep the results). */
-    for (i = 0; i < joint_count; ++i) {
-        fk_quat q;
-        fk_vec3 d;
-        result = fk__pose_joint(parents, inverse_bind_matrices, world_matrices, pretransform_inverse, rest_joints, i,
-                                &q, &d);
-        if (result != FK_OK) return result;
+    /* Nothing is written on error, and there is no room to keep results: a first
+       pass checks each joint's rest position and motion and bounds the
+       translations, |d_i| <= 2 |x_i| + |t_i| + |t_p| <= 4 sqrt(3) L with L the
+       largest |x| + |t| (largest components). Only when it finds an error, or L so
+       large that a translation might overflow, are the joints checked in full, in
+       order, so that the first error is the one reported. */
+    for (i = 0; i < joint_count && result == FK_OK; ++i) {
+        fk_rigid motion;
+        if (!fk__vec3_is_finite(rest_joints[i])) result = FK_ERROR_NOT_FINITE;
+        else result = fk__joint_motion(inverse_bind_matrices, world_matrices, pretransform_inverse, i, &motion);
+        if (result == FK_OK) {
+            const double x[3] = {(double)rest_joints[i].x, (double)rest_joints[i].y, (double)rest_joints[i].z};
+            const double t[3] = {(double)motion.t.x, (double)motion.t.y, (double)motion.t.z};
+            largest = fmax(largest, fk__max_abs(x, 3) + fk__max_abs(t, 3));
+        }
     }
+    if (result != FK_OK || !(16.0 * largest <= (double)FLT_MAX))
+        for (i = 0; i < joint_count; ++i) {
+            fk_quat q;
+            fk_vec3 d;
+            result = fk__pose_joint(parents, inverse_bind_matrices, world_matrices, pretransform_inverse, rest_joints,
+                                    i, &q, &d);
+            if (result != FK_OK) return result;
+        }
     for (i = 0; i < joint_count; ++i)
         (void)fk__pose_joint(parents, inverse_bind_matrices, world_matrices, pretransform_inverse, rest_joints, i,
                              &out_rotations[i], &out_translations[i]);
@@ -3249,6 +3265,7 @@ FK_LBS_DEF fk_result fk_skin_matrices_from_matrices(int joint_count, const float
                                                     float *out_matrices)
 {
     double f[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}, f_inverse[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+    double largest = 0.0;
     int i, k, pass;
     if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
     if (joint_count > 0 && (!inverse_bind_matrices || !world_matrices || !out_matrices)) return FK_ERROR_NULL_ARGUMENT;
@@ -3262,8 +3279,20 @@ FK_LBS_DEF fk_result fk_skin_matrices_from_matrices(int joint_count, const float
         for (k = 0; k < 3; ++k)
             f_inverse[4 * k + 3] = -(inverse[3 * k] * f[3] + inverse[3 * k + 1] * f[7] + inverse[3 * k + 2] * f[11]);
     }
-    /* The first pass checks every joint, the second writes: nothing is written on error. */
-    for (pass = 0; pass < 2; ++pass) for (i = 0; i < joint_count; ++i) {
+    /* Nothing is written on error. A product of 3x4 affine matrices has entries
+       at most 4 |a| (|b| + 1) (largest components), so when every input is finite
+       and that bound for F^-1 W IB F fits float with room to spare, nothing can
+       overflow and one pass writes; otherwise a first pass checks every joint. */
+    for (i = 0; i < joint_count; ++i) {
+        const float *w = world_matrices + 12 * (size_t)i, *b = inverse_bind_matrices + 12 * (size_t)i;
+        double wd[12], bd[12];
+        if (!fk__mat34_is_finite(w) || !fk__mat34_is_finite(b)) { largest = HUGE_VAL; break; }
+        fk__mat34_to_double(w, wd);
+        fk__mat34_to_double(b, bd);
+        largest = fmax(largest, 4.0 * fk__max_abs(wd, 12) * (fk__max_abs(bd, 12) + 1.0));
+    }
+    largest = 16.0 * fk__max_abs(f_inverse, 12) * (largest + 1.0) * (fk__max_abs(f, 12) + 1.0);
+    for (pass = 2.0 * largest <= (double)FLT_MAX; pass < 2; ++pass) for (i = 0; i < joint_count; ++i) {
         double skinning[12], left[12], product[12];
         if (!fk__skinning_matrix(inverse_bind_matrices, world_matrices, i, skinning)) return FK_ERROR_NOT_FINITE;
         fk__mat34_mul_double(f_inverse, skinning, left);

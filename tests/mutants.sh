@@ -245,8 +245,13 @@ bad_input_mutant subtree_overflow_unreported fk__forward_subtree 'result = FK_ER
 bad_input_mutant bind_written_before_checked fk_bind_from_matrices \
 'fk__bind_rest_joint(inverse_bind_matrices, stretch_0, i, &rest);' \
 'fk__bind_rest_joint(inverse_bind_matrices, stretch_0, i, &out_rest_joints[i]); (void)rest;'
-bad_input_mutant pose_written_before_checked fk_pose_from_matrices '                                &q, &d);' \
-'                                &out_rotations[i], &out_translations[i]); (void)q; (void)d;'
+bad_input_mutant pose_written_before_checked fk_pose_from_matrices 'i, &q, &d);' \
+'i, &out_rotations[i], &out_translations[i]); (void)q; (void)d;'
+# The bounds that let one pass check the motions only (poses) or write at once
+# (skinning matrices) taken as always met: an overflow passes, or is found late.
+bad_input_mutant pose_overflow_bound_ignored fk_pose_from_matrices '!(16.0 * largest <= (double)FLT_MAX)' '0'
+bad_input_mutant skin_matrices_bound_ignored fk_skin_matrices_from_matrices 'pass = 2.0 * largest <= (double)FLT_MAX;' \
+'pass = 1;'
 bad_input_mutant bind_frames_written_before_checked fk_bind_frames_from_matrices 'if (pass) out_bind_poses[i] = pose;' \
 'out_bind_poses[i] = pose;'
 bad_input_mutant skin_matrices_written_before_checked fk_skin_matrices_from_matrices 'if (pass) out_matrices[' 'out_matrices['
