@@ -245,6 +245,11 @@ EXAMPLES += $(BUILD)/example_ik
 
 TEST_PROGRAMS += $(BUILD)/test_animation
 
+# ---- Engine rigs -------------------------------------------------------------------
+# Prepared skeletons and engine-form forward kinematics (local T R S, inverse binds).
+
+TEST_PROGRAMS += $(BUILD)/test_engine
+
 # ---- GPU skinning ------------------------------------------------------------------
 # Shader palettes and the split of a mesh into draws whose bones fit one.
 
@@ -378,7 +383,8 @@ TEST_PROGRAMS += $(BUILD)/test_simd
 
 # The core tests once more with the SIMD loops compiled out (FK_LBS_NO_SIMD), so
 # that the reference loops and the SIMD loops are both held to them.
-NO_SIMD_TESTS  = $(notdir $(basename $(wildcard tests/test_core.c tests/test_properties.c tests/test_simd.c)))
+NO_SIMD_TESTS  = $(notdir $(basename $(wildcard tests/test_core.c tests/test_properties.c tests/test_simd.c \
+                                                 tests/test_engine.c)))
 TEST_PROGRAMS += $(NO_SIMD_TESTS:%=$(BUILD)/no_simd/%)
 
 $(BUILD)/no_simd/fk_lbs.o: tests/fk_lbs_impl.c $(HEADER)

@@ -704,6 +704,98 @@ FK_LBS_DEF fk_result fk_skin_matrices_from_matrices(int joint_count, const float
                                                     float *out_matrices);
 
 /* ============================================================================
+   Prepared skeletons and engine-form forward kinematics
+   ============================================================================ */
+
+/* glTF, FBX and engines give each joint a local translation, rotation and scale
+   in its parent's frame, the rotation including the joint's rest orientation,
+   and bind the mesh by inverse bind matrices: world_i = world_p T(t_i) R(q_i)
+   S(s_i), skinned by world_i IB_i. That is fk_forward_trs()'s pose; the two
+   functions below compute it on the fast paths, over a skeleton whose parent
+   array is checked and put parents first once, when it is prepared. */
+
+/** @brief Ints of storage that fk_skeleton_init() needs for @p joint_count
+    joints: the parents-first order and its inverse. */
+#define FK_SKELETON_STORAGE(joint_count) (2 * (joint_count))
+
+/** @brief A parent array checked once and put in a parents-first order, so that
+    per-frame calls skip the checks and run any joint order at parents-first
+    speed. Made by fk_skeleton_init(); it points into the caller's parent array
+    and storage, which must outlive it unchanged. */
+typedef struct fk_skeleton {
+    int joint_count;     /**< number of joints */
+    int depth;           /**< joints on the longest path from a root down (0 without joints) */
+    const int *parents;  /**< the parent array it was made from (the caller's) */
+    const int *order;    /**< the joints, each after its parent: order[k] is computed k-th */
+    const int *position; /**< the inverse of @c order: position[order[k]] == k */
+} fk_skeleton;
+
+/** @brief Checks a parent array and prepares it for the engine-form calls.
+
+    The order keeps the joints as they are listed where it can: a parents-first
+    array keeps its own order, and otherwise each joint comes right after the
+    path down to it from the nearest joint already placed, so that chains stay
+    together.
+
+    @param skeleton receives the prepared skeleton.
+    @param joint_count number of joints (>= 0).
+    @param parents parent of each joint, negative for a root; any order. Kept by
+    pointer, not copied.
+    @param storage FK_SKELETON_STORAGE(joint_count) ints, kept by pointer.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT,
+    FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT or FK_ERROR_CYCLE (as
+    fk_validate_skeleton()); on error @p skeleton holds no joints.
+    @remark O(joint_count) time; nothing is allocated. */
+FK_LBS_DEF fk_result fk_skeleton_init(fk_skeleton *skeleton, int joint_count, const int *parents, int *storage);
+
+/** @brief Engine-form forward kinematics to matrices: the world matrix of each
+    joint, world_i = world_p T(t_i) R(q_i) S(s_i) (roots: their own T R S), and,
+    with inverse bind matrices, its skinning matrix world_i IB_i, ready for
+    fk_skin_desc::matrices and the shader palettes.
+
+    @param skeleton from fk_skeleton_init().
+    @param translations local translation t_i of each joint.
+    @param rotations local rotation q_i of each joint, rest orientation included
+    (normalized on the way in).
+    @param scales local scale s_i of each joint, or NULL for 1.
+    @param inverse_bind_matrices IB_i, 12 floats per joint (3x4 row-major), or
+    NULL when no skinning matrices are wanted.
+    @param out_world receives 12 floats per joint, world_i (3x4 row-major).
+    @param out_skinning receives 12 floats per joint, world_i IB_i; required with
+    @p inverse_bind_matrices, else ignored.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_ROTATION, or
+    FK_ERROR_NOT_FINITE (an input is infinite or NaN, or a result overflows
+    float); on error every output holds identities.
+    @remark Computed in float, each product rounded as it goes (fk_forward_trs()
+    rounds once from double): within a few float ulps per joint of the
+    double-precision chain, relative to the matrices' size. The same bits come
+    out whatever order the joints are listed in. Outputs must not overlap the
+    inputs. */
+FK_LBS_DEF fk_result fk_forward_engine(const fk_skeleton *skeleton, const fk_vec3 *translations,
+                                       const fk_quat *rotations, const fk_vec3 *scales,
+                                       const float *inverse_bind_matrices, float *out_world, float *out_skinning);
+
+/** @brief fk_forward_engine() for a rig in which every scale is 1, as rigid
+    transforms: world_i = world_p {q_i, t_i}, and with inverse binds the
+    skinning transforms world_i IB_i, for fk_skin_desc::transforms (so that
+    skinning takes the rigid paths).
+
+    @param skeleton from fk_skeleton_init().
+    @param translations,rotations as fk_forward_engine().
+    @param inverse_binds IB_i as rigid transforms (fk_rigid_from_mat34() of
+    rigid inverse bind matrices, once), or NULL.
+    @param out_world receives each joint's world transform.
+    @param out_skinning receives world_i IB_i; required with @p inverse_binds,
+    else ignored.
+    @return as fk_forward_engine() (an inverse bind whose rotation or
+    translation is not finite is FK_ERROR_NOT_FINITE).
+    @remark World rotations are renormalized as fk_forward() renormalizes them;
+    the result is fk_forward_trs()'s pose within float rounding. */
+FK_LBS_DEF fk_result fk_forward_engine_rigid(const fk_skeleton *skeleton, const fk_vec3 *translations,
+                                             const fk_quat *rotations, const fk_rigid *inverse_binds,
+                                             fk_rigid *out_world, fk_rigid *out_skinning);
+
+/* ============================================================================
    Skinning
    ============================================================================ */
 
@@ -3386,6 +3478,169 @@ FK_LBS_DEF void fk_mat34_from_trs(fk_vec3 translation, fk_quat rotation, fk_vec3
         out[4 * row + 2] = m[3 * row + 2] * scale.z;
     }
     out[3] = translation.x; out[7] = translation.y; out[11] = translation.z;
+}
+
+/* ---- Prepared skeletons and engine-form forward kinematics -------------------
+   An engine's joint carries its rest orientation in its local rotation, so its
+   world transform is the product of the local T R S down the tree, with no
+   pivot: fk_forward()'s rule with every rest position at the parent's origin,
+   x_i = 0 and d_i = t_i, when nothing scales, and fk_forward_trs()'s product
+   when something does. Computing it in float, in a parents-first order found
+   once, is what makes it as cheap per joint as fk_forward().
+
+   The order is built as fk__forward_marked() finds its way through a
+   children-first array: climb from each joint not yet placed to the nearest
+   placed ancestor (or a root), then place the path top down, so that chains
+   stay together and a parents-first array keeps its own order. While a joint
+   is on the path being climbed, position[] holds -3 - (the joint below it);
+   -1 marks a joint not yet reached. */
+#define FK__UNPLACED (-1)
+
+FK_LBS_DEF fk_result fk_skeleton_init(fk_skeleton *skeleton, int joint_count, const int *parents, int *storage)
+{
+    int *order, *position, i, placed = 0, depth = 0, parents_first;
+    fk_result result;
+    if (!skeleton) return FK_ERROR_NULL_ARGUMENT;
+    memset(skeleton, 0, sizeof *skeleton);
+    if (joint_count < 0) return FK_ERROR_INVALID_COUNT;
+    if (joint_count == 0) return FK_OK;
+    if (!parents || !storage) return FK_ERROR_NULL_ARGUMENT;
+    if ((result = fk__check_parents(joint_count, parents, &parents_first)) != FK_OK) return result;
+    order = storage;
+    position = storage + joint_count;
+    for (i = 0; i < joint_count; ++i) position[i] = FK__UNPLACED;
+    for (i = 0; i < joint_count; ++i) {
+        int joint = i, below = -1;
+        if (position[i] >= 0) continue;
+        for (;;) { /* climb until the parent is placed or there is none */
+            int parent = fk__parent_index(parents, joint);
+            position[joint] = -3 - below;
+            if (parent < 0 || position[parent] >= 0) break;
+            if (position[parent] != FK__UNPLACED) return FK_ERROR_CYCLE;
+            below = joint;
+            joint = parent;
+        }
+        while (joint >= 0) { /* place the path, top down */
+            int next = -3 - position[joint];
+            order[placed] = joint;
+            position[joint] = placed++;
+            joint = next;
+        }
+    }
+    for (i = 0; i < joint_count; ++i) { /* each joint's depth, briefly in position[] */
+        int parent = fk__parent_index(parents, order[i]);
+        position[order[i]] = parent < 0 ? 1 : position[parent] + 1;
+        depth = position[order[i]] > depth ? position[order[i]] : depth;
+    }
+    for (i = 0; i < joint_count; ++i) position[order[i]] = i;
+    skeleton->joint_count = joint_count;
+    skeleton->depth = depth;
+    skeleton->parents = parents;
+    skeleton->order = order;
+    skeleton->position = position;
+    return FK_OK;
+}
+
+/* The fast paths' passes (FAST PATHS): 0 where there are none, or when an input
+   is not valid or a result not finite, and the checked loops below start over. */
+static int fk__engine_fast_matrices(const fk_skeleton *skeleton, const fk_vec3 *translations, const fk_quat *rotations,
+                                    const fk_vec3 *scales, const float *inverse_bind_matrices, float *world,
+                                    float *skinning);
+static int fk__engine_fast_rigid(const fk_skeleton *skeleton, const fk_vec3 *translations, const fk_quat *rotations,
+                                 const fk_rigid *inverse_binds, fk_rigid *world, fk_rigid *skinning);
+
+/* out = a b in float, each element ((a0 b0 + a1 b1) + a2 b2) + a3 e3, the order
+   the fast path sums a row in. */
+static void fk__mat34_mul_float(const float a[12], const float b[12], float out[12])
+{
+    int row, col;
+    for (row = 0; row < 3; ++row)
+        for (col = 0; col < 4; ++col)
+            out[4 * row + col] = ((a[4 * row] * b[col] + a[4 * row + 1] * b[4 + col]) + a[4 * row + 2] * b[8 + col]) +
+                                 (col == 3 ? a[4 * row + 3] : 0.0f);
+}
+
+static int fk__quat_is_finite(fk_quat q) { return fk__is_finite(q.x) && fk__is_finite(q.y) && fk__is_finite(q.z) && fk__is_finite(q.w); }
+
+/* Every input checked, in joint order, before anything is computed. */
+static fk_result fk__engine_check(int joint_count, const fk_vec3 *translations, const fk_quat *rotations,
+                                  const fk_vec3 *scales, const float *inverse_bind_matrices,
+                                  const fk_rigid *inverse_binds)
+{
+    int i;
+    fk_result result;
+    for (i = 0; i < joint_count; ++i) {
+        if ((result = fk__check_scaled_joint(NULL, rotations, translations, scales, i)) != FK_OK) return result;
+        if ((inverse_bind_matrices && !fk__mat34_is_finite(inverse_bind_matrices + 12 * (size_t)i)) ||
+            (inverse_binds && (!fk__quat_is_finite(inverse_binds[i].q) || !fk__vec3_is_finite(inverse_binds[i].t))))
+            return FK_ERROR_NOT_FINITE;
+    }
+    return FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_forward_engine(const fk_skeleton *skeleton, const fk_vec3 *translations,
+                                       const fk_quat *rotations, const fk_vec3 *scales,
+                                       const float *inverse_bind_matrices, float *out_world, float *out_skinning)
+{
+    const fk_vec3 one = fk_vec3_make(1.0f, 1.0f, 1.0f);
+    int n, k, e;
+    fk_result result;
+    if (!skeleton) return FK_ERROR_NULL_ARGUMENT;
+    if ((n = skeleton->joint_count) == 0) return FK_OK;
+    if (!skeleton->order || !translations || !rotations || !out_world || (inverse_bind_matrices && !out_skinning))
+        return FK_ERROR_NULL_ARGUMENT;
+    if (fk__engine_fast_matrices(skeleton, translations, rotations, scales, inverse_bind_matrices, out_world,
+                                 out_skinning))
+        return FK_OK;
+    result = fk__engine_check(n, translations, rotations, scales, inverse_bind_matrices, NULL);
+    for (k = 0; k < n && result == FK_OK; ++k) {
+        const int joint = skeleton->order[k], parent = fk__parent_index(skeleton->parents, joint);
+        float local[12], *world = out_world + 12 * (size_t)joint;
+        fk_mat34_from_trs(translations[joint], rotations[joint], scales ? scales[joint] : one, local);
+        if (parent < 0) memcpy(world, local, sizeof local);
+        else fk__mat34_mul_float(out_world + 12 * (size_t)parent, local, world);
+        if (inverse_bind_matrices)
+            fk__mat34_mul_float(world, inverse_bind_matrices + 12 * (size_t)joint, out_skinning + 12 * (size_t)joint);
+        if (!fk__mat34_is_finite(world) || (inverse_bind_matrices && !fk__mat34_is_finite(out_skinning + 12 * (size_t)joint)))
+            result = FK_ERROR_NOT_FINITE;
+    }
+    if (result != FK_OK)
+        for (k = 0; k < n; ++k)
+            for (e = 0; e < 12; ++e) {
+                out_world[12 * k + e] = fk__identity_mat34[e];
+                if (inverse_bind_matrices) out_skinning[12 * k + e] = fk__identity_mat34[e];
+            }
+    return result;
+}
+
+FK_LBS_DEF fk_result fk_forward_engine_rigid(const fk_skeleton *skeleton, const fk_vec3 *translations,
+                                             const fk_quat *rotations, const fk_rigid *inverse_binds,
+                                             fk_rigid *out_world, fk_rigid *out_skinning)
+{
+    const fk_vec3 origin = fk_vec3_make(0.0f, 0.0f, 0.0f);
+    int n, k;
+    fk_result result;
+    if (!skeleton) return FK_ERROR_NULL_ARGUMENT;
+    if ((n = skeleton->joint_count) == 0) return FK_OK;
+    if (!skeleton->order || !translations || !rotations || !out_world || (inverse_binds && !out_skinning))
+        return FK_ERROR_NULL_ARGUMENT;
+    if (fk__engine_fast_rigid(skeleton, translations, rotations, inverse_binds, out_world, out_skinning)) return FK_OK;
+    result = fk__engine_check(n, translations, rotations, NULL, NULL, inverse_binds);
+    for (k = 0; k < n && result == FK_OK; ++k) { /* fk_forward()'s joint with its pivot at the parent's origin */
+        const int joint = skeleton->order[k], parent = fk__parent_index(skeleton->parents, joint);
+        out_world[joint] = fk__joint_transform(parent < 0 ? NULL : &out_world[parent], origin, rotations[joint],
+                                               &translations[joint], 0);
+        if (inverse_binds) out_skinning[joint] = fk_rigid_mul(out_world[joint], inverse_binds[joint]);
+        if (!fk__vec3_is_finite(out_world[joint].t) ||
+            (inverse_binds && (!fk__vec3_is_finite(out_skinning[joint].t) || !fk__quat_is_finite(out_skinning[joint].q))))
+            result = FK_ERROR_NOT_FINITE;
+    }
+    if (result != FK_OK)
+        for (k = 0; k < n; ++k) {
+            out_world[k] = fk_rigid_identity();
+            if (inverse_binds) out_skinning[k] = fk_rigid_identity();
+        }
+    return result;
 }
 
 /* ---- Skinning --------------------------------------------------------------------
@@ -8833,6 +9088,128 @@ static FK__ALWAYS_INLINE int fk__half_unit_factors(const fk_quat *rotations, int
         return done; \
     }
 
+/* ---- Fast paths: engine-form forward kinematics ------------------------------
+   fk_forward_engine() and fk_forward_engine_rigid() in the skeleton's order,
+   at the 4-lane width on every tier: a joint's chain is one quaternion product
+   (rigid) or one 3x4 product (matrices) behind its parent's, and the rest of
+   its work (normalizing its rotation, its local matrix, the product with its
+   inverse bind) runs beside the chain. A joint whose parent was computed just
+   before takes the parent's from registers, any other reads it back from the
+   output. Rotations are checked by |q|^2 as fk_forward()'s pass checks them;
+   everything else by the sum of x - x over the results, which stays 0 unless
+   an input or a product was not finite. */
+
+/* 1 unless |q|^2 in lane 0 is a positive normal float. */
+static FK__ALWAYS_INLINE unsigned fk__not_normalizable(fk__f4 norm2)
+{
+    float lane = fk__f4_first(norm2);
+    uint32_t bits;
+    memcpy(&bits, &lane, sizeof bits);
+    return bits - 0x00800000u > 0x7F7FFFFFu - 0x00800000u;
+}
+
+/* Row r of a b for affine 3x4 matrices held as rows: the row a_r of a against
+   b's rows, ((a_r0 b_0 + a_r1 b_1) + a_r2 b_2) + a_r3 e3. */
+static FK__ALWAYS_INLINE fk__f4 fk__mat34_row_mul(fk__f4 a_row, fk__f4 b0, fk__f4 b1, fk__f4 b2, fk__f4 e3)
+{
+    return fk__f4_add(fk__f4_add(fk__f4_add(fk__f4_mul(fk__f4_lane(a_row, 0), b0), fk__f4_mul(fk__f4_lane(a_row, 1), b1)),
+                                 fk__f4_mul(fk__f4_lane(a_row, 2), b2)),
+                      fk__f4_mul(a_row, e3));
+}
+
+static int fk__engine_matrices_simd4(const fk_skeleton *s, const fk_vec3 *translations, const fk_quat *rotations,
+                                     const fk_vec3 *scales, const float *inverse_bind_matrices, float *world,
+                                     float *skinning)
+{
+    const fk__f4 e3 = fk__f4_make(0.0f, 0.0f, 0.0f, 1.0f);
+    fk__f4 not_finite = fk__f4_zero(), r0 = not_finite, r1 = not_finite, r2 = not_finite;
+    unsigned bad = 0;
+    int k, previous = -1;
+    for (k = 0; k < s->joint_count; ++k) {
+        const int joint = s->order[k], parent = s->parents[joint];
+        const fk__f4 raw = fk__f4_load(&rotations[joint].x), norm2 = fk__f4_dot_pairs(raw, raw);
+        const fk_vec3 t = translations[joint], scale = scales ? scales[joint] : fk_vec3_make(1.0f, 1.0f, 1.0f);
+        float q[4], *out = world + 12 * (size_t)joint;
+        fk__f4 l0, l1, l2;
+        bad |= fk__not_normalizable(norm2);
+        fk__f4_store(q, fk__f4_div(raw, fk__f4_sqrt(norm2)));
+        { /* T R S as fk_mat34_from_trs() forms it, from fk_quat_to_mat3()'s R */
+            const float xx = q[0] * q[0], yy = q[1] * q[1], zz = q[2] * q[2];
+            const float xy = q[0] * q[1], xz = q[0] * q[2], yz = q[1] * q[2];
+            const float wx = q[3] * q[0], wy = q[3] * q[1], wz = q[3] * q[2];
+            l0 = fk__f4_make((1.0f - 2.0f * (yy + zz)) * scale.x, 2.0f * (xy - wz) * scale.y, 2.0f * (xz + wy) * scale.z, t.x);
+            l1 = fk__f4_make(2.0f * (xy + wz) * scale.x, (1.0f - 2.0f * (xx + zz)) * scale.y, 2.0f * (yz - wx) * scale.z, t.y);
+            l2 = fk__f4_make(2.0f * (xz - wy) * scale.x, 2.0f * (yz + wx) * scale.y, (1.0f - 2.0f * (xx + yy)) * scale.z, t.z);
+        }
+        if (parent < 0) {
+            r0 = l0; r1 = l1; r2 = l2;
+        } else {
+            fk__f4 p0 = r0, p1 = r1, p2 = r2;
+            if (parent != previous) {
+                const float *p = world + 12 * (size_t)parent;
+                p0 = fk__f4_load(p); p1 = fk__f4_load(p + 4); p2 = fk__f4_load(p + 8);
+            }
+            r0 = fk__mat34_row_mul(p0, l0, l1, l2, e3);
+            r1 = fk__mat34_row_mul(p1, l0, l1, l2, e3);
+            r2 = fk__mat34_row_mul(p2, l0, l1, l2, e3);
+        }
+        fk__f4_store(out, r0); fk__f4_store(out + 4, r1); fk__f4_store(out + 8, r2);
+        not_finite = fk__f4_add(not_finite, fk__f4_add(fk__f4_add(fk__f4_sub(r0, r0), fk__f4_sub(r1, r1)), fk__f4_sub(r2, r2)));
+        if (inverse_bind_matrices) {
+            const float *b = inverse_bind_matrices + 12 * (size_t)joint;
+            const fk__f4 b0 = fk__f4_load(b), b1 = fk__f4_load(b + 4), b2 = fk__f4_load(b + 8);
+            const fk__f4 s0 = fk__mat34_row_mul(r0, b0, b1, b2, e3), s1 = fk__mat34_row_mul(r1, b0, b1, b2, e3);
+            const fk__f4 s2 = fk__mat34_row_mul(r2, b0, b1, b2, e3);
+            float *m = skinning + 12 * (size_t)joint;
+            fk__f4_store(m, s0); fk__f4_store(m + 4, s1); fk__f4_store(m + 8, s2);
+            not_finite = fk__f4_add(not_finite, fk__f4_add(fk__f4_add(fk__f4_sub(s0, s0), fk__f4_sub(s1, s1)), fk__f4_sub(s2, s2)));
+        }
+        previous = joint;
+    }
+    return !bad && !fk__f4_nonzero_lanes(not_finite);
+}
+
+static int fk__engine_rigid_simd4(const fk_skeleton *s, const fk_vec3 *translations, const fk_quat *rotations,
+                                  const fk_rigid *inverse_binds, fk_rigid *world, fk_rigid *skinning)
+{
+    const fk__f4 half = fk__f4_splat(0.5f), three = fk__f4_splat(3.0f);
+    fk__f4 not_finite = fk__f4_zero(), q = not_finite, t = not_finite;
+    unsigned bad = 0;
+    int k, previous = -1;
+    for (k = 0; k < s->joint_count; ++k) {
+        const int joint = s->order[k], parent = s->parents[joint];
+        const fk__f4 raw = fk__f4_load(&rotations[joint].x), norm2 = fk__f4_dot_pairs(raw, raw);
+        const fk__f4 local_q = fk__f4_div(raw, fk__f4_sqrt(norm2)), d = fk__f4_load3(&translations[joint]);
+        bad |= fk__not_normalizable(norm2);
+        if (parent < 0) {
+            q = local_q;
+            t = d;
+        } else { /* fk_forward()'s joint at the parent's origin, renormalized by the parent's factor */
+            fk__f4 parent_q = q, parent_t = t;
+            if (parent != previous) {
+                parent_q = fk__f4_load(&world[parent].q.x);
+                parent_t = fk__f4_load3(&world[parent].t);
+            }
+            q = fk__f4_mul(fk__f4_quat_mul(parent_q, local_q),
+                           fk__f4_mul(half, fk__f4_sub(three, fk__f4_dot_pairs(parent_q, parent_q))));
+            t = fk__f4_add(parent_t, fk__f4_quat_rotate(parent_q, d));
+        }
+        fk__f4_store(&world[joint].q.x, q);
+        fk__f4_store3(&world[joint].t, t);
+        not_finite = fk__f4_add(not_finite, fk__f4_sub(t, t));
+        if (inverse_binds) { /* fk_rigid_mul(world, inverse bind) */
+            const fk__f4 bind_q = fk__f4_load(&inverse_binds[joint].q.x);
+            const fk__f4 skin_q = fk__f4_quat_mul(q, bind_q);
+            const fk__f4 skin_t = fk__f4_add(fk__f4_quat_rotate(q, fk__f4_load3(&inverse_binds[joint].t)), t);
+            fk__f4_store(&skinning[joint].q.x, skin_q);
+            fk__f4_store3(&skinning[joint].t, skin_t);
+            not_finite = fk__f4_add(not_finite, fk__f4_add(fk__f4_sub(skin_q, skin_q), fk__f4_sub(skin_t, skin_t)));
+        }
+        previous = joint;
+    }
+    return !bad && !fk__f4_nonzero_lanes(not_finite);
+}
+
 /* ---- Fast paths: the tiers and the table that picks one --------------------- */
 
 typedef struct fk__fast_path_table {
@@ -8883,6 +9260,30 @@ static fk__forward_pass fk__fast_forward(void)
     return fk__fast_paths()->forward;
 #else
     return NULL;
+#endif
+}
+
+static int fk__engine_fast_matrices(const fk_skeleton *skeleton, const fk_vec3 *translations, const fk_quat *rotations,
+                                    const fk_vec3 *scales, const float *inverse_bind_matrices, float *world,
+                                    float *skinning)
+{
+#if defined(FK__SIMD)
+    return fk__engine_matrices_simd4(skeleton, translations, rotations, scales, inverse_bind_matrices, world, skinning);
+#else
+    (void)skeleton; (void)translations; (void)rotations; (void)scales; (void)inverse_bind_matrices; (void)world;
+    (void)skinning;
+    return 0;
+#endif
+}
+
+static int fk__engine_fast_rigid(const fk_skeleton *skeleton, const fk_vec3 *translations, const fk_quat *rotations,
+                                 const fk_rigid *inverse_binds, fk_rigid *world, fk_rigid *skinning)
+{
+#if defined(FK__SIMD)
+    return fk__engine_rigid_simd4(skeleton, translations, rotations, inverse_binds, world, skinning);
+#else
+    (void)skeleton; (void)translations; (void)rotations; (void)inverse_binds; (void)world; (void)skinning;
+    return 0;
 #endif
 }
 
