@@ -9092,24 +9092,28 @@ static FK__ALWAYS_INLINE int fk__half_unit_factors(const fk_quat *rotations, int
    fk_forward_engine() and fk_forward_engine_rigid() in the skeleton's order,
    at the 4-lane width on every tier: a joint's chain is one quaternion product
    (rigid) or one 3x4 product (matrices) behind its parent's, and the rest of
-   its work (normalizing its rotation, its local matrix, the product with its
-   inverse bind) runs beside the chain. A joint whose parent was computed just
-   before takes the parent's from registers, any other reads it back from the
-   output. Rotations are checked by |q|^2 as fk_forward()'s pass checks them;
-   everything else by the sum of x - x over the results, which stays 0 unless
-   an input or a product was not finite. */
+   its work (its rotation's length, its local matrix, the product with its
+   inverse bind) runs beside the chain. Lengths are taken four joints to an
+   instruction, as fk_forward()'s pass takes them, and checked as it checks
+   them; everything else by a sum of the results times zero, which stays 0
+   unless an input or a product was not finite (or rows so large that their
+   sum overflows: then the checked loop starts over and finds them fine). A
+   joint whose parent was computed just before takes the parent's result from
+   registers, any other reads it back from the output. */
 
-/* 1 unless |q|^2 in lane 0 is a positive normal float. */
-static FK__ALWAYS_INLINE unsigned fk__not_normalizable(fk__f4 norm2)
+/* |q|^2 of the rotations of joints order[k] to order[k + count - 1] (count
+   1 to 4; the last repeated to fill the lanes), a joint to a lane. */
+static FK__ALWAYS_INLINE fk__f4 fk__gathered_norm2(const fk_quat *rotations, const int *order, int k, int count)
 {
-    float lane = fk__f4_first(norm2);
-    uint32_t bits;
-    memcpy(&bits, &lane, sizeof bits);
-    return bits - 0x00800000u > 0x7F7FFFFFu - 0x00800000u;
+    fk__f4 x = fk__f4_load(&rotations[order[k]].x), y = fk__f4_load(&rotations[order[k + (count > 1)]].x);
+    fk__f4 z = fk__f4_load(&rotations[order[k + (count > 2 ? 2 : count - 1)]].x);
+    fk__f4 w = fk__f4_load(&rotations[order[k + (count > 3 ? 3 : count - 1)]].x);
+    fk__f4_transpose(&x, &y, &z, &w);
+    return fk__f4_add(fk__f4_add(fk__f4_mul(x, x), fk__f4_mul(y, y)), fk__f4_add(fk__f4_mul(z, z), fk__f4_mul(w, w)));
 }
 
-/* Row r of a b for affine 3x4 matrices held as rows: the row a_r of a against
-   b's rows, ((a_r0 b_0 + a_r1 b_1) + a_r2 b_2) + a_r3 e3. */
+/* Row r of a b for affine 3x4 matrices held as rows: a's row against b's
+   rows, ((a_r0 b_0 + a_r1 b_1) + a_r2 b_2) + a_r3 e3. */
 static FK__ALWAYS_INLINE fk__f4 fk__mat34_row_mul(fk__f4 a_row, fk__f4 b0, fk__f4 b1, fk__f4 b2, fk__f4 e3)
 {
     return fk__f4_add(fk__f4_add(fk__f4_add(fk__f4_mul(fk__f4_lane(a_row, 0), b0), fk__f4_mul(fk__f4_lane(a_row, 1), b1)),
@@ -9117,98 +9121,153 @@ static FK__ALWAYS_INLINE fk__f4 fk__mat34_row_mul(fk__f4 a_row, fk__f4 b0, fk__f
                       fk__f4_mul(a_row, e3));
 }
 
-static int fk__engine_matrices_simd4(const fk_skeleton *s, const fk_vec3 *translations, const fk_quat *rotations,
-                                     const fk_vec3 *scales, const float *inverse_bind_matrices, float *world,
-                                     float *skinning)
+/* Row of a rotation matrix, e + (a b) s1 + (c d) s2, where a, c permute q and
+   b, d permute p = 2 q / |q|^2, and s1, s2 are signs: fk_quat_to_mat3()'s
+   terms, exact for a q of any length. Lane 3 is not part of it. */
+static FK__ALWAYS_INLINE fk__f4 fk__rotation_row(fk__f4 e, fk__f4 a, fk__f4 b, fk__f4 c, fk__f4 d, fk__f4 s1, fk__f4 s2)
 {
-    const fk__f4 e3 = fk__f4_make(0.0f, 0.0f, 0.0f, 1.0f);
-    fk__f4 not_finite = fk__f4_zero(), r0 = not_finite, r1 = not_finite, r2 = not_finite;
-    unsigned bad = 0;
-    int k, previous = -1;
-    for (k = 0; k < s->joint_count; ++k) {
-        const int joint = s->order[k], parent = s->parents[joint];
-        const fk__f4 raw = fk__f4_load(&rotations[joint].x), norm2 = fk__f4_dot_pairs(raw, raw);
-        const fk_vec3 t = translations[joint], scale = scales ? scales[joint] : fk_vec3_make(1.0f, 1.0f, 1.0f);
-        float q[4], *out = world + 12 * (size_t)joint;
-        fk__f4 l0, l1, l2;
-        bad |= fk__not_normalizable(norm2);
-        fk__f4_store(q, fk__f4_div(raw, fk__f4_sqrt(norm2)));
-        { /* T R S as fk_mat34_from_trs() forms it, from fk_quat_to_mat3()'s R */
-            const float xx = q[0] * q[0], yy = q[1] * q[1], zz = q[2] * q[2];
-            const float xy = q[0] * q[1], xz = q[0] * q[2], yz = q[1] * q[2];
-            const float wx = q[3] * q[0], wy = q[3] * q[1], wz = q[3] * q[2];
-            l0 = fk__f4_make((1.0f - 2.0f * (yy + zz)) * scale.x, 2.0f * (xy - wz) * scale.y, 2.0f * (xz + wy) * scale.z, t.x);
-            l1 = fk__f4_make(2.0f * (xy + wz) * scale.x, (1.0f - 2.0f * (xx + zz)) * scale.y, 2.0f * (yz - wx) * scale.z, t.y);
-            l2 = fk__f4_make(2.0f * (xz - wy) * scale.x, 2.0f * (yz + wx) * scale.y, (1.0f - 2.0f * (xx + yy)) * scale.z, t.z);
-        }
-        if (parent < 0) {
-            r0 = l0; r1 = l1; r2 = l2;
-        } else {
-            fk__f4 p0 = r0, p1 = r1, p2 = r2;
-            if (parent != previous) {
-                const float *p = world + 12 * (size_t)parent;
-                p0 = fk__f4_load(p); p1 = fk__f4_load(p + 4); p2 = fk__f4_load(p + 8);
+    return fk__f4_add(fk__f4_add(e, fk__f4_xor(fk__f4_mul(a, b), s1)), fk__f4_xor(fk__f4_mul(c, d), s2));
+}
+
+static FK__ALWAYS_INLINE int fk__engine_matrices_pass(const fk_skeleton *s, const fk_vec3 *translations,
+                                                      const fk_quat *rotations, const fk_vec3 *scales,
+                                                      const float *inverse_bind_matrices, float *world, float *skinning)
+{
+    const fk__f4 e0 = fk__f4_make(1.0f, 0.0f, 0.0f, 0.0f), e1 = fk__f4_make(0.0f, 1.0f, 0.0f, 0.0f);
+    const fk__f4 e2 = fk__f4_make(0.0f, 0.0f, 1.0f, 0.0f), e3 = fk__f4_make(0.0f, 0.0f, 0.0f, 1.0f);
+    const fk__f4 unit_scale = fk__f4_make(1.0f, 1.0f, 1.0f, 0.0f), zero = fk__f4_zero();
+    const fk__f4 pmm = fk__f4_make(0.0f, -0.0f, -0.0f, 0.0f), mpp = fk__f4_make(-0.0f, 0.0f, 0.0f, 0.0f);
+    const fk__f4 mmp = fk__f4_make(-0.0f, -0.0f, 0.0f, 0.0f), pmp = fk__f4_make(0.0f, -0.0f, 0.0f, 0.0f);
+    const fk__f4 ppm = fk__f4_make(0.0f, 0.0f, -0.0f, 0.0f), mpm = fk__f4_make(-0.0f, 0.0f, -0.0f, 0.0f);
+    fk__f4 not_finite = zero, r0 = zero, r1 = zero, r2 = zero;
+    float factors[4];
+    int bad = 0, k0, k, previous = -1;
+    for (k0 = 0; k0 < s->joint_count; k0 += 4) {
+        const int count = s->joint_count - k0 < 4 ? s->joint_count - k0 : 4;
+        const fk__f4 norm2 = fk__gathered_norm2(rotations, s->order, k0, count);
+        bad |= fk__f4_outside_lanes(norm2, fk__f4_splat(FLT_MIN), fk__f4_splat(FLT_MAX));
+        fk__f4_store(factors, fk__f4_div(fk__f4_splat(2.0f), norm2));
+        for (k = k0; k < k0 + count; ++k) {
+            const int joint = s->order[k], parent = s->parents[joint];
+            const fk__f4 q = fk__f4_load(&rotations[joint].x), p = fk__f4_mul(q, fk__f4_splat(factors[k - k0]));
+            const fk__f4 t = fk__f4_load3(&translations[joint]);
+            const fk__f4 scale = scales ? fk__f4_load3(&scales[joint]) : unit_scale;
+            /* T R S: the rotation's rows, scaled column by column, t_r in lane 3 of row r */
+            const fk__f4 rot0 = fk__rotation_row(e0, FK__F4_PERMUTE(q, 1, 0, 0, 3), FK__F4_PERMUTE(p, 1, 1, 2, 3),
+                                                 FK__F4_PERMUTE(q, 2, 3, 3, 3), FK__F4_PERMUTE(p, 2, 2, 1, 3), mpp, mmp);
+            const fk__f4 rot1 = fk__rotation_row(e1, FK__F4_PERMUTE(q, 0, 0, 1, 3), FK__F4_PERMUTE(p, 1, 0, 2, 3),
+                                                 FK__F4_PERMUTE(q, 3, 2, 3, 3), FK__F4_PERMUTE(p, 2, 2, 0, 3), pmp, pmm);
+            const fk__f4 rot2 = fk__rotation_row(e2, FK__F4_PERMUTE(q, 0, 1, 0, 3), FK__F4_PERMUTE(p, 2, 2, 0, 3),
+                                                 FK__F4_PERMUTE(q, 3, 3, 1, 3), FK__F4_PERMUTE(p, 1, 0, 1, 3), ppm, mpm);
+            const fk__f4 l0 = fk__f4_add(fk__f4_mul(rot0, scale), FK__F4_PERMUTE(t, 3, 3, 3, 0));
+            const fk__f4 l1 = fk__f4_add(fk__f4_mul(rot1, scale), FK__F4_PERMUTE(t, 3, 3, 3, 1));
+            const fk__f4 l2 = fk__f4_add(fk__f4_mul(rot2, scale), FK__F4_PERMUTE(t, 3, 3, 3, 2));
+            float *out = world + 12 * (size_t)joint;
+            fk__f4 sum;
+            if (parent < 0) {
+                r0 = l0; r1 = l1; r2 = l2;
+            } else {
+                fk__f4 p0 = r0, p1 = r1, p2 = r2;
+                if (parent != previous) {
+                    const float *m = world + 12 * (size_t)parent;
+                    p0 = fk__f4_load(m); p1 = fk__f4_load(m + 4); p2 = fk__f4_load(m + 8);
+                }
+                r0 = fk__mat34_row_mul(p0, l0, l1, l2, e3);
+                r1 = fk__mat34_row_mul(p1, l0, l1, l2, e3);
+                r2 = fk__mat34_row_mul(p2, l0, l1, l2, e3);
             }
-            r0 = fk__mat34_row_mul(p0, l0, l1, l2, e3);
-            r1 = fk__mat34_row_mul(p1, l0, l1, l2, e3);
-            r2 = fk__mat34_row_mul(p2, l0, l1, l2, e3);
+            fk__f4_store(out, r0); fk__f4_store(out + 4, r1); fk__f4_store(out + 8, r2);
+            sum = fk__f4_add(fk__f4_add(r0, r1), r2);
+            if (inverse_bind_matrices) {
+                const float *b = inverse_bind_matrices + 12 * (size_t)joint;
+                const fk__f4 b0 = fk__f4_load(b), b1 = fk__f4_load(b + 4), b2 = fk__f4_load(b + 8);
+                const fk__f4 s0 = fk__mat34_row_mul(r0, b0, b1, b2, e3), s1 = fk__mat34_row_mul(r1, b0, b1, b2, e3);
+                const fk__f4 s2 = fk__mat34_row_mul(r2, b0, b1, b2, e3);
+                float *m = skinning + 12 * (size_t)joint;
+                fk__f4_store(m, s0); fk__f4_store(m + 4, s1); fk__f4_store(m + 8, s2);
+                sum = fk__f4_add(sum, fk__f4_add(fk__f4_add(s0, s1), s2));
+            }
+            not_finite = fk__f4_add(not_finite, fk__f4_mul(sum, zero));
+            previous = joint;
         }
-        fk__f4_store(out, r0); fk__f4_store(out + 4, r1); fk__f4_store(out + 8, r2);
-        not_finite = fk__f4_add(not_finite, fk__f4_add(fk__f4_add(fk__f4_sub(r0, r0), fk__f4_sub(r1, r1)), fk__f4_sub(r2, r2)));
-        if (inverse_bind_matrices) {
-            const float *b = inverse_bind_matrices + 12 * (size_t)joint;
-            const fk__f4 b0 = fk__f4_load(b), b1 = fk__f4_load(b + 4), b2 = fk__f4_load(b + 8);
-            const fk__f4 s0 = fk__mat34_row_mul(r0, b0, b1, b2, e3), s1 = fk__mat34_row_mul(r1, b0, b1, b2, e3);
-            const fk__f4 s2 = fk__mat34_row_mul(r2, b0, b1, b2, e3);
-            float *m = skinning + 12 * (size_t)joint;
-            fk__f4_store(m, s0); fk__f4_store(m + 4, s1); fk__f4_store(m + 8, s2);
-            not_finite = fk__f4_add(not_finite, fk__f4_add(fk__f4_add(fk__f4_sub(s0, s0), fk__f4_sub(s1, s1)), fk__f4_sub(s2, s2)));
-        }
-        previous = joint;
     }
     return !bad && !fk__f4_nonzero_lanes(not_finite);
 }
 
-static int fk__engine_rigid_simd4(const fk_skeleton *s, const fk_vec3 *translations, const fk_quat *rotations,
-                                  const fk_rigid *inverse_binds, fk_rigid *world, fk_rigid *skinning)
+typedef void (*fk__rotate_pair_function)(fk__f4 qa, fk__f4 va, fk__f4 qb, fk__f4 vb, fk__f4 *ra, fk__f4 *rb);
+
+static FK__ALWAYS_INLINE int fk__engine_rigid_pass(const fk_skeleton *s, const fk_vec3 *translations,
+                                                   const fk_quat *rotations, const fk_rigid *inverse_binds,
+                                                   fk_rigid *world, fk_rigid *skinning,
+                                                   const fk__rotate_pair_function rotate_pair)
 {
-    const fk__f4 half = fk__f4_splat(0.5f), three = fk__f4_splat(3.0f);
-    fk__f4 not_finite = fk__f4_zero(), q = not_finite, t = not_finite;
-    unsigned bad = 0;
-    int k, previous = -1;
-    for (k = 0; k < s->joint_count; ++k) {
-        const int joint = s->order[k], parent = s->parents[joint];
-        const fk__f4 raw = fk__f4_load(&rotations[joint].x), norm2 = fk__f4_dot_pairs(raw, raw);
-        const fk__f4 local_q = fk__f4_div(raw, fk__f4_sqrt(norm2)), d = fk__f4_load3(&translations[joint]);
-        bad |= fk__not_normalizable(norm2);
-        if (parent < 0) {
-            q = local_q;
-            t = d;
-        } else { /* fk_forward()'s joint at the parent's origin, renormalized by the parent's factor */
-            fk__f4 parent_q = q, parent_t = t;
-            if (parent != previous) {
-                parent_q = fk__f4_load(&world[parent].q.x);
-                parent_t = fk__f4_load3(&world[parent].t);
+    const fk__f4 three = fk__f4_splat(3.0f), zero = fk__f4_zero();
+    fk__f4 not_finite = zero, q = zero, t = zero;
+    float factors[4];
+    int bad = 0, k0, k, previous = -1;
+    for (k0 = 0; k0 < s->joint_count; k0 += 4) {
+        const int count = s->joint_count - k0 < 4 ? s->joint_count - k0 : 4;
+        const fk__f4 norm2 = fk__gathered_norm2(rotations, s->order, k0, count);
+        bad |= fk__f4_outside_lanes(norm2, fk__f4_splat(FLT_MIN), fk__f4_splat(FLT_MAX));
+        fk__f4_store(factors, fk__f4_div(fk__f4_splat(0.5f), fk__f4_sqrt(norm2)));
+        for (k = k0; k < k0 + count; ++k) {
+            const int joint = s->order[k], parent = s->parents[joint];
+            const fk__f4 half_q = fk__f4_mul(fk__f4_load(&rotations[joint].x), fk__f4_splat(factors[k - k0]));
+            const fk__f4 d = fk__f4_load3(&translations[joint]);
+            fk__f4 sum, bind_t = zero;
+            if (parent < 0) {
+                q = fk__f4_add(half_q, half_q);
+                t = d;
+                if (inverse_binds) bind_t = fk__f4_quat_rotate(q, fk__f4_load3(&inverse_binds[joint].t));
+            } else { /* fk_forward()'s joint at the parent's origin, with its pass's halved rotation */
+                fk__f4 parent_q = q, parent_t = t;
+                if (parent != previous) {
+                    parent_q = fk__f4_load(&world[parent].q.x);
+                    parent_t = fk__f4_load3(&world[parent].t);
+                }
+                q = fk__f4_mul(fk__f4_quat_mul(parent_q, half_q), fk__f4_sub(three, fk__f4_dot_pairs(parent_q, parent_q)));
+                if (inverse_binds) {
+                    rotate_pair(parent_q, d, q, fk__f4_load3(&inverse_binds[joint].t), &t, &bind_t);
+                    t = fk__f4_add(parent_t, t);
+                } else {
+                    t = fk__f4_add(parent_t, fk__f4_quat_rotate(parent_q, d));
+                }
             }
-            q = fk__f4_mul(fk__f4_quat_mul(parent_q, local_q),
-                           fk__f4_mul(half, fk__f4_sub(three, fk__f4_dot_pairs(parent_q, parent_q))));
-            t = fk__f4_add(parent_t, fk__f4_quat_rotate(parent_q, d));
+            fk__f4_store(&world[joint].q.x, q);
+            fk__f4_store3(&world[joint].t, t);
+            sum = t;
+            if (inverse_binds) { /* fk_rigid_mul(world, inverse bind) */
+                const fk__f4 skin_q = fk__f4_quat_mul(q, fk__f4_load(&inverse_binds[joint].q.x));
+                const fk__f4 skin_t = fk__f4_add(bind_t, t);
+                fk__f4_store(&skinning[joint].q.x, skin_q);
+                fk__f4_store3(&skinning[joint].t, skin_t);
+                sum = fk__f4_add(sum, fk__f4_add(skin_q, skin_t));
+            }
+            not_finite = fk__f4_add(not_finite, fk__f4_mul(sum, zero));
+            previous = joint;
         }
-        fk__f4_store(&world[joint].q.x, q);
-        fk__f4_store3(&world[joint].t, t);
-        not_finite = fk__f4_add(not_finite, fk__f4_sub(t, t));
-        if (inverse_binds) { /* fk_rigid_mul(world, inverse bind) */
-            const fk__f4 bind_q = fk__f4_load(&inverse_binds[joint].q.x);
-            const fk__f4 skin_q = fk__f4_quat_mul(q, bind_q);
-            const fk__f4 skin_t = fk__f4_add(fk__f4_quat_rotate(q, fk__f4_load3(&inverse_binds[joint].t)), t);
-            fk__f4_store(&skinning[joint].q.x, skin_q);
-            fk__f4_store3(&skinning[joint].t, skin_t);
-            not_finite = fk__f4_add(not_finite, fk__f4_add(fk__f4_sub(skin_q, skin_q), fk__f4_sub(skin_t, skin_t)));
-        }
-        previous = joint;
     }
     return !bad && !fk__f4_nonzero_lanes(not_finite);
 }
+
+/* The passes of a tier: the same code and bits in each (no fused multiply-adds). */
+#define FK__ENGINE_KERNELS(tier, target, w) \
+    static target int fk__engine_matrices_##tier(const fk_skeleton *s, const fk_vec3 *translations, \
+                                                 const fk_quat *rotations, const fk_vec3 *scales, \
+                                                 const float *inverse_bind_matrices, float *world, float *skinning) \
+    { \
+        int done = fk__engine_matrices_pass(s, translations, rotations, scales, inverse_bind_matrices, world, skinning); \
+        fk__leave_##tier(); \
+        return done; \
+    } \
+    static target int fk__engine_rigid_##tier(const fk_skeleton *s, const fk_vec3 *translations, \
+                                              const fk_quat *rotations, const fk_rigid *inverse_binds, fk_rigid *world, \
+                                              fk_rigid *skinning) \
+    { \
+        int done = fk__engine_rigid_pass(s, translations, rotations, inverse_binds, world, skinning, fk__rotate_pair##w); \
+        fk__leave_##tier(); \
+        return done; \
+    }
 
 /* ---- Fast paths: the tiers and the table that picks one --------------------- */
 
@@ -9218,15 +9277,21 @@ typedef struct fk__fast_path_table {
     void (*dqs)(const fk__skin_run *run);
     void (*dqs_scaled)(const fk__skin_run *run); /* bones with scale, centred at the vertex */
     fk__forward_pass forward;
+    int (*engine_matrices)(const fk_skeleton *, const fk_vec3 *, const fk_quat *, const fk_vec3 *, const float *,
+                           float *, float *);
+    int (*engine_rigid)(const fk_skeleton *, const fk_vec3 *, const fk_quat *, const fk_rigid *, fk_rigid *,
+                        fk_rigid *);
 } fk__fast_path_table;
 
 #define FK__NO_TARGET
 FK__SKIN_KERNELS(simd4, FK__NO_TARGET, 4)
 FK__FORWARD_KERNEL(simd4, FK__NO_TARGET, 4)
+FK__ENGINE_KERNELS(simd4, FK__NO_TARGET, 4)
 
 #if defined(FK__SIMD_AVX2)
 FK__SKIN_KERNELS(avx2, FK__AVX2_TARGET, 8)
 FK__FORWARD_KERNEL(avx2, FK__AVX2_NO_FMA_TARGET, 8)
+FK__ENGINE_KERNELS(avx2, FK__AVX2_NO_FMA_TARGET, 8)
 #endif
 
 /* The tier this processor runs best: on x86-64 AVX2 with FMA where the
@@ -9235,14 +9300,18 @@ FK__FORWARD_KERNEL(avx2, FK__AVX2_NO_FMA_TARGET, 8)
 static const fk__fast_path_table *fk__fast_paths(void)
 {
 #if defined(FK__SIMD_SSE2)
-    static const fk__fast_path_table simd4 = {"SSE2", fk__lbs_simd4, fk__dqs_simd4, fk__dqs_scaled_simd4, fk__forward_simd4};
+    static const fk__fast_path_table simd4 = {"SSE2", fk__lbs_simd4, fk__dqs_simd4, fk__dqs_scaled_simd4, fk__forward_simd4,
+                                              fk__engine_matrices_simd4, fk__engine_rigid_simd4};
 #elif defined(FK__SIMD_NEON)
-    static const fk__fast_path_table simd4 = {"NEON", fk__lbs_simd4, fk__dqs_simd4, fk__dqs_scaled_simd4, fk__forward_simd4};
+    static const fk__fast_path_table simd4 = {"NEON", fk__lbs_simd4, fk__dqs_simd4, fk__dqs_scaled_simd4, fk__forward_simd4,
+                                              fk__engine_matrices_simd4, fk__engine_rigid_simd4};
 #else
-    static const fk__fast_path_table simd4 = {"SIMD128", fk__lbs_simd4, fk__dqs_simd4, fk__dqs_scaled_simd4, fk__forward_simd4};
+    static const fk__fast_path_table simd4 = {"SIMD128", fk__lbs_simd4, fk__dqs_simd4, fk__dqs_scaled_simd4, fk__forward_simd4,
+                                              fk__engine_matrices_simd4, fk__engine_rigid_simd4};
 #endif
 #if defined(FK__SIMD_AVX2)
-    static const fk__fast_path_table avx2 = {"AVX2+FMA", fk__lbs_avx2, fk__dqs_avx2, fk__dqs_scaled_avx2, fk__forward_avx2};
+    static const fk__fast_path_table avx2 = {"AVX2+FMA", fk__lbs_avx2, fk__dqs_avx2, fk__dqs_scaled_avx2, fk__forward_avx2,
+                                            fk__engine_matrices_avx2, fk__engine_rigid_avx2};
 #if defined(__AVX2__) && defined(__FMA__)
     return &avx2;
 #else
@@ -9268,7 +9337,8 @@ static int fk__engine_fast_matrices(const fk_skeleton *skeleton, const fk_vec3 *
                                     float *skinning)
 {
 #if defined(FK__SIMD)
-    return fk__engine_matrices_simd4(skeleton, translations, rotations, scales, inverse_bind_matrices, world, skinning);
+    return fk__fast_paths()->engine_matrices(skeleton, translations, rotations, scales, inverse_bind_matrices, world,
+                                             skinning);
 #else
     (void)skeleton; (void)translations; (void)rotations; (void)scales; (void)inverse_bind_matrices; (void)world;
     (void)skinning;
@@ -9280,7 +9350,7 @@ static int fk__engine_fast_rigid(const fk_skeleton *skeleton, const fk_vec3 *tra
                                  const fk_rigid *inverse_binds, fk_rigid *world, fk_rigid *skinning)
 {
 #if defined(FK__SIMD)
-    return fk__engine_rigid_simd4(skeleton, translations, rotations, inverse_binds, world, skinning);
+    return fk__fast_paths()->engine_rigid(skeleton, translations, rotations, inverse_binds, world, skinning);
 #else
     (void)skeleton; (void)translations; (void)rotations; (void)inverse_binds; (void)world; (void)skinning;
     return 0;

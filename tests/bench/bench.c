@@ -815,6 +815,131 @@ static void bench_cor(const char *name, int around, int rings, int quantize, int
     free(j.workspace); free(j.out); free(m.positions); free(m.weights); free(m.joints); free(m.indices);
 }
 
+/* ---- Engine-form forward kinematics ------------------------------------------------
+   fk_forward_engine_rigid() and fk_forward_engine() (both with inverse binds,
+   the second with a scale on every joint) against fk_forward() on the same
+   skeleton and rotations, and each on the skeleton listed children first
+   (reversed) against parents first. */
+
+typedef struct engine_case {
+    const fk_case *f;
+    fk_skeleton skeleton;
+    int *parents, *storage;
+    fk_vec3 *translations, *scales;
+    fk_quat *rotations; /* poses x joints, in this case's order */
+    float *inverse_binds, *world, *skinning;
+    fk_rigid *rigid_binds, *rigid_world, *rigid_skinning;
+    int scaled, old_route;
+} engine_case;
+
+static void run_engine(void *context)
+{
+    engine_case *e = (engine_case *)context;
+    const int n = e->f->joints;
+    int p;
+    for (p = 0; p < e->f->poses; ++p) {
+        const fk_quat *q = e->rotations + (size_t)p * (size_t)n;
+        fk_result r;
+        if (e->old_route) { /* the route before: fk_forward_trs(), then world x IB in double */
+            r = fk_forward_trs(n, e->parents, e->translations, q, e->scales, e->world);
+            if (r == FK_OK) r = fk_skin_matrices_from_matrices(n, e->inverse_binds, e->world, NULL, e->skinning);
+        } else if (e->scaled) {
+            r = fk_forward_engine(&e->skeleton, e->translations, q, e->scales, e->inverse_binds, e->world, e->skinning);
+        } else {
+            r = fk_forward_engine_rigid(&e->skeleton, e->translations, q, e->rigid_binds, e->rigid_world,
+                                        e->rigid_skinning);
+        }
+        if (r != FK_OK) { fprintf(stderr, "engine case failed: %s\n", fk_result_description(r)); exit(1); }
+    }
+}
+
+/* The case's joints, listed as given (reversed = 0) or children first. */
+static engine_case make_engine_case(const fk_case *f, int reversed)
+{
+    const size_t n = (size_t)f->joints;
+    engine_case e;
+    size_t i, p;
+    memset(&e, 0, sizeof e);
+    e.f = f;
+    e.parents = (int *)malloc(n * sizeof(int));
+    e.storage = (int *)malloc((size_t)FK_SKELETON_STORAGE(f->joints) * sizeof(int));
+    e.translations = (fk_vec3 *)malloc(n * sizeof(fk_vec3));
+    e.scales = (fk_vec3 *)malloc(n * sizeof(fk_vec3));
+    e.rotations = (fk_quat *)malloc(n * (size_t)f->poses * sizeof(fk_quat));
+    e.inverse_binds = (float *)malloc(n * 12 * sizeof(float));
+    e.world = (float *)malloc(n * 12 * sizeof(float));
+    e.skinning = (float *)malloc(n * 12 * sizeof(float));
+    e.rigid_binds = (fk_rigid *)malloc(n * sizeof(fk_rigid));
+    e.rigid_world = (fk_rigid *)malloc(n * sizeof(fk_rigid));
+    e.rigid_skinning = (fk_rigid *)malloc(n * sizeof(fk_rigid));
+    if (!e.parents || !e.storage || !e.translations || !e.scales || !e.rotations || !e.inverse_binds || !e.world ||
+        !e.skinning || !e.rigid_binds || !e.rigid_world || !e.rigid_skinning) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    for (i = 0; i < n; ++i) {
+        const size_t to = reversed ? n - 1 - i : i;
+        const int parent = f->parents[i];
+        fk_rigid bind = fk_rigid_make(fk_quat_normalize(fk_quat_make(random_unit(), random_unit(), random_unit(), 2.0f)),
+                                      fk_vec3_make(random_unit(), random_unit(), random_unit()));
+        e.parents[to] = parent < 0 ? -1 : reversed ? f->joints - 1 - parent : parent;
+        e.translations[to] = f->rest[i];
+        e.scales[to] = fk_vec3_make(1.0f + 0.5f * random_unit(), 1.0f + 0.5f * random_unit(), 1.0f + 0.5f * random_unit());
+        e.rigid_binds[to] = bind;
+        fk_rigid_to_mat34(bind, e.inverse_binds + 12 * to);
+        for (p = 0; p < (size_t)f->poses; ++p) e.rotations[p * n + to] = f->rotations[p * n + i];
+    }
+    if (fk_skeleton_init(&e.skeleton, f->joints, e.parents, e.storage) != FK_OK) {
+        fprintf(stderr, "fk_skeleton_init failed\n");
+        exit(1);
+    }
+    return e;
+}
+
+static void free_engine_case(engine_case *e)
+{
+    free(e->parents); free(e->storage); free(e->translations); free(e->scales); free(e->rotations);
+    free(e->inverse_binds); free(e->world); free(e->skinning); free(e->rigid_binds); free(e->rigid_world);
+    free(e->rigid_skinning);
+}
+
+static void bench_engine_case(const char *name, int joint_count, int poses, int shape)
+{
+    fk_case f = make_forward_case(joint_count, poses, shape);
+    engine_case given = make_engine_case(&f, 0), reversed = make_engine_case(&f, 1);
+    const double joint_poses = (double)joint_count * poses;
+    paired_ratios rigid, scaled, rigid_order, scaled_order;
+    timing t_forward, t_rigid, t_scaled, t_rigid_reversed, t_scaled_reversed;
+    t_forward = time_calls(run_forward, &f, 1);
+    t_rigid = time_paired(run_engine, &given, run_forward, &f, 1, &rigid);
+    given.scaled = 1;
+    t_scaled = time_paired(run_engine, &given, run_forward, &f, 1, &scaled);
+    t_scaled_reversed = time_paired(run_engine, &reversed, run_engine, &given, 1, &scaled_order);
+    reversed.scaled = given.scaled = 0;
+    t_rigid_reversed = time_paired(run_engine, &reversed, run_engine, &given, 1, &rigid_order);
+    printf("  %s: ns per joint (median), and time / the reference's in the same samples\n", name);
+    printf("    fk_forward                            %6.2f\n", t_forward.median / joint_poses * 1e9);
+    printf("    fk_forward_engine_rigid, IB           %6.2f   / fk_forward %5.2f  (budget 1.5)\n",
+           t_rigid.median / joint_poses * 1e9, 1.0 / rigid.own);
+    printf("    fk_forward_engine, scales, IB         %6.2f   / fk_forward %5.2f  (budget 2)\n",
+           t_scaled.median / joint_poses * 1e9, 1.0 / scaled.own);
+    printf("    rigid, children first                 %6.2f   / parents first %5.2f  (budget 1.1)\n",
+           t_rigid_reversed.median / joint_poses * 1e9, 1.0 / rigid_order.own);
+    printf("    scales, children first                %6.2f   / parents first %5.2f  (budget 1.1)\n",
+           t_scaled_reversed.median / joint_poses * 1e9, 1.0 / scaled_order.own);
+    if (shape == 1) { /* the route before, once */
+        paired_ratios old;
+        timing t_old;
+        given.old_route = given.scaled = 1;
+        t_old = time_paired(run_engine, &given, run_forward, &f, 1, &old);
+        printf("    fk_forward_trs + fk_skin_matrices_from_matrices %6.2f   / fk_forward %5.2f\n",
+               t_old.median / joint_poses * 1e9, 1.0 / old.own);
+    }
+    free_engine_case(&given);
+    free_engine_case(&reversed);
+    free_forward_case(&f);
+}
+
 /* ---- Against an earlier header ------------------------------------------------------ */
 
 #ifdef BENCH_BASELINE
@@ -935,6 +1060,10 @@ int main(void)
     bench_cor("character", 30, 50, 0, 3);
     bench_cor("character, weights in 1/255", 30, 50, 1, 3);
     bench_cor("character, 4x the vertices", 60, 104, 0, 1);
+    printf("\nEngine-form forward kinematics (local T R S and inverse binds), validation included:\n");
+    bench_engine_case("60 joints x 1000 poses", 60, 1000, 0);
+    bench_engine_case("60-joint humanoid x 1000 poses", 60, 1000, 1);
+    bench_engine_case("200 joints x 300 poses", 200, 300, 0);
 #ifdef BENCH_BASELINE
     bench_against_baseline();
 #else
