@@ -102,30 +102,30 @@ static fk_quat rig__sample_rotation(const struct aiQuatKey *keys, unsigned count
                                          keys[k + 1].mValue.w), f);
 }
 
-/* Node world matrices at a time in ticks: animated, or as the file leaves the nodes. */
+/* Node world matrices at a time in ticks, animated or as the file leaves the
+   nodes: each node's local translation, rotation and scale (a channel without
+   keys of a kind keeps the node's own), multiplied down the tree by
+   fk_forward_engine(). */
 static void rig__node_world(rig *r, double ticks, int animated)
 {
     int n;
     for (n = 0; n < r->node_count; ++n) {
         const struct aiNodeAnim *channel = animated ? r->node_channel[n] : NULL;
-        float local[12], *world = r->node_world + 12 * n;
-        rig__mat34_of(&r->nodes[n]->mTransformation, local);
-        if (channel) { /* a channel without keys of a kind keeps the node's own */
-            struct aiVector3D scaling, position;
-            struct aiQuaternion rotation;
-            aiDecomposeMatrix(&r->nodes[n]->mTransformation, &scaling, &rotation, &position);
-            fk_mat34_from_trs(
-                rig__sample_vector(channel->mPositionKeys, channel->mNumPositionKeys, ticks,
-                                   fk_vec3_make(position.x, position.y, position.z)),
-                rig__sample_rotation(channel->mRotationKeys, channel->mNumRotationKeys, ticks,
-                                     fk_quat_make(rotation.x, rotation.y, rotation.z, rotation.w)),
-                rig__sample_vector(channel->mScalingKeys, channel->mNumScalingKeys, ticks,
-                                   fk_vec3_make(scaling.x, scaling.y, scaling.z)),
-                local);
+        r->node_translations[n] = r->node_rest_translations[n];
+        r->node_rotations[n] = r->node_rest_rotations[n];
+        r->node_scales[n] = r->node_rest_scales[n];
+        if (channel) {
+            r->node_translations[n] = rig__sample_vector(channel->mPositionKeys, channel->mNumPositionKeys, ticks,
+                                                         r->node_translations[n]);
+            r->node_rotations[n] = rig__sample_rotation(channel->mRotationKeys, channel->mNumRotationKeys, ticks,
+                                                        r->node_rotations[n]);
+            r->node_scales[n] = rig__sample_vector(channel->mScalingKeys, channel->mNumScalingKeys, ticks,
+                                                   r->node_scales[n]);
         }
-        if (r->node_parent[n] < 0) memcpy(world, local, sizeof local);
-        else fk_mat34_mul(r->node_world + 12 * r->node_parent[n], local, world);
     }
+    if (fk_forward_engine(&r->node_skeleton, r->node_translations, r->node_rotations, r->node_scales, NULL,
+                          r->node_world, NULL) != FK_OK)
+        memset(r->node_world, 0, (size_t)r->node_count * 12 * sizeof(float)); /* NaN in the file: nothing skins */
 }
 
 void rig_node_world_matrices(rig *r, double seconds)
@@ -163,6 +163,10 @@ static int rig__skeleton(rig *r, char *error, size_t error_size)
     r->node_parent = (int *)calloc((size_t)r->node_count, sizeof *r->node_parent);
     r->node_channel = (const struct aiNodeAnim **)calloc((size_t)r->node_count, sizeof *r->node_channel);
     r->node_world = (float *)calloc((size_t)r->node_count * 12, sizeof(float));
+    r->node_storage = (int *)calloc((size_t)FK_SKELETON_STORAGE(r->node_count), sizeof(int));
+    r->node_rest_translations = (fk_vec3 *)calloc((size_t)r->node_count * 2, sizeof(fk_vec3));
+    r->node_translations = (fk_vec3 *)calloc((size_t)r->node_count * 2, sizeof(fk_vec3));
+    r->node_rest_rotations = (fk_quat *)calloc((size_t)r->node_count * 2, sizeof(fk_quat));
     r->joint_count = (int)mesh->mNumBones;
     r->joint_names = (const char **)calloc((size_t)r->joint_count, sizeof *r->joint_names);
     r->joint_node = (int *)calloc((size_t)r->joint_count, sizeof *r->joint_node);
@@ -171,12 +175,29 @@ static int rig__skeleton(rig *r, char *error, size_t error_size)
     r->joint_world = (float *)calloc((size_t)r->joint_count * 12, sizeof(float));
     r->rest_joints = (fk_vec3 *)calloc((size_t)r->joint_count, sizeof *r->rest_joints);
     node_joint = (int *)malloc((size_t)r->node_count * sizeof *node_joint);
-    if (!r->nodes || !r->node_parent || !r->node_channel || !r->node_world || !r->joint_names || !r->joint_node ||
+    if (!r->nodes || !r->node_parent || !r->node_channel || !r->node_world || !r->node_storage ||
+        !r->node_rest_translations || !r->node_translations || !r->node_rest_rotations || !r->joint_names || !r->joint_node ||
         !r->parents || !r->inverse_bind || !r->joint_world || !r->rest_joints || !node_joint) {
         free(node_joint);
         return rig__fail(error, error_size, "out of memory");
     }
     rig__list_nodes(r->scene->mRootNode, r->nodes, r->node_parent);
+    /* the node tree, prepared once for fk_forward_engine(), and each node's own T R S */
+    r->node_rest_scales = r->node_rest_translations + r->node_count;
+    r->node_scales = r->node_translations + r->node_count;
+    r->node_rotations = r->node_rest_rotations + r->node_count;
+    if (fk_skeleton_init(&r->node_skeleton, r->node_count, r->node_parent, r->node_storage) != FK_OK) {
+        free(node_joint);
+        return rig__fail(error, error_size, "the node tree is not a tree");
+    }
+    for (n = 0; n < r->node_count; ++n) {
+        struct aiVector3D scaling, position;
+        struct aiQuaternion rotation;
+        aiDecomposeMatrix(&r->nodes[n]->mTransformation, &scaling, &rotation, &position);
+        r->node_rest_translations[n] = fk_vec3_make(position.x, position.y, position.z);
+        r->node_rest_rotations[n] = fk_quat_make(rotation.x, rotation.y, rotation.z, rotation.w);
+        r->node_rest_scales[n] = fk_vec3_make(scaling.x, scaling.y, scaling.z);
+    }
     if (r->animation)
         for (c = 0; c < r->animation->mNumChannels; ++c) {
             n = rig__find_node(r, r->animation->mChannels[c]->mNodeName.data);
@@ -326,6 +347,7 @@ void rig_free(rig *r)
 {
     if (r->scene) aiReleaseImport(r->scene);
     free((void *)r->nodes); free(r->node_parent); free((void *)r->node_channel); free(r->node_world);
+    free(r->node_storage); free(r->node_rest_translations); free(r->node_translations); free(r->node_rest_rotations);
     free((void *)r->joint_names); free(r->joint_node); free(r->parents); free(r->inverse_bind);
     free(r->joint_world); free(r->rest_joints);
     free(r->positions); free(r->normals); free(r->joints); free(r->weights); free(r->triangles);

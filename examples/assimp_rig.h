@@ -16,9 +16,10 @@
        instead of collapsing to the origin (unweighted_vertices counts them).
    rig_pose_at() samples the first animation at a time in seconds as glTF
    specifies (linear translation and scale, slerp rotation, the end keys held
-   outside their range), multiplies the node tree down to world matrices and hands
-   them to fk_pose_from_matrices(): fk_forward() on its output gives the transforms
-   to skin with.
+   outside their range), multiplies the nodes' local T R S down the tree to world
+   matrices with fk_forward_engine() (the node tree prepared once by
+   fk_skeleton_init()) and hands them to fk_pose_from_matrices(): fk_forward() on
+   its output gives the transforms to skin with.
 
    The skinned vertex is what glTF defines: sum_j w_j (world_j x inverse_bind_j) v;
    the mesh node's own transform does not apply. Needs libassimp-dev. */
@@ -47,6 +48,12 @@ typedef struct rig {
     int *node_parent;                       /* index into nodes, -1 for the root */
     const struct aiNodeAnim **node_channel; /* the animation's channel of each node, or NULL */
     float *node_world;                      /* scratch: 12 floats per node */
+    fk_skeleton node_skeleton;              /* the node tree, prepared once (in node_storage) */
+    int *node_storage;
+    fk_vec3 *node_rest_translations, *node_rest_scales; /* each node's own T R S, from the file */
+    fk_quat *node_rest_rotations;
+    fk_vec3 *node_translations, *node_scales; /* scratch: the T R S of the pose at hand */
+    fk_quat *node_rotations;
 
     int joint_count;
     const char **joint_names;               /* the bones' names (owned by the scene) */
