@@ -38,6 +38,19 @@
        fk_skin_lbs(&skin);
      README.md has the complete program; docs/ has the derivation with pictures.
 
+   YOUR DATA, THE FUNCTIONS
+     BVH, procedural rigs: rest joint positions (pivots), rotations relative to
+       the rest pose -> fk_forward() -> fk_skin_desc::transforms.
+     glTF, FBX, engine rigs: local translation, rotation (rest orientation
+       included) and scale, inverse bind matrices, any joint order ->
+       fk_skeleton_init() once, then fk_forward_engine() -> world matrices and
+       skinning matrices for fk_skin_desc::matrices; where no joint scales,
+       fk_forward_engine_rigid() -> fk_skin_desc::transforms.
+     Engine world matrices W_i and inverse binds IB_i ->
+       fk_skin_matrices_from_matrices() -> fk_skin_desc::matrices; or, for rigid
+       rigs, fk_bind_from_matrices() once and fk_pose_from_matrices() then
+       fk_forward() per frame -> fk_skin_desc::transforms.
+
    CONVENTIONS (decided once, never changed)
      - Quaternions are stored x, y, z, w (w last) and multiply by the Hamilton rule.
        fk_quat_mul(a, b) applies b first: rotate(a*b, v) == rotate(a, rotate(b, v)).
@@ -45,11 +58,14 @@
      - 3x3 and 3x4 matrices are row-major and act on column vectors: the 3x4 matrix
        [R | t] is what a GPU skinning shader uploads.
      - Angles are in radians; strides are in bytes (0 means tightly packed).
-     - Forward kinematics: joint i rotates by q_i about its rest position x_i (its
-       pivot). By default q_i is expressed in the parent's frame, Q_i = Q_p q_i
-       (BVH, glTF, game engines); fk_forward_rest_frame() takes q_i in the rest
-       frame, Q_i = q_i Q_p. Both place joint i where its parent sends it:
+     - Forward kinematics (fk_forward()): joint i rotates by q_i about its rest
+       position x_i (its pivot), q_i relative to the rest pose (BVH, procedural
+       rigs). By default q_i is expressed in the parent's frame, Q_i = Q_p q_i;
+       fk_forward_rest_frame() takes q_i in the rest frame, Q_i = q_i Q_p. Both
+       place joint i where its parent sends it:
            t_i = t_p + Q_p (x_i + d_i) - Q_i x_i        roots: t_r = x_r + d_r - Q_r x_r
+       glTF, FBX and engine local rotations include the rest orientation and are
+       not these q_i: they go through fk_forward_engine() (see YOUR DATA).
      - Input quaternions need not be unit length: they are normalized on the way in.
 
    OPTIONS (#define before including)
@@ -9250,8 +9266,15 @@ static FK__ALWAYS_INLINE int fk__engine_rigid_pass(const fk_skeleton *s, const f
     return !bad && !fk__f4_nonzero_lanes(not_finite);
 }
 
-/* The passes of a tier: the same code and bits in each (no fused multiply-adds). */
+/* The passes of a tier: the same code and bits in each (no fused multiply-adds).
+   The rigid pass is given its tier's rotate_pair as a pointer to a function
+   the compiler may inline, which an optimizing build does, once the pointer
+   is known (it is a constant in each tier). */
 #define FK__ENGINE_KERNELS(tier, target, w) \
+    static target void fk__engine_rotate_pair_##tier(fk__f4 qa, fk__f4 va, fk__f4 qb, fk__f4 vb, fk__f4 *ra, fk__f4 *rb) \
+    { \
+        fk__rotate_pair##w(qa, va, qb, vb, ra, rb); \
+    } \
     static target int fk__engine_matrices_##tier(const fk_skeleton *s, const fk_vec3 *translations, \
                                                  const fk_quat *rotations, const fk_vec3 *scales, \
                                                  const float *inverse_bind_matrices, float *world, float *skinning) \
@@ -9264,7 +9287,8 @@ static FK__ALWAYS_INLINE int fk__engine_rigid_pass(const fk_skeleton *s, const f
                                               const fk_quat *rotations, const fk_rigid *inverse_binds, fk_rigid *world, \
                                               fk_rigid *skinning) \
     { \
-        int done = fk__engine_rigid_pass(s, translations, rotations, inverse_binds, world, skinning, fk__rotate_pair##w); \
+        int done = fk__engine_rigid_pass(s, translations, rotations, inverse_binds, world, skinning, \
+                                         fk__engine_rotate_pair_##tier); \
         fk__leave_##tier(); \
         return done; \
     }
