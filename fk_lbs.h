@@ -3578,19 +3578,15 @@ static void fk__mat34_mul_float(const float a[12], const float b[12], float out[
 
 static int fk__quat_is_finite(fk_quat q) { return fk__is_finite(q.x) && fk__is_finite(q.y) && fk__is_finite(q.z) && fk__is_finite(q.w); }
 
-/* Every input checked, in joint order, before anything is computed. */
+/* Every joint's own inputs checked, in joint order, before anything is
+   computed; inverse binds that are not finite show in the results. */
 static fk_result fk__engine_check(int joint_count, const fk_vec3 *translations, const fk_quat *rotations,
-                                  const fk_vec3 *scales, const float *inverse_bind_matrices,
-                                  const fk_rigid *inverse_binds)
+                                  const fk_vec3 *scales)
 {
     int i;
     fk_result result;
-    for (i = 0; i < joint_count; ++i) {
+    for (i = 0; i < joint_count; ++i)
         if ((result = fk__check_scaled_joint(NULL, rotations, translations, scales, i)) != FK_OK) return result;
-        if ((inverse_bind_matrices && !fk__mat34_is_finite(inverse_bind_matrices + 12 * (size_t)i)) ||
-            (inverse_binds && (!fk__quat_is_finite(inverse_binds[i].q) || !fk__vec3_is_finite(inverse_binds[i].t))))
-            return FK_ERROR_NOT_FINITE;
-    }
     return FK_OK;
 }
 
@@ -3608,7 +3604,7 @@ FK_LBS_DEF fk_result fk_forward_engine(const fk_skeleton *skeleton, const fk_vec
     if (fk__engine_fast_matrices(skeleton, translations, rotations, scales, inverse_bind_matrices, out_world,
                                  out_skinning))
         return FK_OK;
-    result = fk__engine_check(n, translations, rotations, scales, inverse_bind_matrices, NULL);
+    result = fk__engine_check(n, translations, rotations, scales);
     for (k = 0; k < n && result == FK_OK; ++k) {
         const int joint = skeleton->order[k], parent = fk__parent_index(skeleton->parents, joint);
         float local[12], *world = out_world + 12 * (size_t)joint;
@@ -3641,7 +3637,7 @@ FK_LBS_DEF fk_result fk_forward_engine_rigid(const fk_skeleton *skeleton, const 
     if (!skeleton->order || !translations || !rotations || !out_world || (inverse_binds && !out_skinning))
         return FK_ERROR_NULL_ARGUMENT;
     if (fk__engine_fast_rigid(skeleton, translations, rotations, inverse_binds, out_world, out_skinning)) return FK_OK;
-    result = fk__engine_check(n, translations, rotations, NULL, NULL, inverse_binds);
+    result = fk__engine_check(n, translations, rotations, NULL);
     for (k = 0; k < n && result == FK_OK; ++k) { /* fk_forward()'s joint with its pivot at the parent's origin */
         const int joint = skeleton->order[k], parent = fk__parent_index(skeleton->parents, joint);
         out_world[joint] = fk__joint_transform(parent < 0 ? NULL : &out_world[parent], origin, rotations[joint],

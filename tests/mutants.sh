@@ -72,6 +72,11 @@ props_mutant() { add_mutant "$1" "$2" "test_properties test_bad_input" "$3" "$4"
 # does with bad input (writes on error, walks past its subtree), which
 # tests/test_bad_input.c must catch.
 bad_input_mutant() { add_mutant "$1" "" test_bad_input "$2" "$3" "$4"; }
+# engine_mutant NAME TIER DEFINITION FIND REPLACEMENT: a bug in prepared
+# skeletons or engine-form forward kinematics, which tests/test_engine.c must
+# catch: in the checked loops (TIER "", built without the fast paths) or in a
+# fast pass (sse2).
+engine_mutant() { add_mutant "$1" "$2" test_engine "$3" "$4" "$5"; }
 
 # ---- Forward kinematics: the reference -------------------------------------------
 
@@ -223,6 +228,44 @@ mutant bind_frames_scales_not_compared fk_bind_frames_from_matrices \
 '<= (double)FK_LBS_RIGID_TOLERANCE * scale)) return FK_ERROR_NOT_RIGID;' '<= 1e300)) return FK_ERROR_NOT_RIGID;'
 mutant skin_matrices_not_in_the_space fk_skin_matrices_from_matrices 'fk__mat34_mul_double(left, f, product);' \
 'fk__mat34_mul_double(skinning, f, product);'
+
+# Prepared skeletons: a placed parent climbed past (read as a cycle); depths
+# counted from 0; the position array left as the depths.
+engine_mutant skeleton_climbs_past_placed_parent "" fk_skeleton_init \
+'if (parent < 0 || position[parent] >= 0) break;' 'if (parent < 0) break;'
+engine_mutant skeleton_depth_from_zero "" fk_skeleton_init 'position[order[i]] = parent < 0 ? 1 :' 'position[order[i]] = parent < 0 ? 0 :'
+engine_mutant skeleton_position_not_inverse "" fk_skeleton_init 'for (i = 0; i < joint_count; ++i) position[order[i]] = i;' \
+'for (i = 0; i < joint_count; ++i) position[i] = i;'
+
+# Engine-form FK, the checked loops: the parent's matrix applied after the
+# joint's own; the inverse bind before the world matrix; an overflow not
+# reported; the float product's translation dropped; the rigid call's local
+# translation ignored; its inverse bind applied first.
+engine_mutant engine_product_reversed "" fk_forward_engine \
+'else fk__mat34_mul_float(out_world + 12 * (size_t)parent, local, world);' \
+'else fk__mat34_mul_float(local, out_world + 12 * (size_t)parent, world);'
+engine_mutant engine_skinning_reversed "" fk_forward_engine \
+'fk__mat34_mul_float(world, inverse_bind_matrices + 12 * (size_t)joint, out_skinning + 12 * (size_t)joint);' \
+'fk__mat34_mul_float(inverse_bind_matrices + 12 * (size_t)joint, world, out_skinning + 12 * (size_t)joint);'
+engine_mutant engine_overflow_unreported "" fk_forward_engine 'result = FK_ERROR_NOT_FINITE;' '(void)0;'
+engine_mutant engine_float_product_translation_dropped "" fk__mat34_mul_float '(col == 3 ? a[4 * row + 3] : 0.0f)' '0.0f'
+engine_mutant engine_rigid_translation_ignored "" fk_forward_engine_rigid '&translations[joint], 0);' 'NULL, 0);'
+engine_mutant engine_rigid_bind_first "" fk_forward_engine_rigid \
+'fk_rigid_mul(out_world[joint], inverse_binds[joint])' 'fk_rigid_mul(inverse_binds[joint], out_world[joint])'
+
+# Engine-form FK, the fast passes: a parent other than the joint before taken
+# from registers; a root's halved rotation not doubled back; lengths below
+# float's normal range let through; the inverse bind's translation dropped;
+# a second joint's length taken from the first's.
+engine_mutant engine_fast_parent_always_previous sse2 fk__engine_matrices_pass \
+'if (parent != previous) {' 'if (parent < 0) {'
+engine_mutant engine_fast_root_not_doubled sse2 fk__engine_rigid_pass 'q = fk__f4_add(half_q, half_q);' 'q = half_q;'
+engine_mutant engine_fast_lengths_unchecked sse2 fk__engine_matrices_pass \
+'bad |= fk__f4_outside_lanes(norm2, fk__f4_splat(FLT_MIN), fk__f4_splat(FLT_MAX));' '(void)0;'
+engine_mutant engine_fast_bind_translation_dropped sse2 fk__engine_rigid_pass \
+'const fk__f4 skin_t = fk__f4_add(bind_t, t);' 'const fk__f4 skin_t = t;'
+engine_mutant engine_fast_gathered_length_of_first sse2 fk__gathered_norm2 \
+'y = fk__f4_load(&rotations[order[k + (count > 1)]].x);' 'y = fk__f4_load(&rotations[order[k]].x);'
 
 # A subtree update with scale: a cycle through the subtree's root found only
 # after the marks are written; the subtree's joints not marked for the walk.
@@ -1032,8 +1075,8 @@ if [ "${MUTANT_SKIP_BASELINE:-0}" != 1 ]; then
         can_run "$tier" || continue
         choose_tier "$tier"
         case $tier in
-            "") programs=("${scalar_programs[@]}" test_beyond test_animation test_gpu) ;;
-            sse2|avx2) programs=(test_simd test_properties test_bad_input) ;;
+            "") programs=("${scalar_programs[@]}" test_beyond test_animation test_gpu test_engine) ;;
+            sse2|avx2) programs=(test_simd test_properties test_bad_input test_engine) ;;
             *) programs=(test_simd) ;;
         esac
         run_programs; status=$?

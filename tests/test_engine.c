@@ -241,8 +241,9 @@ typedef struct rig_case {
     fk_rigid rigid_binds[MAX_JOINTS];
 } rig_case;
 
-/* A random forest in random order, local TRS with scales in [0.5, 2] (some
-   negative), and inverse binds of a random rest pose. */
+/* A random forest in random order, local TRS with rotations of lengths in
+   [0.5, 2] and scales in [0.5, 2] (some negative), and inverse binds of a
+   random rest pose. */
 static void make_rig(rig_case *c, int n, int with_scale)
 {
     fk_vec3 rest_t[MAX_JOINTS];
@@ -256,7 +257,10 @@ static void make_rig(rig_case *c, int n, int with_scale)
         rest_q[i] = random_quat();
         c->t[i] = fk_vec3_add(rest_t[i], random_vec3(0.1f));
         c->q[i] = fk_quat_mul(rest_q[i], random_quat());
-        c->q[i] = fk_quat_make(c->q[i].x * 1.5f, c->q[i].y * 1.5f, c->q[i].z * 1.5f, c->q[i].w * 1.5f); /* not unit */
+        { /* not unit, and of a different length at each joint */
+            const float length = rng_uniform(0.5f, 2.0f);
+            c->q[i] = fk_quat_make(c->q[i].x * length, c->q[i].y * length, c->q[i].z * length, c->q[i].w * length);
+        }
         c->s[i] = with_scale ? fk_vec3_make(rng_uniform(0.5f, 2.0f), rng_uniform(0.5f, 2.0f),
                                             rng_uniform(0.5f, 2.0f) * (rng_below(8) == 0 ? -1.0f : 1.0f))
                              : fk_vec3_make(1, 1, 1);
@@ -508,19 +512,26 @@ static void bad_input_is_reported(void)
     }
 }
 
-/* A subnormal |q|^2 cannot be normalized in float: rejected as fk_forward() rejects it. */
+/* A |q|^2 below float's normal range is rejected as fk_forward() rejects it:
+   one whose reciprocal overflows (1e-40), and one whose reciprocal does not
+   (1e-38), which would otherwise give a finite pose. */
 static void tiny_rotation_is_rejected(void)
 {
+    static const float tiny[2] = {1e-20f, 1e-19f};
     const int parents[2] = {-1, 0};
     const fk_vec3 t[2] = {{0, 0, 0}, {1, 0, 0}};
-    const fk_quat q[2] = {{0, 0, 0, 1}, {0, 0, 0, 1e-20f}};
     float world[24];
     fk_rigid rworld[2];
-    int storage[FK_SKELETON_STORAGE(2)];
+    int storage[FK_SKELETON_STORAGE(2)], k;
     fk_skeleton s;
     CHECK(fk_skeleton_init(&s, 2, parents, storage) == FK_OK, "init");
-    CHECK(fk_forward_engine(&s, t, q, NULL, NULL, world, NULL) == FK_ERROR_INVALID_ROTATION, "matrices");
-    CHECK(fk_forward_engine_rigid(&s, t, q, NULL, rworld, NULL) == FK_ERROR_INVALID_ROTATION, "rigid");
+    for (k = 0; k < 2; ++k) {
+        const fk_quat q[2] = {{0, 0, 0, 1}, {0, 0, 0, tiny[k]}};
+        CHECK(fk_forward_engine(&s, t, q, NULL, NULL, world, NULL) == FK_ERROR_INVALID_ROTATION, "matrices, w %g",
+              (double)tiny[k]);
+        CHECK(fk_forward_engine_rigid(&s, t, q, NULL, rworld, NULL) == FK_ERROR_INVALID_ROTATION, "rigid, w %g",
+              (double)tiny[k]);
+    }
 }
 
 int main(void)
