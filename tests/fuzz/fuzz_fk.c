@@ -1,5 +1,6 @@
 /* fuzz_fk.c - libFuzzer target for fk_forward, fk_forward_rest_frame,
-   fk_forward_scaled, fk_forward_trs and fk_validate_skeleton.
+   fk_forward_scaled, fk_forward_trs, fk_validate_skeleton, fk_skeleton_init
+   and the engine-form calls over it.
 
    The bytes become a joint count, a parent array (roots, forward and backward
    references, self-parents, cycles, out-of-range and huge indices), rest positions,
@@ -251,6 +252,52 @@ static void check_scaled(int n, const int *parents, const fk_vec3 *rest, const f
     free(out);
 }
 
+/* fk_skeleton_init() agrees with fk_validate_skeleton() and, on success,
+   gives a parents-first permutation and its inverse; fk_forward_engine() and
+   fk_forward_engine_rigid() over it (the translations given, or the rest
+   positions as translations) report a value error only with a bad value or an
+   overflow, leave identities after any error, and finite results otherwise. */
+static void check_engine(int n, const int *parents, const fk_vec3 *translations, const fk_quat *rotations,
+                         const fk_vec3 *scales, fk_result skeleton)
+{
+    static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+    int *storage = (int *)fuzz_alloc((size_t)FK_SKELETON_STORAGE(n) * sizeof(int) + 1);
+    float *world = (float *)fuzz_alloc((size_t)n * 12 * sizeof(float) + 1);
+    fk_rigid *rigid = (fk_rigid *)fuzz_alloc((size_t)n * sizeof(fk_rigid) + 1);
+    fk_skeleton prepared;
+    fk_result r = fk_skeleton_init(&prepared, n, parents, storage), rr;
+    int i, e, bad_value = 0, edge_value = 0;
+    FUZZ_REQUIRE(r == skeleton, "fk_skeleton_init %d, validate %d", (int)r, (int)skeleton);
+    if (r == FK_OK) {
+        for (i = 0; i < n; ++i) {
+            int joint = prepared.order[i];
+            FUZZ_REQUIRE(joint >= 0 && joint < n && prepared.position[joint] == i, "order[%d] = %d", i, joint);
+            FUZZ_REQUIRE(parents[joint] < 0 || prepared.position[parents[joint]] < i, "joint %d before its parent", joint);
+        }
+        r = fk_forward_engine(&prepared, translations, rotations, scales, NULL, world, NULL);
+        rr = fk_forward_engine_rigid(&prepared, translations, rotations, NULL, rigid, NULL);
+        for (i = 0; i < n; ++i) {
+            int badness = fuzz_rotation_badness(rotations[i].x, rotations[i].y, rotations[i].z, rotations[i].w);
+            if (badness == 1 || !vec3_finite(translations[i])) bad_value = 1;
+            if (badness == 2) edge_value = 1;
+            if (scales && !vec3_finite(scales[i]) && r == FK_OK) FUZZ_REQUIRE(0, "scale %d not finite, accepted", i);
+        }
+        FUZZ_REQUIRE(r == FK_OK || r == FK_ERROR_NOT_FINITE || (r == FK_ERROR_INVALID_ROTATION && (bad_value || edge_value)),
+                     "engine: %d", (int)r);
+        FUZZ_REQUIRE(rr == FK_OK || rr == FK_ERROR_NOT_FINITE || (rr == FK_ERROR_INVALID_ROTATION && (bad_value || edge_value)),
+                     "engine rigid: %d", (int)rr);
+        FUZZ_REQUIRE(!bad_value || (r != FK_OK && rr != FK_OK), "a bad value accepted: %d %d", (int)r, (int)rr);
+        for (i = 0; i < n; ++i) {
+            if (r != FK_OK) FUZZ_REQUIRE(memcmp(world + 12 * i, identity, sizeof identity) == 0, "engine: joint %d", i);
+            else
+                for (e = 0; e < 12; ++e) FUZZ_REQUIRE(fuzz_is_finite(world[12 * i + e]), "engine: joint %d not finite", i);
+            if (rr != FK_OK) FUZZ_REQUIRE(rigid[i].q.w == 1.0f && rigid[i].t.x == 0.0f, "engine rigid: joint %d", i);
+            else FUZZ_REQUIRE(vec3_finite(rigid[i].t), "engine rigid: joint %d not finite", i);
+        }
+    }
+    free(storage); free(world); free(rigid);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -306,9 +353,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fk_vec3 *scales = (fk_vec3 *)fuzz_alloc((size_t)n * sizeof *scales + 1);
         for (i = 0; i < n; ++i) scales[i] = decode_vec3(&in);
         check_scaled(n, parents, rest, rotations, translations, scales, skeleton);
+        check_engine(n, parents, translations ? translations : rest, rotations, scales, skeleton);
         free(scales);
     } else {
         check_scaled(n, parents, rest, rotations, translations, NULL, skeleton);
+        check_engine(n, parents, translations ? translations : rest, rotations, NULL, skeleton);
     }
     if (n > 0) { /* a missing required pointer is reported, not followed */
         fk_rigid *out = (fk_rigid *)fuzz_alloc((size_t)n * sizeof *out);
