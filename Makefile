@@ -402,7 +402,8 @@ $(BUILD)/no_simd/test_properties: tests/prop_harness.h tests/prop_cases.h
 # On x86-64 the fast paths run the AVX2 tier where the CPU has AVX2 and FMA,
 # else the SSE2 tier; these builds hold the SSE2 tier to test_simd and to the
 # core and property tests too, whatever this machine has.
-TEST_PROGRAMS += $(BUILD)/sse2/test_simd $(BUILD)/sse2/test_core $(BUILD)/sse2/test_properties
+TEST_PROGRAMS += $(BUILD)/sse2/test_simd $(BUILD)/sse2/test_core $(BUILD)/sse2/test_properties \
+                 $(BUILD)/sse2/test_engine
 LOOPS_sse2 = -DFK_LBS_NO_AVX2
 
 $(BUILD)/sse2/test_simd: tests/test_simd.c tests/check.h tests/test_random.h $(HEADER)

@@ -93,8 +93,10 @@
 
    FAST PATHS
      Where the compiler targets SSE2 (any x86-64), 64-bit Arm (NEON) or
-     WebAssembly with SIMD128 (-msimd128), fk_skin_lbs(), fk_skin_dqs() and
-     fk_forward() run vector loops written once against a small 4-lane layer; on
+     WebAssembly with SIMD128 (-msimd128), fk_skin_lbs(), fk_skin_dqs(),
+     fk_forward() and the engine-form calls (fk_forward_engine(),
+     fk_forward_engine_rigid()) run vector loops written once against a small
+     4-lane layer; on
      x86-64 with gcc or clang they also run 8-lane loops where the processor has
      AVX2 and FMA, chosen at run time, so a plain -O2 build uses them. The fast
      paths compute what the plain C loops compute to a few ulps, and a vertex's
@@ -9102,8 +9104,9 @@ static FK__ALWAYS_INLINE int fk__half_unit_factors(const fk_quat *rotations, int
 
 /* ---- Fast paths: engine-form forward kinematics ------------------------------
    fk_forward_engine() and fk_forward_engine_rigid() in the skeleton's order,
-   at the 4-lane width on every tier: a joint's chain is one quaternion product
-   (rigid) or one 3x4 product (matrices) behind its parent's, and the rest of
+   at the 4-lane width (the AVX2 tier turns the rigid pass's two offsets as one
+   8-lane pair, as fk_forward()'s pass does): a joint's chain is one quaternion
+   product (rigid) or one 3x4 product (matrices) behind its parent's, and the rest of
    its work (its rotation's length, its local matrix, the product with its
    inverse bind) runs beside the chain. Lengths are taken four joints to an
    instruction, as fk_forward()'s pass takes them, and checked as it checks
