@@ -9116,15 +9116,22 @@ static FK__ALWAYS_INLINE int fk__half_unit_factors(const fk_quat *rotations, int
    joint whose parent was computed just before takes the parent's result from
    registers, any other reads it back from the output. */
 
-/* |q|^2 of the rotations of joints order[k] to order[k + count - 1] (count
-   1 to 4; the last repeated to fill the lanes), a joint to a lane. */
-static FK__ALWAYS_INLINE fk__f4 fk__gathered_norm2(const fk_quat *rotations, const int *order, int k, int count)
+/* For the joints order[k] to order[k + count - 1] (count 1 to 4; the last
+   repeated to fill the lanes), a joint to a lane, the factor a pass scales
+   each rotation by: 0.5 / |q| (rigid: fk_forward()'s pass's halved unit
+   rotation) or 2 / |q|^2 (p = 2 q / |q|^2 of a rotation matrix's rows).
+   Returns nonzero if some |q|^2 is not a positive normal float. */
+static FK__ALWAYS_INLINE int fk__engine_factors(const fk_quat *rotations, const int *order, int k, int count,
+                                                const int rigid, float factors[4])
 {
     fk__f4 x = fk__f4_load(&rotations[order[k]].x), y = fk__f4_load(&rotations[order[k + (count > 1)]].x);
     fk__f4 z = fk__f4_load(&rotations[order[k + (count > 2 ? 2 : count - 1)]].x);
-    fk__f4 w = fk__f4_load(&rotations[order[k + (count > 3 ? 3 : count - 1)]].x);
+    fk__f4 w = fk__f4_load(&rotations[order[k + (count > 3 ? 3 : count - 1)]].x), norm2;
     fk__f4_transpose(&x, &y, &z, &w);
-    return fk__f4_add(fk__f4_add(fk__f4_mul(x, x), fk__f4_mul(y, y)), fk__f4_add(fk__f4_mul(z, z), fk__f4_mul(w, w)));
+    norm2 = fk__f4_add(fk__f4_add(fk__f4_mul(x, x), fk__f4_mul(y, y)), fk__f4_add(fk__f4_mul(z, z), fk__f4_mul(w, w)));
+    fk__f4_store(factors, rigid ? fk__f4_div(fk__f4_splat(0.5f), fk__f4_sqrt(norm2))
+                                : fk__f4_div(fk__f4_splat(2.0f), norm2));
+    return fk__f4_outside_lanes(norm2, fk__f4_splat(FLT_MIN), fk__f4_splat(FLT_MAX));
 }
 
 /* Row r of a b for affine 3x4 matrices held as rows: a's row against b's
@@ -9159,9 +9166,7 @@ static FK__ALWAYS_INLINE int fk__engine_matrices_pass(const fk_skeleton *s, cons
     int bad = 0, k0, k, previous = -1;
     for (k0 = 0; k0 < s->joint_count; k0 += 4) {
         const int count = s->joint_count - k0 < 4 ? s->joint_count - k0 : 4;
-        const fk__f4 norm2 = fk__gathered_norm2(rotations, s->order, k0, count);
-        bad |= fk__f4_outside_lanes(norm2, fk__f4_splat(FLT_MIN), fk__f4_splat(FLT_MAX));
-        fk__f4_store(factors, fk__f4_div(fk__f4_splat(2.0f), norm2));
+        bad |= fk__engine_factors(rotations, s->order, k0, count, 0, factors);
         for (k = k0; k < k0 + count; ++k) {
             const int joint = s->order[k], parent = s->parents[joint];
             const fk__f4 q = fk__f4_load(&rotations[joint].x), p = fk__f4_mul(q, fk__f4_splat(factors[k - k0]));
@@ -9222,9 +9227,7 @@ static FK__ALWAYS_INLINE int fk__engine_rigid_pass(const fk_skeleton *s, const f
     int bad = 0, k0, k, previous = -1;
     for (k0 = 0; k0 < s->joint_count; k0 += 4) {
         const int count = s->joint_count - k0 < 4 ? s->joint_count - k0 : 4;
-        const fk__f4 norm2 = fk__gathered_norm2(rotations, s->order, k0, count);
-        bad |= fk__f4_outside_lanes(norm2, fk__f4_splat(FLT_MIN), fk__f4_splat(FLT_MAX));
-        fk__f4_store(factors, fk__f4_div(fk__f4_splat(0.5f), fk__f4_sqrt(norm2)));
+        bad |= fk__engine_factors(rotations, s->order, k0, count, 1, factors);
         for (k = k0; k < k0 + count; ++k) {
             const int joint = s->order[k], parent = s->parents[joint];
             const fk__f4 half_q = fk__f4_mul(fk__f4_load(&rotations[joint].x), fk__f4_splat(factors[k - k0]));

@@ -260,11 +260,11 @@ engine_mutant engine_rigid_bind_first "" fk_forward_engine_rigid \
 engine_mutant engine_fast_parent_always_previous sse2 fk__engine_matrices_pass \
 'if (parent != previous) {' 'if (parent < 0) {'
 engine_mutant engine_fast_root_not_doubled sse2 fk__engine_rigid_pass 'q = fk__f4_add(half_q, half_q);' 'q = half_q;'
-engine_mutant engine_fast_lengths_unchecked sse2 fk__engine_matrices_pass \
-'bad |= fk__f4_outside_lanes(norm2, fk__f4_splat(FLT_MIN), fk__f4_splat(FLT_MAX));' '(void)0;'
+engine_mutant engine_fast_lengths_unchecked sse2 fk__engine_factors \
+'return fk__f4_outside_lanes(norm2, fk__f4_splat(FLT_MIN), fk__f4_splat(FLT_MAX));' 'return 0;'
 engine_mutant engine_fast_bind_translation_dropped sse2 fk__engine_rigid_pass \
 'const fk__f4 skin_t = fk__f4_add(bind_t, t);' 'const fk__f4 skin_t = t;'
-engine_mutant engine_fast_gathered_length_of_first sse2 fk__gathered_norm2 \
+engine_mutant engine_fast_gathered_length_of_first sse2 fk__engine_factors \
 'y = fk__f4_load(&rotations[order[k + (count > 1)]].x);' 'y = fk__f4_load(&rotations[order[k]].x);'
 
 # A subtree update with scale: a cycle through the subtree's root found only

@@ -25,28 +25,17 @@ typedef struct mat4d {
     double m[16];
 } mat4d;
 
-static mat4d mat4d_mul(const mat4d *a, const mat4d *b)
+/* a b, or with take_abs |a| |b| elementwise: what rounding errors in a b are
+   proportional to. */
+static mat4d mat4d_mul(const mat4d *a, const mat4d *b, int take_abs)
 {
     mat4d r;
     int row, col, k;
     for (row = 0; row < 4; ++row)
         for (col = 0; col < 4; ++col) {
             double sum = 0.0;
-            for (k = 0; k < 4; ++k) sum += a->m[4 * row + k] * b->m[4 * k + col];
-            r.m[4 * row + col] = sum;
-        }
-    return r;
-}
-
-/* |a| |b| elementwise: what rounding errors in a b are proportional to. */
-static mat4d mat4d_mul_abs(const mat4d *a, const mat4d *b)
-{
-    mat4d r;
-    int row, col, k;
-    for (row = 0; row < 4; ++row)
-        for (col = 0; col < 4; ++col) {
-            double sum = 0.0;
-            for (k = 0; k < 4; ++k) sum += fabs(a->m[4 * row + k]) * fabs(b->m[4 * k + col]);
+            for (k = 0; k < 4; ++k)
+                sum += take_abs ? fabs(a->m[4 * row + k]) * fabs(b->m[4 * k + col]) : a->m[4 * row + k] * b->m[4 * k + col];
             r.m[4 * row + col] = sum;
         }
     return r;
@@ -103,8 +92,8 @@ static void reference_pose(int n, const int *parents, const fk_vec3 *t, const fk
         for (k = 0; k < 16; ++k) world_abs.m[k] = fabs(world_abs.m[k]);
         for (k = length - 2; k >= 0; --k) {
             mat4d local = mat4d_trs(t[chain[k]], q[chain[k]], s ? s[chain[k]] : fk_vec3_make(1, 1, 1));
-            mat4d next = mat4d_mul(&world, &local);
-            world_abs = mat4d_mul_abs(&world_abs, &local);
+            mat4d next = mat4d_mul(&world, &local, 0);
+            world_abs = mat4d_mul(&world_abs, &local, 1);
             world = next;
         }
         out->world[i] = world;
@@ -112,8 +101,8 @@ static void reference_pose(int n, const int *parents, const fk_vec3 *t, const fk
         out->depth[i] = length;
         if (inverse_binds) {
             mat4d bind = mat4d_of_mat34(inverse_binds + 12 * i);
-            out->skinning[i] = mat4d_mul(&world, &bind);
-            out->skinning_abs[i] = mat4d_mul_abs(&world_abs, &bind);
+            out->skinning[i] = mat4d_mul(&world, &bind, 0);
+            out->skinning_abs[i] = mat4d_mul(&world_abs, &bind, 1);
         }
     }
 }
