@@ -98,7 +98,7 @@ typedef struct frame {
     float time, hand_error, aim_error, legs_from_walk, arm_from_wave;
 } frame;
 
-static const fk_ik_aim_desc eyes = {{0, 0, 1}, {0, 0.10f, 0.09f}, {0, 1, 0}, {0, 1, 0}, 0.0f};
+static const fk_ik_aim_desc eyes = {{0, 0, 1}, {0, 0.10f, 0.09f}, {0, 1, 0}, {0, 1, 0}, 0.0f, NULL};
 
 /* The pose at a time: walk and wave blended through the masks, placed, then the
    reach and the look solved on it. */
