@@ -250,6 +250,11 @@ TEST_PROGRAMS += $(BUILD)/test_animation
 
 TEST_PROGRAMS += $(BUILD)/test_engine
 
+# ---- Retargeting -------------------------------------------------------------------
+# One motion on another skeleton: retarget descriptions, poses, joint maps from names.
+
+TEST_PROGRAMS += $(BUILD)/test_retarget
+
 # ---- GPU skinning ------------------------------------------------------------------
 # Shader palettes and the split of a mesh into draws whose bones fit one.
 

@@ -2054,6 +2054,138 @@ FK_LBS_DEF fk_result fk_ik_aim_chain(int joint_count, const int *parents, const 
                                      const int *chain, const float *weights, const fk_ik_aim_desc *aim,
                                      fk_vec3 target, fk_quat *rotations, int *reached);
 
+/* ============================================================================
+   Retargeting
+   ============================================================================ */
+
+/* One motion on another skeleton. Both rigs are first put in a common posture
+   (a T-pose, say) by a reference pose each; a mapped target joint then takes,
+   in world space, the rotation its source joint made away from that posture:
+       D_j = W_j P_j^-1,   V_i = D_map(i) R_i,   r_i = V_parent^-1 V_i
+   (W_j the source joint's world rotation in the pose, P_j in its posture, R_i
+   the target joint's world rotation in its posture, r_i its relative rotation).
+   An unmapped target joint keeps its posture's relative rotation. Because the
+   change is taken in world space, chains with different joint counts carry the
+   whole bend to the next mapped joint. Both rigs' world frames are taken to
+   agree (the same up and forward axes). docs/animation.md has the derivation. */
+
+/** @brief One rig to retarget from or to. Pivot-form rigs (fk_forward()) leave
+    @c rest_rotations NULL; engine rigs (fk_forward_trs(), fk_forward_engine())
+    give it, and then rotations are engine-local, rest orientation included.
+    Both forms compose world rotations alike, W_i = W_p r_i, so the retarget
+    works between any two. */
+typedef struct fk_retarget_rig {
+    int joint_count;               /**< number of joints (>= 1) */
+    const int *parents;            /**< parent array, any order; kept by pointer by fk_retarget_init() */
+    const fk_vec3 *rest_positions; /**< pivot form: rest joint positions; engine form: local rest
+                                        translations (only the root's is read) */
+    const fk_quat *rest_rotations; /**< engine form: local rest rotations; NULL: pivot form (rest = identity) */
+    const fk_quat *reference;      /**< relative rotations (in the rig's form) that put it in the
+                                        common posture; NULL: its rest pose is the posture */
+    int root;                      /**< the root-motion joint (the hips): a root of the skeleton;
+                                        its rest height (y) measures the rig */
+} fk_retarget_rig;
+
+/** @brief What fk_retarget_root() does along one world axis. */
+typedef enum fk_retarget_axis {
+    FK_RETARGET_AXIS_SCALED = 0, /**< the source's displacement times the scale (default) */
+    FK_RETARGET_AXIS_KEEP = 1,   /**< the target keeps its rest coordinate */
+    FK_RETARGET_AXIS_COPY = 2    /**< the source's displacement, unscaled */
+} fk_retarget_axis;
+
+/** @brief A retarget to build with fk_retarget_init(). Zero-initialize it, then
+    fill in the rigs and the map; every option's zero is its default. */
+typedef struct fk_retarget_desc {
+    fk_retarget_rig source;        /**< the rig the motion comes from */
+    fk_retarget_rig target;        /**< the rig it goes to */
+    const int *map;                /**< target.joint_count entries: the source joint each target joint
+                                        follows, or -1 for none (copied) */
+    float root_scale;              /**< scale of the root's displacement; 0: target hip height over
+                                        source hip height (rest y of each root) */
+    fk_retarget_axis root_axes[3]; /**< per world axis x, y, z (see fk_retarget_axis) */
+} fk_retarget_desc;
+
+/** @brief Ints and quaternions of storage that fk_retarget_init() needs for a
+    target of @p target_joint_count joints. */
+#define FK_RETARGET_INT_STORAGE(target_joint_count) (FK_SKELETON_STORAGE(target_joint_count) + (target_joint_count))
+/** @copydoc FK_RETARGET_INT_STORAGE */
+#define FK_RETARGET_QUAT_STORAGE(target_joint_count) (target_joint_count)
+
+/** @brief A retarget built once per pair of rigs by fk_retarget_init(). It
+    points into the rigs' parent arrays and the caller's storage, which must
+    outlive it unchanged. */
+typedef struct fk_retarget {
+    int source_count;          /**< source joints */
+    const int *source_parents; /**< the source's parent array (the caller's) */
+    int source_root;           /**< the source's root-motion joint */
+    fk_vec3 source_rest_root;  /**< its rest translation (pivot form: zero) */
+    fk_skeleton target;        /**< the target's parent array, prepared */
+    const int *map;            /**< the map (a copy in storage) */
+    const fk_quat *rotations;  /**< per target joint: P_j^-1 R_i if mapped, else its posture's relative rotation */
+    int target_root;           /**< the target's root-motion joint */
+    fk_vec3 target_rest_root;  /**< its rest translation (pivot form: zero) */
+    float root_scale;          /**< scale of the root's displacement */
+    fk_retarget_axis root_axes[3]; /**< per world axis */
+} fk_retarget;
+
+/** @brief Checks a retarget description once and builds what fk_retarget_pose()
+    needs per frame: each mapped target joint's P_j^-1 R_i, from the two
+    postures' world rotations.
+    @param retarget receives the retarget.
+    @param desc the rigs, the map and the root options.
+    @param int_storage FK_RETARGET_INT_STORAGE(target joint count) ints, kept.
+    @param quat_storage FK_RETARGET_QUAT_STORAGE(target joint count) quaternions, kept.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT (a rig with no
+    joints), FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT, FK_ERROR_CYCLE
+    (either rig's parents), FK_ERROR_JOINT_OUT_OF_RANGE (a map entry not below
+    the source's joint count nor -1, or a root joint out of range or not a root),
+    FK_ERROR_INVALID_ROTATION (a rest or reference rotation), FK_ERROR_NOT_FINITE
+    (a rest position) or FK_ERROR_INVALID_OPTION (an axis it does not name, a
+    root_scale negative or not finite, or, with root_scale 0, hip heights whose
+    ratio is not positive and finite); on error nothing is written.
+    @remark O(joint count x depth); nothing is allocated. */
+FK_LBS_DEF fk_result fk_retarget_init(fk_retarget *retarget, const fk_retarget_desc *desc, int *int_storage,
+                                      fk_quat *quat_storage);
+
+/** @brief Retargets one pose: the target's relative rotations, in the target
+    rig's form (pivot-form q_i for fk_forward(), or engine-local rotations for
+    fk_forward_trs() and fk_forward_engine()), and its root translation.
+    @param retarget from fk_retarget_init().
+    @param source_rotations the source's relative rotations, in its form
+    (normalized on the way in).
+    @param source_root_translation the source root's translation as given to
+    fk_forward() (d_r) or fk_forward_engine() (t_r).
+    @param out_rotations receives the target's relative rotations, unit: a
+    mapped joint's V_parent^-1 D_map(i) R_i, an unmapped one's posture rotation.
+    @param out_root_translation receives the target root's translation in its
+    form: its rest translation plus, per axis, the source's displacement from
+    its own rest translation as fk_retarget_axis says; may be NULL.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_ROTATION (a source
+    rotation) or FK_ERROR_NOT_FINITE (the root translation, or the scaled one
+    overflows); on error nothing is written.
+    @remark O(target joints x source depth): each mapped joint composes its
+    source joint's world rotation up the source's chain, so nothing is stored
+    between calls and calls may run at once. @p out_rotations must not overlap
+    @p source_rotations. */
+FK_LBS_DEF fk_result fk_retarget_pose(const fk_retarget *retarget, const fk_quat *source_rotations,
+                                      fk_vec3 source_root_translation, fk_quat *out_rotations,
+                                      fk_vec3 *out_root_translation);
+
+/** @brief A joint map from two lists of names: each target joint takes the
+    first source joint with the same name, or failing that the first whose name
+    matches once both are stripped of a namespace (anything up to the last ':'
+    or '|', as in "mixamorig:" and "Armature|") and a leading "Bip01 " or
+    "Bip001 " ('_' too), compared without regard to ASCII case.
+    @param target_count,target_names the target's joint names (an entry may be
+    NULL: never matched). @param source_count,source_names the source's.
+    @param out_map receives target_count entries: a source index or -1.
+    @param out_unmapped receives the number of -1 entries, or NULL.
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT or FK_ERROR_INVALID_COUNT (a count
+    below 0); on error nothing is written.
+    @remark O(target_count x source_count x name length). */
+FK_LBS_DEF fk_result fk_retarget_map_names(int target_count, const char *const *target_names, int source_count,
+                                           const char *const *source_names, int *out_map, int *out_unmapped);
+
 #ifdef __cplusplus
 }
 #endif
@@ -7628,6 +7760,194 @@ FK_LBS_DEF fk_result fk_ik_aim(int joint_count, const int *parents, const fk_vec
 {
     return fk_ik_aim_chain(joint_count, parents, rest_joints, transforms, frame, 1, &joint, &weight, aim, target,
                            rotations, reached);
+}
+
+/* ---- Retargeting --------------------------------------------------------------
+   World rotations compose alike in both forms (W_i = W_p r_i), so a joint's is
+   its chain's product, walked up from the joint; no table of them is kept, and
+   the per-frame call needs no scratch. */
+
+static fk_quat fk__retarget_world(const int *parents, const fk_quat *rotations, int joint)
+{
+    fk_quat w = fk_quat_identity();
+    for (; joint >= 0 && rotations; joint = parents[joint]) w = fk_quat_mul(fk_quat_normalize(rotations[joint]), w);
+    return fk_quat_normalize(w);
+}
+
+/* The rotations that put a rig in its posture: the reference, else its rest. */
+static const fk_quat *fk__retarget_posture(const fk_retarget_rig *rig)
+{
+    return rig->reference ? rig->reference : rig->rest_rotations;
+}
+
+/* The root's rest translation in its form: a pivot-form root's d_r is zero at rest. */
+static fk_vec3 fk__retarget_rest_root(const fk_retarget_rig *rig)
+{
+    return rig->rest_rotations ? rig->rest_positions[rig->root] : fk_vec3_make(0.0f, 0.0f, 0.0f);
+}
+
+static fk_result fk__retarget_check_rig(const fk_retarget_rig *rig)
+{
+    const fk_quat *posture = fk__retarget_posture(rig);
+    fk_result result;
+    int k;
+    if (!rig->parents || !rig->rest_positions) return FK_ERROR_NULL_ARGUMENT;
+    if (rig->joint_count < 1) return FK_ERROR_INVALID_COUNT;
+    if ((result = fk_validate_skeleton(rig->joint_count, rig->parents)) != FK_OK) return result;
+    if (rig->root < 0 || rig->root >= rig->joint_count || rig->parents[rig->root] >= 0)
+        return FK_ERROR_JOINT_OUT_OF_RANGE;
+    for (k = 0; k < rig->joint_count; ++k)
+        if ((rig->rest_rotations && !fk__quat_is_normalizable(rig->rest_rotations[k])) ||
+            (posture && !fk__quat_is_normalizable(posture[k])))
+            return FK_ERROR_INVALID_ROTATION;
+    return fk__vec3_is_finite(rig->rest_positions[rig->root]) ? FK_OK : FK_ERROR_NOT_FINITE;
+}
+
+FK_LBS_DEF FK__SMALL fk_result fk_retarget_init(fk_retarget *retarget, const fk_retarget_desc *desc,
+                                                int *int_storage, fk_quat *quat_storage)
+{
+    const fk_retarget_rig *s, *t;
+    const fk_quat *source_posture, *target_posture;
+    fk_retarget r;
+    fk_result result;
+    float scale;
+    int i, n;
+    if (!retarget || !desc || !int_storage || !quat_storage || !desc->map) return FK_ERROR_NULL_ARGUMENT;
+    s = &desc->source;
+    t = &desc->target;
+    if ((result = fk__retarget_check_rig(s)) != FK_OK || (result = fk__retarget_check_rig(t)) != FK_OK) return result;
+    n = t->joint_count;
+    for (i = 0; i < n; ++i)
+        if (desc->map[i] < -1 || desc->map[i] >= s->joint_count) return FK_ERROR_JOINT_OUT_OF_RANGE;
+    for (i = 0; i < 3; ++i)
+        if ((unsigned)desc->root_axes[i] > (unsigned)FK_RETARGET_AXIS_COPY) return FK_ERROR_INVALID_OPTION;
+    /* with no scale given, the hip heights' ratio: it must be a scale as well */
+    scale = desc->root_scale != 0.0f ? desc->root_scale : t->rest_positions[t->root].y / s->rest_positions[s->root].y;
+    if (!(scale > 0.0f && scale <= FLT_MAX)) return FK_ERROR_INVALID_OPTION;
+
+    fk_skeleton_init(&r.target, n, t->parents, int_storage);
+    source_posture = fk__retarget_posture(s);
+    target_posture = fk__retarget_posture(t);
+    for (i = 0; i < n; ++i) {
+        int j = desc->map[i];
+        int_storage[FK_SKELETON_STORAGE(n) + i] = j;
+        quat_storage[i] = j < 0 ? (target_posture ? fk_quat_normalize(target_posture[i]) : fk_quat_identity())
+                                : fk_quat_normalize(fk_quat_mul(
+                                      fk_quat_conjugate(fk__retarget_world(s->parents, source_posture, j)),
+                                      fk__retarget_world(t->parents, target_posture, i)));
+    }
+    r.source_count = s->joint_count;
+    r.source_parents = s->parents;
+    r.source_root = s->root;
+    r.source_rest_root = fk__retarget_rest_root(s);
+    r.map = int_storage + FK_SKELETON_STORAGE(n);
+    r.rotations = quat_storage;
+    r.target_root = t->root;
+    r.target_rest_root = fk__retarget_rest_root(t);
+    r.root_scale = scale;
+    for (i = 0; i < 3; ++i) r.root_axes[i] = desc->root_axes[i];
+    *retarget = r;
+    return FK_OK;
+}
+
+FK_LBS_DEF FK__SMALL fk_result fk_retarget_pose(const fk_retarget *retarget, const fk_quat *source_rotations,
+                                                fk_vec3 source_root_translation, fk_quat *out_rotations,
+                                                fk_vec3 *out_root_translation)
+{
+    const int *order, *parents;
+    float root[3], from[3];
+    int k, n;
+    if (!retarget || !source_rotations || !out_rotations) return FK_ERROR_NULL_ARGUMENT;
+    for (k = 0; k < retarget->source_count; ++k)
+        if (!fk__quat_is_normalizable(source_rotations[k])) return FK_ERROR_INVALID_ROTATION;
+    if (out_root_translation) {
+        fk_vec3 moved = fk_vec3_sub(source_root_translation, retarget->source_rest_root);
+        memcpy(root, &retarget->target_rest_root, sizeof root);
+        memcpy(from, &moved, sizeof from);
+        for (k = 0; k < 3; ++k)
+            if (retarget->root_axes[k] != FK_RETARGET_AXIS_KEEP)
+                root[k] += retarget->root_axes[k] == FK_RETARGET_AXIS_COPY ? from[k] : retarget->root_scale * from[k];
+        if (!fk__vec3_is_finite(moved) || !fk__vec3_is_finite(fk_vec3_make(root[0], root[1], root[2])))
+            return FK_ERROR_NOT_FINITE;
+    }
+    n = retarget->target.joint_count;
+    order = retarget->target.order;
+    parents = retarget->target.parents;
+    /* world rotations first, parents before children: V_i = D_j R_i, or V_p r_i */
+    for (k = 0; k < n; ++k) {
+        int i = order[k], j = retarget->map[i], p = parents[i];
+        fk_quat v = retarget->rotations[i];
+        if (j >= 0) v = fk_quat_mul(fk__retarget_world(retarget->source_parents, source_rotations, j), v);
+        else if (p >= 0) v = fk_quat_mul(out_rotations[p], v);
+        out_rotations[i] = fk_quat_normalize(v);
+    }
+    /* then relative ones, children first, so that each reads its parent's world */
+    for (k = n - 1; k >= 0; --k) {
+        int i = order[k], p = parents[i];
+        if (retarget->map[i] < 0) out_rotations[i] = retarget->rotations[i];
+        else if (p >= 0) out_rotations[i] = fk_quat_normalize(fk_quat_mul(fk_quat_conjugate(out_rotations[p]), out_rotations[i]));
+    }
+    if (out_root_translation) *out_root_translation = fk_vec3_make(root[0], root[1], root[2]);
+    return FK_OK;
+}
+
+/* ASCII case folding, so that names compare alike in every locale. */
+static int fk__name_fold(char c) { return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : (unsigned char)c; }
+
+/* Whether @p s starts with @p prefix, ignoring case; returns its length or 0. */
+static size_t fk__name_starts(const char *s, const char *prefix)
+{
+    size_t k;
+    for (k = 0; prefix[k]; ++k)
+        if (fk__name_fold(s[k]) != fk__name_fold(prefix[k])) return 0;
+    return k;
+}
+
+/* A name without its namespace ("mixamorig:", "Armature|") and 3ds Max's "Bip01 ". */
+static const char *fk__name_base(const char *name)
+{
+    static const char *const biped[] = {"bip01", "bip001"};
+    const char *c, *base = name;
+    size_t k, length;
+    for (c = name; *c; ++c)
+        if (*c == ':' || *c == '|') base = c + 1;
+    for (k = 0; k < 2; ++k)
+        if ((length = fk__name_starts(base, biped[k])) != 0 && (base[length] == ' ' || base[length] == '_'))
+            return base + length + 1;
+    return base;
+}
+
+static int fk__name_equal(const char *a, const char *b, int fold)
+{
+    for (;; ++a, ++b) {
+        int x = fold ? fk__name_fold(*a) : *a, y = fold ? fk__name_fold(*b) : *b;
+        if (x != y) return 0;
+        if (!x) return 1;
+    }
+}
+
+FK_LBS_DEF FK__SMALL fk_result fk_retarget_map_names(int target_count, const char *const *target_names,
+                                                     int source_count, const char *const *source_names,
+                                                     int *out_map, int *out_unmapped)
+{
+    int i, j, pass, unmapped = 0;
+    if (target_count < 0 || source_count < 0) return FK_ERROR_INVALID_COUNT;
+    if ((target_count && (!target_names || !out_map)) || (source_count && !source_names))
+        return FK_ERROR_NULL_ARGUMENT;
+    for (i = 0; i < target_count; ++i) {
+        int found = -1;
+        /* pass 0: the names as they are; pass 1: stripped and folded */
+        for (pass = 0; pass < 2 && found < 0 && target_names[i]; ++pass)
+            for (j = 0; j < source_count && found < 0; ++j)
+                if (source_names[j] &&
+                    (pass == 0 ? fk__name_equal(target_names[i], source_names[j], 0)
+                               : fk__name_equal(fk__name_base(target_names[i]), fk__name_base(source_names[j]), 1)))
+                    found = j;
+        out_map[i] = found;
+        unmapped += found < 0;
+    }
+    if (out_unmapped) *out_unmapped = unmapped;
+    return FK_OK;
 }
 
 /* ============================================================================
