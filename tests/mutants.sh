@@ -77,6 +77,9 @@ bad_input_mutant() { add_mutant "$1" "" test_bad_input "$2" "$3" "$4"; }
 # catch: in the checked loops (TIER "", built without the fast paths) or in a
 # fast pass (sse2).
 engine_mutant() { add_mutant "$1" "$2" test_engine "$3" "$4" "$5"; }
+# retarget_mutant NAME DEFINITION FIND REPLACEMENT: a bug in retargeting, which
+# tests/test_retarget.c must catch.
+retarget_mutant() { add_mutant "$1" "" test_retarget "$2" "$3" "$4"; }
 
 # ---- Forward kinematics: the reference -------------------------------------------
 
@@ -425,6 +428,46 @@ animation_mutant aim_scaled_in_world_space fk__aim_chain_affine \
 animation_mutant aim_scaled_pole_by_inverse fk__aim_chain_affine 'map[e] = product[3 * (e % 3) + e / 3];' 'map[e] = inverse[e];'
 # Later chain joints aim from the pose before the earlier ones turned.
 animation_mutant aim_scaled_chain_stale_pose fk__aim_chain_affine 'fk__mat34_mul_double(map, moved, moved);' '(void)map;'
+
+# ---- Retargeting
+
+# The source posture's rotation not inverted, or the change taken on the wrong
+# side of the target's posture; a chain's world rotation composed child first.
+retarget_mutant retarget_posture_not_inverted fk_retarget_init \
+'fk_quat_conjugate(fk__retarget_world(s->parents, source_posture, j))' 'fk__retarget_world(s->parents, source_posture, j)'
+retarget_mutant retarget_posture_order_swapped fk_retarget_init \
+'fk_quat_conjugate(fk__retarget_world(s->parents, source_posture, j)),
+                                      fk__retarget_world(t->parents, target_posture, i))' \
+'fk__retarget_world(t->parents, target_posture, i),
+                                      fk_quat_conjugate(fk__retarget_world(s->parents, source_posture, j)))'
+retarget_mutant retarget_world_child_first fk__retarget_world \
+'w = fk_quat_mul(fk_quat_normalize(rotations[joint]), w);' 'w = fk_quat_mul(w, fk_quat_normalize(rotations[joint]));'
+# An unmapped joint's world rotation not carried by its parent's; relative
+# rotations taken parents first (from parents already made relative); the
+# parent's world rotation not inverted.
+retarget_mutant retarget_unmapped_not_carried fk_retarget_pose 'else if (p >= 0) v = fk_quat_mul(out_rotations[p], v);' ''
+retarget_mutant retarget_relative_parents_first fk_retarget_pose 'for (k = n - 1; k >= 0; --k) {' 'for (k = 0; k < n; ++k) {'
+retarget_mutant retarget_relative_not_inverted fk_retarget_pose \
+'fk_quat_mul(fk_quat_conjugate(out_rotations[p]), out_rotations[i])' 'fk_quat_mul(out_rotations[p], out_rotations[i])'
+# Checks lost: a map entry equal to the source's joint count; a root-motion
+# joint that has a parent; a NaN source rotation.
+retarget_mutant retarget_map_off_by_one fk_retarget_init 'desc->map[i] >= s->joint_count' 'desc->map[i] > s->joint_count'
+retarget_mutant retarget_root_with_parent fk__retarget_check_rig ' || rig->parents[rig->root] >= 0' ''
+retarget_mutant retarget_pose_rotation_unchecked fk_retarget_pose \
+'if (!fk__quat_is_normalizable(source_rotations[k])) return FK_ERROR_INVALID_ROTATION;' '(void)0;'
+# The root: hip heights' ratio inverted; a pivot-form root's rest translation
+# taken as its position; COPY scaled like SCALED.
+retarget_mutant retarget_hip_ratio_inverted fk_retarget_init \
+'t->rest_positions[t->root].y / s->rest_positions[s->root].y' 's->rest_positions[s->root].y / t->rest_positions[t->root].y'
+retarget_mutant retarget_pivot_root_rest_as_position fk__retarget_rest_root 'return rig->rest_rotations ?' 'return 1 ?'
+retarget_mutant retarget_copy_axis_scaled fk_retarget_pose 'retarget->root_axes[k] == FK_RETARGET_AXIS_COPY ? from[k] :' ''
+# Names: no exact pass before the stripped one; case kept; "Armature|" kept;
+# "Bip01_" kept; a joint mapped to source 0 counted as unmapped.
+retarget_mutant retarget_names_no_exact_pass fk_retarget_map_names 'for (pass = 0;' 'for (pass = 1;'
+retarget_mutant retarget_names_case_kept fk__name_fold "c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : " ''
+retarget_mutant retarget_names_bar_namespace_kept fk__name_base "if (*c == ':' || *c == '|')" "if (*c == ':')"
+retarget_mutant retarget_names_underscore_biped_kept fk__name_base "(base[length] == ' ' || base[length] == '_')" "base[length] == ' '"
+retarget_mutant retarget_names_unmapped_miscounted fk_retarget_map_names 'unmapped += found < 0;' 'unmapped += found <= 0;'
 
 # ---- Animation toolkit: root motion
 
@@ -1075,7 +1118,7 @@ if [ "${MUTANT_SKIP_BASELINE:-0}" != 1 ]; then
         can_run "$tier" || continue
         choose_tier "$tier"
         case $tier in
-            "") programs=("${scalar_programs[@]}" test_beyond test_animation test_gpu test_engine) ;;
+            "") programs=("${scalar_programs[@]}" test_beyond test_animation test_gpu test_engine test_retarget) ;;
             sse2|avx2) programs=(test_simd test_properties test_bad_input test_engine) ;;
             *) programs=(test_simd) ;;
         esac
