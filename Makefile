@@ -304,7 +304,7 @@ test: glslang-package
 #   are also replayed by plain programs in TEST_PROGRAMS, so `make test` and
 #   `make sanitize` run them without a fuzzer.
 
-FUZZ_TARGETS    = fk skin bvh matrices animation cor
+FUZZ_TARGETS    = fk skin bvh matrices animation cor retarget
 FUZZ_SOURCES_bvh = examples/bvh.c
 FUZZ_SECONDS   ?= 60
 FUZZ_CC        ?= clang
