@@ -22,7 +22,7 @@
          relative rotations;
        - an animation toolkit: pose blending with per-joint masks, glTF's LINEAR,
          STEP and CUBICSPLINE sampling with a playback cursor, root motion, morph
-         targets, two-bone and aim IK;
+         targets, two-bone and aim IK, retargeting between rigs;
        - weight repair, subtree updates, Jacobians of FK and LBS, and a damped
          least squares IK step;
        - the centres of rotation of skinning with optimized centres (Le and
