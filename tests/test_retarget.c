@@ -1,13 +1,14 @@
 /* test_retarget.c - one motion on another skeleton (fk_retarget_init(),
    fk_retarget_pose(), fk_retarget_map_names()).
 
-   A worked example (an A-pose arm taking a T-pose arm's bend), then seeded
-   properties over random rigs in both forms (pivot and engine-local): a rig
-   onto itself gives its own pose, mapped joints' world rotations change from
-   the posture as their source joints' do, a source in its posture gives the
-   target in its own, A to B to C is A to C, and the root rule; then bad input
-   and the name matcher. A failing property prints its seed; replay one with
-   RETARGET_SEED=n. */
+   Worked examples (an A-pose arm taking a T-pose arm's bend, a short spine
+   taking a long one's), then seeded properties over random rigs in both forms
+   (pivot and engine-local): a rig onto itself gives its own pose, mapped
+   joints' world rotations change from the posture as their source joints' do,
+   a source in its posture gives the target in its own, A to B to C is A to C,
+   the root rule, and an engine rig described in both forms posed alike; then
+   bad input and the name matcher. A failing property prints its seed; replay
+   one with RETARGET_SEED=n. */
 #include "fk_lbs.h"
 #include "check.h"
 #include "test_random.h"
@@ -357,6 +358,72 @@ static void root_follows_scale_rule(void)
     }
 }
 
+/* One engine rig described twice, in its own form and in pivot form (rest
+   joints at its rest pivots, rotations as changes from its rest frames,
+   q_i = Q_p^-1 Q_i with Q_i = G_i B_i^-1): a motion retargeted onto either
+   puts every joint in the same place. */
+static void engine_and_pivot_forms_agree(void)
+{
+    static rig s, t;
+    int trial, i, map[MAX_JOINTS], ints[FK_RETARGET_INT_STORAGE(MAX_JOINTS)];
+    fk_quat quats[MAX_JOINTS], pose[MAX_JOINTS], engine_out[MAX_JOINTS], pivot_out[MAX_JOINTS];
+    fk_quat rest_world[MAX_JOINTS], reference_world[MAX_JOINTS], reference_delta[MAX_JOINTS],
+        pivot_reference[MAX_JOINTS];
+    fk_vec3 pivots[MAX_JOINTS], t_engine[MAX_JOINTS], d_pivot[MAX_JOINTS], posed[MAX_JOINTS];
+    fk_vec3 source_root, engine_root, pivot_root;
+    float matrices[12 * MAX_JOINTS];
+    fk_rigid transforms[MAX_JOINTS];
+    double worst = 0;
+    for (trial = 0; trial < 300; ++trial) {
+        uint64_t seed = property_seed(trial);
+        fk_retarget rt;
+        rig pivot_form;
+        rng_state = seed;
+        make_rig(&s, 1 + rng_below(MAX_JOINTS), rng_below(2));
+        make_rig(&t, 1 + rng_below(MAX_JOINTS), 1);
+        t.desc.reference = t.reference;
+        random_map(t.n, s.n, map);
+        for (i = 0; i < s.n; ++i) pose[i] = random_quat();
+        source_root = random_vec3(1.0f);
+        /* the pivot form of the engine rig t */
+        fk_forward_trs(t.n, t.parents, t.rest, t.rest_rotations, NULL, matrices);
+        for (i = 0; i < t.n; ++i) pivots[i] = fk_vec3_make(matrices[12 * i + 3], matrices[12 * i + 7], matrices[12 * i + 11]);
+        world_rotations(t.n, t.parents, t.rest_rotations, rest_world);
+        world_rotations(t.n, t.parents, t.reference, reference_world);
+        for (i = 0; i < t.n; ++i) reference_delta[i] = fk_quat_mul(reference_world[i], fk_quat_conjugate(rest_world[i]));
+        for (i = 0; i < t.n; ++i)
+            pivot_reference[i] = t.parents[i] < 0 ? reference_delta[i]
+                                 : fk_quat_mul(fk_quat_conjugate(reference_delta[t.parents[i]]), reference_delta[i]);
+        pivot_form = t;
+        memcpy(pivot_form.rest, pivots, sizeof pivots);
+        memcpy(pivot_form.reference, pivot_reference, sizeof pivot_reference);
+        pivot_form.desc.rest_positions = pivot_form.rest;
+        pivot_form.desc.rest_rotations = NULL;
+        pivot_form.desc.reference = pivot_form.reference;
+        if (!CHECK(init(&rt, &s, &t, map, ints, quats), "seed %llu: init", (unsigned long long)seed)) continue;
+        fk_retarget_pose(&rt, pose, source_root, engine_out, &engine_root);
+        if (!CHECK(init(&rt, &s, &pivot_form, map, ints, quats), "seed %llu: init", (unsigned long long)seed))
+            continue;
+        fk_retarget_pose(&rt, pose, source_root, pivot_out, &pivot_root);
+        /* pose both: engine form by T R, pivot form about the pivots */
+        memcpy(t_engine, t.rest, sizeof t_engine);
+        memset(d_pivot, 0, sizeof d_pivot);
+        t_engine[t.desc.root] = engine_root;
+        d_pivot[t.desc.root] = pivot_root;
+        fk_forward_trs(t.n, t.parents, t_engine, engine_out, NULL, matrices);
+        fk_forward(t.n, t.parents, pivots, pivot_out, d_pivot, transforms);
+        fk_posed_joints(t.n, pivots, transforms, posed);
+        for (i = 0; i < t.n; ++i) {
+            double dx = matrices[12 * i + 3] - posed[i].x, dy = matrices[12 * i + 7] - posed[i].y,
+                   dz = matrices[12 * i + 11] - posed[i].z, e = sqrt(dx * dx + dy * dy + dz * dz);
+            worst = e > worst ? e : worst;
+            CHECK(e < 1e-4, "seed %llu (RETARGET_SEED to replay) joint %d: engine and pivot forms %.3g apart",
+                  (unsigned long long)seed, i, e);
+        }
+    }
+    printf("  engine and pivot forms: worst %.3g apart (rigs of unit-sized bones)\n", worst);
+}
+
 /* ---- Bad input ------------------------------------------------------------------ */
 
 static void bad_descriptions_are_reported(void)
@@ -506,6 +573,7 @@ int main(void)
     RUN_TEST(source_in_posture_gives_target_posture);
     RUN_TEST(a_to_b_to_c_is_a_to_c);
     RUN_TEST(root_follows_scale_rule);
+    RUN_TEST(engine_and_pivot_forms_agree);
     RUN_TEST(bad_descriptions_are_reported);
     RUN_TEST(bad_poses_are_reported);
     RUN_TEST(names_match_exactly_then_stripped);
