@@ -2105,10 +2105,11 @@ typedef struct fk_retarget_desc {
     fk_retarget_axis root_axes[3]; /**< per world axis x, y, z (see fk_retarget_axis) */
 } fk_retarget_desc;
 
-/** @brief Ints and quaternions of storage that fk_retarget_init() needs for a
-    target of @p target_joint_count joints. */
+/** @brief Ints of storage that fk_retarget_init() needs for a target of
+    @p target_joint_count joints: its prepared skeleton and the map. */
 #define FK_RETARGET_INT_STORAGE(target_joint_count) (FK_SKELETON_STORAGE(target_joint_count) + (target_joint_count))
-/** @copydoc FK_RETARGET_INT_STORAGE */
+/** @brief Quaternions of storage that fk_retarget_init() needs for a target of
+    @p target_joint_count joints: one rotation a joint. */
 #define FK_RETARGET_QUAT_STORAGE(target_joint_count) (target_joint_count)
 
 /** @brief A retarget built once per pair of rigs by fk_retarget_init(). It
@@ -2140,7 +2141,7 @@ typedef struct fk_retarget {
     (either rig's parents), FK_ERROR_JOINT_OUT_OF_RANGE (a map entry not below
     the source's joint count nor -1, or a root joint out of range or not a root),
     FK_ERROR_INVALID_ROTATION (a rest or reference rotation), FK_ERROR_NOT_FINITE
-    (a rest position) or FK_ERROR_INVALID_OPTION (an axis it does not name, a
+    (a root's rest position) or FK_ERROR_INVALID_OPTION (an axis it does not name, a
     root_scale negative or not finite, or, with root_scale 0, hip heights whose
     ratio is not positive and finite); on error nothing is written.
     @remark O(joint count x depth); nothing is allocated. */
