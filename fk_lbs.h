@@ -2105,9 +2105,11 @@ typedef struct fk_retarget_desc {
     fk_retarget_axis root_axes[3]; /**< per world axis x, y, z (see fk_retarget_axis) */
 } fk_retarget_desc;
 
-/** @brief Ints of storage that fk_retarget_init() needs for a target of
-    @p target_joint_count joints: its prepared skeleton and the map. */
-#define FK_RETARGET_INT_STORAGE(target_joint_count) (FK_SKELETON_STORAGE(target_joint_count) + (target_joint_count))
+/** @brief Ints of storage that fk_retarget_init() needs for rigs of
+    @p source_joint_count and @p target_joint_count joints: both prepared
+    skeletons and the map. */
+#define FK_RETARGET_INT_STORAGE(source_joint_count, target_joint_count) \
+    (FK_SKELETON_STORAGE(source_joint_count) + FK_SKELETON_STORAGE(target_joint_count) + (target_joint_count))
 /** @brief Quaternions of storage that fk_retarget_init() needs for a target of
     @p target_joint_count joints: one rotation a joint. */
 #define FK_RETARGET_QUAT_STORAGE(target_joint_count) (target_joint_count)
@@ -2116,8 +2118,7 @@ typedef struct fk_retarget_desc {
     points into the rigs' parent arrays and the caller's storage, which must
     outlive it unchanged. */
 typedef struct fk_retarget {
-    int source_count;          /**< source joints */
-    const int *source_parents; /**< the source's parent array (the caller's) */
+    fk_skeleton source;        /**< the source's parent array, prepared */
     int source_root;           /**< the source's root-motion joint */
     fk_vec3 source_rest_root;  /**< its rest translation (pivot form: zero) */
     fk_skeleton target;        /**< the target's parent array, prepared */
@@ -2134,7 +2135,8 @@ typedef struct fk_retarget {
     postures' world rotations.
     @param retarget receives the retarget.
     @param desc the rigs, the map and the root options.
-    @param int_storage FK_RETARGET_INT_STORAGE(target joint count) ints, kept.
+    @param int_storage FK_RETARGET_INT_STORAGE(source joint count, target joint
+    count) ints, kept.
     @param quat_storage FK_RETARGET_QUAT_STORAGE(target joint count) quaternions, kept.
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_COUNT (a rig with no
     joints), FK_ERROR_PARENT_OUT_OF_RANGE, FK_ERROR_SELF_PARENT, FK_ERROR_CYCLE
@@ -2156,6 +2158,9 @@ FK_LBS_DEF fk_result fk_retarget_init(fk_retarget *retarget, const fk_retarget_d
     (normalized on the way in).
     @param source_root_translation the source root's translation as given to
     fk_forward() (d_r) or fk_forward_engine() (t_r).
+    @param source_world receives the source's world rotations W_j (as many as
+    it has joints): the call's scratch, which the caller owns so that calls on
+    one retarget may run at once.
     @param out_rotations receives the target's relative rotations, unit: a
     mapped joint's V_parent^-1 D_map(i) R_i, an unmapped one's posture rotation.
     @param out_root_translation receives the target root's translation in its
@@ -2164,13 +2169,11 @@ FK_LBS_DEF fk_result fk_retarget_init(fk_retarget *retarget, const fk_retarget_d
     @return FK_OK, FK_ERROR_NULL_ARGUMENT, FK_ERROR_INVALID_ROTATION (a source
     rotation) or FK_ERROR_NOT_FINITE (the root translation, or the scaled one
     overflows); on error nothing is written.
-    @remark O(target joints x source depth): each mapped joint composes its
-    source joint's world rotation up the source's chain, so nothing is stored
-    between calls and calls may run at once. @p out_rotations must not overlap
-    @p source_rotations. */
+    @remark O(source joints + target joints): one product a joint. Outputs
+    must not overlap each other or @p source_rotations. */
 FK_LBS_DEF fk_result fk_retarget_pose(const fk_retarget *retarget, const fk_quat *source_rotations,
-                                      fk_vec3 source_root_translation, fk_quat *out_rotations,
-                                      fk_vec3 *out_root_translation);
+                                      fk_vec3 source_root_translation, fk_quat *source_world,
+                                      fk_quat *out_rotations, fk_vec3 *out_root_translation);
 
 /** @brief A joint map from two lists of names: each target joint takes the
     first source joint with the same name, or failing that the first whose name
@@ -7764,9 +7767,9 @@ FK_LBS_DEF fk_result fk_ik_aim(int joint_count, const int *parents, const fk_vec
 }
 
 /* ---- Retargeting --------------------------------------------------------------
-   World rotations compose alike in both forms (W_i = W_p r_i), so a joint's is
-   its chain's product, walked up from the joint; no table of them is kept, and
-   the per-frame call needs no scratch. */
+   World rotations compose alike in both forms (W_i = W_p r_i). Building the
+   retarget walks each joint's chain up for its posture (once); a pose computes
+   the source's world rotations parents first, one product a joint. */
 
 static fk_quat fk__retarget_world(const int *parents, const fk_quat *rotations, int joint)
 {
@@ -7827,6 +7830,7 @@ FK_LBS_DEF FK__SMALL fk_result fk_retarget_init(fk_retarget *retarget, const fk_
     if (!(scale > 0.0f && scale <= FLT_MAX)) return FK_ERROR_INVALID_OPTION;
 
     fk_skeleton_init(&r.target, n, t->parents, int_storage);
+    fk_skeleton_init(&r.source, s->joint_count, s->parents, int_storage + FK_SKELETON_STORAGE(n) + n);
     source_posture = fk__retarget_posture(s);
     target_posture = fk__retarget_posture(t);
     for (i = 0; i < n; ++i) {
@@ -7837,8 +7841,6 @@ FK_LBS_DEF FK__SMALL fk_result fk_retarget_init(fk_retarget *retarget, const fk_
                                       fk_quat_conjugate(fk__retarget_world(s->parents, source_posture, j)),
                                       fk__retarget_world(t->parents, target_posture, i)));
     }
-    r.source_count = s->joint_count;
-    r.source_parents = s->parents;
     r.source_root = s->root;
     r.source_rest_root = fk__retarget_rest_root(s);
     r.map = int_storage + FK_SKELETON_STORAGE(n);
@@ -7852,14 +7854,14 @@ FK_LBS_DEF FK__SMALL fk_result fk_retarget_init(fk_retarget *retarget, const fk_
 }
 
 FK_LBS_DEF FK__SMALL fk_result fk_retarget_pose(const fk_retarget *retarget, const fk_quat *source_rotations,
-                                                fk_vec3 source_root_translation, fk_quat *out_rotations,
-                                                fk_vec3 *out_root_translation)
+                                                fk_vec3 source_root_translation, fk_quat *source_world,
+                                                fk_quat *out_rotations, fk_vec3 *out_root_translation)
 {
     const int *order, *parents;
     float root[3], from[3];
     int k, n;
-    if (!retarget || !source_rotations || !out_rotations) return FK_ERROR_NULL_ARGUMENT;
-    for (k = 0; k < retarget->source_count; ++k)
+    if (!retarget || !source_rotations || !source_world || !out_rotations) return FK_ERROR_NULL_ARGUMENT;
+    for (k = 0; k < retarget->source.joint_count; ++k)
         if (!fk__quat_is_normalizable(source_rotations[k])) return FK_ERROR_INVALID_ROTATION;
     if (out_root_translation) {
         fk_vec3 moved = fk_vec3_sub(source_root_translation, retarget->source_rest_root);
@@ -7871,14 +7873,21 @@ FK_LBS_DEF FK__SMALL fk_result fk_retarget_pose(const fk_retarget *retarget, con
         if (!fk__vec3_is_finite(moved) || !fk__vec3_is_finite(fk_vec3_make(root[0], root[1], root[2])))
             return FK_ERROR_NOT_FINITE;
     }
+    order = retarget->source.order;
+    parents = retarget->source.parents;
+    for (k = 0; k < retarget->source.joint_count; ++k) {
+        int j = order[k], p = parents[j];
+        fk_quat q = fk_quat_normalize(source_rotations[j]);
+        source_world[j] = p < 0 ? q : fk_quat_normalize(fk_quat_mul(source_world[p], q));
+    }
     n = retarget->target.joint_count;
     order = retarget->target.order;
     parents = retarget->target.parents;
-    /* world rotations first, parents before children: V_i = D_j R_i, or V_p r_i */
+    /* world rotations first, parents before children: V_i = W_j C_i, or V_p L_i */
     for (k = 0; k < n; ++k) {
         int i = order[k], j = retarget->map[i], p = parents[i];
         fk_quat v = retarget->rotations[i];
-        if (j >= 0) v = fk_quat_mul(fk__retarget_world(retarget->source_parents, source_rotations, j), v);
+        if (j >= 0) v = fk_quat_mul(source_world[j], v);
         else if (p >= 0) v = fk_quat_mul(out_rotations[p], v);
         out_rotations[i] = fk_quat_normalize(v);
     }

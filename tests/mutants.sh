@@ -432,7 +432,8 @@ animation_mutant aim_scaled_chain_stale_pose fk__aim_chain_affine 'fk__mat34_mul
 # ---- Retargeting
 
 # The source posture's rotation not inverted, or the change taken on the wrong
-# side of the target's posture; a chain's world rotation composed child first.
+# side of the target's posture; a chain's world rotation composed child first,
+# or, per frame, a source joint's taken without its parent's.
 retarget_mutant retarget_posture_not_inverted fk_retarget_init \
 'fk_quat_conjugate(fk__retarget_world(s->parents, source_posture, j))' 'fk__retarget_world(s->parents, source_posture, j)'
 retarget_mutant retarget_posture_order_swapped fk_retarget_init \
@@ -442,6 +443,8 @@ retarget_mutant retarget_posture_order_swapped fk_retarget_init \
                                       fk_quat_conjugate(fk__retarget_world(s->parents, source_posture, j)))'
 retarget_mutant retarget_world_child_first fk__retarget_world \
 'w = fk_quat_mul(fk_quat_normalize(rotations[joint]), w);' 'w = fk_quat_mul(w, fk_quat_normalize(rotations[joint]));'
+retarget_mutant retarget_source_world_parent_ignored fk_retarget_pose \
+'source_world[j] = p < 0 ? q : fk_quat_normalize(fk_quat_mul(source_world[p], q));' 'source_world[j] = q;'
 # An unmapped joint's world rotation not carried by its parent's; relative
 # rotations taken parents first (from parents already made relative); the
 # parent's world rotation not inverted.

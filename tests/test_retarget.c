@@ -18,6 +18,9 @@
 
 enum { MAX_JOINTS = 40 };
 
+/* fk_retarget_pose()'s scratch: the source's world rotations. */
+static fk_quat source_world[MAX_JOINTS];
+
 /* A random rig: pivot form (no rest rotations) or engine form, with a random
    posture reference and a root at joint 0 a positive height above the floor. */
 typedef struct rig {
@@ -117,7 +120,7 @@ static void a_pose_arm_takes_t_pose_bend(void)
     fk_quat target_reference[3], source_pose[3], out[3];
     fk_retarget_desc d;
     fk_retarget rt;
-    int ints[FK_RETARGET_INT_STORAGE(3)];
+    int ints[FK_RETARGET_INT_STORAGE(3, 3)];
     fk_quat quats[FK_RETARGET_QUAT_STORAGE(3)];
     fk_rigid transforms[3];
     fk_vec3 posed[3], root;
@@ -135,7 +138,8 @@ static void a_pose_arm_takes_t_pose_bend(void)
     d.root_axes[1] = FK_RETARGET_AXIS_KEEP;
     CHECK(fk_retarget_init(&rt, &d, ints, quats) == FK_OK, "init");
     CHECK(rt.root_scale == 2.0f, "hip heights 1 and 2 give scale 2, got %g", (double)rt.root_scale);
-    CHECK(fk_retarget_pose(&rt, source_pose, fk_vec3_make(0.5f, 0.25f, -1), out, &root) == FK_OK, "pose");
+    CHECK(fk_retarget_pose(&rt, source_pose, fk_vec3_make(0.5f, 0.25f, -1), source_world, out, &root) == FK_OK,
+          "pose");
     CHECK(root.x == 1.0f && root.y == 0.0f && root.z == -2.0f, "root (%g %g %g): x and z doubled, y kept",
           (double)root.x, (double)root.y, (double)root.z);
     fk_forward(3, parents, target_rest, out, NULL, transforms);
@@ -156,10 +160,10 @@ static void shorter_chain_takes_whole_bend(void)
     const int map[4] = {0, 1, 3, 4};
     const fk_vec3 source_rest[5] = {{0, 1, 0}, {0, 1.2f, 0}, {0, 1.4f, 0}, {0, 1.6f, 0}, {0, 1.8f, 0}};
     const fk_vec3 target_rest[4] = {{0, 1, 0}, {0, 1.3f, 0}, {0, 1.6f, 0}, {0, 1.9f, 0}};
-    fk_quat source_pose[5], out[4], source_world[5], target_world[4];
+    fk_quat source_pose[5], out[4], expected_world[5], target_world[4];
     fk_retarget_desc d;
     fk_retarget rt;
-    int ints[FK_RETARGET_INT_STORAGE(4)], k;
+    int ints[FK_RETARGET_INT_STORAGE(5, 4)], k;
     fk_quat quats[FK_RETARGET_QUAT_STORAGE(4)];
     for (k = 0; k < 5; ++k) source_pose[k] = fk_quat_from_axis_angle(fk_vec3_make(1, 0, 0), 0.2f);
     memset(&d, 0, sizeof d);
@@ -171,12 +175,12 @@ static void shorter_chain_takes_whole_bend(void)
     d.target.rest_positions = target_rest;
     d.map = map;
     CHECK(fk_retarget_init(&rt, &d, ints, quats) == FK_OK, "init");
-    CHECK(fk_retarget_pose(&rt, source_pose, fk_vec3_make(0, 0, 0), out, NULL) == FK_OK, "pose");
-    world_rotations(5, source_parents, source_pose, source_world);
+    CHECK(fk_retarget_pose(&rt, source_pose, fk_vec3_make(0, 0, 0), source_world, out, NULL) == FK_OK, "pose");
+    world_rotations(5, source_parents, source_pose, expected_world);
     world_rotations(4, target_parents, out, target_world);
     CHECK(angle_between(out[2], fk_quat_from_axis_angle(fk_vec3_make(1, 0, 0), 0.4f)) < 1e-5,
           "the upper spine bends by the source's two joints, 0.4 rad");
-    CHECK(angle_between(target_world[3], source_world[4]) < 1e-5, "the neck's world rotation is the source's");
+    CHECK(angle_between(target_world[3], expected_world[4]) < 1e-5, "the neck's world rotation is the source's");
 }
 
 /* ---- Properties ---------------------------------------------------------------- */
@@ -184,7 +188,7 @@ static void shorter_chain_takes_whole_bend(void)
 static void self_with_identity_map_gives_source_pose(void)
 {
     static rig r;
-    int trial, i, map[MAX_JOINTS], ints[FK_RETARGET_INT_STORAGE(MAX_JOINTS)];
+    int trial, i, map[MAX_JOINTS], ints[FK_RETARGET_INT_STORAGE(MAX_JOINTS, MAX_JOINTS)];
     fk_quat quats[MAX_JOINTS], pose[MAX_JOINTS], out[MAX_JOINTS];
     double worst = 0;
     for (trial = 0; trial < 300; ++trial) {
@@ -194,7 +198,7 @@ static void self_with_identity_map_gives_source_pose(void)
         make_rig(&r, 1 + rng_below(MAX_JOINTS), rng_below(2));
         for (i = 0; i < r.n; ++i) map[i] = i, pose[i] = random_quat();
         if (!CHECK(init(&rt, &r, &r, map, ints, quats), "seed %llu: init", (unsigned long long)seed)) continue;
-        CHECK(fk_retarget_pose(&rt, pose, fk_vec3_make(0, 0, 0), out, NULL) == FK_OK, "seed %llu: pose",
+        CHECK(fk_retarget_pose(&rt, pose, fk_vec3_make(0, 0, 0), source_world, out, NULL) == FK_OK, "seed %llu: pose",
               (unsigned long long)seed);
         for (i = 0; i < r.n; ++i) {
             double a = angle_between(out[i], pose[i]);
@@ -216,7 +220,7 @@ static void random_map(int n, int source_n, int *map)
 static void mapped_joints_change_as_source(void)
 {
     static rig s, t;
-    int trial, i, map[MAX_JOINTS], ints[FK_RETARGET_INT_STORAGE(MAX_JOINTS)];
+    int trial, i, map[MAX_JOINTS], ints[FK_RETARGET_INT_STORAGE(MAX_JOINTS, MAX_JOINTS)];
     fk_quat quats[MAX_JOINTS], pose[MAX_JOINTS], out[MAX_JOINTS], sp[MAX_JOINTS], tp[MAX_JOINTS];
     fk_quat sw[MAX_JOINTS], tw[MAX_JOINTS], spw[MAX_JOINTS], tpw[MAX_JOINTS];
     for (trial = 0; trial < 300; ++trial) {
@@ -228,7 +232,7 @@ static void mapped_joints_change_as_source(void)
         random_map(t.n, s.n, map);
         for (i = 0; i < s.n; ++i) pose[i] = random_quat();
         if (!CHECK(init(&rt, &s, &t, map, ints, quats), "seed %llu: init", (unsigned long long)seed)) continue;
-        CHECK(fk_retarget_pose(&rt, pose, fk_vec3_make(0, 0, 0), out, NULL) == FK_OK, "pose");
+        CHECK(fk_retarget_pose(&rt, pose, fk_vec3_make(0, 0, 0), source_world, out, NULL) == FK_OK, "pose");
         posture_rotations(&s, sp);
         posture_rotations(&t, tp);
         world_rotations(s.n, s.parents, pose, sw);
@@ -254,7 +258,7 @@ static void mapped_joints_change_as_source(void)
 static void source_in_posture_gives_target_posture(void)
 {
     static rig s, t;
-    int trial, i, map[MAX_JOINTS], ints[FK_RETARGET_INT_STORAGE(MAX_JOINTS)];
+    int trial, i, map[MAX_JOINTS], ints[FK_RETARGET_INT_STORAGE(MAX_JOINTS, MAX_JOINTS)];
     fk_quat quats[MAX_JOINTS], out[MAX_JOINTS], sp[MAX_JOINTS], tp[MAX_JOINTS], tw[MAX_JOINTS], tpw[MAX_JOINTS];
     for (trial = 0; trial < 300; ++trial) {
         uint64_t seed = property_seed(trial);
@@ -266,7 +270,7 @@ static void source_in_posture_gives_target_posture(void)
         if (!CHECK(init(&rt, &s, &t, map, ints, quats), "seed %llu: init", (unsigned long long)seed)) continue;
         posture_rotations(&s, sp);
         posture_rotations(&t, tp);
-        CHECK(fk_retarget_pose(&rt, sp, fk_vec3_make(0, 0, 0), out, NULL) == FK_OK, "pose");
+        CHECK(fk_retarget_pose(&rt, sp, fk_vec3_make(0, 0, 0), source_world, out, NULL) == FK_OK, "pose");
         world_rotations(t.n, t.parents, out, tw);
         world_rotations(t.n, t.parents, tp, tpw);
         for (i = 0; i < t.n; ++i)
@@ -282,8 +286,8 @@ static void a_to_b_to_c_is_a_to_c(void)
 {
     static rig a, b, c;
     int trial, i, ab[MAX_JOINTS], bc[MAX_JOINTS], ac[MAX_JOINTS];
-    int ints1[FK_RETARGET_INT_STORAGE(MAX_JOINTS)], ints2[FK_RETARGET_INT_STORAGE(MAX_JOINTS)],
-        ints3[FK_RETARGET_INT_STORAGE(MAX_JOINTS)];
+    int ints1[FK_RETARGET_INT_STORAGE(MAX_JOINTS, MAX_JOINTS)], ints2[FK_RETARGET_INT_STORAGE(MAX_JOINTS, MAX_JOINTS)],
+        ints3[FK_RETARGET_INT_STORAGE(MAX_JOINTS, MAX_JOINTS)];
     fk_quat q1[MAX_JOINTS], q2[MAX_JOINTS], q3[MAX_JOINTS], pose[MAX_JOINTS], pb[MAX_JOINTS], pc[MAX_JOINTS],
         direct[MAX_JOINTS], wc[MAX_JOINTS], wd[MAX_JOINTS];
     for (trial = 0; trial < 300; ++trial) {
@@ -301,9 +305,9 @@ static void a_to_b_to_c_is_a_to_c(void)
                        init(&r3, &a, &c, ac, ints3, q3),
                    "seed %llu: init", (unsigned long long)seed))
             continue;
-        fk_retarget_pose(&r1, pose, fk_vec3_make(0, 0, 0), pb, NULL);
-        fk_retarget_pose(&r2, pb, fk_vec3_make(0, 0, 0), pc, NULL);
-        fk_retarget_pose(&r3, pose, fk_vec3_make(0, 0, 0), direct, NULL);
+        fk_retarget_pose(&r1, pose, fk_vec3_make(0, 0, 0), source_world, pb, NULL);
+        fk_retarget_pose(&r2, pb, fk_vec3_make(0, 0, 0), source_world, pc, NULL);
+        fk_retarget_pose(&r3, pose, fk_vec3_make(0, 0, 0), source_world, direct, NULL);
         world_rotations(c.n, c.parents, pc, wc);
         world_rotations(c.n, c.parents, direct, wd);
         for (i = 0; i < c.n; ++i)
@@ -316,7 +320,7 @@ static void a_to_b_to_c_is_a_to_c(void)
 static void root_follows_scale_rule(void)
 {
     static rig s, t;
-    int trial, i, k, map[MAX_JOINTS], ints[FK_RETARGET_INT_STORAGE(MAX_JOINTS)];
+    int trial, i, k, map[MAX_JOINTS], ints[FK_RETARGET_INT_STORAGE(MAX_JOINTS, MAX_JOINTS)];
     fk_quat quats[MAX_JOINTS], pose[MAX_JOINTS], out[MAX_JOINTS];
     for (trial = 0; trial < 300; ++trial) {
         uint64_t seed = property_seed(trial);
@@ -341,7 +345,7 @@ static void root_follows_scale_rule(void)
         CHECK(rt.root_scale == scale, "seed %llu: scale %g, expected %g", (unsigned long long)seed,
               (double)rt.root_scale, (double)scale);
         translation = random_vec3(3.0f);
-        CHECK(fk_retarget_pose(&rt, pose, translation, out, &root) == FK_OK, "pose");
+        CHECK(fk_retarget_pose(&rt, pose, translation, source_world, out, &root) == FK_OK, "pose");
         source_rest = s.desc.rest_rotations ? s.rest[s.desc.root] : fk_vec3_make(0, 0, 0);
         target_rest = t.desc.rest_rotations ? t.rest[t.desc.root] : fk_vec3_make(0, 0, 0);
         translation = fk_vec3_sub(translation, source_rest);
@@ -365,7 +369,7 @@ static void root_follows_scale_rule(void)
 static void engine_and_pivot_forms_agree(void)
 {
     static rig s, t;
-    int trial, i, map[MAX_JOINTS], ints[FK_RETARGET_INT_STORAGE(MAX_JOINTS)];
+    int trial, i, map[MAX_JOINTS], ints[FK_RETARGET_INT_STORAGE(MAX_JOINTS, MAX_JOINTS)];
     fk_quat quats[MAX_JOINTS], pose[MAX_JOINTS], engine_out[MAX_JOINTS], pivot_out[MAX_JOINTS];
     fk_quat rest_world[MAX_JOINTS], reference_world[MAX_JOINTS], reference_delta[MAX_JOINTS],
         pivot_reference[MAX_JOINTS];
@@ -401,10 +405,10 @@ static void engine_and_pivot_forms_agree(void)
         pivot_form.desc.rest_rotations = NULL;
         pivot_form.desc.reference = pivot_form.reference;
         if (!CHECK(init(&rt, &s, &t, map, ints, quats), "seed %llu: init", (unsigned long long)seed)) continue;
-        fk_retarget_pose(&rt, pose, source_root, engine_out, &engine_root);
+        fk_retarget_pose(&rt, pose, source_root, source_world, engine_out, &engine_root);
         if (!CHECK(init(&rt, &s, &pivot_form, map, ints, quats), "seed %llu: init", (unsigned long long)seed))
             continue;
-        fk_retarget_pose(&rt, pose, source_root, pivot_out, &pivot_root);
+        fk_retarget_pose(&rt, pose, source_root, source_world, pivot_out, &pivot_root);
         /* pose both: engine form by T R, pivot form about the pivots */
         memcpy(t_engine, t.rest, sizeof t_engine);
         memset(d_pivot, 0, sizeof d_pivot);
@@ -429,7 +433,7 @@ static void engine_and_pivot_forms_agree(void)
 static void bad_descriptions_are_reported(void)
 {
     static rig s, t;
-    int map[MAX_JOINTS], ints[FK_RETARGET_INT_STORAGE(MAX_JOINTS)], ints0[FK_RETARGET_INT_STORAGE(MAX_JOINTS)], i;
+    int map[MAX_JOINTS], ints[FK_RETARGET_INT_STORAGE(MAX_JOINTS, MAX_JOINTS)], ints0[FK_RETARGET_INT_STORAGE(MAX_JOINTS, MAX_JOINTS)], i;
     int parents[MAX_JOINTS];
     fk_quat quats[MAX_JOINTS], quats0[MAX_JOINTS], bad_rotations[MAX_JOINTS];
     fk_vec3 bad_rest[MAX_JOINTS];
@@ -505,7 +509,7 @@ static void bad_descriptions_are_reported(void)
 static void bad_poses_are_reported(void)
 {
     static rig s, t;
-    int map[MAX_JOINTS], ints[FK_RETARGET_INT_STORAGE(MAX_JOINTS)], i;
+    int map[MAX_JOINTS], ints[FK_RETARGET_INT_STORAGE(MAX_JOINTS, MAX_JOINTS)], i;
     fk_quat quats[MAX_JOINTS], pose[MAX_JOINTS], out[MAX_JOINTS], out0[MAX_JOINTS];
     fk_vec3 root = fk_vec3_make(7, 7, 7);
     fk_retarget rt;
@@ -523,19 +527,25 @@ static void bad_poses_are_reported(void)
     CHECK(fk_retarget_init(&rt, &d, ints, quats) == FK_OK, "init");
     memset(out0, 0x5A, sizeof out0);
     memcpy(out, out0, sizeof out);
-    CHECK(fk_retarget_pose(NULL, pose, root, out, &root) == FK_ERROR_NULL_ARGUMENT, "no retarget");
-    CHECK(fk_retarget_pose(&rt, NULL, root, out, &root) == FK_ERROR_NULL_ARGUMENT, "no pose");
-    CHECK(fk_retarget_pose(&rt, pose, root, NULL, &root) == FK_ERROR_NULL_ARGUMENT, "no output");
+    memcpy(source_world, out0, sizeof source_world);
+    CHECK(fk_retarget_pose(NULL, pose, root, source_world, out, &root) == FK_ERROR_NULL_ARGUMENT, "no retarget");
+    CHECK(fk_retarget_pose(&rt, NULL, root, source_world, out, &root) == FK_ERROR_NULL_ARGUMENT, "no pose");
+    CHECK(fk_retarget_pose(&rt, pose, root, source_world, NULL, &root) == FK_ERROR_NULL_ARGUMENT, "no output");
+    CHECK(fk_retarget_pose(&rt, pose, root, NULL, out, &root) == FK_ERROR_NULL_ARGUMENT, "no scratch");
     pose[5].w = NAN;
-    CHECK(fk_retarget_pose(&rt, pose, root, out, &root) == FK_ERROR_INVALID_ROTATION, "NaN in the last joint");
+    CHECK(fk_retarget_pose(&rt, pose, root, source_world, out, &root) == FK_ERROR_INVALID_ROTATION,
+          "NaN in the last joint");
     pose[5] = fk_quat_make(0, 0, 0, 0);
-    CHECK(fk_retarget_pose(&rt, pose, root, out, &root) == FK_ERROR_INVALID_ROTATION, "zero rotation");
+    CHECK(fk_retarget_pose(&rt, pose, root, source_world, out, &root) == FK_ERROR_INVALID_ROTATION, "zero rotation");
     pose[5] = fk_quat_identity();
-    CHECK(fk_retarget_pose(&rt, pose, fk_vec3_make(0, NAN, 0), out, &root) == FK_ERROR_NOT_FINITE, "NaN root");
-    CHECK(fk_retarget_pose(&rt, pose, fk_vec3_make(1e10f, 0, 0), out, &root) == FK_ERROR_NOT_FINITE,
+    CHECK(fk_retarget_pose(&rt, pose, fk_vec3_make(0, NAN, 0), source_world, out, &root) == FK_ERROR_NOT_FINITE,
+          "NaN root");
+    CHECK(fk_retarget_pose(&rt, pose, fk_vec3_make(1e10f, 0, 0), source_world, out, &root) == FK_ERROR_NOT_FINITE,
           "scaled root overflows");
-    CHECK(!memcmp(out, out0, sizeof out) && root.x == 7 && root.y == 7 && root.z == 7, "wrote on error");
-    CHECK(fk_retarget_pose(&rt, pose, fk_vec3_make(0, NAN, 0), out, NULL) == FK_OK,
+    CHECK(!memcmp(out, out0, sizeof out) && !memcmp(source_world, out0, sizeof source_world) && root.x == 7 &&
+              root.y == 7 && root.z == 7,
+          "wrote on error");
+    CHECK(fk_retarget_pose(&rt, pose, fk_vec3_make(0, NAN, 0), source_world, out, NULL) == FK_OK,
           "the root translation is not read when not wanted");
 }
 

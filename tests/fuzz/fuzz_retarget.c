@@ -16,7 +16,7 @@
        both roots are roots, the scale is positive and finite, and every stored
        rotation is unit;
      - fk_retarget_pose() on error writes nothing; on FK_OK every output
-       rotation is unit, an unmapped joint's is its stored posture rotation bit
+       rotation and every source world rotation is unit, an unmapped joint's is its stored posture rotation bit
        for bit, and the root translation is finite;
      - the inputs are never modified.
 
@@ -83,7 +83,7 @@ static void fuzz_retarget(fuzz_input *in)
     fuzz_rig s, t;
     fk_retarget rt, rt_before;
     int *map, *ints, *ints_before;
-    fk_quat *quats, *quats_before, *pose, *out, *out_before;
+    fk_quat *quats, *quats_before, *pose, *world, *world_before, *out, *out_before;
     fk_vec3 root = fk_vec3_make(fuzz_float(in), fuzz_float(in), fuzz_float(in)), out_root, out_root_before;
     size_t int_count, quat_count, source_count;
     fk_result result;
@@ -91,7 +91,7 @@ static void fuzz_retarget(fuzz_input *in)
     memset(&desc, 0, sizeof desc);
     make_rig(in, ns, &desc.source, &s);
     make_rig(in, nt, &desc.target, &t);
-    int_count = nt > 0 ? (size_t)FK_RETARGET_INT_STORAGE(nt) : 0;
+    int_count = nt > 0 && ns > 0 ? (size_t)FK_RETARGET_INT_STORAGE(ns, nt) : 0;
     quat_count = nt > 0 ? (size_t)FK_RETARGET_QUAT_STORAGE(nt) : 0;
     source_count = ns > 0 ? (size_t)ns : 0;
     map = (int *)fuzz_alloc(quat_count * sizeof(int));
@@ -135,14 +135,17 @@ static void fuzz_retarget(fuzz_input *in)
     }
 
     pose = (fk_quat *)fuzz_alloc(source_count * sizeof(fk_quat));
+    world = (fk_quat *)fuzz_alloc(source_count * sizeof(fk_quat));
+    world_before = (fk_quat *)fuzz_alloc(source_count * sizeof(fk_quat));
     out = (fk_quat *)fuzz_alloc(quat_count * sizeof(fk_quat));
     out_before = (fk_quat *)fuzz_alloc(quat_count * sizeof(fk_quat));
     for (i = 0; i < ns; ++i) pose[i] = fk_quat_make(fuzz_float(in), fuzz_float(in), fuzz_float(in), fuzz_float(in));
     memset(&out_root, 0xA5, sizeof out_root);
     out_root_before = out_root;
-    result = fk_retarget_pose(&rt, pose, root, out, &out_root);
+    result = fk_retarget_pose(&rt, pose, root, world, out, &out_root);
     if (result != FK_OK) {
         FUZZ_REQUIRE(!memcmp(out, out_before, quat_count * sizeof(fk_quat)) &&
+                         !memcmp(world, world_before, source_count * sizeof(fk_quat)) &&
                          !memcmp(&out_root, &out_root_before, sizeof out_root),
                      "pose wrote on error %d", (int)result);
     } else {
@@ -151,6 +154,7 @@ static void fuzz_retarget(fuzz_input *in)
                          "accepted source rotation %d", i);
         FUZZ_REQUIRE(fuzz_is_finite(out_root.x) && fuzz_is_finite(out_root.y) && fuzz_is_finite(out_root.z),
                      "root translation not finite");
+        for (i = 0; i < ns; ++i) FUZZ_REQUIRE(is_unit(world[i]), "source world rotation %d not unit", i);
         for (i = 0; i < nt; ++i) {
             FUZZ_REQUIRE(is_unit(out[i]), "output rotation %d not unit", i);
             FUZZ_REQUIRE(map[i] >= 0 || !memcmp(&out[i], &quats[i], sizeof out[i]),
@@ -158,6 +162,8 @@ static void fuzz_retarget(fuzz_input *in)
         }
     }
     free(pose);
+    free(world);
+    free(world_before);
     free(out);
     free(out_before);
 done:
