@@ -7,9 +7,9 @@
 # (tests/bench/stb_image_impl.c, Debian's libstb-dev) with gcc and with clang,
 # -std=c99 -O2 -c (COMPILE_FLAGS in place of -O2), alternating fk_lbs and
 # stb_image, and prints per compiler the median wall time of each compile, the
-# ratio fk_lbs / stb_image (budget: at most 2.5) and the compilers' peak memory
+# ratio fk_lbs / stb_image (budget: at most 2.75) and the compilers' peak memory
 # (GNU time's %M, when /usr/bin/time is there); then the .text of the fk_lbs
-# object (every .text section `size -A` lists; budget: at most 200 KB) and the
+# object (every .text section `size -A` lists; budget: at most 240 KB) and the
 # same for the header at BASELINE_COMMIT (fbf9e24; extracted into
 # BUILD_DIR/baseline/fk_lbs.h and compiled once per compiler and flags: those
 # objects are kept, as that header cannot change).
@@ -31,8 +31,8 @@ all_runs=${COMPILE_ALL_RUNS:-0}
 flags=${COMPILE_FLAGS:--O2}
 read -ra flag_list <<<"$flags"
 commit=${BASELINE_COMMIT:-fbf9e24}
-ratio_budget=2.5
-text_budget_kb=200
+ratio_budget=2.75
+text_budget_kb=240
 stb_header=/usr/include/stb/stb_image.h
 out=$build/compile_cost
 baseline=$build/baseline
