@@ -216,7 +216,8 @@ typedef enum fk_result {
     FK_ERROR_INVALID_WEIGHT,     /**< a weight is infinite or NaN, or blend weights are negative or sum to zero */
     FK_ERROR_KEYS_NOT_ASCENDING, /**< key times are not finite and strictly ascending */
     FK_ERROR_CONFLICTING_ARGUMENTS, /**< two inputs that exclude each other are both given */
-    FK_ERROR_INVALID_OPTION      /**< an option has a value it does not name (an enum), or one outside its range */
+    FK_ERROR_INVALID_OPTION,     /**< an option has a value it does not name (an enum), or one outside its range */
+    FK_ERROR_MISSING_BIND_POSES  /**< DQS of matrices with scale needs each bone's rest frame, and bind_poses is NULL */
 } fk_result;
 
 /** @brief Euler angle orders. @c FK_EULER_ZXY means R = Rz(angles.z) Rx(angles.x)
@@ -242,6 +243,12 @@ typedef enum fk_dqs_scale_center {
                                      the skinned mesh exactly */
     FK_DQS_SCALE_AT_BONE = 1    /**< about each bone's rest origin (Blender 3.4 and earlier) */
 } fk_dqs_scale_center;
+
+/** @brief A skinning method, for what depends on it (fk_skin_validate()). */
+typedef enum fk_skin_method {
+    FK_SKIN_LBS = 0, /**< linear blend skinning, fk_skin_lbs() */
+    FK_SKIN_DQS = 1  /**< dual quaternion skinning, fk_skin_dqs() */
+} fk_skin_method;
 
 /** @brief What to skin and where to write it; see fk_skin_lbs().
 
@@ -818,10 +825,14 @@ FK_LBS_DEF fk_result fk_forward_engine_rigid(const fk_skeleton *skeleton, const 
    ============================================================================ */
 
 /** @brief Checks a skinning descriptor completely, every joint index included,
-    without writing anything. fk_skin_lbs() and fk_skin_dqs() make the same checks
-    as they go; call this first when a bad index must leave the output untouched.
-    @param desc the descriptor. @return FK_OK or the first error found. */
-FK_LBS_DEF fk_result fk_skin_validate(const fk_skin_desc *desc);
+    without writing anything: it returns what fk_skin_lbs() (@p method
+    FK_SKIN_LBS) or fk_skin_dqs() (FK_SKIN_DQS) would return, which make the
+    same checks as they go. Call it first when a bad index must leave the output
+    untouched.
+    @param desc the descriptor. @param method the skinning it is for.
+    @return FK_OK or the first error found; FK_ERROR_INVALID_OPTION for a method
+    it does not name. */
+FK_LBS_DEF fk_result fk_skin_validate(const fk_skin_desc *desc, fk_skin_method method);
 
 /** @brief Linear blend skinning: v' = sum_k w_k (Q_k v + t_k).
 
@@ -871,7 +882,7 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc);
     are split into a scale part, applied first, and a rigid part that is blended
     as above, the way Blender's Armature modifier does with Preserve Volume;
     the split needs each bone's rest frame (fk_skin_desc::bind_poses: without
-    them FK_ERROR_NULL_ARGUMENT, before anything is written), and
+    them FK_ERROR_MISSING_BIND_POSES, before anything is written), and
     fk_skin_desc::dqs_scale_center says where the scale parts are centred.
     Normals go through the blended scale part's cofactors, are renormalized and
     rotated; tangents through its linear part. Matrices are taken in the space
@@ -1081,8 +1092,8 @@ FK_LBS_DEF fk_result fk_skin_bounds_lbs(const fk_skin_desc *desc, const fk_bone_
     transform_count, and for matrices with scale bind_poses and dqs_scale_center.
     @param bones the records fk_skin_bounds_prepare() wrote for the mesh.
     @param out receives the bounds.
-    @return as fk_skin_bounds_lbs(), and FK_ERROR_NULL_ARGUMENT for matrices with
-    scale without bind_poses, or FK_ERROR_INVALID_OPTION for an unknown
+    @return as fk_skin_bounds_lbs(), and FK_ERROR_MISSING_BIND_POSES for matrices
+    with scale without bind_poses, or FK_ERROR_INVALID_OPTION for an unknown
     dqs_scale_center; nothing is written on error.
     @remark The guarantee is fk_skin_bounds_lbs()'s, for fk_skin_dqs(). DQS is not
     a convex combination of the bones' images, so the bounds are looser than LBS's
@@ -2295,6 +2306,7 @@ FK_LBS_DEF const char *fk_result_description(fk_result result)
     case FK_ERROR_KEYS_NOT_ASCENDING: return "key times are not finite and strictly ascending";
     case FK_ERROR_CONFLICTING_ARGUMENTS: return "two inputs that exclude each other are both given (transforms and matrices)";
     case FK_ERROR_INVALID_OPTION: return "an option has a value it does not name, or one outside its range";
+    case FK_ERROR_MISSING_BIND_POSES: return "DQS of matrices with scale needs bind_poses, the bones' rest frames";
     }
     return "unknown fk_result";
 }
@@ -3890,11 +3902,26 @@ static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
     return fk__check_skin_bones(d);
 }
 
-FK_LBS_DEF fk_result fk_skin_validate(const fk_skin_desc *desc)
+static int fk__mat34_is_rigid(const float m[12]);
+
+/* Whether DQS splits the bones (matrices with scale), which needs their rest
+   frames: FK_OK and *scaled, or FK_ERROR_MISSING_BIND_POSES. */
+static fk_result fk__dqs_bones_scaled(const fk_skin_desc *d, int *scaled)
+{
+    int j;
+    *scaled = 0;
+    for (j = 0; d->matrices && j < d->transform_count && !*scaled; ++j)
+        *scaled = !fk__mat34_is_rigid(d->matrices + 12 * (size_t)j);
+    return *scaled && !d->bind_poses ? FK_ERROR_MISSING_BIND_POSES : FK_OK;
+}
+
+FK_LBS_DEF fk_result fk_skin_validate(const fk_skin_desc *desc, fk_skin_method method)
 {
     fk__skin_layout layout;
     fk_result result = fk__check_skin(desc, &layout);
-    int i, k;
+    int i, k, scaled;
+    if (result == FK_OK && method != FK_SKIN_LBS && method != FK_SKIN_DQS) return FK_ERROR_INVALID_OPTION;
+    if (result == FK_OK && method == FK_SKIN_DQS) result = fk__dqs_bones_scaled(desc, &scaled);
     if (result != FK_OK || layout.dense) return result;
     for (i = 0; i < desc->vertex_count; ++i) {
         const uint16_t *joints = (const uint16_t *)(const void *)((const char *)desc->joints + (size_t)i * layout.joint_stride);
@@ -4577,16 +4604,12 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
 {
     fk__skin_layout layout;
     fk_result result = fk__check_skin(desc, &layout);
-    int j;
+    int scaled;
+    if (result == FK_OK) result = fk__dqs_bones_scaled(desc, &scaled);
     if (result != FK_OK) return result;
-    /* Bones with scale are split, which needs their rest frames. */
-    if (desc->matrices)
-        for (j = 0; j < desc->transform_count; ++j)
-            if (!fk__mat34_is_rigid(desc->matrices + 12 * (size_t)j)) {
-                if (!desc->bind_poses) return FK_ERROR_NULL_ARGUMENT;
-                return fk__skin(desc, &layout, FK__DQS_SCALED_STRIDE, fk__dqs_scaled_palette_bone_of,
-                                fk__dqs_scaled_fast, fk__dqs_scaled_reference);
-            }
+    if (scaled)
+        return fk__skin(desc, &layout, FK__DQS_SCALED_STRIDE, fk__dqs_scaled_palette_bone_of, fk__dqs_scaled_fast,
+                        fk__dqs_scaled_reference);
     return fk__skin(desc, &layout, FK__DQS_PALETTE_STRIDE, fk__dqs_palette_bone_of, fk__dqs_fast, fk__dqs_reference);
 }
 
@@ -5039,7 +5062,7 @@ static fk_result fk__skin_bounds(const fk_skin_desc *d, const fk_bone_bounds *bo
     if ((r = fk__check_bounds_records(bones, d->transform_count)) != FK_OK) return r;
     for (j = 0; dqs && d->matrices && j < d->transform_count && !scaled; ++j)
         scaled = !fk__mat34_is_rigid(d->matrices + 12 * (size_t)j);
-    if (scaled && !d->bind_poses) return FK_ERROR_NULL_ARGUMENT;
+    if (scaled && !d->bind_poses) return FK_ERROR_MISSING_BIND_POSES;
     for (j = 0; j < d->transform_count; ++j) {
         if (fk__bounds_record_empty(&bones[j])) continue;
         fk__bounds_region(d, bones, j, dqs, scaled, lo, hi, &grow);

@@ -567,6 +567,9 @@ mutant skin_matrix_not_checked fk__check_skin_bones 'if (!fk__mat34_is_finite(d-
 # DQS takes matrices with scale as if they were rigid.
 mutant dqs_takes_scaled_matrices fk__mat34_is_rigid '<= (double)FK_LBS_RIGID_TOLERANCE)) return 0;' '<= 1e30)) return 0;'
 
+# fk_skin_validate() for DQS misses the bind poses fk_skin_dqs() needs.
+mutant validate_ignores_the_method fk_skin_validate 'if (result == FK_OK && method == FK_SKIN_DQS) result = fk__dqs_bones_scaled(desc, &scaled);' '(void)scaled;'
+
 # Joint indices not checked against transform_count.
 mutant joint_index_unchecked fk__influence_joint '(int)joints[k] < d->transform_count' '1'
 

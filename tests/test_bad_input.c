@@ -396,11 +396,12 @@ static fk_skin_desc describe(mesh *m)
 static fk_result skin_all(const fk_skin_desc *d, mesh *m)
 {
     mesh before = *m;
-    fk_result validate = fk_skin_validate(d), lbs, dqs;
+    fk_result validate = fk_skin_validate(d, FK_SKIN_LBS), validate_dqs = fk_skin_validate(d, FK_SKIN_DQS), lbs, dqs;
     CHECK(memcmp(&before, m, sizeof before) == 0, "fk_skin_validate wrote something");
     lbs = fk_skin_lbs(d);
     dqs = fk_skin_dqs(d);
-    CHECK(lbs == validate && dqs == validate, "validate %d, LBS %d, DQS %d", (int)validate, (int)lbs, (int)dqs);
+    CHECK(lbs == validate && dqs == validate_dqs, "validate %d, LBS %d; validate %d, DQS %d", (int)validate, (int)lbs,
+          (int)validate_dqs, (int)dqs);
     CHECK(memcmp(before.positions, m->positions, sizeof m->positions) == 0 &&
               memcmp(before.normals, m->normals, sizeof m->normals) == 0 &&
               memcmp(before.joints, m->joints, sizeof m->joints) == 0 &&
@@ -416,7 +417,7 @@ static fk_result skin_all(const fk_skin_desc *d, mesh *m)
 
 static void null_descriptor_is_null_argument(void)
 {
-    CHECK(fk_skin_validate(NULL) == FK_ERROR_NULL_ARGUMENT, "validate");
+    CHECK(fk_skin_validate(NULL, FK_SKIN_LBS) == FK_ERROR_NULL_ARGUMENT, "validate");
     CHECK(fk_skin_lbs(NULL) == FK_ERROR_NULL_ARGUMENT, "LBS");
     CHECK(fk_skin_dqs(NULL) == FK_ERROR_NULL_ARGUMENT, "DQS");
 }
@@ -928,7 +929,7 @@ static void huge_stride_loops(size_t huge)
                 d.position_stride = d.normal_stride = d.joint_stride = d.weight_stride = huge;
                 d.out_position_stride = d.out_normal_stride = huge;
                 d.out_positions = strided; d.out_normals = strided + 3;
-                CHECK(fk_skin_validate(&d) == FK_OK, "the layout is valid");
+                CHECK(fk_skin_validate(&d, variant % 2 ? FK_SKIN_DQS : FK_SKIN_LBS) == FK_OK, "the layout is valid");
                 strided_result = variant % 2 ? fk_skin_dqs(&d) : fk_skin_lbs(&d);
                 CHECK(packed_result == FK_OK && strided_result == FK_OK && memcmp(packed, strided, sizeof packed) == 0,
                       "k %d, variant %d, centre %d: %d, %d", k, variant, center, (int)packed_result, (int)strided_result);
@@ -1648,13 +1649,11 @@ static void wild_skinning(wild_input *in, int trial)
     for (variant = 0; variant < 4; ++variant) {
         float *out_positions = (float *)arena_take(12 * v), *out_normals = (float *)arena_take(12 * v);
         fk_skin_desc d = wild_skin(in, out_positions, out_normals, variant >= 2);
-        fk_result valid = fk_skin_validate(&d), r;
+        fk_result valid = fk_skin_validate(&d, variant % 2 ? FK_SKIN_DQS : FK_SKIN_LBS), r;
         CHECK(arena_untouched(), "trial %d: fk_skin_validate wrote", trial);
         r = variant % 2 ? fk_skin_dqs(&d) : fk_skin_lbs(&d);
         CHECK(memcmp(&before, in, sizeof before) == 0, "trial %d: skinning modified an input", trial);
-        /* DQS needs the bind poses of matrices with scale, which validation does not know */
-        CHECK(r == valid || (variant == 3 && !d.bind_poses && r == FK_ERROR_NULL_ARGUMENT),
-              "trial %d: skinning %d, validate %d", trial, (int)r, (int)valid);
+        CHECK(r == valid, "trial %d: skinning %d, validate %d", trial, (int)r, (int)valid);
         if (r != FK_OK && r != FK_ERROR_JOINT_OUT_OF_RANGE)
             CHECK(arena_untouched(), "trial %d: skinning wrote on error %s", trial, fk_result_description(r));
         arena_reset();
@@ -1817,6 +1816,33 @@ static void random_bad_input_leaves_outputs_alone(void)
     }
 }
 
+static void dqs_of_scale_without_bind_poses_is_missing_bind_poses(void)
+{
+    /* A scale of 1.001 is past FK_LBS_RIGID_TOLERANCE: DQS splits the bones,
+       which needs their rest frames; LBS does not. Validation says which. */
+    mesh m, before;
+    float matrices[BONES][12];
+    fk_skin_desc d;
+    int j;
+    good_mesh(&m);
+    for (j = 0; j < BONES; ++j) fk_rigid_to_mat34(m.bones[j], matrices[j]);
+    for (j = 0; j < 3; ++j) matrices[1][4 * j] *= 1.001f;
+    d = describe(&m);
+    d.transforms = NULL;
+    d.matrices = &matrices[0][0];
+    before = m;
+    CHECK(fk_skin_validate(&d, FK_SKIN_DQS) == FK_ERROR_MISSING_BIND_POSES, "validate for DQS");
+    CHECK(fk_skin_dqs(&d) == FK_ERROR_MISSING_BIND_POSES, "DQS");
+    CHECK(memcmp(&before, &m, sizeof m) == 0, "written before the error");
+    CHECK(fk_skin_validate(&d, FK_SKIN_LBS) == FK_OK && fk_skin_lbs(&d) == FK_OK, "LBS needs no bind poses");
+    m.joints[K] = BONES; /* a bad index too: the missing bind poses are found first */
+    CHECK(fk_skin_validate(&d, FK_SKIN_DQS) == FK_ERROR_MISSING_BIND_POSES && fk_skin_dqs(&d) == FK_ERROR_MISSING_BIND_POSES,
+          "before a joint index");
+    CHECK(fk_skin_validate(&d, FK_SKIN_LBS) == FK_ERROR_JOINT_OUT_OF_RANGE, "LBS meets the index");
+    CHECK(strcmp(fk_result_description(FK_ERROR_MISSING_BIND_POSES), fk_result_description(FK_ERROR_NULL_ARGUMENT)) != 0,
+          "a description of its own");
+}
+
 int main(void)
 {
     RUN_TEST(negative_joint_count_is_invalid_count);
@@ -1872,5 +1898,6 @@ int main(void)
     RUN_TEST(scaled_fk_writes_identities_except_for_missing_arguments);
     RUN_TEST(zero_vertices_still_check_the_descriptor);
     RUN_TEST(random_bad_input_leaves_outputs_alone);
+    RUN_TEST(dqs_of_scale_without_bind_poses_is_missing_bind_poses);
     return check_finish();
 }

@@ -323,7 +323,7 @@ static void repaired_weights_are_valid_sorted_and_stable(void)
     skin.transforms = bones;
     skin.transform_count = 10;
     skin.out_positions = out;
-    CHECK(fk_skin_validate(&skin) == FK_OK && fk_skin_lbs(&skin) == FK_OK, "repaired weights do not skin");
+    CHECK(fk_skin_validate(&skin, FK_SKIN_LBS) == FK_OK && fk_skin_lbs(&skin) == FK_OK, "repaired weights do not skin");
     for (i = 0; i < 64; ++i)
         CHECK(fabsf(out[3 * i] - records[i].position[0]) < 1e-6f, "identity bones moved vertex %d", i);
 }

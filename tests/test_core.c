@@ -1224,13 +1224,14 @@ static void dqs_with_scale_needs_bind_poses(void)
     d = packed_desc(&test_mesh, NULL, BONES, &out_p[0][0], &out_n[0][0]);
     d.matrices = &matrices[0][0];
     memset(out_p, 0x5a, sizeof out_p);
-    CHECK(fk_skin_dqs(&d) == FK_ERROR_NULL_ARGUMENT, "no bind poses");
+    CHECK(fk_skin_dqs(&d) == FK_ERROR_MISSING_BIND_POSES && fk_skin_validate(&d, FK_SKIN_DQS) == FK_ERROR_MISSING_BIND_POSES,
+          "no bind poses");
     CHECK(((unsigned char *)out_p)[0] == 0x5a, "written before the error");
-    CHECK(fk_skin_lbs(&d) == FK_OK, "LBS needs none");
+    CHECK(fk_skin_lbs(&d) == FK_OK && fk_skin_validate(&d, FK_SKIN_LBS) == FK_OK, "LBS needs none");
     d.bind_poses = bind;
     CHECK(fk_skin_dqs(&d) == FK_OK, "with bind poses");
     bind[3].q = fk_quat_make(0, 0, 0, 0);
-    CHECK(fk_skin_dqs(&d) == FK_ERROR_INVALID_ROTATION && fk_skin_validate(&d) == FK_ERROR_INVALID_ROTATION,
+    CHECK(fk_skin_dqs(&d) == FK_ERROR_INVALID_ROTATION && fk_skin_validate(&d, FK_SKIN_DQS) == FK_ERROR_INVALID_ROTATION,
           "zero bind rotation");
     bind[3].q = fk_quat_identity(); bind[3].t.y = zero / zero;
     CHECK(fk_skin_dqs(&d) == FK_ERROR_NOT_FINITE, "NaN bind translation");
@@ -1451,7 +1452,8 @@ static void a_bad_joint_index_stops_at_its_vertex(void)
         test_mesh.joints[100][2] = BONES; /* one past the end */
         d = packed_desc(&test_mesh, bones, BONES, &out_p[0][0], &out_n[0][0]);
         memset(out_p, 0xff, sizeof out_p); /* NaN pattern: any vertex written changes it */
-        CHECK(fk_skin_validate(&d) == FK_ERROR_JOINT_OUT_OF_RANGE, "validate finds it");
+        CHECK(fk_skin_validate(&d, FK_SKIN_LBS) == FK_ERROR_JOINT_OUT_OF_RANGE &&
+                  fk_skin_validate(&d, FK_SKIN_DQS) == FK_ERROR_JOINT_OUT_OF_RANGE, "validate finds it");
         CHECK(skin(&d) == FK_ERROR_JOINT_OUT_OF_RANGE, "skinning reports it");
         for (v = 0; v < VERTS; ++v) {
             const unsigned char pattern[sizeof out_p[0]] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
@@ -1473,10 +1475,11 @@ static void bad_descriptors_get_their_codes(void)
     memcpy(&test_mesh_copy, &test_mesh, sizeof test_mesh);
     good = packed_desc(&test_mesh, bones, BONES, &out_p[0][0], &out_n[0][0]);
 #define EXPECT(code, what) \
-    CHECK(fk_skin_validate(&d) == (code) && fk_skin_lbs(&d) == (code) && fk_skin_dqs(&d) == (code), what)
+    CHECK(fk_skin_validate(&d, FK_SKIN_LBS) == (code) && fk_skin_validate(&d, FK_SKIN_DQS) == (code) && \
+          fk_skin_lbs(&d) == (code) && fk_skin_dqs(&d) == (code), what)
     d = good; EXPECT(FK_OK, "good descriptor");
     CHECK(fk_skin_lbs(NULL) == FK_ERROR_NULL_ARGUMENT && fk_skin_dqs(NULL) == FK_ERROR_NULL_ARGUMENT &&
-          fk_skin_validate(NULL) == FK_ERROR_NULL_ARGUMENT, "NULL descriptor");
+          fk_skin_validate(NULL, FK_SKIN_DQS) == FK_ERROR_NULL_ARGUMENT, "NULL descriptor");
     d = good; d.vertex_count = -1; EXPECT(FK_ERROR_INVALID_COUNT, "negative vertex count");
     d = good; d.influences = 0; EXPECT(FK_ERROR_INVALID_COUNT, "no influences");
     d = good; d.transform_count = -2; EXPECT(FK_ERROR_INVALID_COUNT, "negative transform count");
@@ -1507,8 +1510,10 @@ static void bad_descriptors_get_their_codes(void)
         matrices[5][6] = zero / zero; EXPECT(FK_ERROR_NOT_FINITE, "NaN in a matrix");
         matrices[5][6] = 1.0f / zero; EXPECT(FK_ERROR_NOT_FINITE, "infinity in a matrix");
         fk_mat34_from_trs(fk_vec3_make(0, 0, 0), fk_quat_identity(), fk_vec3_make(1, 2, 1), matrices[5]);
-        CHECK(fk_skin_validate(&d) == FK_OK && fk_skin_lbs(&d) == FK_OK, "LBS takes scale");
-        CHECK(fk_skin_dqs(&d) == FK_ERROR_NULL_ARGUMENT, "DQS of scale without bind poses");
+        CHECK(fk_skin_validate(&d, FK_SKIN_LBS) == FK_OK && fk_skin_lbs(&d) == FK_OK, "LBS takes scale");
+        CHECK(fk_skin_validate(&d, FK_SKIN_DQS) == FK_ERROR_MISSING_BIND_POSES &&
+                  fk_skin_dqs(&d) == FK_ERROR_MISSING_BIND_POSES, "DQS of scale without bind poses");
+        CHECK(fk_skin_validate(&d, (fk_skin_method)2) == FK_ERROR_INVALID_OPTION, "a method it does not name");
     }
     CHECK(memcmp(&test_mesh_copy, &test_mesh, sizeof test_mesh) == 0, "the mesh was modified");
 #undef EXPECT
@@ -1638,7 +1643,8 @@ static void bad_tangent_descriptors_get_their_codes(void)
     good = packed_desc(&test_mesh, bones, BONES, &out_p[0][0], &out_n[0][0]);
     good.tangents = &packed_tangents[0][0]; good.out_tangents = &out_t[0][0];
 #define EXPECT(code, what) \
-    CHECK(fk_skin_validate(&d) == (code) && fk_skin_lbs(&d) == (code) && fk_skin_dqs(&d) == (code), what)
+    CHECK(fk_skin_validate(&d, FK_SKIN_LBS) == (code) && fk_skin_validate(&d, FK_SKIN_DQS) == (code) && \
+          fk_skin_lbs(&d) == (code) && fk_skin_dqs(&d) == (code), what)
     d = good; EXPECT(FK_OK, "good descriptor, strides 0 = 16");
     d = good; d.tangent_stride = d.out_tangent_stride = 16; EXPECT(FK_OK, "strides of 16");
     d = good; d.out_tangents = NULL; EXPECT(FK_ERROR_NULL_ARGUMENT, "tangents without out_tangents");

@@ -713,7 +713,7 @@ static void bounds_refuse_bad_input(void)
     d.matrices = &matrices[0][0];
     CHECK(fk_skin_bounds_lbs(&d, good, &b) == FK_ERROR_CONFLICTING_ARGUMENTS, "transforms and matrices accepted");
     d.transforms = NULL;
-    CHECK(fk_skin_bounds_dqs(&d, good, &b) == FK_ERROR_NULL_ARGUMENT, "scale without bind poses accepted");
+    CHECK(fk_skin_bounds_dqs(&d, good, &b) == FK_ERROR_MISSING_BIND_POSES, "scale without bind poses accepted");
     d.bind_poses = bones;
     d.dqs_scale_center = (fk_dqs_scale_center)7;
     CHECK(fk_skin_bounds_dqs(&d, good, &b) == FK_ERROR_INVALID_OPTION, "an unknown centre accepted");

@@ -1122,7 +1122,9 @@ static int bad_values_are_rejected(const prop_case *c, prop_failure *f)
         if (result != expected)
             return fail(f, "%s with a bad transform %d returned \"%s\"", method_names[dqs], at, fk_result_description(result));
     }
-    if (fk_skin_validate(&d) != expected) return fail(f, "fk_skin_validate missed a bad transform");
+    for (dqs = 0; dqs < 2; ++dqs)
+        if (fk_skin_validate(&d, dqs ? FK_SKIN_DQS : FK_SKIN_LBS) != expected)
+            return fail(f, "fk_skin_validate missed a bad transform");
     return 1;
 }
 
@@ -1153,8 +1155,10 @@ static int bad_skin_descriptors_are_rejected(const prop_case *c, prop_failure *f
     default: /* dense weights need one weight per transform */
         d.joints = NULL; d.influences = c->joint_count + 1; expected = FK_ERROR_INVALID_COUNT; break;
     }
-    if ((result = fk_skin_validate(&d)) != expected)
-        return fail(f, "fk_skin_validate returned \"%s\", not \"%s\"", fk_result_description(result), fk_result_description(expected));
+    for (dqs = 0; dqs < 2; ++dqs)
+        if ((result = fk_skin_validate(&d, dqs ? FK_SKIN_DQS : FK_SKIN_LBS)) != expected)
+            return fail(f, "fk_skin_validate returned \"%s\", not \"%s\"", fk_result_description(result),
+                        fk_result_description(expected));
     for (dqs = 0; dqs < 2; ++dqs) {
         memset(out_positions_a, 0x7f, sizeof out_positions_a); /* a pattern no result has */
         result = dqs ? fk_skin_dqs(&d) : fk_skin_lbs(&d);
@@ -1179,7 +1183,8 @@ static int inputs_are_never_modified(const prop_case *c, prop_failure *f)
     forward_case(1, c, transforms_a);
     fk_validate_skeleton(c->joint_count, c->parents);
     fk_posed_joints(c->joint_count, c->rest, transforms_a, posed_a);
-    fk_skin_validate(&d);
+    fk_skin_validate(&d, FK_SKIN_LBS);
+    fk_skin_validate(&d, FK_SKIN_DQS);
     skin(0, &d);
     skin(1, &d);
     if (memcmp(before, c, sizeof *before) != 0) ok = fail(f, "a function wrote to one of its inputs");
@@ -1764,7 +1769,7 @@ static int bad_scaled_inputs_are_rejected(const prop_case *c, prop_failure *f)
     d.matrices = affine_bones_b;
     for (kind = 0; kind < 3; ++kind) {
         fk_result expected = kind == 0 ? FK_ERROR_CONFLICTING_ARGUMENTS : kind == 1 ? FK_ERROR_NOT_FINITE
-                                                                                   : FK_ERROR_NULL_ARGUMENT;
+                                                                                   : FK_ERROR_MISSING_BIND_POSES;
         fk_skin_desc e = d;
         if (kind == 0) e.transforms = c->bones;
         if (kind == 1) affine_bones_b[12 * at + rng_below(&r, 12)] = bad;
@@ -1778,6 +1783,8 @@ static int bad_scaled_inputs_are_rejected(const prop_case *c, prop_failure *f)
             if (result != expected)
                 return fail(f, "%s returned \"%s\", not \"%s\"", method_names[dqs], fk_result_description(result),
                             fk_result_description(expected));
+            if (fk_skin_validate(&e, dqs ? FK_SKIN_DQS : FK_SKIN_LBS) != expected)
+                return fail(f, "fk_skin_validate for %s disagrees with it", method_names[dqs]);
             for (j = 0; j < 3 * MAX_VERTICES; ++j)
                 if (((unsigned char *)out_positions_a)[4 * j] != 0x7f)
                     return fail(f, "%s wrote output before reporting \"%s\"", method_names[dqs], fk_result_description(expected));

@@ -11,7 +11,8 @@
    padding between records holds a sentinel. Invariants:
      - fk_skin_validate() reports an error exactly when the descriptor has one, and
        the error it names is one the descriptor has;
-     - fk_skin_lbs() and fk_skin_dqs() return what fk_skin_validate() returned;
+     - fk_skin_lbs() and fk_skin_dqs() return what fk_skin_validate() returns
+       for their method;
      - nothing is written before a descriptor error, nothing past the vertex with a
        bad joint index, and never a byte between output records;
      - inputs that are not also outputs are never modified;
@@ -458,7 +459,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         normals_copy = fuzz_alloc(c.normals_in.bytes); memcpy(normals_copy, c.normals_in.data, c.normals_in.bytes);
     }
 
-    v = fk_skin_validate(d);
+    v = fk_skin_validate(d, FK_SKIN_LBS);
     if (count_error || null_error || both_error || dense_error || stride_error || rotation_error || value_error ||
         first_bad_vertex >= 0) {
         FUZZ_REQUIRE(v != FK_OK, "a bad descriptor passed validation");
@@ -477,10 +478,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int dqs = i == 1, vertex, written_up_to;
         reset_buffers(&c);
         r = dqs ? fk_skin_dqs(d) : fk_skin_lbs(d);
-        /* DQS also refuses affine bones with scale without bind poses, before
+        /* validation for the method says exactly what the method returns; DQS
+           also refuses affine bones with scale without bind poses, before
            writing anything (so before it meets a bad joint index) */
-        FUZZ_REQUIRE(r == v || (dqs && d->matrices && !d->transforms && !d->bind_poses && r == FK_ERROR_NULL_ARGUMENT &&
-                                (v == FK_OK || v == FK_ERROR_JOINT_OUT_OF_RANGE)),
+        FUZZ_REQUIRE(r == fk_skin_validate(d, dqs ? FK_SKIN_DQS : FK_SKIN_LBS), "%s disagrees with its validation",
+                     dqs ? "DQS" : "LBS");
+        FUZZ_REQUIRE(r == v || (dqs && d->matrices && !d->transforms && !d->bind_poses &&
+                                r == FK_ERROR_MISSING_BIND_POSES && (v == FK_OK || v == FK_ERROR_JOINT_OUT_OF_RANGE)),
                      "%s returned %d, validate %d", dqs ? "DQS" : "LBS", (int)r, (int)v);
         if (!layout_fits) continue;
         FUZZ_REQUIRE(padding_untouched(&c.out_positions, c.n), "wrote between output positions");
@@ -505,7 +509,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_REQUIRE(memcmp(normals_copy, c.normals_in.data, c.normals_in.bytes) == 0, "normals modified");
         }
     }
-    FUZZ_REQUIRE(fk_skin_validate(NULL) == FK_ERROR_NULL_ARGUMENT, "NULL descriptor");
+    FUZZ_REQUIRE(fk_skin_validate(NULL, FK_SKIN_DQS) == FK_ERROR_NULL_ARGUMENT, "NULL descriptor");
     free(joints_copy); free(weights_copy); free(transforms_copy); free(matrices_copy); free(positions_copy);
     free(normals_copy);
 done:
