@@ -289,6 +289,9 @@ typedef struct fk_skin_desc {
                                    map (see fk_skin_dqs()); used nowhere else, but checked whenever given */
     fk_dqs_scale_center dqs_scale_center; /**< DQS with scale: where each bone's scale part is centred
                                    (FK_DQS_SCALE_AT_VERTEX, the default, or FK_DQS_SCALE_AT_BONE) */
+    void *scratch;            /**< memory the call may use for its palette and tables, any alignment, not
+                                   read before it is written; NULL: the stack (see fk_skin_scratch_size()) */
+    size_t scratch_size;      /**< bytes at @c scratch; used when at least fk_skin_scratch_size() */
 } fk_skin_desc;
 
 /* ============================================================================
@@ -894,6 +897,23 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc);
     larger rigs, the reference loop: for a rig with scale of more than 93 bones,
     define FK_LBS_PALETTE_CAPACITY as at least bones x 44 / 16. */
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
+
+/** @brief The scratch memory (fk_skin_desc::scratch) with which fk_skin_lbs()
+    (@p method FK_SKIN_LBS) or fk_skin_dqs() (FK_SKIN_DQS) takes the fast paths
+    for any number of bones and keeps its palette and tables off the stack.
+    Without it, a skinning call precomputes its bones on the stack when they fit
+    FK_LBS_PALETTE_CAPACITY (fewer with scale under DQS) and otherwise runs the
+    plain C loop, converting each bone as it is used. With n = transform_count
+    it is 64 n bytes for LBS and rigid DQS; 176 n for DQS of bones with scale,
+    and besides, centred at the vertex a bit per pair of bones (8 n ceil(n /
+    64)), centred at the bone 128 n; each part rounded up to 64 bytes, plus 64
+    to align them. It depends on the method, transform_count, and for DQS on
+    whether the matrices scale and on dqs_scale_center, not on the vertices.
+    @param desc the descriptor (only those fields are read).
+    @param method the skinning it is for.
+    @return bytes, any alignment; 0 for a NULL descriptor, no bones, or a method
+    it does not name; (size_t)-1 when the size overflows size_t. */
+FK_LBS_DEF size_t fk_skin_scratch_size(const fk_skin_desc *desc, fk_skin_method method);
 
 /* ============================================================================
    Shader palettes
@@ -4562,34 +4582,104 @@ static fk_result fk__dqs_scaled_reference(const fk_skin_desc *d, const fk__skin_
 
 /* The fast paths (see FAST PATHS): return 1 and set *result when they skinned
    the call, 0 when it is the reference loops'. */
-static int fk__lbs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result);
-static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result);
+static int fk__lbs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, void *tables,
+                        fk_result *result);
+static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, void *tables,
+                        fk_result *result);
 static int fk__dqs_scaled_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                               fk_result *result);
+                               void *tables, fk_result *result);
 
 /* Both skinning functions, once they have checked the descriptor
-   (fk__check_skin(), whose layout this takes): convert every bone once (on
-   the stack, when the rig fits the palette; otherwise the reference loop
-   converts each bone as it is used), then skin by the fast path when it takes
+   (fk__check_skin(), whose layout this takes): convert every bone once (in
+   the caller's scratch memory when it is large enough, else on the stack when
+   the rig fits the palette; otherwise the reference loop converts each bone
+   as it is used), then skin by the fast path when it takes
    the call, else by the reference loop. A palette entry is bone_floats floats
    (16: an LBS matrix, or a DQS dual quaternion and its negation; 44 for a bone
    with scale, so that fewer bones fit). */
-typedef int (*fk__fast_skin)(const fk_skin_desc *, const fk__skin_layout *, const float *, fk_result *);
+typedef int (*fk__fast_skin)(const fk_skin_desc *, const fk__skin_layout *, const float *, void *, fk_result *);
 typedef fk_result (*fk__reference_skin)(const fk_skin_desc *, const fk__skin_layout *, const float *, int, int);
 
-static fk_result fk__skin(const fk_skin_desc *desc, const fk__skin_layout *layout, size_t bone_floats,
-                          void (*convert)(const fk_skin_desc *, int, float *), fk__fast_skin fast,
-                          fk__reference_skin reference)
+/* The caller's scratch memory (fk_skin_scratch_size()): the palette at its
+   first 64-byte boundary, then the fast paths' tables at the next; each part's
+   size is a multiple of 64 bytes, or (size_t)-1 when it overflows. */
+static size_t fk__round64(size_t count, size_t bytes)
 {
-    float storage[FK_LBS_PALETTE_CAPACITY * 16 + 16], *palette = NULL;
+    if (count > (((size_t)-1) - 64) / bytes) return (size_t)-1;
+    return (count * bytes + 63) / 64 * 64;
+}
+
+static size_t fk__scratch_sum(size_t palette_bytes, size_t table_bytes)
+{
+    if (palette_bytes == (size_t)-1 || table_bytes == (size_t)-1 || table_bytes > ((size_t)-1) - 64 - palette_bytes)
+        return (size_t)-1;
+    return 64 + palette_bytes + table_bytes;
+}
+
+static void *fk__align64_bytes(void *p)
+{
+    size_t misalignment = (size_t)(char *)p % 64;
+    return misalignment ? (char *)p + (64 - misalignment) : p;
+}
+
+/* Converts every bone into the palette, then skins by the fast path when it
+   takes the call, else by the reference loop; tables: the fast paths' share of
+   the scratch, or NULL (their own on the stack). */
+static fk_result fk__skin_with(const fk_skin_desc *desc, const fk__skin_layout *layout, float *palette,
+                               size_t bone_floats, void (*convert)(const fk_skin_desc *, int, float *),
+                               void *tables, fk__fast_skin fast, fk__reference_skin reference)
+{
     fk_result result;
     int j;
-    if ((size_t)desc->transform_count * bone_floats <= (size_t)FK_LBS_PALETTE_CAPACITY * 16) {
-        palette = fk__align64(storage);
-        for (j = 0; j < desc->transform_count; ++j) convert(desc, j, palette + (size_t)j * bone_floats);
-    }
-    if (fast(desc, layout, palette, &result)) return result;
+    for (j = 0; palette && j < desc->transform_count; ++j) convert(desc, j, palette + (size_t)j * bone_floats);
+    if (fast(desc, layout, palette, tables, &result)) return result;
     return reference(desc, layout, palette, 0, desc->vertex_count);
+}
+
+/* Out of line, so that a call with scratch memory has no palette on its stack. */
+static FK__NOINLINE fk_result fk__skin_on_stack(const fk_skin_desc *desc, const fk__skin_layout *layout,
+                                                size_t bone_floats, void (*convert)(const fk_skin_desc *, int, float *),
+                                                fk__fast_skin fast, fk__reference_skin reference)
+{
+    float storage[FK_LBS_PALETTE_CAPACITY * 16 + 16], *palette = NULL;
+    if ((size_t)desc->transform_count * bone_floats <= (size_t)FK_LBS_PALETTE_CAPACITY * 16)
+        palette = fk__align64(storage);
+    return fk__skin_with(desc, layout, palette, bone_floats, convert, NULL, fast, reference);
+}
+
+/* table_bytes: what the fast path keeps beside the palette in the scratch. */
+static fk_result fk__skin(const fk_skin_desc *desc, const fk__skin_layout *layout, size_t bone_floats,
+                          size_t table_bytes, void (*convert)(const fk_skin_desc *, int, float *), fk__fast_skin fast,
+                          fk__reference_skin reference)
+{
+    const size_t palette_bytes = fk__round64((size_t)desc->transform_count, bone_floats * sizeof(float));
+    char *palette;
+    if (!desc->scratch || desc->transform_count == 0 || desc->scratch_size < fk__scratch_sum(palette_bytes, table_bytes))
+        return fk__skin_on_stack(desc, layout, bone_floats, convert, fast, reference);
+    palette = (char *)fk__align64_bytes(desc->scratch);
+    return fk__skin_with(desc, layout, (float *)(void *)palette, bone_floats, convert, palette + palette_bytes, fast,
+                         reference);
+}
+
+/* The fast paths' tables: DQS of bones with scale keeps a bit per pair of
+   bones centred at the vertex, and copies of the palette's parts centred at
+   the bone (see FAST PATHS). */
+static size_t fk__dqs_scaled_table_bytes(const fk_skin_desc *d)
+{
+    const size_t n = (size_t)d->transform_count, parts = fk__round64(n, FK__LBS_BONE_FLOATS * sizeof(float));
+    if (d->dqs_scale_center == FK_DQS_SCALE_AT_BONE) return parts == (size_t)-1 ? parts : fk__scratch_sum(parts, parts) - 64;
+    return fk__round64(n, sizeof(uint64_t) * ((n + 63) / 64));
+}
+
+FK_LBS_DEF size_t fk_skin_scratch_size(const fk_skin_desc *desc, fk_skin_method method)
+{
+    int scaled = 0;
+    size_t n;
+    if (!desc || desc->transform_count <= 0 || (method != FK_SKIN_LBS && method != FK_SKIN_DQS)) return 0;
+    n = (size_t)desc->transform_count;
+    if (method == FK_SKIN_DQS) (void)fk__dqs_bones_scaled(desc, &scaled);
+    if (!scaled) return fk__scratch_sum(fk__round64(n, FK__LBS_BONE_FLOATS * sizeof(float)), 0);
+    return fk__scratch_sum(fk__round64(n, FK__DQS_SCALED_STRIDE * sizeof(float)), fk__dqs_scaled_table_bytes(desc));
 }
 
 FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
@@ -4597,7 +4687,7 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
     fk__skin_layout layout;
     fk_result result = fk__check_skin(desc, &layout);
     if (result != FK_OK) return result;
-    return fk__skin(desc, &layout, FK__LBS_BONE_FLOATS, fk__lbs_bone_of, fk__lbs_fast, fk__lbs_reference);
+    return fk__skin(desc, &layout, FK__LBS_BONE_FLOATS, 0, fk__lbs_bone_of, fk__lbs_fast, fk__lbs_reference);
 }
 
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
@@ -4608,9 +4698,10 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc)
     if (result == FK_OK) result = fk__dqs_bones_scaled(desc, &scaled);
     if (result != FK_OK) return result;
     if (scaled)
-        return fk__skin(desc, &layout, FK__DQS_SCALED_STRIDE, fk__dqs_scaled_palette_bone_of, fk__dqs_scaled_fast,
-                        fk__dqs_scaled_reference);
-    return fk__skin(desc, &layout, FK__DQS_PALETTE_STRIDE, fk__dqs_palette_bone_of, fk__dqs_fast, fk__dqs_reference);
+        return fk__skin(desc, &layout, FK__DQS_SCALED_STRIDE, fk__dqs_scaled_table_bytes(desc),
+                        fk__dqs_scaled_palette_bone_of, fk__dqs_scaled_fast, fk__dqs_scaled_reference);
+    return fk__skin(desc, &layout, FK__DQS_PALETTE_STRIDE, 0, fk__dqs_palette_bone_of, fk__dqs_fast,
+                    fk__dqs_reference);
 }
 
 /* ---- Shader palettes -----------------------------------------------------------
@@ -8408,27 +8499,27 @@ static int fk__dqs_hemispheres(const float *palette, size_t stride, int bones, u
     return fk__dqs_one_row_serves(flipped, bones);
 }
 
-/* Bones with scale keep the table as bits only, two words a row for up to
-   FK__DQS_SIGN_BONES bones (the palette holds 93 with the default capacity):
-   a bone's weight is signed by one bit of its pivot's row, read once per
-   vertex, instead of by a dot product per influence. The test is symmetric
-   (fk_quat_dot(a, b) and fk_quat_dot(b, a) round alike), so each pair is
-   tested once. */
+/* Bones with scale keep the table as bits only, ceil(bones / 64) words a row
+   (on the stack for up to FK__DQS_SIGN_BONES bones, two words a row: the
+   palette holds 93 with the default capacity; in the caller's scratch memory
+   for more): a bone's weight is signed by one bit of its pivot's row instead
+   of by a dot product per influence. The test is symmetric (fk_quat_dot(a, b)
+   and fk_quat_dot(b, a) round alike), so each pair is tested once. */
 #define FK__DQS_SIGN_BONES 128
 #define FK__DQS_SIGN_WORDS 2
 
-static void fk__dqs_sign_bits(const float *palette, size_t stride, int bones, uint64_t *flipped)
+static void fk__dqs_sign_bits(const float *palette, size_t stride, int bones, size_t words, uint64_t *flipped)
 {
     int a, b;
-    memset(flipped, 0, sizeof(uint64_t) * FK__DQS_SIGN_WORDS * (size_t)bones);
+    memset(flipped, 0, sizeof(uint64_t) * words * (size_t)bones);
     for (a = 0; a < bones; ++a) {
         const float *qa = palette + (size_t)a * stride;
         const fk_quat pivot = fk_quat_make(qa[0], qa[1], qa[2], qa[3]);
         for (b = a + 1; b < bones; ++b) {
             const float *qb = palette + (size_t)b * stride;
             if (fk_quat_dot(pivot, fk_quat_make(qb[0], qb[1], qb[2], qb[3])) < 0.0f) {
-                flipped[(size_t)a * FK__DQS_SIGN_WORDS + (size_t)(b / 64)] |= (uint64_t)1 << (b % 64);
-                flipped[(size_t)b * FK__DQS_SIGN_WORDS + (size_t)(a / 64)] |= (uint64_t)1 << (a % 64);
+                flipped[(size_t)a * words + (size_t)(b / 64)] |= (uint64_t)1 << (b % 64);
+                flipped[(size_t)b * words + (size_t)(a / 64)] |= (uint64_t)1 << (a % 64);
             }
         }
     }
@@ -8623,7 +8714,8 @@ typedef struct fk__skin_run {
     unsigned joint_limit;           /* the largest valid joint index */
     const float *palette;           /* fk__lbs_bone() or fk__dqs_palette_bone() of every bone */
     const uint16_t *hemisphere;     /* DQS: fk__dqs_hemispheres() table, or NULL */
-    const uint64_t *flipped;        /* DQS of bones with scale: fk__dqs_sign_bits() */
+    const uint64_t *flipped;        /* DQS of bones with scale: fk__dqs_sign_bits(), sign_words a row */
+    size_t sign_words;
     const float *signed_bones;      /* DQS, when one row of that table serves every pivot: each
                                        bone as that row signs it, FK__DQS_BONE_FLOATS apart; else NULL */
     int cofactor_normals;           /* LBS of affine bones: normals by fk__cofactor_normal() */
@@ -8696,7 +8788,7 @@ static FK__ALWAYS_INLINE size_t fk__dqs_pivot_at(const char *joint, const char *
     size_t pivot;
     if (source == FK__DQS_PRESIGNED) return 0;
     pivot = ((const uint16_t *)(const void *)joint)[fk__dqs_pivot((const float *)(const void *)weight, influences)];
-    if (source == FK__DQS_BY_BITS) return pivot * FK__DQS_SIGN_WORDS;
+    if (source == FK__DQS_BY_BITS) return pivot * stride; /* stride: the words of a row */
     return pivot * (source == FK__DQS_BY_TABLE ? FK__DQS_TABLE_BONES : stride);
 }
 
@@ -8709,35 +8801,39 @@ static FK__ALWAYS_INLINE const float *fk__dqs_bone_for(const fk__skin_run *r, si
     return bone + FK__DQS_BONE_FLOATS * (fk__f4_dot_in_order(pivot, fk__f4_load(bone)) < 0.0f);
 }
 
-/* A bone's weight, negated when the pivot's row of bits (low, high) flips
-   the bone. */
-static FK__ALWAYS_INLINE float fk__dqs_signed_weight(uint64_t low, uint64_t high, int joint, float weight)
+/* A bone's weight, negated when the pivot's row of bits flips the bone. */
+static FK__ALWAYS_INLINE float fk__dqs_signed_weight(const uint64_t *row, int joint, float weight)
 {
     uint32_t bits;
     memcpy(&bits, &weight, sizeof bits);
-    bits ^= (uint32_t)((joint < 64 ? low : high) >> (joint % 64) & 1) << 31;
+    bits ^= (uint32_t)(row[joint / 64] >> (joint % 64) & 1) << 31;
     memcpy(&weight, &bits, sizeof bits);
     return weight;
 }
 
 /* A vertex's four weights signed at once, as fk__dqs_signed_weight() signs
    each, where the tier can; returns whether it did. AVX2 gives each lane its
-   bone's 32-bit word of the pivot's row (bit j is bit j % 32 of word j / 32)
+   bone's 32-bit word of the pivot's row (bit j is bit j % 32 of word j / 32),
+   from a register for rows of two 64-bit words or gathered from longer ones,
    and shifts that bit to the sign. SSE2 and SIMD128 have no per-lane shifts,
    so the 4-lane tier signs a weight at a time. */
-static FK__ALWAYS_INLINE int fk__dqs_four_signed_weights4(const uint64_t *row, const uint16_t *joints,
+static FK__ALWAYS_INLINE int fk__dqs_four_signed_weights4(const uint64_t *row, size_t words, const uint16_t *joints,
                                                           const float *weights, float *out)
 {
-    (void)row; (void)joints; (void)weights; (void)out;
+    (void)row; (void)words; (void)joints; (void)weights; (void)out;
     return 0;
 }
 #if defined(FK__SIMD_AVX2)
-static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_four_signed_weights8(const uint64_t *row, const uint16_t *joints,
-                                                                          const float *weights, float *out)
+static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_four_signed_weights8(const uint64_t *row, size_t words,
+                                                                          const uint16_t *joints, const float *weights,
+                                                                          float *out)
 {
     const __m128i joint = _mm_cvtepu16_epi32(_mm_loadl_epi64((const __m128i *)(const void *)joints));
-    const __m128 words = _mm_permutevar_ps(_mm_loadu_ps((const float *)(const void *)row), _mm_srli_epi32(joint, 5));
-    const __m128i bits = _mm_sllv_epi32(_mm_castps_si128(words), _mm_andnot_si128(joint, _mm_set1_epi32(31)));
+    const __m128 lane_words = words <= 2 ? _mm_permutevar_ps(_mm_loadu_ps((const float *)(const void *)row),
+                                                             _mm_srli_epi32(joint, 5))
+                                         : _mm_castsi128_ps(_mm_i32gather_epi32((const int *)(const void *)row,
+                                                                                _mm_srli_epi32(joint, 5), 4));
+    const __m128i bits = _mm_sllv_epi32(_mm_castps_si128(lane_words), _mm_andnot_si128(joint, _mm_set1_epi32(31)));
     _mm_storeu_ps(out, _mm_xor_ps(_mm_loadu_ps(weights), _mm_and_ps(_mm_castsi128_ps(bits), _mm_set1_ps(-0.0f))));
     return 1;
 }
@@ -9220,7 +9316,7 @@ enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
                 for (v = 0; v < count; ++v) \
                     pivots[v] = fk__dqs_pivot_at(r.joints + (at + (size_t)v) * r.joint_stride, \
                                                  r.weights + (at + (size_t)v) * r.weight_stride, influences, source, \
-                                                 stride); \
+                                                 source == FK__DQS_BY_BITS ? r.sign_words : stride); \
                 reference_lanes[group] = 0; \
             } \
             pivot = source == FK__DQS_BY_DOT_PRODUCTS ? fk__f4_load(r.palette + pivots[lane]) : fk__f4_zero(); \
@@ -9232,18 +9328,18 @@ enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
                                    weights[e]); \
                 dual = fk__dqs_dual##w(blend); \
             } else { /* each bone's whole entry, its weight signed as its dual quaternion is */ \
-                const uint64_t low = r.flipped[pivots[lane]], high = r.flipped[pivots[lane] + 1]; \
+                const uint64_t *row = r.flipped + pivots[lane]; \
                 const float *bone = r.palette + (size_t)joints[0] * stride; \
                 float four[4], signed_weight; \
                 const int at_once = influences == 4 && \
-                                    fk__dqs_four_signed_weights##w(r.flipped + pivots[lane], joints, weights, four); \
-                signed_weight = at_once ? four[0] : fk__dqs_signed_weight(low, high, joints[0], weights[0]); \
+                                    fk__dqs_four_signed_weights##w(row, r.sign_words, joints, weights, four); \
+                signed_weight = at_once ? four[0] : fk__dqs_signed_weight(row, joints[0], weights[0]); \
                 fk__lbs_blend##w motion = fk__lbs_start##w(bone + FK__DQS_MOTION_AT, signed_weight), scale = motion; \
                 blend = fk__dqs_start##w(bone, signed_weight); \
                 if (normals) scale = fk__lbs_start##w(bone + FK__DQS_SCALE_AT, weights[0]); \
                 FK__UNROLL for (e = 1; e < influences; ++e) { \
                     bone = r.palette + (size_t)joints[e] * stride; \
-                    signed_weight = at_once ? four[e] : fk__dqs_signed_weight(low, high, joints[e], weights[e]); \
+                    signed_weight = at_once ? four[e] : fk__dqs_signed_weight(row, joints[e], weights[e]); \
                     fk__dqs_add##w(&blend, bone, signed_weight); \
                     fk__lbs_add##w(&motion, bone + FK__DQS_MOTION_AT, signed_weight); \
                     if (normals) fk__lbs_add##w(&scale, bone + FK__DQS_SCALE_AT, weights[e]); \
@@ -9767,6 +9863,7 @@ static fk__skin_run fk__skin_run_of(const fk_skin_desc *d, const fk__skin_layout
     run.palette = palette;
     run.hemisphere = NULL;
     run.flipped = NULL;
+    run.sign_words = 0;
     run.signed_bones = NULL;
     run.cofactor_normals = d->matrices != NULL;
     run.desc = d;
@@ -9815,9 +9912,11 @@ static fk_result fk__skin_fast(const fk_skin_desc *d, const fk__skin_layout *lay
     return FK_OK;
 }
 
-static int fk__lbs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result)
+static int fk__lbs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, void *tables,
+                        fk_result *result)
 {
     fk__skin_run run;
+    (void)tables;
     if (!fk__fast_skin_applies(d, layout, palette)) return 0;
     run = fk__skin_run_of(d, layout, palette);
     *result = fk__skin_fast(d, layout, palette, &run, fk__fast_paths()->lbs, fk__lbs_reference);
@@ -9855,10 +9954,12 @@ static void fk__dqs_signs_for(const fk_skin_desc *d, const float *palette, fk__s
     }
 }
 
-static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result)
+static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, void *tables,
+                        fk_result *result)
 {
     fk__dqs_signs signs;
     fk__skin_run run;
+    (void)tables;
     if (!fk__fast_skin_applies(d, layout, palette)) return 0;
     run = fk__skin_run_of(d, layout, palette);
     fk__dqs_signs_for(d, palette, &run, &signs);
@@ -9871,8 +9972,8 @@ static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, co
    with W the weights' sum, has moved them: affine LBS by the scale parts,
    then rigid DQS. So the two kernels run in turn over each stretch of
    vertices, through buffers on the stack, each on a copy of its parts of the
-   palette (with the default capacity, 13 KB of stack beyond rigid DQS's), the
-   points divided by W in between. A vertex whose W is not a positive normal
+   palette (in the caller's scratch memory, or on the stack: with the default
+   capacity, 13 KB beyond rigid DQS's), the points divided by W in between. A vertex whose W is not a positive normal
    float is then done again by the reference loop, from a copy of its point
    and normal kept before anything was written (the call may be in place). */
 #define FK__AT_BONE_STRETCH 32
@@ -9891,14 +9992,12 @@ static void fk__dqs_at_bone_vertex(const fk_skin_desc *d, const fk__skin_layout 
     (void)fk__dqs_scaled_reference(&one, &apart, palette, i, i + 1);
 }
 
+/* scale_parts, rigid_parts: room for the copies, 64-byte aligned. */
 static int fk__dqs_at_bone_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                                fk_result *result)
+                                float *scale_parts, float *rigid_parts, fk_result *result)
 {
-    float scale_storage[FK__AT_BONE_BONES * FK__LBS_BONE_FLOATS + 16];
-    float rigid_storage[FK__AT_BONE_BONES * FK__DQS_PALETTE_STRIDE + 16];
     float points[3 * FK__AT_BONE_STRETCH], moved_normals[3 * FK__AT_BONE_STRETCH], sums[FK__AT_BONE_STRETCH];
     float kept[6 * FK__AT_BONE_STRETCH]; /* the points and normals of vertices whose W is not usable */
-    float *scale_parts = fk__align64(scale_storage), *rigid_parts = fk__align64(rigid_storage);
     const fk__fast_path_table *fast = fk__fast_paths();
     fk__dqs_signs signs;
     fk__skin_run scaling, rotating; /* the two kernels' runs over the stretch at hand */
@@ -9953,35 +10052,52 @@ static int fk__dqs_at_bone_fast(const fk_skin_desc *d, const fk__skin_layout *la
     return 1;
 }
 
+static FK__NOINLINE int fk__dqs_at_bone_on_stack(const fk_skin_desc *d, const fk__skin_layout *layout,
+                                                 const float *palette, fk_result *result)
+{
+    float scale_storage[FK__AT_BONE_BONES * FK__LBS_BONE_FLOATS + 16];
+    float rigid_storage[FK__AT_BONE_BONES * FK__DQS_PALETTE_STRIDE + 16];
+    return fk__dqs_at_bone_fast(d, layout, palette, fk__align64(scale_storage), fk__align64(rigid_storage), result);
+}
+
+/* tables: fk__dqs_scaled_table_bytes() of the caller's scratch, or NULL. */
 static int fk__dqs_scaled_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                               fk_result *result)
+                               void *tables, fk_result *result)
 {
     uint64_t flipped[FK__DQS_SIGN_BONES * FK__DQS_SIGN_WORDS];
     fk__skin_run run;
+    float *parts = (float *)tables;
+    uint64_t *bits = tables ? (uint64_t *)tables : flipped;
     if (!fk__fast_skin_applies(d, layout, palette)) return 0;
-    if (d->dqs_scale_center == FK_DQS_SCALE_AT_BONE) return fk__dqs_at_bone_fast(d, layout, palette, result);
-    if (d->transform_count > FK__DQS_SIGN_BONES) return 0;
+    if (d->dqs_scale_center == FK_DQS_SCALE_AT_BONE)
+        return parts ? fk__dqs_at_bone_fast(d, layout, palette, parts,
+                                            parts + fk__round64((size_t)d->transform_count, 64) / sizeof(float), result)
+                     : fk__dqs_at_bone_on_stack(d, layout, palette, result);
+    if (!tables && d->transform_count > FK__DQS_SIGN_BONES) return 0;
     run = fk__skin_run_of(d, layout, palette);
-    fk__dqs_sign_bits(palette, FK__DQS_SCALED_STRIDE, d->transform_count, flipped);
-    run.flipped = flipped;
+    run.sign_words = tables ? ((size_t)d->transform_count + 63) / 64 : FK__DQS_SIGN_WORDS;
+    fk__dqs_sign_bits(palette, FK__DQS_SCALED_STRIDE, d->transform_count, run.sign_words, bits);
+    run.flipped = bits;
     *result = fk__skin_fast(d, layout, palette, &run, fk__fast_paths()->dqs_scaled, fk__dqs_scaled_reference);
     return 1;
 }
 #else
-static int fk__lbs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result)
+static int fk__lbs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, void *tables,
+                        fk_result *result)
 {
-    (void)d; (void)layout; (void)palette; (void)result;
+    (void)d; (void)layout; (void)palette; (void)tables; (void)result;
     return 0;
 }
-static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, fk_result *result)
+static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, void *tables,
+                        fk_result *result)
 {
-    (void)d; (void)layout; (void)palette; (void)result;
+    (void)d; (void)layout; (void)palette; (void)tables; (void)result;
     return 0;
 }
 static int fk__dqs_scaled_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                               fk_result *result)
+                               void *tables, fk_result *result)
 {
-    (void)d; (void)layout; (void)palette; (void)result;
+    (void)d; (void)layout; (void)palette; (void)tables; (void)result;
     return 0;
 }
 #endif

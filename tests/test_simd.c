@@ -877,7 +877,7 @@ static void dqs_sign_bits_match_their_definition(void)
                 if (kind == 2 && rng_next() % 8 == 0) q[rng_next() % 4] = NAN;
             }
             for (a = 0; a < (FK__DQS_SIGN_BONES + 1) * FK__DQS_SIGN_WORDS; ++a) flipped[a] = ~(uint64_t)0;
-            fk__dqs_sign_bits(palette, FK__DQS_SCALED_STRIDE, count, flipped);
+            fk__dqs_sign_bits(palette, FK__DQS_SCALED_STRIDE, count, FK__DQS_SIGN_WORDS, flipped);
             for (a = 0; a < count; ++a)
                 for (b = 0; b < count; ++b) {
                     const float *qa = palette + (size_t)a * FK__DQS_SCALED_STRIDE;
@@ -1572,6 +1572,126 @@ static void the_simd128_tier_was_compared(void)
     tier_was_compared("SIMD128", "it runs in WebAssembly with SIMD128 (make test-wasm)");
 }
 
+/* ---- Rigs of any size, in the caller's scratch memory ---------------------------- */
+
+/* The mesh packed, k influences a vertex, its joints as given, into out (a
+   position and a normal a vertex). */
+enum { BIG_RIG = 1000, SPREAD = 14 };
+static fk_rigid big_bones[BIG_RIG], big_bind_poses[BIG_RIG];
+static float big_matrices[BIG_RIG][12];
+static uint16_t spread_joints[MAX_VERTICES][MAX_K];
+static float out_a[MAX_VERTICES][6], out_b[MAX_VERTICES][6];
+
+static fk_skin_desc packed_desc(const uint16_t (*joints)[MAX_K], int with_normals, float (*out)[6])
+{
+    fk_skin_desc d;
+    memset(&d, 0, sizeof d);
+    d.vertex_count = test_mesh.count;
+    d.influences = test_mesh.k;
+    d.positions = &test_mesh.positions[0][0];
+    d.normals = with_normals ? &test_mesh.normals[0][0] : NULL;
+    d.joints = &joints[0][0];
+    d.joint_stride = sizeof joints[0];
+    d.weights = &test_mesh.weights[0][0];
+    d.weight_stride = sizeof test_mesh.weights[0];
+    d.transforms = affine_bones ? NULL : bones;
+    d.matrices = affine_bones ? &matrices[0][0] : NULL;
+    d.bind_poses = affine_bones ? bind_poses : NULL;
+    d.dqs_scale_center = scale_center;
+    d.transform_count = used_bones;
+    d.out_positions = &out[0][0];
+    d.out_position_stride = sizeof out[0];
+    d.out_normals = with_normals ? &out[0][3] : NULL;
+    d.out_normal_stride = sizeof out[0];
+    return d;
+}
+
+/* The rig's used bones spread over 1000, bone j at j SPREAD + 3, the others
+   bones of the rig no vertex uses; the mesh's joints spread alike. */
+static void spread_the_rig(void)
+{
+    int j, i, e;
+    for (j = 0; j < BIG_RIG; ++j) {
+        const int from = j % SPREAD == 3 && j / SPREAD < used_bones ? j / SPREAD : used_bones + j % (ALL_BONES - used_bones);
+        big_bones[j] = bones[from];
+        memcpy(big_matrices[j], matrices[from], sizeof big_matrices[j]);
+        big_bind_poses[j] = bind_poses[from];
+    }
+    for (i = 0; i < test_mesh.count; ++i)
+        for (e = 0; e < test_mesh.k; ++e) spread_joints[i][e] = (uint16_t)(test_mesh.joints[i][e] * SPREAD + 3);
+}
+
+/* A rig of 1000 bones whose vertices use 64 (68 with scale) of them, given
+   scratch memory, takes the fast paths and gives, bit for bit, what the rig of
+   those bones alone gives on the stack; the scratch at any alignment. */
+static void rigs_of_1000_bones_give_the_bits_of_64(void)
+{
+    static const int ks[] = {1, 2, 4, 5, 8};
+    char *scratch;
+    size_t size;
+    int method, ki, with_normals, misalign = 0;
+    for (method = 0; method < METHODS; ++method) {
+        skin_function skin = use_method(method);
+        if (method < 2) make_bones(3.0f); else make_affine_bones(0);
+        used_bones = method >= 3 ? SCALED_BONES : SIGN_TABLE_BONES;
+        for (ki = 0; ki < 5; ++ki) {
+            make_mesh(777, ks[ki]);
+            spread_the_rig();
+            for (with_normals = 0; with_normals < 2; ++with_normals) {
+                fk_skin_desc small = packed_desc((const uint16_t (*)[MAX_K])test_mesh.joints, with_normals, out_a);
+                fk_skin_desc big = packed_desc((const uint16_t (*)[MAX_K])spread_joints, with_normals, out_b);
+                big.transforms = affine_bones ? NULL : big_bones;
+                big.matrices = affine_bones ? &big_matrices[0][0] : NULL;
+                big.bind_poses = affine_bones ? big_bind_poses : NULL;
+                big.transform_count = BIG_RIG;
+                size = fk_skin_scratch_size(&big, skin == fk_skin_dqs ? FK_SKIN_DQS : FK_SKIN_LBS);
+                scratch = (char *)malloc(size + 64);
+                if (!scratch) { fprintf(stderr, "out of memory\n"); exit(1); }
+                big.scratch = scratch + misalign;
+                big.scratch_size = size;
+                misalign = (misalign + 13) % 64;
+                memset(out_a, 0x5a, sizeof out_a); memset(out_b, 0x5a, sizeof out_b);
+                { fk_result rs = skin(&small), rb = skin(&big);
+                CHECK(rs == FK_OK && rb == FK_OK, "%s k=%d: a call failed: %s, %s", method_name[method], ks[ki],
+                      fk_result_description(rs), fk_result_description(rb)); }
+                CHECK(memcmp(out_a, out_b, sizeof out_a) == 0, "%s k=%d%s: 1000 bones give other bits than %d",
+                      method_name[method], ks[ki], with_normals ? " +normals" : "", used_bones);
+                free(scratch);
+            }
+        }
+        (void)use_method(0);
+    }
+}
+
+/* The scratch is used when it holds fk_skin_scratch_size() bytes, and not
+   touched when it is a byte short (the rig then fits the stack's palette). */
+static void scratch_is_used_when_large_enough(void)
+{
+    static unsigned char scratch[200000];
+    int method, short_of, touched, e;
+    for (method = 0; method < METHODS; ++method) {
+        skin_function skin = use_method(method);
+        fk_skin_desc d;
+        size_t size;
+        if (method < 2) make_bones(3.0f); else make_affine_bones(0);
+        make_mesh(100, 4);
+        d = packed_desc((const uint16_t (*)[MAX_K])test_mesh.joints, 1, out_a);
+        size = fk_skin_scratch_size(&d, skin == fk_skin_dqs ? FK_SKIN_DQS : FK_SKIN_LBS);
+        CHECK(size > 64 && size <= sizeof scratch, "%s: %u bytes of scratch", method_name[method], (unsigned)size);
+        for (short_of = 1; short_of >= 0; --short_of) {
+            memset(scratch, 0xA5, sizeof scratch);
+            d.scratch = scratch;
+            d.scratch_size = size - (size_t)short_of;
+            CHECK(skin(&d) == FK_OK, "%s: the call failed", method_name[method]);
+            for (touched = 0, e = 0; e < (int)sizeof scratch; ++e) touched |= scratch[e] != 0xA5;
+            CHECK(touched == !short_of, "%s: scratch %s", method_name[method], short_of ? "used though too small" : "unused");
+            for (touched = 0, e = (int)size; e < (int)sizeof scratch; ++e) touched |= scratch[e] != 0xA5;
+            CHECK(!touched, "%s: written past its size", method_name[method]);
+        }
+        (void)use_method(0);
+    }
+}
+
 int main(void)
 {
     RUN_TEST(lbs_simd_matches_reference);
@@ -1599,5 +1719,7 @@ int main(void)
     RUN_TEST(the_avx2_tier_was_compared);
     RUN_TEST(the_neon_tier_was_compared);
     RUN_TEST(the_simd128_tier_was_compared);
+    RUN_TEST(rigs_of_1000_bones_give_the_bits_of_64);
+    RUN_TEST(scratch_is_used_when_large_enough);
     return check_finish();
 }

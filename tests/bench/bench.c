@@ -60,6 +60,8 @@ size_t baseline_skin_desc_size(void);
 #endif
 
 enum { BONES = 64, MAX_K = 8, SAMPLES = 31, MAX_VERTICES = 1000000 };
+/* The rig of 1000 bones in which the 64 sit SPREAD apart (bench_inputs()). */
+enum { BIG_RIG = 1000, SPREAD = 15, SCRATCH_BYTES = 512 * 1024 };
 
 /* ---- Timing ------------------------------------------------------------------ */
 
@@ -209,6 +211,10 @@ static float scaled_bones[BONES][12]; /* the bones after a scale and shear: affi
 static fk_rigid bind_poses[BONES];     /* their rest frames, for DQS with scale */
 static unsigned char *copy_source, *copy_target;
 static size_t allocated_bytes;
+static fk_rigid big_bones[BIG_RIG], big_bind_poses[BIG_RIG];
+static float big_scaled_bones[BIG_RIG][12];
+static uint16_t *big_joints;   /* joints[4] spread over the big rig */
+static void *scratch;          /* SCRATCH_BYTES for the big rig's calls */
 
 static void *allocate(size_t bytes)
 {
@@ -278,6 +284,16 @@ static void make_data(void)
         memcpy(records[i].joints, joints[4] + 4 * i, sizeof records[i].joints);
         memcpy(records[i].weights, weights[4] + 4 * i, sizeof records[i].weights);
     }
+    /* the 64 bones at e SPREAD + 3 of 1000, the rest copies of them that no vertex uses */
+    for (e = 0; e < BIG_RIG; ++e) {
+        const int from = e % SPREAD == 3 && e / SPREAD < BONES ? e / SPREAD : e % BONES;
+        big_bones[e] = bones[from];
+        big_bind_poses[e] = bind_poses[from];
+        memcpy(big_scaled_bones[e], scaled_bones[from], sizeof big_scaled_bones[e]);
+    }
+    big_joints = (uint16_t *)allocate(2 * 4 * n);
+    for (i = 0; i < 4 * n; ++i) big_joints[i] = (uint16_t)(joints[4][i] * SPREAD + 3);
+    scratch = allocate(SCRATCH_BYTES);
     /* memcpy moves half of a case's bytes each way: at most (12 + 16 + 32 + 12 + 24) / 2 per vertex */
     copy_source = (unsigned char *)allocate(bytes_per_vertex(MAX_K, 1) / 2 * n);
     copy_target = (unsigned char *)allocate(bytes_per_vertex(MAX_K, 1) / 2 * n);
@@ -291,6 +307,7 @@ typedef struct job {
     int interleaved;   /* k = 4 with normals, from records to out_records */
     int affine;        /* skin with scaled_bones, as matrices */
     int at_bone;       /* and DQS centres their scale parts at the bone */
+    int big;           /* k = 4 on the rig of 1000 bones, its palette in scratch memory */
 } job;
 
 static void run_memcpy(void *context)
@@ -350,6 +367,15 @@ static fk_skin_desc job_desc(const job *j)
         d.dqs_scale_center = j->at_bone ? FK_DQS_SCALE_AT_BONE : FK_DQS_SCALE_AT_VERTEX;
     }
     d.transform_count = BONES;
+    if (j->big) {
+        d.joints = big_joints + 4 * first;
+        d.transforms = d.transforms ? big_bones : NULL;
+        d.matrices = d.matrices ? &big_scaled_bones[0][0] : NULL;
+        d.bind_poses = d.bind_poses ? big_bind_poses : NULL;
+        d.transform_count = BIG_RIG;
+        d.scratch = scratch;
+        d.scratch_size = SCRATCH_BYTES;
+    }
     d.out_positions = out_positions + 3 * first;
     d.out_normals = j->with_normals ? out_normals + 3 * first : NULL;
     if (j->interleaved) {
@@ -438,7 +464,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
             timing t;
             j.end = n; j.k = k; j.with_normals = w;
             j.copy_bytes = bytes_per_vertex(k, w) / 2;
@@ -451,7 +477,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
             timing t;
             j.end = n; j.k = k; j.with_normals = w;
             t = time_calls(run_plain, &j, calls);
@@ -462,7 +488,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
             timing t;
             j.end = n; j.k = k; j.with_normals = w;
             t = time_calls(run_skin, &j, calls);
@@ -472,7 +498,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, lbs;
+            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, lbs;
             timing t;
             paired_ratios ratios;
             j.end = n; j.k = k; j.with_normals = w; j.dqs = 1;
@@ -483,7 +509,7 @@ static void bench_skinning(int n)
             print_dqs_ratios(ratios, "");
         }
     for (w = 0; w < 2; ++w) { /* rigs whose bones fit one hemisphere take a shorter path */
-        job j = {0, 0, 4, 0, 1, 1, 0, 0, 0, 0}, lbs;
+        job j = {0, 0, 4, 0, 1, 1, 0, 0, 0, 0, 0}, lbs;
         timing t;
         paired_ratios ratios;
         j.end = n; j.with_normals = w;
@@ -498,7 +524,7 @@ static void bench_skinning(int n)
        bone), each against LBS of rigid bones */
     for (use_dqs = 0; use_dqs < 3; ++use_dqs)
         for (w = 0; w < 2; ++w) {
-            job j = {0, 0, 4, 0, 0, 0, 0, 0, 1, 0}, lbs;
+            job j = {0, 0, 4, 0, 0, 0, 0, 0, 1, 0, 0}, lbs;
             timing t;
             paired_ratios ratios;
             j.end = n; j.with_normals = w; j.dqs = use_dqs > 0; j.at_bone = use_dqs == 2;
@@ -510,7 +536,7 @@ static void bench_skinning(int n)
             print_ratios(use_dqs ? "DQS with scale/LBS" : "affine/rigid", ratios, "");
         }
     { /* interleaved records (the same 72 bytes per vertex as k = 4 with normals) */
-        job lbs = {0, 0, 4, 1, 0, 0, 0, 1, 0, 0}, dqs;
+        job lbs = {0, 0, 4, 1, 0, 0, 0, 1, 0, 0, 0}, dqs;
         timing t;
         paired_ratios ratios;
         lbs.end = n;
@@ -525,6 +551,28 @@ static void bench_skinning(int n)
     }
 }
 
+/* Skinning inputs: a rig of 1000 bones (its palette in scratch memory)
+   against the rig of the 64 bones its vertices use, the same vertices; LBS
+   and DQS, rigid and with scale, k = 4, with normals. */
+static void bench_inputs(int n)
+{
+    static const char *const names[5] = {"LBS", "DQS", "affine LBS", "DQS scaled", "DQS at bone"};
+    int calls = calls_for(n), method;
+    char name[64];
+    printf("\n%d vertices, k=4 +normals: 1000 bones (scratch) against the 64 they use (median ms, min-max)\n", n);
+    for (method = 0; method < 5; ++method) {
+        job small = {0, 0, 4, 1, 0, 0, 0, 0, 0, 0, 0}, big;
+        timing t;
+        paired_ratios ratios;
+        small.end = n; small.dqs = method == 1 || method >= 3; small.affine = method >= 2; small.at_bone = method == 4;
+        big = small; big.big = 1;
+        t = time_paired(run_skin, &big, run_skin, &small, calls, &ratios);
+        snprintf(name, sizeof name, "%s 1000 bones", names[method]);
+        print_row(name, n, bytes_per_vertex(4, 1), t, 0.0, 0.0);
+        print_ratios("1000/64 bones", ratios, "");
+    }
+}
+
 static void bench_threads(int n)
 {
     halves h;
@@ -532,7 +580,7 @@ static void bench_threads(int n)
     int calls = calls_for(n), c;
     printf("\n%d vertices, k=4, positions, split over 2 threads (median ms, min-max):\n", n);
     for (c = 0; c < 2; ++c) {
-        job whole = {0, 0, 4, 0, 0, 0, 0, 0, 0, 0};
+        job whole = {0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0};
         whole.end = n; whole.copy_bytes = bytes_per_vertex(4, 0) / 2;
         h.run = c ? run_skin : run_memcpy;
         h.half[0] = whole; h.half[0].end = n / 2;
@@ -554,7 +602,7 @@ static void bench_call_cost(void)
     int dqs;
     printf("\nCost of a call with %d bones, 16 vertices, k=4 (median, min-max):\n", BONES);
     for (dqs = 0; dqs < 2; ++dqs) {
-        job tiny = {0, 16, 4, 0, 0, 0, 0, 0, 0, 0};
+        job tiny = {0, 16, 4, 0, 0, 0, 0, 0, 0, 0, 0};
         timing t;
         tiny.dqs = dqs;
         t = time_calls(run_skin, &tiny, 10000);
@@ -573,7 +621,7 @@ static void bench_clock(void)
 #ifdef BENCH_HAVE_TSC
     enum { MULTIPLIES = 30000 };
     static const char *const after[3] = {"20 ms of scalar work", "fk_skin_lbs, 1M vertices", "fk_skin_dqs, 1M vertices"};
-    job whole = {0, MAX_VERTICES, 4, 0, 0, 0, 0, 0, 0, 0};
+    job whole = {0, MAX_VERTICES, 4, 0, 0, 0, 0, 0, 0, 0, 0};
     double samples[3][SAMPLES];
     int s, c;
     for (s = 0; s < SAMPLES; ++s)
@@ -1034,7 +1082,7 @@ static void bench_against_baseline(void)
     for (i = 0; i < 5; ++i) { /* 1M vertices, k = 4, 64 bones: LBS, LBS +normals, DQS; 16 vertices: LBS, DQS */
         static const char *const names[5] = {"fk_skin_lbs 1M k=4", "fk_skin_lbs 1M k=4 +normals", "fk_skin_dqs 1M k=4",
                                              "fk_skin_lbs 16 vertices k=4", "fk_skin_dqs 16 vertices k=4"};
-        job j = {0, MAX_VERTICES, 4, 0, 0, 0, 0, 0, 0, 0};
+        job j = {0, MAX_VERTICES, 4, 0, 0, 0, 0, 0, 0, 0, 0};
         j.with_normals = i == 1;
         j.dqs = i == 2 || i == 4;
         if (i >= 3) j.end = 16;
@@ -1059,7 +1107,7 @@ static void bench_against_baseline(void)
 }
 #endif
 
-int main(void)
+int main(int argc, char **argv)
 {
     static const int sizes[] = {10000, 100000, MAX_VERTICES};
     struct rusage usage;
@@ -1072,7 +1120,13 @@ int main(void)
     printf("memcpy x: memcpy time of the same bytes / this time (1 = as fast as memcpy)\n"
            "plain x: plain loop time / this time (the plain loop does LBS, also for the DQS rows)\n");
     make_data();
+    if (argc > 1 && strcmp(argv[1], "inputs") == 0) { /* only the rows of skinning inputs */
+        bench_inputs(100000);
+        bench_inputs(MAX_VERTICES);
+        return 0;
+    }
     for (s = 0; s < 3; ++s) bench_skinning(sizes[s]);
+    bench_inputs(100000);
     bench_threads(100000);
     bench_threads(MAX_VERTICES);
     bench_call_cost();
