@@ -750,18 +750,29 @@ simd_mutant scaled_dqs_motion_dropped avx2 fk__dqs_loop_##tier \
 simd_mutant scaled_dqs_weights_unsigned sse2 fk__dqs_signed_weight 'memcpy(&weight, &bits, sizeof bits);' '(void)bits;'
 
 # DQS with scale: the second word of the sign bits (bones 64 on) never read.
-simd_mutant scaled_dqs_high_word_ignored avx2 fk__dqs_signed_weight 'joint < 64 ? low : high' 'joint < 0 ? high : low'
+simd_mutant scaled_dqs_high_word_ignored avx2 fk__dqs_signed_weight 'row[joint / 64]' 'row[0]'
 
 # DQS with scale: each pair's flip written into the first bone's row only.
-simd_mutant scaled_dqs_sign_bits_one_sided sse2 fk__dqs_sign_bits 'flipped[(size_t)b * FK__DQS_SIGN_WORDS + (size_t)(a / 64)] |= (uint64_t)1 << (a % 64);' '(void)a;'
+simd_mutant scaled_dqs_sign_bits_one_sided sse2 fk__dqs_sign_bits 'flipped[(size_t)b * words + (size_t)(a / 64)] |= (uint64_t)1 << (a % 64);' '(void)a;'
 
 # DQS with scale: a rig past the 128 bones of the sign bits kept in the fast path.
 simd_mutant scaled_dqs_past_the_sign_bits avx2 fk__dqs_scaled_fast 'd->transform_count > FK__DQS_SIGN_BONES)' '0)'
 
 # DQS with scale, four weights signed at once: a bone's bit looked for in the
 # wrong 32-bit word of the pivot's row, or at the wrong place in it.
-simd_mutant scaled_dqs_four_signs_wrong_word avx2 fk__dqs_four_signed_weights8 '_mm_srli_epi32(joint, 5)' \
-'_mm_srli_epi32(joint, 6)'
+simd_mutant scaled_dqs_four_signs_wrong_word avx2 fk__dqs_four_signed_weights8 '_mm_srli_epi32(joint, 5))' \
+'_mm_srli_epi32(joint, 6))'
+# The same in rows longer than two words (rigs past 128 bones, in scratch
+# memory), gathered; or such rows read as if they were two words long.
+simd_mutant scaled_dqs_gathered_wrong_word avx2 fk__dqs_four_signed_weights8 '_mm_srli_epi32(joint, 5), 4)' \
+'_mm_srli_epi32(joint, 6), 4)'
+simd_mutant scaled_dqs_long_rows_not_gathered avx2 fk__dqs_four_signed_weights8 'words <= 2 ?' 'words <= 16 ?'
+
+# The scratch memory used though it is short of fk_skin_scratch_size() (the
+# tables then run past its end), or rigs past the stack's palette not given
+# the fast paths with it.
+simd_mutant scratch_used_when_short sse2 fk__skin 'desc->scratch_size < fk__scratch_sum(' 'desc->scratch_size + 64 < fk__scratch_sum('
+simd_mutant scratch_sign_rows_too_short avx2 fk__dqs_scaled_fast '((size_t)d->transform_count + 63) / 64' '((size_t)d->transform_count + 63) / 128'
 simd_mutant scaled_dqs_four_signs_wrong_bit avx2 fk__dqs_four_signed_weights8 '_mm_andnot_si128(joint, ' \
 '_mm_and_si128(joint, '
 
