@@ -244,6 +244,21 @@ typedef enum fk_dqs_scale_center {
     FK_DQS_SCALE_AT_BONE = 1    /**< about each bone's rest origin (Blender 3.4 and earlier) */
 } fk_dqs_scale_center;
 
+/** @brief The type of fk_skin_desc::joints (and joints2), as glTF's JOINTS_n accessors give it. */
+typedef enum fk_joint_format {
+    FK_JOINTS_U16 = 0, /**< uint16_t (the default) */
+    FK_JOINTS_U8 = 1   /**< uint8_t */
+} fk_joint_format;
+
+/** @brief The type of fk_skin_desc::weights (and weights2), as glTF's WEIGHTS_n
+    accessors give it; normalized integers become c / 255 and c / 65535, the
+    quotient correctly rounded to float (glTF 2.0's dequantization). */
+typedef enum fk_weight_format {
+    FK_WEIGHTS_FLOAT = 0,   /**< float (the default) */
+    FK_WEIGHTS_UNORM8 = 1,  /**< uint8_t c, the weight c / 255 */
+    FK_WEIGHTS_UNORM16 = 2  /**< uint16_t c, the weight c / 65535 */
+} fk_weight_format;
+
 /** @brief A skinning method, for what depends on it (fk_skin_validate()). */
 typedef enum fk_skin_method {
     FK_SKIN_LBS = 0, /**< linear blend skinning, fk_skin_lbs() */
@@ -257,7 +272,11 @@ typedef enum fk_skin_method {
     v' = sum_k weights[k] (Q_joints[k] v + t_joints[k]).
     Strides are the bytes from one vertex's record to the next; 0 means tightly packed.
     If @c joints is NULL the weights are dense: vertex i has one weight per transform
-    (the libigl layout, row-major), and @c influences must equal @c transform_count. */
+    (the libigl layout, row-major), and @c influences must equal @c transform_count.
+    Joints and weights may come as glTF stores them (@c joint_format,
+    @c weight_format, in both streams), and influences 5 to 8 from a second
+    stream (glTF's JOINTS_1 and WEIGHTS_1, @c joints2 and @c weights2): the result
+    is, bit for bit, that of the same influences given as uint16_t and float. */
 typedef struct fk_skin_desc {
     int vertex_count;         /**< number of vertices to skin (>= 0) */
     int influences;           /**< joints per vertex, k >= 1 */
@@ -265,10 +284,12 @@ typedef struct fk_skin_desc {
     size_t position_stride;   /**< bytes between positions; 0 = 12 */
     const float *normals;     /**< rest normals, x y z per vertex (optional, NULL) */
     size_t normal_stride;     /**< bytes between normals; 0 = 12 */
-    const uint16_t *joints;   /**< k joint indices per vertex; NULL = dense weights */
-    size_t joint_stride;      /**< bytes between vertices' index lists; 0 = 2k */
-    const float *weights;     /**< k weights per vertex (required) */
-    size_t weight_stride;     /**< bytes between vertices' weight lists; 0 = 4k */
+    const void *joints;       /**< k joint indices per vertex (4 with a second stream), of
+                                   @c joint_format; NULL = dense weights */
+    size_t joint_stride;      /**< bytes between vertices' index lists; 0 = packed */
+    const void *weights;      /**< k weights per vertex (4 with a second stream), of
+                                   @c weight_format (required) */
+    size_t weight_stride;     /**< bytes between vertices' weight lists; 0 = packed */
     const fk_rigid *transforms; /**< absolute joint transforms, from fk_forward(); or NULL and @c matrices */
     int transform_count;      /**< number of transforms (or matrices); every joint index must be below it */
     float *out_positions;     /**< skinned positions (required; may equal @c positions) */
@@ -292,6 +313,13 @@ typedef struct fk_skin_desc {
     void *scratch;            /**< memory the call may use for its palette and tables, any alignment, not
                                    read before it is written; NULL: the stack (see fk_skin_scratch_size()) */
     size_t scratch_size;      /**< bytes at @c scratch; used when at least fk_skin_scratch_size() */
+    fk_joint_format joint_format;   /**< type of @c joints and @c joints2 (FK_JOINTS_U16, the default) */
+    fk_weight_format weight_format; /**< type of @c weights and @c weights2 (FK_WEIGHTS_FLOAT, the default) */
+    const void *joints2;      /**< a second stream, influences 5 to k (5 <= k <= 8): k - 4 joint indices
+                                   per vertex (glTF's JOINTS_1), with @c weights2; or NULL */
+    size_t joint2_stride;     /**< bytes between the second stream's index lists; 0 = packed */
+    const void *weights2;     /**< the second stream's k - 4 weights per vertex (glTF's WEIGHTS_1) */
+    size_t weight2_stride;    /**< bytes between the second stream's weight lists; 0 = packed */
 } fk_skin_desc;
 
 /* ============================================================================
@@ -1080,8 +1108,9 @@ typedef struct fk_bounds {
     transform_count), FK_ERROR_NOT_FINITE (a position that is infinite or NaN) or
     FK_ERROR_INVALID_WEIGHT (a weight that is negative, infinite or NaN, or a vertex
     whose weights sum to zero, which no box of its bones holds: LBS sends it to
-    the origin, DQS leaves it at rest, or to more than FLT_MAX); nothing is
-    written on error.
+    the origin, DQS leaves it at rest, or to more than FLT_MAX), FK_ERROR_INVALID_OPTION
+    (joints or weights other than uint16_t and float, or a second stream: convert
+    them once, at load); nothing is written on error.
     @remark O(vertex_count x influences x FK_BOUNDS_PARTNERS). */
 FK_LBS_DEF fk_result fk_skin_bounds_prepare(const fk_skin_desc *desc, fk_bone_bounds *out_bones);
 
@@ -3839,7 +3868,9 @@ typedef struct fk__skin_layout {
     size_t position_stride, normal_stride, joint_stride, weight_stride;
     size_t out_position_stride, out_normal_stride;
     size_t tangent_stride, out_tangent_stride;
+    size_t joint2_stride, weight2_stride;
     int dense;
+    int converted; /* joints or weights not uint16_t and float, or a second stream */
 } fk__skin_layout;
 
 static fk_result fk__check_stride(size_t *stride, size_t element, size_t alignment, const void *pointer,
@@ -3881,6 +3912,26 @@ static fk_result fk__check_skin_bones(const fk_skin_desc *d)
     return FK_OK;
 }
 
+/* The bytes of a joint index and of a weight, in the descriptor's formats. */
+static size_t fk__joint_size(const fk_skin_desc *d) { return d->joint_format == FK_JOINTS_U8 ? 1 : 2; }
+static size_t fk__weight_size(const fk_skin_desc *d)
+{
+    return d->weight_format == FK_WEIGHTS_FLOAT ? 4 : d->weight_format == FK_WEIGHTS_UNORM8 ? 1 : 2;
+}
+
+/* The joint and weight lists' strides: k a vertex, or 4 and k - 4 in two streams. */
+static fk_result fk__check_lists(const fk_skin_desc *d, fk__skin_layout *layout, size_t k)
+{
+    const size_t first = d->joints2 ? 4 : k, joint = fk__joint_size(d), weight = fk__weight_size(d);
+    fk_result r;
+    if ((r = fk__check_stride(&layout->weight_stride, first * weight, weight, d->weights, d->vertex_count)) != FK_OK) return r;
+    if (!layout->dense &&
+        (r = fk__check_stride(&layout->joint_stride, first * joint, joint, d->joints, d->vertex_count)) != FK_OK) return r;
+    if (!d->joints2) return FK_OK;
+    if ((r = fk__check_stride(&layout->joint2_stride, (k - 4) * joint, joint, d->joints2, d->vertex_count)) != FK_OK) return r;
+    return fk__check_stride(&layout->weight2_stride, (k - 4) * weight, weight, d->weights2, d->vertex_count);
+}
+
 /* Checks everything but the joint indices; they are checked as each vertex is read. */
 static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
 {
@@ -3895,9 +3946,17 @@ static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
     if (d->dqs_scale_center != FK_DQS_SCALE_AT_VERTEX && d->dqs_scale_center != FK_DQS_SCALE_AT_BONE)
         return FK_ERROR_INVALID_OPTION;
     if (d->transform_count > 0 && !d->transforms && !d->matrices) return FK_ERROR_NULL_ARGUMENT;
+    if ((unsigned)d->joint_format > FK_JOINTS_U8 || (unsigned)d->weight_format > FK_WEIGHTS_UNORM16)
+        return FK_ERROR_INVALID_OPTION;
     layout->dense = d->joints == NULL;
     if (layout->dense && d->influences != d->transform_count) return FK_ERROR_INVALID_COUNT;
+    if ((d->joints2 != NULL) != (d->weights2 != NULL)) return FK_ERROR_NULL_ARGUMENT;
+    if (d->joints2 && layout->dense) return FK_ERROR_CONFLICTING_ARGUMENTS;
+    if (d->joints2 && (d->influences < 5 || d->influences > 8)) return FK_ERROR_INVALID_COUNT;
     if ((r = fk__influence_count(d->influences, d->vertex_count, &k)) != FK_OK) return r;
+    layout->converted = d->joint_format != FK_JOINTS_U16 || d->weight_format != FK_WEIGHTS_FLOAT || d->joints2;
+    layout->joint2_stride = d->joint2_stride;
+    layout->weight2_stride = d->weight2_stride;
     layout->position_stride = d->position_stride;
     layout->normal_stride = d->normal_stride;
     layout->joint_stride = d->joint_stride;
@@ -3908,9 +3967,7 @@ static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
     layout->out_tangent_stride = d->out_tangent_stride;
     if ((r = fk__check_stride(&layout->position_stride, 3 * sizeof(float), sizeof(float), d->positions, d->vertex_count)) != FK_OK) return r;
     if ((r = fk__check_stride(&layout->out_position_stride, 3 * sizeof(float), sizeof(float), d->out_positions, d->vertex_count)) != FK_OK) return r;
-    if ((r = fk__check_stride(&layout->weight_stride, k * sizeof(float), sizeof(float), d->weights, d->vertex_count)) != FK_OK) return r;
-    if (!layout->dense &&
-        (r = fk__check_stride(&layout->joint_stride, k * sizeof(uint16_t), sizeof(uint16_t), d->joints, d->vertex_count)) != FK_OK) return r;
+    if ((r = fk__check_lists(d, layout, k)) != FK_OK) return r;
     if (d->normals) {
         if ((r = fk__check_stride(&layout->normal_stride, 3 * sizeof(float), sizeof(float), d->normals, d->vertex_count)) != FK_OK) return r;
         if ((r = fk__check_stride(&layout->out_normal_stride, 3 * sizeof(float), sizeof(float), d->out_normals, d->vertex_count)) != FK_OK) return r;
@@ -3923,6 +3980,7 @@ static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
 }
 
 static int fk__mat34_is_rigid(const float m[12]);
+static int fk__influence_joint(const fk_skin_desc *d, const fk__skin_layout *layout, int vertex, int k);
 
 /* Whether DQS splits the bones (matrices with scale), which needs their rest
    frames: FK_OK and *scaled, or FK_ERROR_MISSING_BIND_POSES. */
@@ -3943,11 +4001,9 @@ FK_LBS_DEF fk_result fk_skin_validate(const fk_skin_desc *desc, fk_skin_method m
     if (result == FK_OK && method != FK_SKIN_LBS && method != FK_SKIN_DQS) return FK_ERROR_INVALID_OPTION;
     if (result == FK_OK && method == FK_SKIN_DQS) result = fk__dqs_bones_scaled(desc, &scaled);
     if (result != FK_OK || layout.dense) return result;
-    for (i = 0; i < desc->vertex_count; ++i) {
-        const uint16_t *joints = (const uint16_t *)(const void *)((const char *)desc->joints + (size_t)i * layout.joint_stride);
+    for (i = 0; i < desc->vertex_count; ++i)
         for (k = 0; k < desc->influences; ++k)
-            if ((int)joints[k] >= desc->transform_count) return FK_ERROR_JOINT_OUT_OF_RANGE;
-    }
+            if (fk__influence_joint(desc, &layout, i, k) < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
     return FK_OK;
 }
 
@@ -3965,10 +4021,40 @@ static float *fk__out_at(float *base, size_t stride, int vertex)
 /* The joint of influence k of a vertex, or -1 when it is out of range. */
 static int fk__influence_joint(const fk_skin_desc *d, const fk__skin_layout *layout, int vertex, int k)
 {
-    const uint16_t *joints;
+    const int second = d->joints2 && k >= 4;
+    const char *list = (const char *)(second ? d->joints2 : d->joints) +
+                       (size_t)vertex * (second ? layout->joint2_stride : layout->joint_stride);
+    uint16_t joint;
     if (layout->dense) return k;
-    joints = (const uint16_t *)(const void *)((const char *)d->joints + (size_t)vertex * layout->joint_stride);
-    return (int)joints[k] < d->transform_count ? (int)joints[k] : -1;
+    if (second) k -= 4;
+    if (d->joint_format == FK_JOINTS_U8) joint = (unsigned char)list[k];
+    else memcpy(&joint, list + 2 * (size_t)k, sizeof joint);
+    return (int)joint < d->transform_count ? (int)joint : -1;
+}
+
+/* glTF's dequantization of a normalized integer weight: the quotient, correctly
+   rounded (as c / 255.0 in double then rounded to float gives it, for every c). */
+static float fk__unorm_weight(unsigned c, fk_weight_format format)
+{
+    return (float)c / (format == FK_WEIGHTS_UNORM8 ? 255.0f : 65535.0f);
+}
+
+/* The weight of influence k of a vertex, as a float. */
+static float fk__influence_weight(const fk_skin_desc *d, const fk__skin_layout *layout, int vertex, int k)
+{
+    const int second = d->weights2 && k >= 4;
+    const char *list = (const char *)(second ? d->weights2 : d->weights) +
+                       (size_t)vertex * (second ? layout->weight2_stride : layout->weight_stride);
+    float weight;
+    uint16_t c;
+    if (second) k -= 4;
+    if (d->weight_format == FK_WEIGHTS_UNORM8) return fk__unorm_weight((unsigned char)list[k], d->weight_format);
+    if (d->weight_format == FK_WEIGHTS_FLOAT) {
+        memcpy(&weight, list + 4 * (size_t)k, sizeof weight);
+        return weight;
+    }
+    memcpy(&c, list + 2 * (size_t)k, sizeof c);
+    return fk__unorm_weight(c, d->weight_format);
 }
 
 static fk_vec3 fk__load3(const float *p) { return fk_vec3_make(p[0], p[1], p[2]); }
@@ -4221,16 +4307,15 @@ static fk_result fk__lbs_reference_from(const fk_skin_desc *d, const fk__skin_la
 {
     int i, k, e;
     for (i = begin; i < end; ++i) {
-        const float *weights = fk__float_at(d->weights, layout->weight_stride, i);
         float blend[FK__LBS_BONE_FLOATS] = {0.0f};
         fk_vec3 p, n;
         fk__tangent tangent = {{0.0f, 0.0f, 0.0f}, {0}};
         for (k = 0; k < d->influences; ++k) {
-            const float *m;
+            const float *m, weight = fk__influence_weight(d, layout, i, k);
             int joint = fk__influence_joint(d, layout, i, k);
             if (joint < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
             m = palette ? palette + (size_t)joint * FK__LBS_BONE_FLOATS : fk__cached_bone(d, cache, joint);
-            for (e = 0; e < FK__LBS_BONE_FLOATS; ++e) blend[e] += weights[k] * m[e];
+            for (e = 0; e < FK__LBS_BONE_FLOATS; ++e) blend[e] += weight * m[e];
         }
         /* Read the whole vertex before writing: the output may be the input. */
         p = fk__load3(fk__float_at(d->positions, layout->position_stride, i));
@@ -4278,11 +4363,11 @@ static fk_result fk__lbs_reference(const fk_skin_desc *d, const fk__skin_layout 
 
 /* The influence whose rotation sets the hemisphere: the heaviest, the first of
    equals, so that the order the influences are listed in changes nothing. */
-static int fk__heaviest(const float *weights, int influences)
+static int fk__heaviest(const fk_skin_desc *d, const fk__skin_layout *layout, int vertex)
 {
     int k, heaviest = 0;
-    for (k = 1; k < influences; ++k)
-        if (weights[k] > weights[heaviest]) heaviest = k;
+    for (k = 1; k < d->influences; ++k)
+        if (fk__influence_weight(d, layout, vertex, k) > fk__influence_weight(d, layout, vertex, heaviest)) heaviest = k;
     return heaviest;
 }
 
@@ -4492,7 +4577,6 @@ static fk_result fk__dqs_reference_from(const fk_skin_desc *d, const fk__skin_la
     const int at_vertex = scaled && d->dqs_scale_center == FK_DQS_SCALE_AT_VERTEX;
     int i, k, e, pivot_joint;
     for (i = begin; i < end; ++i) {
-        const float *weights = fk__float_at(d->weights, layout->weight_stride, i);
         fk_quat real = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f), dual = real, pivot;
         float scale[FK__LBS_BONE_FLOATS] = {0.0f}, total = 0.0f;
         const float *b;
@@ -4500,18 +4584,19 @@ static fk_result fk__dqs_reference_from(const fk_skin_desc *d, const fk__skin_la
         fk__tangent tangent = {{0.0f, 0.0f, 0.0f}, {0}};
         for (k = 0; k < d->influences; ++k)
             if (fk__influence_joint(d, layout, i, k) < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
-        pivot_joint = fk__influence_joint(d, layout, i, fk__heaviest(weights, d->influences));
+        pivot_joint = fk__influence_joint(d, layout, i, fk__heaviest(d, layout, i));
         b = palette ? palette + (size_t)pivot_joint * stride : fk__cached_bone(d, cache, pivot_joint);
         pivot = fk_quat_make(b[0], b[1], b[2], b[3]);
         for (k = 0; k < d->influences; ++k) {
             int joint = fk__influence_joint(d, layout, i, k);
+            const float weight = fk__influence_weight(d, layout, i, k);
             float w;
             b = palette ? palette + (size_t)joint * stride : fk__cached_bone(d, cache, joint);
             /* q and -q are one rotation but blend to different results; bringing
                every rotation into the heaviest influence's hemisphere makes the
                blend take the short way and makes it independent of the signs
                given and of the order the influences are listed in. */
-            w = fk_quat_dot(pivot, fk_quat_make(b[0], b[1], b[2], b[3])) < 0.0f ? -weights[k] : weights[k];
+            w = fk_quat_dot(pivot, fk_quat_make(b[0], b[1], b[2], b[3])) < 0.0f ? -weight : weight;
             real = fk_quat_make(real.x + w * b[0], real.y + w * b[1], real.z + w * b[2], real.w + w * b[3]);
             if (at_vertex) { /* the dual part e + G p */
                 const float *g = b + FK__DQS_MOTION_AT;
@@ -4523,8 +4608,8 @@ static fk_result fk__dqs_reference_from(const fk_skin_desc *d, const fk__skin_la
                 dual = fk_quat_make(dual.x + w * b[4], dual.y + w * b[5], dual.z + w * b[6], dual.w + w * b[7]);
             }
             if (scaled) {
-                for (e = 0; e < FK__LBS_BONE_FLOATS; ++e) scale[e] += weights[k] * b[FK__DQS_SCALE_AT + e];
-                total += weights[k];
+                for (e = 0; e < FK__LBS_BONE_FLOATS; ++e) scale[e] += weight * b[FK__DQS_SCALE_AT + e];
+                total += weight;
             }
         }
         n = d->normals ? fk__load3(fk__float_at(d->normals, layout->normal_stride, i)) : p;
@@ -5231,6 +5316,9 @@ FK_LBS_DEF fk_result fk_skin_bounds_prepare(const fk_skin_desc *desc, fk_bone_bo
     if (!d || (!out_bones && d->transform_count > 0)) return FK_ERROR_NULL_ARGUMENT;
     if (d->vertex_count < 0 || d->influences < 1 || d->transform_count < 0) return FK_ERROR_INVALID_COUNT;
     if (d->vertex_count > 0 && (!d->positions || !d->weights)) return FK_ERROR_NULL_ARGUMENT;
+    if (d->joint_format != FK_JOINTS_U16 || d->weight_format != FK_WEIGHTS_FLOAT || d->joints2 || d->weights2)
+        return FK_ERROR_INVALID_OPTION;
+    memset(&layout, 0, sizeof layout);
     layout.dense = d->joints == NULL;
     if (layout.dense && d->influences != d->transform_count) return FK_ERROR_INVALID_COUNT;
     if ((r = fk__influence_count(d->influences, d->vertex_count, &k)) != FK_OK) return r;
@@ -5244,7 +5332,7 @@ FK_LBS_DEF fk_result fk_skin_bounds_prepare(const fk_skin_desc *desc, fk_bone_bo
             (r = fk__check_stride(&layout.joint_stride, k * sizeof(uint16_t), sizeof(uint16_t), d->joints, d->vertex_count)) != FK_OK) return r;
     }
     for (i = 0; i < d->vertex_count; ++i) { /* every check first: nothing is written on error */
-        const float *weights = fk__float_at(d->weights, layout.weight_stride, i);
+        const float *weights = fk__float_at((const float *)d->weights, layout.weight_stride, i);
         double sum = 0.0;
         if (!fk__vec3_is_finite(fk__load3(fk__float_at(d->positions, layout.position_stride, i))))
             return FK_ERROR_NOT_FINITE;
@@ -5263,9 +5351,9 @@ FK_LBS_DEF fk_result fk_skin_bounds_prepare(const fk_skin_desc *desc, fk_bone_bo
         b->heaviest_weight = 1.0f;
     }
     for (i = 0; i < d->vertex_count; ++i) {
-        const float *weights = fk__float_at(d->weights, layout.weight_stride, i);
+        const float *weights = fk__float_at((const float *)d->weights, layout.weight_stride, i);
         const fk_vec3 p = fk__load3(fk__float_at(d->positions, layout.position_stride, i));
-        const int heaviest = fk__heaviest(weights, d->influences);
+        const int heaviest = fk__heaviest(d, &layout, i);
         const int pivot = fk__influence_joint(d, &layout, i, heaviest);
         fk_bone_bounds *b = &out_bones[pivot];
         double sum = 0.0;
@@ -8203,6 +8291,27 @@ static FK__ALWAYS_INLINE void fk__f4_store_packed3(float *p, fk__f4 x, fk__f4 y,
     _mm_storeu_ps(p + 8, _mm_shuffle_ps(_mm_unpackhi_ps(z, x), _mm_unpackhi_ps(y, z), _MM_SHUFFLE(3, 2, 3, 0)));
 }
 
+/* glTF's integer formats widened: four uint8_t or uint16_t to floats, four
+   uint8_t to uint16_t (fk__convert_lists()). */
+static FK__ALWAYS_INLINE __m128i fk__u8x4_widened(const void *p)
+{
+    uint32_t bytes;
+    memcpy(&bytes, p, sizeof bytes);
+    return _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)bytes), _mm_setzero_si128());
+}
+static FK__ALWAYS_INLINE fk__f4 fk__f4_from_u8(const void *p)
+{
+    return _mm_cvtepi32_ps(_mm_unpacklo_epi16(fk__u8x4_widened(p), _mm_setzero_si128()));
+}
+static FK__ALWAYS_INLINE fk__f4 fk__f4_from_u16(const void *p)
+{
+    return _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)p), _mm_setzero_si128()));
+}
+static FK__ALWAYS_INLINE void fk__u16_from_u8(const void *p, uint16_t *out)
+{
+    _mm_storel_epi64((__m128i *)(void *)out, fk__u8x4_widened(p));
+}
+
 /* Whether count joint indices are all at most limit: a saturating
    subtraction leaves a nonzero lane exactly where one is above it. */
 static FK__ALWAYS_INLINE int fk__indices_at_most(const uint16_t *indices, size_t count, unsigned limit)
@@ -8282,6 +8391,18 @@ static FK__ALWAYS_INLINE int fk__f4_outside_lanes(fk__f4 v, fk__f4 low, fk__f4 h
 /* NEON's estimate has 8 bits, and 64-bit Arm divides and takes square roots
    quickly: the quotient itself. */
 static FK__ALWAYS_INLINE fk__f4 fk__f4_rsqrt(fk__f4 x) { return vdivq_f32(vdupq_n_f32(1.0f), vsqrtq_f32(x)); }
+static FK__ALWAYS_INLINE uint16x8_t fk__u8x4_widened(const void *p)
+{
+    uint32_t bytes;
+    memcpy(&bytes, p, sizeof bytes);
+    return vmovl_u8(vreinterpret_u8_u32(vdup_n_u32(bytes)));
+}
+static FK__ALWAYS_INLINE fk__f4 fk__f4_from_u8(const void *p)
+{
+    return vcvtq_f32_u32(vmovl_u16(vget_low_u16(fk__u8x4_widened(p))));
+}
+static FK__ALWAYS_INLINE fk__f4 fk__f4_from_u16(const void *p) { return vcvtq_f32_u32(vmovl_u16(vld1_u16((const uint16_t *)p))); }
+static FK__ALWAYS_INLINE void fk__u16_from_u8(const void *p, uint16_t *out) { vst1_u16(out, vget_low_u16(fk__u8x4_widened(p))); }
 static FK__ALWAYS_INLINE int fk__indices_at_most(const uint16_t *indices, size_t count, unsigned limit)
 {
     uint16x8_t top = vdupq_n_u16(0);
@@ -8356,6 +8477,16 @@ static FK__ALWAYS_INLINE int fk__f4_outside_lanes(fk__f4 v, fk__f4 low, fk__f4 h
 }
 /* SIMD128 has no estimate: the quotient itself. */
 static FK__ALWAYS_INLINE fk__f4 fk__f4_rsqrt(fk__f4 x) { return wasm_f32x4_div(wasm_f32x4_splat(1.0f), wasm_f32x4_sqrt(x)); }
+static FK__ALWAYS_INLINE v128_t fk__u8x4_widened(const void *p)
+{
+    return wasm_u16x8_extend_low_u8x16(wasm_v128_load32_zero(p));
+}
+static FK__ALWAYS_INLINE fk__f4 fk__f4_from_u8(const void *p)
+{
+    return wasm_f32x4_convert_u32x4(wasm_u32x4_extend_low_u16x8(fk__u8x4_widened(p)));
+}
+static FK__ALWAYS_INLINE fk__f4 fk__f4_from_u16(const void *p) { return wasm_f32x4_convert_u32x4(wasm_u32x4_load16x4(p)); }
+static FK__ALWAYS_INLINE void fk__u16_from_u8(const void *p, uint16_t *out) { wasm_v128_store64_lane(out, fk__u8x4_widened(p), 0); }
 static FK__ALWAYS_INLINE int fk__indices_at_most(const uint16_t *indices, size_t count, unsigned limit)
 {
     v128_t top = wasm_u16x8_splat(0);
@@ -9835,11 +9966,18 @@ static int fk__engine_fast_rigid(const fk_skeleton *skeleton, const fk_vec3 *tra
 
 
 #if defined(FK__SIMD)
+/* Vertices and influences of a block converted from glTF's formats
+   (fk__convert_lists()). */
+#define FK__CONVERT_BLOCK 64
+#define FK__CONVERT_INFLUENCES 8
+
 /* Whether the fast paths take this call: joint indices (not dense weights), no
-   tangents (the rare layout), a rig that fits the palette. */
+   tangents (the rare layout), a rig that fits the palette; in glTF's formats,
+   up to 8 influences. */
 static int fk__fast_skin_applies(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette)
 {
-    return palette && !layout->dense && !d->tangents && d->transform_count >= 1;
+    return palette && !layout->dense && !d->tangents && d->transform_count >= 1 &&
+           (!layout->converted || d->influences <= FK__CONVERT_INFLUENCES);
 }
 
 static fk__skin_run fk__skin_run_of(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette)
@@ -9877,6 +10015,72 @@ static fk__skin_run fk__skin_run_of(const fk_skin_desc *d, const fk__skin_layout
    kernel reads them, which then needs no checks of its own. */
 #define FK__SKIN_BLOCK 256
 
+/* glTF's formats (uint8_t joints, normalized integer weights, a second
+   stream) are not new kernels: a block of vertices at a time, their joints
+   and weights are converted into packed uint16_t and float lists on the
+   stack, the layout the kernels read, k <= 8 a vertex. The weights are
+   glTF's quotients, as fk__unorm_weight() gives them (a division, not a
+   multiplication by 1 / 255, which rounds differently for some c). */
+typedef struct fk__lists {
+    uint16_t joints[FK__CONVERT_BLOCK * FK__CONVERT_INFLUENCES];
+    float weights[FK__CONVERT_BLOCK * FK__CONVERT_INFLUENCES];
+} fk__lists;
+
+static FK__ALWAYS_INLINE void fk__convert_joints(const char *p, fk_joint_format format, int count, uint16_t *out)
+{
+    int e = 0;
+    if (format == FK_JOINTS_U16) {
+        memcpy(out, p, sizeof(uint16_t) * (size_t)count);
+        return;
+    }
+    for (; e + 4 <= count; e += 4) fk__u16_from_u8(p + e, out + e);
+    for (; e < count; ++e) out[e] = (unsigned char)p[e];
+}
+
+static FK__ALWAYS_INLINE void fk__convert_weights(const char *p, fk_weight_format format, int count, float *out)
+{
+    const fk__f4 scale = fk__f4_splat(format == FK_WEIGHTS_UNORM8 ? 255.0f : 65535.0f);
+    int e = 0;
+    uint16_t c;
+    if (format == FK_WEIGHTS_FLOAT) {
+        memcpy(out, p, sizeof(float) * (size_t)count);
+        return;
+    }
+    for (; e + 4 <= count; e += 4)
+        fk__f4_store(out + e, fk__f4_div(format == FK_WEIGHTS_UNORM8 ? fk__f4_from_u8(p + e) : fk__f4_from_u16(p + 2 * e),
+                                         scale));
+    for (; e < count; ++e) {
+        if (format == FK_WEIGHTS_UNORM8) c = (unsigned char)p[e];
+        else memcpy(&c, p + 2 * e, sizeof c);
+        out[e] = fk__unorm_weight(c, format);
+    }
+}
+
+/* Points the block's run at its vertices' joints and weights, converted;
+   the block starts at vertex begin of the call. */
+static void fk__convert_lists(const fk_skin_desc *d, const fk__skin_layout *layout, int begin, fk__skin_run *block,
+                              fk__lists *lists)
+{
+    const int k = d->influences, first = d->joints2 ? 4 : k;
+    int v;
+    for (v = 0; v < block->count; ++v) {
+        const size_t i = (size_t)(begin + v), at = (size_t)v * (size_t)k;
+        fk__convert_joints((const char *)d->joints + i * layout->joint_stride, d->joint_format, first,
+                           lists->joints + at);
+        fk__convert_weights((const char *)d->weights + i * layout->weight_stride, d->weight_format, first,
+                            lists->weights + at);
+        if (!d->joints2) continue;
+        fk__convert_joints((const char *)d->joints2 + i * layout->joint2_stride, d->joint_format, k - 4,
+                           lists->joints + at + 4);
+        fk__convert_weights((const char *)d->weights2 + i * layout->weight2_stride, d->weight_format, k - 4,
+                            lists->weights + at + 4);
+    }
+    block->joints = (const char *)lists->joints;
+    block->weights = (const char *)lists->weights;
+    block->joint_stride = sizeof(uint16_t) * (size_t)k;
+    block->weight_stride = sizeof(float) * (size_t)k;
+}
+
 /* Out of line: its two callers would each carry a copy of its vector loop. */
 static FK__NOINLINE int fk__joints_in_range(const fk__skin_run *r)
 {
@@ -9901,10 +10105,13 @@ static fk_result fk__skin_fast(const fk_skin_desc *d, const fk__skin_layout *lay
                                                       int, int))
 {
     fk__skin_run block = *run;
+    fk__lists lists;
+    const int size = layout->converted ? FK__CONVERT_BLOCK : FK__SKIN_BLOCK;
     int begin;
-    for (begin = 0; begin < d->vertex_count; begin += FK__SKIN_BLOCK) {
-        if (begin > 0) fk__skin_run_advance(&block, FK__SKIN_BLOCK); /* never past the last vertex */
-        block.count = d->vertex_count - begin < FK__SKIN_BLOCK ? d->vertex_count - begin : FK__SKIN_BLOCK;
+    for (begin = 0; begin < d->vertex_count; begin += size) {
+        if (begin > 0) fk__skin_run_advance(&block, size); /* never past the last vertex */
+        block.count = d->vertex_count - begin < size ? d->vertex_count - begin : size;
+        if (layout->converted) fk__convert_lists(d, layout, begin, &block, &lists);
         if (!fk__joints_in_range(&block)) return reference(d, layout, palette, begin, d->vertex_count);
         FK__TEST_KERNEL_RAN(kernel);
         kernel(&block);
@@ -9998,6 +10205,7 @@ static int fk__dqs_at_bone_fast(const fk_skin_desc *d, const fk__skin_layout *la
 {
     float points[3 * FK__AT_BONE_STRETCH], moved_normals[3 * FK__AT_BONE_STRETCH], sums[FK__AT_BONE_STRETCH];
     float kept[6 * FK__AT_BONE_STRETCH]; /* the points and normals of vertices whose W is not usable */
+    fk__lists lists;
     const fk__fast_path_table *fast = fk__fast_paths();
     fk__dqs_signs signs;
     fk__skin_run scaling, rotating; /* the two kernels' runs over the stretch at hand */
@@ -10026,6 +10234,11 @@ static int fk__dqs_at_bone_fast(const fk_skin_desc *d, const fk__skin_layout *la
         scaling.out_normals = (char *)moved_normals;
         rotating.positions = (const char *)points;
         rotating.normals = d->normals ? (const char *)moved_normals : NULL;
+        if (layout->converted) {
+            fk__convert_lists(d, layout, begin, &scaling, &lists);
+            rotating.joints = scaling.joints; rotating.joint_stride = scaling.joint_stride;
+            rotating.weights = scaling.weights; rotating.weight_stride = scaling.weight_stride;
+        }
         if (!fk__joints_in_range(&scaling)) {
             *result = fk__dqs_scaled_reference(d, layout, palette, begin, d->vertex_count);
             return 1;

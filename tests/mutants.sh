@@ -152,10 +152,10 @@ mutant lbs_normal_written_with_position_stride fk__lbs_reference_from \
 'fk__out_at(d->out_normals, layout->out_normal_stride' 'fk__out_at(d->out_normals, layout->out_position_stride'
 
 # DQS blends q and -q as they come.
-mutant dqs_without_antipodal_flip fk__dqs_reference_from '< 0.0f ? -weights[k] : weights[k];' '< 0.0f ? weights[k] : weights[k];'
+mutant dqs_without_antipodal_flip fk__dqs_reference_from '< 0.0f ? -weight : weight;' '< 0.0f ? weight : weight;'
 
 # DQS takes its hemisphere from the first influence listed, even one of weight zero.
-mutant dqs_hemisphere_from_first_influence fk__heaviest 'if (weights[k] > weights[heaviest]) heaviest = k;' '(void)0;'
+mutant dqs_hemisphere_from_first_influence fk__heaviest 'heaviest)) heaviest = k;' 'heaviest)) (void)0;'
 
 # The blended dual part not divided by the blend's length.
 mutant dqs_dual_not_normalized fk__dqs_finish 'dual = fk__quat_scale(dual, inverse);' '(void)0;'
@@ -570,8 +570,13 @@ mutant dqs_takes_scaled_matrices fk__mat34_is_rigid '<= (double)FK_LBS_RIGID_TOL
 # fk_skin_validate() for DQS misses the bind poses fk_skin_dqs() needs.
 mutant validate_ignores_the_method fk_skin_validate 'if (result == FK_OK && method == FK_SKIN_DQS) result = fk__dqs_bones_scaled(desc, &scaled);' '(void)scaled;'
 
+# glTF's normalized weights divided by 256, or the fifth influence of two
+# streams read from the first.
+mutant unorm8_weight_by_256 fk__unorm_weight '255.0f : 65535.0f' '256.0f : 65535.0f'
+mutant second_stream_from_fifth_influence_on fk__influence_weight 'd->weights2 && k >= 4' 'd->weights2 && k >= 5'
+
 # Joint indices not checked against transform_count.
-mutant joint_index_unchecked fk__influence_joint '(int)joints[k] < d->transform_count' '1'
+mutant joint_index_unchecked fk__influence_joint '(int)joint < d->transform_count' '1'
 
 # ---- Fast paths: the 4-lane vector layer -------------------------------------------
 
@@ -767,6 +772,13 @@ simd_mutant scaled_dqs_four_signs_wrong_word avx2 fk__dqs_four_signed_weights8 '
 simd_mutant scaled_dqs_gathered_wrong_word avx2 fk__dqs_four_signed_weights8 '_mm_srli_epi32(joint, 5), 4)' \
 '_mm_srli_epi32(joint, 6), 4)'
 simd_mutant scaled_dqs_long_rows_not_gathered avx2 fk__dqs_four_signed_weights8 'words <= 2 ?' 'words <= 16 ?'
+
+# glTF's formats in the fast paths: unorm16 divided by 65536, the second
+# stream's weights one place early, uint8_t joints widened into high bytes.
+simd_mutant gltf_unorm16_by_65536 sse2 fk__convert_weights '255.0f : 65535.0f);' '255.0f : 65536.0f);'
+simd_mutant gltf_second_stream_one_early avx2 fk__convert_lists 'lists->weights + at + 4);' 'lists->weights + at + 3);'
+simd_mutant gltf_u8_joints_in_high_bytes sse2 fk__u8x4_widened@sse2 '_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)bytes), _mm_setzero_si128())' \
+'_mm_unpacklo_epi8(_mm_setzero_si128(), _mm_cvtsi32_si128((int)bytes))'
 
 # The scratch memory used though it is short of fk_skin_scratch_size() (the
 # tables then run past its end), or rigs past the stack's palette not given

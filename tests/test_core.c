@@ -1676,6 +1676,106 @@ static void identity_pose_leaves_the_mesh_unchanged(void)
     }
 }
 
+/* ---- glTF's vertex formats, through the reference loops too --------------------- */
+
+/* uint8_t joints, unorm8 and unorm16 weights, and a second stream of
+   influences 5 to k, give the bits of uint16_t and float, with c / 255 as glTF
+   writes it: 0.5 is not a unorm8 weight, 128 / 255 is. */
+static void gltf_formats_skin_as_their_floats(void)
+{
+    static mesh m;
+    static uint8_t joints8[VERTS][MAX_K], codes8[VERTS][MAX_K], second[VERTS][MAX_K], second_codes[VERTS][MAX_K];
+    static uint16_t codes16[VERTS][MAX_K];
+    static float a_p[VERTS][3], a_n[VERTS][3], b_p[VERTS][3], b_n[VERTS][3];
+    fk_rigid bones[BONES];
+    fk_skin_desc floats, coded;
+    int k, kind, v, e, dqs;
+    random_bones(bones, BONES);
+    for (k = 1; k <= MAX_K; ++k)
+        for (kind = 0; kind < 3; ++kind) {
+            if (kind == 2 && k < 5) continue;
+            random_mesh(&m, k, BONES);
+            for (v = 0; v < VERTS; ++v)
+                for (e = 0; e < k; ++e) {
+                    joints8[v][e] = (uint8_t)m.joints[v][e];
+                    second[v][e] = e >= 4 ? (uint8_t)m.joints[v][e] : 0;
+                    codes8[v][e] = (uint8_t)rng_below(256);
+                    codes16[v][e] = (uint16_t)rng_below(65536);
+                    m.weights[v][e] = kind == 1 ? (float)(codes16[v][e] / 65535.0) : (float)(codes8[v][e] / 255.0);
+                    if (kind == 2 && e >= 4) { /* the first stream's own lists hold other numbers past 4 */
+                        second_codes[v][e] = codes8[v][e];
+                        codes8[v][e] = (uint8_t)(255 - codes8[v][e]);
+                        joints8[v][e] = (uint8_t)((m.joints[v][e] + 1) % BONES);
+                    }
+                }
+            floats = packed_desc(&m, bones, BONES, &a_p[0][0], &a_n[0][0]);
+            coded = packed_desc(&m, bones, BONES, &b_p[0][0], &b_n[0][0]);
+            coded.joint_format = kind == 1 ? FK_JOINTS_U16 : FK_JOINTS_U8;
+            coded.joints = kind == 1 ? (const void *)m.joints : (const void *)joints8;
+            coded.joint_stride = kind == 1 ? sizeof m.joints[0] : sizeof joints8[0];
+            coded.weight_format = kind == 1 ? FK_WEIGHTS_UNORM16 : FK_WEIGHTS_UNORM8;
+            coded.weights = kind == 1 ? (const void *)codes16 : (const void *)codes8;
+            coded.weight_stride = kind == 1 ? sizeof codes16[0] : sizeof codes8[0];
+            if (kind == 2) { /* influences 4 on from a second stream */
+                coded.joints2 = &second[0][4]; coded.joint2_stride = sizeof second[0];
+                coded.weights2 = &second_codes[0][4]; coded.weight2_stride = sizeof second_codes[0];
+            }
+            for (dqs = 0; dqs < 2; ++dqs) {
+                memset(a_p, 0, sizeof a_p); memset(b_p, 0, sizeof b_p); memset(a_n, 0, sizeof a_n); memset(b_n, 0, sizeof b_n);
+                CHECK((dqs ? fk_skin_dqs(&floats) : fk_skin_lbs(&floats)) == FK_OK &&
+                          (dqs ? fk_skin_dqs(&coded) : fk_skin_lbs(&coded)) == FK_OK &&
+                          fk_skin_validate(&coded, dqs ? FK_SKIN_DQS : FK_SKIN_LBS) == FK_OK, "k=%d kind %d: failed", k, kind);
+                CHECK(memcmp(a_p, b_p, sizeof a_p) == 0 && memcmp(a_n, b_n, sizeof a_n) == 0,
+                      "%s k=%d: %s give other bits than their floats", dqs ? "DQS" : "LBS", k,
+                      kind == 0 ? "uint8_t joints, unorm8 weights" : kind == 1 ? "unorm16 weights" : "two streams");
+            }
+        }
+    /* a single influence of weight 128 / 255 scales a point at (1, 0, 0) by it */
+    {
+        float p[3] = {1.0f, 0.0f, 0.0f}, out[3];
+        uint8_t joint = 0, code = 128;
+        fk_rigid identity = fk_rigid_identity();
+        fk_skin_desc d;
+        memset(&d, 0, sizeof d);
+        d.vertex_count = 1; d.influences = 1; d.positions = p; d.out_positions = out;
+        d.joints = &joint; d.joint_format = FK_JOINTS_U8; d.weights = &code; d.weight_format = FK_WEIGHTS_UNORM8;
+        d.transforms = &identity; d.transform_count = 1;
+        CHECK(fk_skin_lbs(&d) == FK_OK && out[0] == 128.0f / 255.0f && out[0] != 0.5f, "128 / 255: %.9g", (double)out[0]);
+    }
+}
+
+/* Bad formats and streams get their codes, from validation and both methods. */
+static void bad_gltf_formats_get_their_codes(void)
+{
+    static mesh m;
+    static uint8_t bytes[VERTS][MAX_K];
+    fk_rigid bones[BONES];
+    fk_skin_desc good, d;
+    random_bones(bones, BONES);
+    random_mesh(&m, 6, BONES);
+    good = packed_desc(&m, bones, BONES, &out_p[0][0], &out_n[0][0]);
+    good.joints2 = &m.joints[0][4]; good.joint2_stride = sizeof m.joints[0];
+    good.weights2 = &m.weights[0][4]; good.weight2_stride = sizeof m.weights[0];
+#define EXPECT(code, what) \
+    CHECK(fk_skin_validate(&d, FK_SKIN_LBS) == (code) && fk_skin_validate(&d, FK_SKIN_DQS) == (code) && \
+          fk_skin_lbs(&d) == (code) && fk_skin_dqs(&d) == (code), what)
+    d = good; EXPECT(FK_OK, "two streams");
+    d = good; d.joint_format = (fk_joint_format)2; EXPECT(FK_ERROR_INVALID_OPTION, "unnamed joint format");
+    d = good; d.weight_format = (fk_weight_format)3; EXPECT(FK_ERROR_INVALID_OPTION, "unnamed weight format");
+    d = good; d.weights2 = NULL; EXPECT(FK_ERROR_NULL_ARGUMENT, "joints2 without weights2");
+    d = good; d.joints2 = NULL; EXPECT(FK_ERROR_NULL_ARGUMENT, "weights2 without joints2");
+    d = good; d.influences = 4; EXPECT(FK_ERROR_INVALID_COUNT, "a second stream for 4 influences");
+    d = good; d.influences = 9; EXPECT(FK_ERROR_INVALID_COUNT, "a second stream for 9 influences");
+    d = good; d.joint2_stride = 2; EXPECT(FK_ERROR_INVALID_STRIDE, "second joint stride below 2 (k - 4)");
+    d = good; d.joint_stride = 6; EXPECT(FK_ERROR_INVALID_STRIDE, "first joint stride below 2 x 4");
+    d = good; d.weight_format = FK_WEIGHTS_UNORM16; d.weights = (const char *)m.weights + 1; d.weights2 = NULL; d.joints2 = NULL;
+    EXPECT(FK_ERROR_INVALID_STRIDE, "unorm16 weights misaligned");
+    d = good; d.joint_format = FK_JOINTS_U8; d.joints = bytes; d.joint_stride = 5; d.joints2 = bytes; d.joint2_stride = 3;
+    memset(bytes, 0, sizeof bytes); EXPECT(FK_OK, "uint8_t joints at odd strides");
+    bytes[7][2] = BONES; EXPECT(FK_ERROR_JOINT_OUT_OF_RANGE, "a uint8_t joint past the bones");
+#undef EXPECT
+}
+
 int main(void)
 {
     RUN_TEST(every_result_has_its_own_description);
@@ -1726,5 +1826,7 @@ int main(void)
     RUN_TEST(tangents_turn_with_their_bones_and_keep_their_handedness);
     RUN_TEST(tangents_strided_interleaved_and_in_place_equal_packed);
     RUN_TEST(bad_tangent_descriptors_get_their_codes);
+    RUN_TEST(gltf_formats_skin_as_their_floats);
+    RUN_TEST(bad_gltf_formats_get_their_codes);
     return check_finish();
 }

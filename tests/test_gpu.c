@@ -439,7 +439,7 @@ static double skin_scale(const fk_skin_desc *d, int i)
     double largest = 0.0;
     int e, row;
     for (e = 0; e < d->influences; ++e) {
-        const int j = d->joints[i * d->influences + e];
+        const int j = ((const uint16_t *)d->joints)[i * d->influences + e];
         float m[12];
         double size = 0.0;
         if (d->matrices) memcpy(m, d->matrices + 12 * j, sizeof m);

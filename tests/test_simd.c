@@ -1692,6 +1692,63 @@ static void scratch_is_used_when_large_enough(void)
     }
 }
 
+/* ---- glTF's vertex formats ----------------------------------------------------- */
+
+static uint8_t joints_u8[MAX_VERTICES][MAX_K], codes_u8[MAX_VERTICES][MAX_K];
+static uint16_t codes_u16[MAX_VERTICES][MAX_K];
+static uint8_t first_u8[MAX_VERTICES][4], second_u8[MAX_VERTICES][4], first_c8[MAX_VERTICES][4], second_c8[MAX_VERTICES][4];
+
+/* Joints as uint8_t and weights as normalized uint8_t or uint16_t (wide), or
+   in two streams of 4 and k - 4 (JOINTS_0/1, WEIGHTS_0/1 with uint8_t), give
+   the bits of the same influences as uint16_t and float, the floats converted
+   by glTF's formula, c / 255.0 (or 65535.0) rounded to float; every method,
+   with and without normals, k = 1 to 8. */
+static void gltf_formats_give_the_converted_floats_bits(void)
+{
+    int method, k, i, e, kind, with_normals;
+    for (method = 0; method < METHODS; ++method) {
+        skin_function skin = use_method(method);
+        if (method < 2) make_bones(3.0f); else make_affine_bones(0);
+        for (k = 1; k <= MAX_K; ++k)
+            for (kind = 0; kind < 3; ++kind) {
+                if (kind == 2 && k < 5) continue;
+                make_mesh(301, k);
+                for (i = 0; i < test_mesh.count; ++i)
+                    for (e = 0; e < k; ++e) {
+                        joints_u8[i][e] = (uint8_t)test_mesh.joints[i][e];
+                        codes_u8[i][e] = (uint8_t)(rng_next() % 256);
+                        codes_u16[i][e] = (uint16_t)(rng_next() % 65536);
+                        test_mesh.weights[i][e] = kind == 1 ? (float)(codes_u16[i][e] / 65535.0) : (float)(codes_u8[i][e] / 255.0);
+                        if (e < 4) { first_u8[i][e] = joints_u8[i][e]; first_c8[i][e] = codes_u8[i][e]; }
+                        else { second_u8[i][e - 4] = joints_u8[i][e]; second_c8[i][e - 4] = codes_u8[i][e]; }
+                    }
+                for (with_normals = 0; with_normals < 2; ++with_normals) {
+                    fk_skin_desc floats = packed_desc((const uint16_t (*)[MAX_K])test_mesh.joints, with_normals, out_a);
+                    fk_skin_desc coded = packed_desc((const uint16_t (*)[MAX_K])test_mesh.joints, with_normals, out_b);
+                    coded.joint_format = kind == 1 ? FK_JOINTS_U16 : FK_JOINTS_U8;
+                    coded.joints = kind == 1 ? (const void *)test_mesh.joints : (const void *)joints_u8;
+                    coded.joint_stride = kind == 1 ? sizeof test_mesh.joints[0] : sizeof joints_u8[0];
+                    coded.weight_format = kind == 1 ? FK_WEIGHTS_UNORM16 : FK_WEIGHTS_UNORM8;
+                    coded.weights = kind == 1 ? (const void *)codes_u16 : (const void *)codes_u8;
+                    coded.weight_stride = kind == 1 ? sizeof codes_u16[0] : sizeof codes_u8[0];
+                    if (kind == 2) { /* packed streams: strides of 0 */
+                        coded.joints = first_u8; coded.weights = first_c8; coded.joint_stride = coded.weight_stride = 0;
+                        coded.joints2 = second_u8; coded.weights2 = second_c8;
+                        coded.joint2_stride = coded.weight2_stride = sizeof second_u8[0];
+                        if (k == 8) coded.joint2_stride = coded.weight2_stride = 0;
+                        coded.joint_stride = sizeof first_u8[0]; /* = 4, the packed stride, given */
+                    }
+                    memset(out_a, 0x5a, sizeof out_a); memset(out_b, 0x5a, sizeof out_b);
+                    CHECK(skin(&floats) == FK_OK && skin(&coded) == FK_OK, "%s k=%d: a call failed", method_name[method], k);
+                    CHECK(memcmp(out_a, out_b, sizeof out_a) == 0, "%s k=%d%s: %s give other bits than their floats",
+                          method_name[method], k, with_normals ? " +normals" : "",
+                          kind == 0 ? "uint8_t joints, unorm8 weights" : kind == 1 ? "unorm16 weights" : "two streams");
+                }
+            }
+        (void)use_method(0);
+    }
+}
+
 int main(void)
 {
     RUN_TEST(lbs_simd_matches_reference);
@@ -1721,5 +1778,6 @@ int main(void)
     RUN_TEST(the_simd128_tier_was_compared);
     RUN_TEST(rigs_of_1000_bones_give_the_bits_of_64);
     RUN_TEST(scratch_is_used_when_large_enough);
+    RUN_TEST(gltf_formats_give_the_converted_floats_bits);
     return check_finish();
 }
