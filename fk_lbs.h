@@ -73,15 +73,19 @@
      FK_LBS_DEF               linkage of the public functions (default: extern)
      FK_LBS_ASSERT(x)         assertion for programmer errors (default: assert)
      FK_LBS_PALETTE_CAPACITY  bones whose matrices are precomputed on the stack per
-                              skinning call (default 256: 16 KB; DQS of bones with
-                              scale keeps 44 floats a bone, so 93 fit); larger rigs
-                              still work, in the plain C loop, converting each bone
-                              as it is used and keeping the last 16 (3 KB): several
-                              to over a hundred times slower, so raise it for large
-                              rigs (bones x 44 / 16 for bones with scale). The fast
+                              skinning call without scratch memory (default 256:
+                              16 KB; DQS of bones with scale keeps 44 floats a bone,
+                              so 93 fit); larger rigs still work, in the plain C
+                              loop, converting each bone as it is used and keeping
+                              the last 16 (3 KB): several to over a hundred times
+                              slower, so give them fk_skin_desc::scratch
+                              (fk_skin_scratch_size()), which also takes the
+                              palette and the large tables off the stack. The fast
                               paths take some stack beside it: rigid DQS 11 KB of
-                              sign tables, DQS with scale centred at the bone 24 KB
-                              (copies of the palette's parts and buffers)
+                              sign tables, DQS with scale centred at the bone 31 KB
+                              without scratch (copies of the palette's parts, sign
+                              tables, buffers), 19 KB with it (and no palette on
+                              the stack); 3 KB of those convert glTF's formats
      FK_LBS_RIGID_TOLERANCE   relative tolerance (default 1e-4) within which engine
                               matrices count as rigid in fk_bind_from_matrices(),
                               fk_pose_from_matrices() and fk_skin_dqs(): above float
@@ -920,10 +924,11 @@ FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc);
     of the bind poses (an armature's), where those are rigid: a scale carried by
     the whole rig (an armature object scaled by 0.01) belongs outside, applied to
     the skinned mesh. docs/skinning.md has the formulas. Bones with scale take
-    the fast paths for rigs of up to FK_LBS_PALETTE_CAPACITY x 16 / 44 bones (a
-    bone with scale keeps 44 floats), centred at the vertex up to 128 of them;
-    larger rigs, the reference loop: for a rig with scale of more than 93 bones,
-    define FK_LBS_PALETTE_CAPACITY as at least bones x 44 / 16. */
+    the fast paths for rigs of any size given scratch memory
+    (fk_skin_scratch_size()); without it, for rigs of up to
+    FK_LBS_PALETTE_CAPACITY x 16 / 44 bones (a bone with scale keeps 44 floats),
+    centred at the vertex up to 128 of them, and larger rigs take the reference
+    loop. */
 FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
 
 /** @brief The scratch memory (fk_skin_desc::scratch) with which fk_skin_lbs()
@@ -10029,8 +10034,9 @@ typedef struct fk__lists {
 static FK__ALWAYS_INLINE void fk__convert_joints(const char *p, fk_joint_format format, int count, uint16_t *out)
 {
     int e = 0;
-    if (format == FK_JOINTS_U16) {
-        memcpy(out, p, sizeof(uint16_t) * (size_t)count);
+    if (format == FK_JOINTS_U16) { /* copies of a fixed size, which need no call */
+        for (; e + 4 <= count; e += 4) memcpy(out + e, p + 2 * e, 4 * sizeof(uint16_t));
+        for (; e < count; ++e) memcpy(out + e, p + 2 * e, sizeof(uint16_t));
         return;
     }
     for (; e + 4 <= count; e += 4) fk__u16_from_u8(p + e, out + e);
@@ -10043,7 +10049,8 @@ static FK__ALWAYS_INLINE void fk__convert_weights(const char *p, fk_weight_forma
     int e = 0;
     uint16_t c;
     if (format == FK_WEIGHTS_FLOAT) {
-        memcpy(out, p, sizeof(float) * (size_t)count);
+        for (; e + 4 <= count; e += 4) memcpy(out + e, p + 4 * e, 4 * sizeof(float));
+        for (; e < count; ++e) memcpy(out + e, p + 4 * e, sizeof(float));
         return;
     }
     for (; e + 4 <= count; e += 4)
@@ -10056,25 +10063,45 @@ static FK__ALWAYS_INLINE void fk__convert_weights(const char *p, fk_weight_forma
     }
 }
 
+/* One stream's lists of count vertices, elements a vertex from each, into
+   the packed lists k apart; each format's loop apart, so that no test of the
+   format is left inside it. */
+static void fk__convert_stream(const fk_skin_desc *d, const char *joints, size_t joint_stride, const char *weights,
+                               size_t weight_stride, int count, int elements, uint16_t *out_joints, float *out_weights)
+{
+    const size_t k = (size_t)d->influences;
+    int v;
+    if (d->joint_format == FK_JOINTS_U8)
+        for (v = 0; v < count; ++v)
+            fk__convert_joints(joints + (size_t)v * joint_stride, FK_JOINTS_U8, elements, out_joints + (size_t)v * k);
+    else
+        for (v = 0; v < count; ++v)
+            fk__convert_joints(joints + (size_t)v * joint_stride, FK_JOINTS_U16, elements, out_joints + (size_t)v * k);
+    if (d->weight_format == FK_WEIGHTS_UNORM8)
+        for (v = 0; v < count; ++v)
+            fk__convert_weights(weights + (size_t)v * weight_stride, FK_WEIGHTS_UNORM8, elements, out_weights + (size_t)v * k);
+    else if (d->weight_format == FK_WEIGHTS_UNORM16)
+        for (v = 0; v < count; ++v)
+            fk__convert_weights(weights + (size_t)v * weight_stride, FK_WEIGHTS_UNORM16, elements, out_weights + (size_t)v * k);
+    else
+        for (v = 0; v < count; ++v)
+            fk__convert_weights(weights + (size_t)v * weight_stride, FK_WEIGHTS_FLOAT, elements, out_weights + (size_t)v * k);
+}
+
 /* Points the block's run at its vertices' joints and weights, converted;
    the block starts at vertex begin of the call. */
 static void fk__convert_lists(const fk_skin_desc *d, const fk__skin_layout *layout, int begin, fk__skin_run *block,
                               fk__lists *lists)
 {
-    const int k = d->influences, first = d->joints2 ? 4 : k;
-    int v;
-    for (v = 0; v < block->count; ++v) {
-        const size_t i = (size_t)(begin + v), at = (size_t)v * (size_t)k;
-        fk__convert_joints((const char *)d->joints + i * layout->joint_stride, d->joint_format, first,
-                           lists->joints + at);
-        fk__convert_weights((const char *)d->weights + i * layout->weight_stride, d->weight_format, first,
-                            lists->weights + at);
-        if (!d->joints2) continue;
-        fk__convert_joints((const char *)d->joints2 + i * layout->joint2_stride, d->joint_format, k - 4,
-                           lists->joints + at + 4);
-        fk__convert_weights((const char *)d->weights2 + i * layout->weight2_stride, d->weight_format, k - 4,
-                            lists->weights + at + 4);
-    }
+    const int k = d->influences;
+    const size_t i = (size_t)begin;
+    fk__convert_stream(d, (const char *)d->joints + i * layout->joint_stride, layout->joint_stride,
+                       (const char *)d->weights + i * layout->weight_stride, layout->weight_stride, block->count,
+                       d->joints2 ? 4 : k, lists->joints, lists->weights);
+    if (d->joints2)
+        fk__convert_stream(d, (const char *)d->joints2 + i * layout->joint2_stride, layout->joint2_stride,
+                           (const char *)d->weights2 + i * layout->weight2_stride, layout->weight2_stride, block->count,
+                           k - 4, lists->joints + 4, lists->weights + 4);
     block->joints = (const char *)lists->joints;
     block->weights = (const char *)lists->weights;
     block->joint_stride = sizeof(uint16_t) * (size_t)k;

@@ -776,7 +776,7 @@ simd_mutant scaled_dqs_long_rows_not_gathered avx2 fk__dqs_four_signed_weights8 
 # glTF's formats in the fast paths: unorm16 divided by 65536, the second
 # stream's weights one place early, uint8_t joints widened into high bytes.
 simd_mutant gltf_unorm16_by_65536 sse2 fk__convert_weights '255.0f : 65535.0f);' '255.0f : 65536.0f);'
-simd_mutant gltf_second_stream_one_early avx2 fk__convert_lists 'lists->weights + at + 4);' 'lists->weights + at + 3);'
+simd_mutant gltf_second_stream_one_early avx2 fk__convert_lists 'lists->joints + 4, lists->weights + 4);' 'lists->joints + 4, lists->weights + 3);'
 simd_mutant gltf_u8_joints_in_high_bytes sse2 fk__u8x4_widened@sse2 '_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)bytes), _mm_setzero_si128())' \
 '_mm_unpacklo_epi8(_mm_setzero_si128(), _mm_cvtsi32_si128((int)bytes))'
 

@@ -214,6 +214,8 @@ static size_t allocated_bytes;
 static fk_rigid big_bones[BIG_RIG], big_bind_poses[BIG_RIG];
 static float big_scaled_bones[BIG_RIG][12];
 static uint16_t *big_joints;   /* joints[4] spread over the big rig */
+static uint8_t *joints_u8, *weights_u8; /* joints[4] as uint8_t, weights[4] as unorm8 codes */
+static uint16_t *weights_u16;  /* and as unorm16 codes */
 static void *scratch;          /* SCRATCH_BYTES for the big rig's calls */
 
 static void *allocate(size_t bytes)
@@ -294,6 +296,13 @@ static void make_data(void)
     big_joints = (uint16_t *)allocate(2 * 4 * n);
     for (i = 0; i < 4 * n; ++i) big_joints[i] = (uint16_t)(joints[4][i] * SPREAD + 3);
     scratch = allocate(SCRATCH_BYTES);
+    joints_u8 = (uint8_t *)allocate(4 * n); weights_u8 = (uint8_t *)allocate(4 * n);
+    weights_u16 = (uint16_t *)allocate(2 * 4 * n);
+    for (i = 0; i < 4 * n; ++i) {
+        joints_u8[i] = (uint8_t)joints[4][i];
+        weights_u8[i] = (uint8_t)(weights[4][i] * 255.0f + 0.5f);
+        weights_u16[i] = (uint16_t)(weights[4][i] * 65535.0f + 0.5f);
+    }
     /* memcpy moves half of a case's bytes each way: at most (12 + 16 + 32 + 12 + 24) / 2 per vertex */
     copy_source = (unsigned char *)allocate(bytes_per_vertex(MAX_K, 1) / 2 * n);
     copy_target = (unsigned char *)allocate(bytes_per_vertex(MAX_K, 1) / 2 * n);
@@ -308,6 +317,7 @@ typedef struct job {
     int affine;        /* skin with scaled_bones, as matrices */
     int at_bone;       /* and DQS centres their scale parts at the bone */
     int big;           /* k = 4 on the rig of 1000 bones, its palette in scratch memory */
+    int format;        /* k = 4: 1 uint8_t joints and unorm8 weights, 2 unorm16 weights; k = 8: 3 two streams */
 } job;
 
 static void run_memcpy(void *context)
@@ -367,6 +377,17 @@ static fk_skin_desc job_desc(const job *j)
         d.dqs_scale_center = j->at_bone ? FK_DQS_SCALE_AT_BONE : FK_DQS_SCALE_AT_VERTEX;
     }
     d.transform_count = BONES;
+    if (j->format == 1 || j->format == 2) {
+        d.joint_format = j->format == 1 ? FK_JOINTS_U8 : FK_JOINTS_U16;
+        d.joints = j->format == 1 ? (const void *)(joints_u8 + 4 * first) : d.joints;
+        d.weight_format = j->format == 1 ? FK_WEIGHTS_UNORM8 : FK_WEIGHTS_UNORM16;
+        d.weights = j->format == 1 ? (const void *)(weights_u8 + 4 * first) : (const void *)(weights_u16 + 4 * first);
+    }
+    if (j->format == 3) { /* the k = 8 lists as two streams of 4 */
+        d.joint_stride = 8 * sizeof(uint16_t); d.weight_stride = 8 * sizeof(float);
+        d.joints2 = joints[8] + 8 * first + 4; d.joint2_stride = d.joint_stride;
+        d.weights2 = weights[8] + 8 * first + 4; d.weight2_stride = d.weight_stride;
+    }
     if (j->big) {
         d.joints = big_joints + 4 * first;
         d.transforms = d.transforms ? big_bones : NULL;
@@ -464,7 +485,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
             timing t;
             j.end = n; j.k = k; j.with_normals = w;
             j.copy_bytes = bytes_per_vertex(k, w) / 2;
@@ -477,7 +498,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
             timing t;
             j.end = n; j.k = k; j.with_normals = w;
             t = time_calls(run_plain, &j, calls);
@@ -488,7 +509,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
             timing t;
             j.end = n; j.k = k; j.with_normals = w;
             t = time_calls(run_skin, &j, calls);
@@ -498,7 +519,7 @@ static void bench_skinning(int n)
     for (w = 0; w < 2; ++w)
         for (i = 0; i < 4; ++i) {
             int k = ks[i];
-            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, lbs;
+            job j = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, lbs;
             timing t;
             paired_ratios ratios;
             j.end = n; j.k = k; j.with_normals = w; j.dqs = 1;
@@ -509,7 +530,7 @@ static void bench_skinning(int n)
             print_dqs_ratios(ratios, "");
         }
     for (w = 0; w < 2; ++w) { /* rigs whose bones fit one hemisphere take a shorter path */
-        job j = {0, 0, 4, 0, 1, 1, 0, 0, 0, 0, 0}, lbs;
+        job j = {0, 0, 4, 0, 1, 1, 0, 0, 0, 0, 0, 0}, lbs;
         timing t;
         paired_ratios ratios;
         j.end = n; j.with_normals = w;
@@ -524,7 +545,7 @@ static void bench_skinning(int n)
        bone), each against LBS of rigid bones */
     for (use_dqs = 0; use_dqs < 3; ++use_dqs)
         for (w = 0; w < 2; ++w) {
-            job j = {0, 0, 4, 0, 0, 0, 0, 0, 1, 0, 0}, lbs;
+            job j = {0, 0, 4, 0, 0, 0, 0, 0, 1, 0, 0, 0}, lbs;
             timing t;
             paired_ratios ratios;
             j.end = n; j.with_normals = w; j.dqs = use_dqs > 0; j.at_bone = use_dqs == 2;
@@ -536,7 +557,7 @@ static void bench_skinning(int n)
             print_ratios(use_dqs ? "DQS with scale/LBS" : "affine/rigid", ratios, "");
         }
     { /* interleaved records (the same 72 bytes per vertex as k = 4 with normals) */
-        job lbs = {0, 0, 4, 1, 0, 0, 0, 1, 0, 0, 0}, dqs;
+        job lbs = {0, 0, 4, 1, 0, 0, 0, 1, 0, 0, 0, 0}, dqs;
         timing t;
         paired_ratios ratios;
         lbs.end = n;
@@ -561,7 +582,7 @@ static void bench_inputs(int n)
     char name[64];
     printf("\n%d vertices, k=4 +normals: 1000 bones (scratch) against the 64 they use (median ms, min-max)\n", n);
     for (method = 0; method < 5; ++method) {
-        job small = {0, 0, 4, 1, 0, 0, 0, 0, 0, 0, 0}, big;
+        job small = {0, 0, 4, 1, 0, 0, 0, 0, 0, 0, 0, 0}, big;
         timing t;
         paired_ratios ratios;
         small.end = n; small.dqs = method == 1 || method >= 3; small.affine = method >= 2; small.at_bone = method == 4;
@@ -570,6 +591,20 @@ static void bench_inputs(int n)
         snprintf(name, sizeof name, "%s 1000 bones", names[method]);
         print_row(name, n, bytes_per_vertex(4, 1), t, 0.0, 0.0);
         print_ratios("1000/64 bones", ratios, "");
+    }
+    printf("%d vertices +normals: glTF's formats against uint16_t joints and float weights (median ms, min-max)\n", n);
+    for (method = 0; method < 6; ++method) {
+        const int format = 1 + method % 3, dqs = method >= 3;
+        job plain = {0, 0, 4, 1, 0, 0, 0, 0, 0, 0, 0, 0}, coded;
+        timing t;
+        paired_ratios ratios;
+        plain.end = n; plain.dqs = dqs; plain.k = format == 3 ? 8 : 4;
+        coded = plain; coded.format = format;
+        t = time_paired(run_skin, &coded, run_skin, &plain, calls, &ratios);
+        snprintf(name, sizeof name, "%s %s", dqs ? "DQS" : "LBS",
+                 format == 1 ? "k=4 u8, unorm8" : format == 2 ? "k=4 unorm16" : "k=8 two streams");
+        print_row(name, n, bytes_per_vertex(plain.k, 1), t, 0.0, 0.0);
+        print_ratios("format/float", ratios, "");
     }
 }
 
@@ -580,7 +615,7 @@ static void bench_threads(int n)
     int calls = calls_for(n), c;
     printf("\n%d vertices, k=4, positions, split over 2 threads (median ms, min-max):\n", n);
     for (c = 0; c < 2; ++c) {
-        job whole = {0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0};
+        job whole = {0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         whole.end = n; whole.copy_bytes = bytes_per_vertex(4, 0) / 2;
         h.run = c ? run_skin : run_memcpy;
         h.half[0] = whole; h.half[0].end = n / 2;
@@ -602,7 +637,7 @@ static void bench_call_cost(void)
     int dqs;
     printf("\nCost of a call with %d bones, 16 vertices, k=4 (median, min-max):\n", BONES);
     for (dqs = 0; dqs < 2; ++dqs) {
-        job tiny = {0, 16, 4, 0, 0, 0, 0, 0, 0, 0, 0};
+        job tiny = {0, 16, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         timing t;
         tiny.dqs = dqs;
         t = time_calls(run_skin, &tiny, 10000);
@@ -621,7 +656,7 @@ static void bench_clock(void)
 #ifdef BENCH_HAVE_TSC
     enum { MULTIPLIES = 30000 };
     static const char *const after[3] = {"20 ms of scalar work", "fk_skin_lbs, 1M vertices", "fk_skin_dqs, 1M vertices"};
-    job whole = {0, MAX_VERTICES, 4, 0, 0, 0, 0, 0, 0, 0, 0};
+    job whole = {0, MAX_VERTICES, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     double samples[3][SAMPLES];
     int s, c;
     for (s = 0; s < SAMPLES; ++s)
@@ -1082,7 +1117,7 @@ static void bench_against_baseline(void)
     for (i = 0; i < 5; ++i) { /* 1M vertices, k = 4, 64 bones: LBS, LBS +normals, DQS; 16 vertices: LBS, DQS */
         static const char *const names[5] = {"fk_skin_lbs 1M k=4", "fk_skin_lbs 1M k=4 +normals", "fk_skin_dqs 1M k=4",
                                              "fk_skin_lbs 16 vertices k=4", "fk_skin_dqs 16 vertices k=4"};
-        job j = {0, MAX_VERTICES, 4, 0, 0, 0, 0, 0, 0, 0, 0};
+        job j = {0, MAX_VERTICES, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         j.with_normals = i == 1;
         j.dqs = i == 2 || i == 4;
         if (i >= 3) j.end = 16;
