@@ -575,6 +575,9 @@ mutant validate_ignores_the_method fk_skin_validate 'if (result == FK_OK && meth
 mutant unorm8_weight_by_256 fk__unorm_weight '255.0f : 65535.0f' '256.0f : 65535.0f'
 mutant second_stream_from_fifth_influence_on fk__influence_weight 'd->weights2 && k >= 4' 'd->weights2 && k >= 5'
 
+# fk_skin_scratch_size() counts a word of sign bits per 128 bones.
+mutant scratch_size_half_the_sign_bits fk__dqs_scaled_table_bytes 'sizeof(uint64_t) * ((n + 63) / 64)' 'sizeof(uint64_t) * ((n + 63) / 128)'
+
 # Joint indices not checked against transform_count.
 mutant joint_index_unchecked fk__influence_joint '(int)joint < d->transform_count' '1'
 

@@ -1776,6 +1776,38 @@ static void bad_gltf_formats_get_their_codes(void)
 #undef EXPECT
 }
 
+/* fk_skin_scratch_size() by its formula: 64 n bytes (rigid, or LBS of any
+   bones), 176 n for DQS of bones with scale and besides a bit per pair of
+   bones (at the vertex) or 128 n (at the bone), each part rounded up to 64
+   bytes, plus 64. */
+static void scratch_size_follows_its_formula(void)
+{
+    static fk_rigid rigid[1000];
+    static float matrices[1000][12];
+    fk_skin_desc d;
+    int j;
+    for (j = 0; j < 1000; ++j) {
+        rigid[j] = fk_rigid_identity();
+        fk_mat34_from_trs(fk_vec3_make(0, 0, 0), fk_quat_identity(), fk_vec3_make(1, 2, 1), matrices[j]);
+    }
+    memset(&d, 0, sizeof d);
+    d.transforms = rigid; d.transform_count = 1000;
+    CHECK(fk_skin_scratch_size(&d, FK_SKIN_LBS) == 64 + 64000 && fk_skin_scratch_size(&d, FK_SKIN_DQS) == 64 + 64000,
+          "rigid: %u", (unsigned)fk_skin_scratch_size(&d, FK_SKIN_DQS));
+    d.transforms = NULL; d.matrices = &matrices[0][0];
+    CHECK(fk_skin_scratch_size(&d, FK_SKIN_LBS) == 64 + 64000, "affine LBS");
+    CHECK(fk_skin_scratch_size(&d, FK_SKIN_DQS) == 64 + 176000 + 1000 * 16 * 8, "DQS with scale at the vertex: %u",
+          (unsigned)fk_skin_scratch_size(&d, FK_SKIN_DQS));
+    d.dqs_scale_center = FK_DQS_SCALE_AT_BONE;
+    CHECK(fk_skin_scratch_size(&d, FK_SKIN_DQS) == 64 + 176000 + 128000, "at the bone");
+    d.transform_count = 3; /* 3 x 176 = 528 rounds to 576; 3 x 8 to 64 */
+    d.dqs_scale_center = FK_DQS_SCALE_AT_VERTEX;
+    CHECK(fk_skin_scratch_size(&d, FK_SKIN_DQS) == 64 + 576 + 64, "3 bones: %u", (unsigned)fk_skin_scratch_size(&d, FK_SKIN_DQS));
+    CHECK(fk_skin_scratch_size(NULL, FK_SKIN_LBS) == 0 && fk_skin_scratch_size(&d, (fk_skin_method)5) == 0, "nothing to size");
+    d.transform_count = 0;
+    CHECK(fk_skin_scratch_size(&d, FK_SKIN_DQS) == 0, "no bones");
+}
+
 int main(void)
 {
     RUN_TEST(every_result_has_its_own_description);
@@ -1828,5 +1860,6 @@ int main(void)
     RUN_TEST(bad_tangent_descriptors_get_their_codes);
     RUN_TEST(gltf_formats_skin_as_their_floats);
     RUN_TEST(bad_gltf_formats_get_their_codes);
+    RUN_TEST(scratch_size_follows_its_formula);
     return check_finish();
 }
