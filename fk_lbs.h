@@ -10126,24 +10126,40 @@ static FK__NOINLINE int fk__joints_in_range(const fk__skin_run *r)
 
 /* Runs a kernel block by block; a block with a bad joint index goes to the
    reference loop, which skins the vertices before the bad one and reports it. */
-static fk_result fk__skin_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                               const fk__skin_run *run, void (*kernel)(const fk__skin_run *),
-                               fk_result (*reference)(const fk_skin_desc *, const fk__skin_layout *, const float *,
-                                                      int, int))
+static FK__ALWAYS_INLINE fk_result fk__skin_blocks(const fk_skin_desc *d, const fk__skin_layout *layout,
+                                                  const float *palette, const fk__skin_run *run,
+                                                  void (*kernel)(const fk__skin_run *), fk__reference_skin reference,
+                                                  fk__lists *lists)
 {
     fk__skin_run block = *run;
-    fk__lists lists;
-    const int size = layout->converted ? FK__CONVERT_BLOCK : FK__SKIN_BLOCK;
+    const int size = lists ? FK__CONVERT_BLOCK : FK__SKIN_BLOCK;
     int begin;
     for (begin = 0; begin < d->vertex_count; begin += size) {
         if (begin > 0) fk__skin_run_advance(&block, size); /* never past the last vertex */
         block.count = d->vertex_count - begin < size ? d->vertex_count - begin : size;
-        if (layout->converted) fk__convert_lists(d, layout, begin, &block, &lists);
+        if (lists) fk__convert_lists(d, layout, begin, &block, lists);
         if (!fk__joints_in_range(&block)) return reference(d, layout, palette, begin, d->vertex_count);
         FK__TEST_KERNEL_RAN(kernel);
         kernel(&block);
     }
     return FK_OK;
+}
+
+/* Out of line, so that only calls in glTF's formats carry the lists on their stack. */
+static FK__NOINLINE fk_result fk__skin_converted(const fk_skin_desc *d, const fk__skin_layout *layout,
+                                                const float *palette, const fk__skin_run *run,
+                                                void (*kernel)(const fk__skin_run *), fk__reference_skin reference)
+{
+    fk__lists lists;
+    return fk__skin_blocks(d, layout, palette, run, kernel, reference, &lists);
+}
+
+static fk_result fk__skin_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                               const fk__skin_run *run, void (*kernel)(const fk__skin_run *),
+                               fk__reference_skin reference)
+{
+    if (layout->converted) return fk__skin_converted(d, layout, palette, run, kernel, reference);
+    return fk__skin_blocks(d, layout, palette, run, kernel, reference, NULL);
 }
 
 static int fk__lbs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, void *tables,
