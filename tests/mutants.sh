@@ -856,7 +856,7 @@ simd_mutant joint_limit_off_by_one avx2 fk__skin_run_of '(unsigned)d->transform_
 simd_mutant joints_in_range_last_of_each_list_unchecked sse2 fk__joints_in_range 'for (e = 0; e < k; ++e)' 'for (e = 0; e + 1 < k; ++e)'
 
 # A block with a bad index: the reference starts one vertex in, leaving the block's first unwritten.
-simd_mutant skin_fast_bad_block_first_unwritten sse2 fk__skin_fast 'reference(d, layout, palette, begin,' 'reference(d, layout, palette, begin + 1,'
+simd_mutant skin_fast_bad_block_first_unwritten sse2 fk__skin_blocks 'reference(d, layout, palette, begin,' 'reference(d, layout, palette, begin + 1,'
 
 # Tangents taken by the fast paths, which do not write them.
 props_mutant fast_skin_with_tangents avx2 fk__fast_skin_applies '&& !d->tangents' ''
