@@ -492,7 +492,7 @@ static void test_bad_input_writes_nothing(void)
     float out[MAX_V][3], sentinel[MAX_V][3];
     size_t bytes;
     unsigned char *workspace;
-    int c;
+    fk_result c;
     make_limb(&m, 6, 8, 0.6f);
     d = desc_of(&m);
     CHECK(fk_cor_workspace_size(&d, &bytes) == FK_OK, "size fails");
@@ -502,7 +502,7 @@ static void test_bad_input_writes_nothing(void)
     do {                                                                                                          \
         memcpy(out, sentinel, sizeof out);                                                                        \
         c = fk_cor_centers(desc_, first, count, ws, size, out_, 0);                                               \
-        CHECK(c == (code), "line %d: %s, expected %s", __LINE__, fk_result_description((fk_result)c),             \
+        CHECK(c == (code), "line %d: %s, expected %s", __LINE__, fk_result_description(c),                        \
               fk_result_description(code));                                                                      \
         CHECK(!memcmp(out, sentinel, sizeof out), "line %d: wrote on error", __LINE__);                           \
     } while (0)
