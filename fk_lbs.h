@@ -4027,10 +4027,11 @@ static float *fk__out_at(float *base, size_t stride, int vertex)
 static int fk__influence_joint(const fk_skin_desc *d, const fk__skin_layout *layout, int vertex, int k)
 {
     const int second = d->joints2 && k >= 4;
-    const char *list = (const char *)(second ? d->joints2 : d->joints) +
-                       (size_t)vertex * (second ? layout->joint2_stride : layout->joint_stride);
+    const char *list;
     uint16_t joint;
-    if (layout->dense) return k;
+    if (layout->dense) return k; /* no joint lists, and no pointer to offset */
+    list = (const char *)(second ? d->joints2 : d->joints) +
+           (size_t)vertex * (second ? layout->joint2_stride : layout->joint_stride);
     if (second) k -= 4;
     if (d->joint_format == FK_JOINTS_U8) joint = (unsigned char)list[k];
     else memcpy(&joint, list + 2 * (size_t)k, sizeof joint);
