@@ -11,8 +11,11 @@
        - quaternion and rigid-transform math (small structs passed by value);
        - forward kinematics (FK) over a parent array, in any joint order, and
          with scale (glTF's T R S, or about each joint's pivot) as affine matrices;
+         engine rigs (local T R S and inverse binds) straight to skinning
+         matrices, over a skeleton prepared once;
        - linear blend skinning (LBS) and dual quaternion skinning (DQS) of positions
-         and normals, with byte strides for interleaved vertex buffers; LBS of
+         and normals, with byte strides for interleaved vertex buffers, glTF's
+         uint8 joints, normalized weights and second stream as they are; LBS of
          affine bones (scale, shear, mirrors) with exact normals, and DQS of
          bones with scale as Blender's Preserve Volume splits them;
        - optional tangents x y z w (glTF): xyz moves like a normal, w is kept;
