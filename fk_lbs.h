@@ -2322,9 +2322,10 @@ FK_LBS_DEF fk_result fk_retarget_map_names(int target_count, const char *const *
 #define FK__LIKELY(x) (x)
 #endif
 
-/* Inverse kinematics runs once per chain, not per vertex: clang compiles it
-   for size, since it otherwise inlines the quaternion functions into it many
-   times over. */
+/* Code that runs once per chain, joint, track or call, never per vertex
+   (inverse kinematics, Jacobians, tracks and root motion, skinned bounds,
+   draw splits, weight repair): clang compiles it for size, since it otherwise
+   inlines the quaternion functions into it many times over. */
 #if defined(__clang__)
 #define FK__SMALL __attribute__((minsize))
 #else
@@ -4895,11 +4896,11 @@ FK_LBS_DEF fk_result fk_palette_dual_quats_scaled(int bone_count, const int *par
    influence against the triangle's earlier ones), so any k fits. */
 #define FK__SPLIT_WORDS (65536 / 64)
 
-static int fk__split_has(const uint64_t *group, unsigned bone) { return (int)(group[bone / 64] >> (bone % 64) & 1u); }
+static FK__SMALL int fk__split_has(const uint64_t *group, unsigned bone) { return (int)(group[bone / 64] >> (bone % 64) & 1u); }
 
 /* How many bones of triangle t the group lacks; with `add`, they are added to
    it, and written to `list` when it is given. */
-static int fk__split_new_bones(const fk_palette_split_desc *d, size_t t, uint64_t *group, int add, uint16_t *list)
+static FK__SMALL int fk__split_new_bones(const fk_palette_split_desc *d, size_t t, uint64_t *group, int add, uint16_t *list)
 {
     const int slots = 3 * d->influences;
     int a, b, count = 0;
@@ -4924,7 +4925,7 @@ static int fk__split_new_bones(const fk_palette_split_desc *d, size_t t, uint64_
 }
 
 /* One greedy pass: counts the groups, and writes them when the outputs are given. */
-static fk_result fk__split_pass(const fk_palette_split_desc *d, int *triangle_groups, uint16_t *group_bones,
+static FK__SMALL fk_result fk__split_pass(const fk_palette_split_desc *d, int *triangle_groups, uint16_t *group_bones,
                                 int *group_bone_counts, int *group_count)
 {
     uint64_t group[FK__SPLIT_WORDS];
@@ -4976,7 +4977,7 @@ FK_LBS_DEF fk_result fk_palette_split(const fk_palette_split_desc *desc, int gro
 }
 
 /* Where a joint is in the group's palette, or -1. */
-static int fk__local_joint(int group_bone_count, const uint16_t *group_bones, uint16_t joint)
+static FK__SMALL int fk__local_joint(int group_bone_count, const uint16_t *group_bones, uint16_t joint)
 {
     int b;
     for (b = 0; b < group_bone_count; ++b)
@@ -5049,7 +5050,7 @@ typedef struct fk__bounds_bone {
     double m[12], c[12], k[12], q[4];
 } fk__bounds_bone;
 
-static void fk__bounds_bone_of(const fk_skin_desc *d, int dqs, int scaled, int joint, fk__bounds_bone *out)
+static FK__SMALL void fk__bounds_bone_of(const fk_skin_desc *d, int dqs, int scaled, int joint, fk__bounds_bone *out)
 {
     float entry[FK__DQS_SCALED_STRIDE];
     double x, y, z, w, dx, dy, dz, dw;
@@ -5080,7 +5081,7 @@ static void fk__bounds_bone_of(const fk_skin_desc *d, int dqs, int scaled, int j
     fk__mat34_mul_double(out->c, out->k, out->m);
 }
 
-static void fk__mat34_apply_double(const double m[12], const double p[3], double out[3])
+static FK__SMALL void fk__mat34_apply_double(const double m[12], const double p[3], double out[3])
 {
     int row;
     for (row = 0; row < 3; ++row)
@@ -5088,14 +5089,14 @@ static void fk__mat34_apply_double(const double m[12], const double p[3], double
 }
 
 /* Corner c (bits x, y, z) of the box [lo, hi]. */
-static void fk__box_corner(const double lo[3], const double hi[3], int c, double out[3])
+static FK__SMALL void fk__box_corner(const double lo[3], const double hi[3], int c, double out[3])
 {
     int e;
     for (e = 0; e < 3; ++e) out[e] = (c >> e & 1) ? hi[e] : lo[e];
 }
 
 /* The box of a matrix's images of a box's corners. */
-static void fk__box_image(const double m[12], const double lo[3], const double hi[3], double out_lo[3],
+static FK__SMALL void fk__box_image(const double m[12], const double lo[3], const double hi[3], double out_lo[3],
                           double out_hi[3])
 {
     double corner[3], image[3];
@@ -5111,19 +5112,19 @@ static void fk__box_image(const double m[12], const double lo[3], const double h
 }
 
 /* Bone p's partners: its record's list, or every other bone when that overflowed. */
-static int fk__bounds_partner_count(const fk_bone_bounds *record, int bone_count)
+static FK__SMALL int fk__bounds_partner_count(const fk_bone_bounds *record, int bone_count)
 {
     return record->partner_count < 0 ? bone_count : record->partner_count;
 }
 
-static int fk__bounds_partner(const fk_bone_bounds *record, int i)
+static FK__SMALL int fk__bounds_partner(const fk_bone_bounds *record, int i)
 {
     return record->partner_count < 0 ? i : (int)record->partners[i];
 }
 
 /* The LBS step: the box of sum_k w_k A_k v over v in [lo, hi] and normalized
    weights with pivot share >= omega, A_k = m (LBS) or k (DQS's scale parts). */
-static void fk__bounds_blend(const fk_skin_desc *d, const fk_bone_bounds *record, const fk__bounds_bone *pivot,
+static FK__SMALL void fk__bounds_blend(const fk_skin_desc *d, const fk_bone_bounds *record, const fk__bounds_bone *pivot,
                              int dqs, int scaled, const double lo[3], const double hi[3], double out_lo[3],
                              double out_hi[3])
 {
@@ -5151,7 +5152,7 @@ static void fk__bounds_blend(const fk_skin_desc *d, const fk_bone_bounds *record
 }
 
 /* Where bone p's own vertices go: the box [lo, hi] grown by the radius *grow. */
-static void fk__bounds_region(const fk_skin_desc *d, const fk_bone_bounds *bones, int p, int dqs, int scaled,
+static FK__SMALL void fk__bounds_region(const fk_skin_desc *d, const fk_bone_bounds *bones, int p, int dqs, int scaled,
                               double lo[3], double hi[3], double *grow)
 {
     const fk_bone_bounds *record = &bones[p];
@@ -5195,19 +5196,19 @@ static void fk__bounds_region(const fk_skin_desc *d, const fk_bone_bounds *bones
 }
 
 /* Outward rounding to float (beyond float's range: infinity, which the caller refuses). */
-static float fk__round_down(double x)
+static FK__SMALL float fk__round_down(double x)
 {
     const float f = (float)x;
     return (double)f > x ? nextafterf(f, -FLT_MAX) : f;
 }
 
-static float fk__round_up(double x)
+static FK__SMALL float fk__round_up(double x)
 {
     const float f = (float)x;
     return (double)f < x ? nextafterf(f, FLT_MAX) : f;
 }
 
-static fk_result fk__check_bounds_records(const fk_bone_bounds *bones, int bone_count)
+static FK__SMALL fk_result fk__check_bounds_records(const fk_bone_bounds *bones, int bone_count)
 {
     int j, i;
     for (j = 0; j < bone_count; ++j) {
@@ -5224,12 +5225,12 @@ static fk_result fk__check_bounds_records(const fk_bone_bounds *bones, int bone_
     return FK_OK;
 }
 
-static int fk__bounds_record_empty(const fk_bone_bounds *b)
+static FK__SMALL int fk__bounds_record_empty(const fk_bone_bounds *b)
 {
     return b->min.x > b->max.x || b->min.y > b->max.y || b->min.z > b->max.z;
 }
 
-static fk_result fk__skin_bounds(const fk_skin_desc *d, const fk_bone_bounds *bones, int dqs, fk_bounds *out)
+static FK__SMALL fk_result fk__skin_bounds(const fk_skin_desc *d, const fk_bone_bounds *bones, int dqs, fk_bounds *out)
 {
     double lo[3], hi[3], box_lo[3] = {0.0, 0.0, 0.0}, box_hi[3] = {0.0, 0.0, 0.0}, centre[3], grow;
     double radius = 0.0, diagonal2 = 0.0;
@@ -5305,7 +5306,7 @@ FK_LBS_DEF fk_result fk_skin_bounds_dqs(const fk_skin_desc *desc, const fk_bone_
 }
 
 /* Adds a partner to a record, or marks the list as overflowed. */
-static void fk__bounds_add_partner(fk_bone_bounds *b, int joint)
+static FK__SMALL void fk__bounds_add_partner(fk_bone_bounds *b, int joint)
 {
     int i;
     if (b->partner_count < 0) return;
@@ -5987,7 +5988,7 @@ typedef struct fk__weights_layout {
     int keep;
 } fk__weights_layout;
 
-static fk_result fk__check_weights(const fk_weights_desc *d, fk__weights_layout *layout)
+static FK__SMALL fk_result fk__check_weights(const fk_weights_desc *d, fk__weights_layout *layout)
 {
     fk_result r;
     size_t k;
@@ -6006,12 +6007,12 @@ static fk_result fk__check_weights(const fk_weights_desc *d, fk__weights_layout 
 }
 
 /* A slot counts when it names a real joint with a positive, finite weight. */
-static int fk__slot_counts(const uint16_t *joints, const float *weights, int slot, int joint_count)
+static FK__SMALL int fk__slot_counts(const uint16_t *joints, const float *weights, int slot, int joint_count)
 {
     return (int)joints[slot] < joint_count && fk__is_finite(weights[slot]) && weights[slot] > 0.0f;
 }
 
-static int fk__inspect_vertex(const uint16_t *joints, const float *weights, int k, int keep, int joint_count)
+static FK__SMALL int fk__inspect_vertex(const uint16_t *joints, const float *weights, int k, int keep, int joint_count)
 {
     int faults = 0, distinct = 0, s, t;
     float sum = 0.0f;
@@ -6034,7 +6035,7 @@ static int fk__inspect_vertex(const uint16_t *joints, const float *weights, int 
     return faults;
 }
 
-static void fk__repair_vertex(uint16_t *joints, float *weights, int k, int keep, int joint_count)
+static FK__SMALL void fk__repair_vertex(uint16_t *joints, float *weights, int k, int keep, int joint_count)
 {
     int s, t, fallback = 0;
     float largest = 0.0f, sum = 0.0f;
@@ -6085,7 +6086,7 @@ static void fk__repair_vertex(uint16_t *joints, float *weights, int k, int keep,
     }
 }
 
-static fk_result fk__weights(const fk_weights_desc *desc, fk_weights_report *report, int repair)
+static FK__SMALL fk_result fk__weights(const fk_weights_desc *desc, fk_weights_report *report, int repair)
 {
     fk__weights_layout layout;
     fk_weights_report counts;
@@ -6382,12 +6383,12 @@ typedef struct fk__track_point {
     float value0, out_tangent0, value1, in_tangent1; /* h00, t_d h10, h01, t_d h11 */
 } fk__track_point;
 
-static int fk__track_brackets(const float *times, int key, float time)
+static FK__SMALL int fk__track_brackets(const float *times, int key, float time)
 {
     return times[key] <= time && time < times[key + 1];
 }
 
-static fk_result fk__track_locate(int key_count, const float *times, float time, const int *cursor,
+static FK__SMALL fk_result fk__track_locate(int key_count, const float *times, float time, const int *cursor,
                                   fk__track_point *point)
 {
     const int last = key_count - 1;
@@ -6430,7 +6431,7 @@ typedef struct fk__track_keys {
 /* Which elements of a values array the sample at @p point reads (glTF stores a
    CUBICSPLINE key as three elements, in-tangent, value, out-tangent; other keys as
    one): read[r] says whether it reads number r, element[r] where it is. */
-static void fk__track_elements(fk_interpolation interpolation, const fk__track_point *point,
+static FK__SMALL void fk__track_elements(fk_interpolation interpolation, const fk__track_point *point,
                                int read[FK__TRACK_READS], size_t element[FK__TRACK_READS])
 {
     static const int key_offset[FK__TRACK_READS] = {0, 0, 1, 1}, cubic_role[FK__TRACK_READS] = {1, 2, 0, 1};
@@ -6446,11 +6447,11 @@ static void fk__track_elements(fk_interpolation interpolation, const fk__track_p
     }
 }
 
-static int fk__track_read_is_finite(const float *tuple, int c) { return !tuple || fk__is_finite(tuple[c]); }
+static FK__SMALL int fk__track_read_is_finite(const float *tuple, int c) { return !tuple || fk__is_finite(tuple[c]); }
 
 /* Component @p c of the sample, or NaN when a number it reads or the result is
    not finite (the callers turn that into FK_ERROR_NOT_FINITE). */
-static float fk__track_component(const fk__track_point *point, const fk__track_keys *keys, int c)
+static FK__SMALL float fk__track_component(const fk__track_point *point, const fk__track_keys *keys, int c)
 {
     const float *v0 = keys->tuple[FK__TRACK_VALUE0], *b0 = keys->tuple[FK__TRACK_OUT_TANGENT0];
     const float *a1 = keys->tuple[FK__TRACK_IN_TANGENT1], *v1 = keys->tuple[FK__TRACK_VALUE1];
@@ -6473,7 +6474,7 @@ static float fk__track_component(const fk__track_point *point, const fk__track_k
 }
 
 /* The checks every sampler starts with, then the point on the track. */
-static fk_result fk__track_begin(int key_count, const float *times, const void *values, const void *out,
+static FK__SMALL fk_result fk__track_begin(int key_count, const float *times, const void *values, const void *out,
                                  fk_interpolation interpolation, float time, const int *cursor,
                                  fk__track_point *point)
 {
@@ -6607,7 +6608,7 @@ typedef struct fk__rigid_double {
 
 /* Summed in pairs that cancel exactly for a b*, so that r r* has a zero vector
    part and key 0's motion is the identity bit for bit. */
-static void fk__quat_double_mul(const double a[4], const double b[4], double out[4])
+static FK__SMALL void fk__quat_double_mul(const double a[4], const double b[4], double out[4])
 {
     double x = (a[3] * b[0] + a[0] * b[3]) + (a[1] * b[2] - a[2] * b[1]);
     double y = (a[3] * b[1] + a[1] * b[3]) + (a[2] * b[0] - a[0] * b[2]);
@@ -6616,7 +6617,7 @@ static void fk__quat_double_mul(const double a[4], const double b[4], double out
     out[0] = x; out[1] = y; out[2] = z; out[3] = w;
 }
 
-static void fk__quat_double_normalize(double q[4])
+static FK__SMALL void fk__quat_double_normalize(double q[4])
 {
     double length = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
     int c;
@@ -6624,7 +6625,7 @@ static void fk__quat_double_normalize(double q[4])
 }
 
 /* v + w s + u x s with s = 2 u x v, as fk_quat_rotate(). */
-static void fk__quat_double_rotate(const double q[4], const double v[3], double out[3])
+static FK__SMALL void fk__quat_double_rotate(const double q[4], const double v[3], double out[3])
 {
     double s[3], r[3];
     s[0] = 2.0 * (q[1] * v[2] - q[2] * v[1]);
@@ -6636,12 +6637,12 @@ static void fk__quat_double_rotate(const double q[4], const double v[3], double 
     out[0] = r[0]; out[1] = r[1]; out[2] = r[2];
 }
 
-static void fk__vec3_to_double(fk_vec3 v, double out[3])
+static FK__SMALL void fk__vec3_to_double(fk_vec3 v, double out[3])
 {
     out[0] = (double)v.x; out[1] = (double)v.y; out[2] = (double)v.z;
 }
 
-static fk__rigid_double fk__rigid_double_of(fk_quat q, fk_vec3 t)
+static FK__SMALL fk__rigid_double fk__rigid_double_of(fk_quat q, fk_vec3 t)
 {
     fk__rigid_double r;
     r.q[0] = (double)q.x; r.q[1] = (double)q.y; r.q[2] = (double)q.z; r.q[3] = (double)q.w;
@@ -6650,7 +6651,7 @@ static fk__rigid_double fk__rigid_double_of(fk_quat q, fk_vec3 t)
     return r;
 }
 
-static fk__rigid_double fk__rigid_double_mul(const fk__rigid_double *a, const fk__rigid_double *b)
+static FK__SMALL fk__rigid_double fk__rigid_double_mul(const fk__rigid_double *a, const fk__rigid_double *b)
 {
     fk__rigid_double r;
     int c;
@@ -6660,7 +6661,7 @@ static fk__rigid_double fk__rigid_double_mul(const fk__rigid_double *a, const fk
     return r;
 }
 
-static fk__rigid_double fk__rigid_double_inverse(const fk__rigid_double *a)
+static FK__SMALL fk__rigid_double fk__rigid_double_inverse(const fk__rigid_double *a)
 {
     fk__rigid_double r;
     int c;
@@ -6671,7 +6672,7 @@ static fk__rigid_double fk__rigid_double_inverse(const fk__rigid_double *a)
 }
 
 /* a^n by squaring: O(log |n|) products, so a long skip costs no more rounding. */
-static fk__rigid_double fk__rigid_double_power(fk__rigid_double a, int n)
+static FK__SMALL fk__rigid_double fk__rigid_double_power(fk__rigid_double a, int n)
 {
     fk__rigid_double result = fk__rigid_double_of(fk_quat_identity(), fk_vec3_make(0.0f, 0.0f, 0.0f));
     unsigned long count = n < 0 ? 0ul - (unsigned long)n : (unsigned long)n; /* n = INT_MIN too */
@@ -6683,20 +6684,20 @@ static fk__rigid_double fk__rigid_double_power(fk__rigid_double a, int n)
     return result;
 }
 
-static int fk__vec3_double_fits_float(const double v[3])
+static FK__SMALL int fk__vec3_double_fits_float(const double v[3])
 {
     return fk__fits_float(v[0]) && fk__fits_float(v[1]) && fk__fits_float(v[2]);
 }
 
-static fk_quat fk__quat_double_to_float(const double q[4])
+static FK__SMALL fk_quat fk__quat_double_to_float(const double q[4])
 {
     return fk_quat_make((float)q[0], (float)q[1], (float)q[2], (float)q[3]);
 }
 
-static fk_vec3 fk__vec3_double_to_float(const double v[3]) { return fk_vec3_make((float)v[0], (float)v[1], (float)v[2]); }
+static FK__SMALL fk_vec3 fk__vec3_double_to_float(const double v[3]) { return fk_vec3_make((float)v[0], (float)v[1], (float)v[2]); }
 
 /* The rotation r of a key's reference frame (see the top of this section). */
-static void fk__root_frame_rotation(const double q[4], fk_root_motion_rotation rotation, const double up[3],
+static FK__SMALL void fk__root_frame_rotation(const double q[4], fk_root_motion_rotation rotation, const double up[3],
                                     double out[4])
 {
     double along;
@@ -6723,7 +6724,7 @@ typedef struct fk__root_key {
     fk_vec3 translation;
 } fk__root_key;
 
-static int fk__root_motion_key(const double rest_root[3], fk_quat rotation, fk_vec3 translation, int axes,
+static FK__SMALL int fk__root_motion_key(const double rest_root[3], fk_quat rotation, fk_vec3 translation, int axes,
                                fk_root_motion_rotation mode, const double up[3], const double first_rotation[4],
                                const double first_position[3], fk__root_key *out)
 {
@@ -6800,7 +6801,7 @@ FK_LBS_DEF fk_result fk_root_motion_extract(int key_count, fk_vec3 rest_root, co
 
 /* The motion track sampled at one time, as fk_track_sample_vec3() and
    fk_track_sample_quat() (slerp) sample it. */
-static fk_result fk__root_motion_sample(int key_count, const float *times, const fk_quat *rotations,
+static FK__SMALL fk_result fk__root_motion_sample(int key_count, const float *times, const fk_quat *rotations,
                                         const fk_vec3 *translations, float time, fk__rigid_double *out)
 {
     fk_quat q;
@@ -6961,13 +6962,13 @@ FK_LBS_DEF fk_result fk_forward_subtree_rest_frame(int joint_count, const int *p
    L_k = Q_k Q_i*: each segment turns about its own axis, column c is
    sum_k (L_k e_c) x (Q_k s_k), and a chain costs O(depth^2). */
 
-static fk_vec3 fk__pivot(const fk_vec3 *rest_joints, const fk_rigid *transforms, int joint)
+static FK__SMALL fk_vec3 fk__pivot(const fk_vec3 *rest_joints, const fk_rigid *transforms, int joint)
 {
     return fk_rigid_apply(transforms[joint], rest_joints[joint]);
 }
 
 /* Adds weight times d p / d w_i, for the point p carried by bone b, to columns[3]. */
-static void fk__jacobian_columns(const int *parents, const fk_vec3 *rest_joints, const fk_rigid *transforms,
+static FK__SMALL void fk__jacobian_columns(const int *parents, const fk_vec3 *rest_joints, const fk_rigid *transforms,
                                  fk_rotation_frame frame, int i, int b, fk_vec3 point, float weight,
                                  fk_vec3 columns[3])
 {
@@ -6996,7 +6997,7 @@ static void fk__jacobian_columns(const int *parents, const fk_vec3 *rest_joints,
 
 /* Checks what every derivative needs: the parent array (cycles included, by
    walking up from @p joint at most joint_count steps) and the joint's range. */
-static fk_result fk__check_chain(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+static FK__SMALL fk_result fk__check_chain(int joint_count, const int *parents, const fk_vec3 *rest_joints,
                                  const fk_rigid *transforms, int joint)
 {
     int parents_first, steps = 0;
@@ -7011,7 +7012,7 @@ static fk_result fk__check_chain(int joint_count, const int *parents, const fk_v
 }
 
 /* Adds weight times the point's Jacobian columns for @p joint and its ancestors. */
-static void fk__accumulate_jacobian(int joint_count, const int *parents, const fk_vec3 *rest_joints,
+static FK__SMALL void fk__accumulate_jacobian(int joint_count, const int *parents, const fk_vec3 *rest_joints,
                                     const fk_rigid *transforms, fk_rotation_frame frame, int joint,
                                     fk_vec3 rest_point, float weight, float *out)
 {
@@ -7196,7 +7197,7 @@ FK_LBS_DEF fk_result fk_ik_step(int joint_count, const int *parents, const fk_ve
 
 /* A unit vector perpendicular to the unit vector u: u crossed with the axis it
    has least of, so the cross product is never short. */
-static fk_vec3 fk__any_perpendicular(fk_vec3 u)
+static FK__SMALL fk_vec3 fk__any_perpendicular(fk_vec3 u)
 {
     fk_vec3 axis = fabsf(u.x) <= fabsf(u.y) && fabsf(u.x) <= fabsf(u.z) ? fk_vec3_make(1.0f, 0.0f, 0.0f)
                  : fabsf(u.y) <= fabsf(u.z)                             ? fk_vec3_make(0.0f, 1.0f, 0.0f)
