@@ -1016,11 +1016,15 @@ choose_tier() {
 # take a tenth of a second a call).
 python=$(python3 -c 'import sys; print(sys.executable)') || { echo "tests/mutants.sh needs python3"; exit 1; }
 
-# Writes the header with mutant $1 applied (or none for -1) to $work/include.
+# Writes the header with mutant $1 applied (or none for -1) to $work/include,
+# and sets $planted to where the mutant sits: "implementation" or "declarations".
 make_header() {
+    planted=implementation
     if [ "$1" -lt 0 ]; then cp "$root/fk_lbs.h" "$work/include/fk_lbs.h"; return; fi
     MUTANT_NAME=${names[$1]} MUTANT_FIND=${finds[$1]} MUTANT_REPLACEMENT=${replacements[$1]} \
-        "$python" "$work/locate.py" "$root/fk_lbs.h" "${keys[$1]}" "$work/include/fk_lbs.h"
+        "$python" "$work/locate.py" "$root/fk_lbs.h" "${keys[$1]}" "$work/include/fk_lbs.h" >"$work/planted" ||
+        { cat "$work/planted"; return 1; }
+    planted=$(cat "$work/planted")
 }
 cat >"$work/locate.py" <<'EOF'
 # Finds the definition of a function or macro in a header and replaces text
@@ -1084,13 +1088,14 @@ if count != 1:
     sys.exit(1)
 at = next(text.find(find, a, b) for a, b in regions if text.find(find, a, b) >= 0)
 open(out, "w").write(text[:at] + replacement + text[at + len(find):])
+print("implementation" if at > text.find("\n#ifdef FK_LBS_IMPLEMENTATION\n") else "declarations")
 EOF
 
 # Builds and runs every program against $work/include/fk_lbs.h. Sets $culprits to
 # what failed; returns 0 if everything passed, 1 if something failed, 2 if a
 # program did not compile.
 run_programs() {
-    local program status output opt linked
+    local program status output opt linked source
     culprits=""
     # The programs build side by side, in a few seconds: the library, the
     # programs that link it, and test_simd (with the implementation in it).
@@ -1111,7 +1116,19 @@ run_programs() {
     for program in "${programs[@]}"; do
         linked=$library
         [ "$program" = test_simd ] && linked=""
-        $program_cc -std=c99 $level -w $build_flags $program_flags -I"$work/include" "$root/tests/$program.c" $linked \
+        source="$root/tests/$program.c"
+        # A program that links the library reads only the header's declarations,
+        # which a mutant planted in the implementation leaves alone: its object,
+        # built from the real header once per set of flags, serves every such mutant.
+        if [ -n "$linked" ] && [ "$planted" = implementation ]; then
+            source="$work/objects/$(printf '%s' "$program_cc $level $build_flags $program_flags" | tr -c 'A-Za-z0-9' _)/$program.o"
+            if [ ! -e "$source" ]; then
+                mkdir -p "$(dirname "$source")"
+                $program_cc -std=c99 $level -w $build_flags $program_flags -I"$root" -c "$root/tests/$program.c" \
+                    -o "$source" 2>"$work/$program.log" || { head -5 "$work/$program.log"; return 2; }
+            fi
+        fi
+        $program_cc -std=c99 $level -w $build_flags $program_flags -I"$work/include" "$source" $linked \
             -o "$work/$program" $program_libs -lm 2>"$work/$program.log" &
         pids+=($!)
     done
