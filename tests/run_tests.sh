@@ -5,7 +5,8 @@
 # line counts as one failure. Exit status 0 only when nothing failed.
 # Programs run TEST_JOBS at a time (default: one per CPU; TEST_JOBS=1 runs them
 # one after another). Each program's output is shown whole, in the order given,
-# as soon as it and every program before it are done.
+# as soon as it and every program before it are done, under a line that names it
+# and gives the wall time it took.
 set -u
 jobs_max=${TEST_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 [ "$jobs_max" -ge 1 ] 2>/dev/null || jobs_max=1
@@ -17,12 +18,14 @@ count=$#; started=0; reported=0; passed=0; failed=0; skipped=0
 # status file appears (by rename) only once the program has ended.
 start() {
     local i=$1
-    ( "${programs[$i]}" >"$work/$i.out" 2>&1 </dev/null; echo $? >"$work/$i.part"; mv "$work/$i.part" "$work/$i.status" ) &
+    ( start=$EPOCHREALTIME; "${programs[$i]}" >"$work/$i.out" 2>&1 </dev/null; echo $? >"$work/$i.part"
+      echo "$start $EPOCHREALTIME" | awk '{ printf "%.1f", $2 - $1 }' >"$work/$i.seconds"
+      mv "$work/$i.part" "$work/$i.status" ) &
 }
 
 report() {
     local i=$1 program=${programs[$1]} output status summary p f s
-    echo "== $program"
+    echo "== $program ($(cat "$work/$i.seconds") s)"
     output=$(cat "$work/$i.out"); status=$(cat "$work/$i.status")
     printf '%s\n' "$output" | grep -v -E '^[0-9]+ passed, [0-9]+ failed' || true
     summary=$(printf '%s\n' "$output" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
