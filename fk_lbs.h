@@ -2324,7 +2324,8 @@ FK_LBS_DEF fk_result fk_retarget_map_names(int target_count, const char *const *
 
 /* Code that runs once per chain, joint, track or call, never per vertex
    (inverse kinematics, Jacobians, tracks and root motion, skinned bounds,
-   draw splits, weight repair): clang compiles it for size, since it otherwise
+   draw splits, weight repair), and the engine-form checked loops that run only
+   where the fast paths do not: clang compiles it for size, since it otherwise
    inlines the quaternion functions into it many times over. */
 #if defined(__clang__)
 #define FK__SMALL __attribute__((minsize))
@@ -3775,7 +3776,7 @@ static int fk__engine_fast_rigid(const fk_skeleton *skeleton, const fk_vec3 *tra
 
 /* out = a b in float, each element ((a0 b0 + a1 b1) + a2 b2) + a3 e3, the order
    the fast path sums a row in. */
-static void fk__mat34_mul_float(const float a[12], const float b[12], float out[12])
+static FK__SMALL void fk__mat34_mul_float(const float a[12], const float b[12], float out[12])
 {
     int row, col;
     for (row = 0; row < 3; ++row)
@@ -3798,7 +3799,7 @@ static fk_result fk__engine_check(int joint_count, const fk_vec3 *translations, 
     return FK_OK;
 }
 
-FK_LBS_DEF fk_result fk_forward_engine(const fk_skeleton *skeleton, const fk_vec3 *translations,
+FK_LBS_DEF FK__SMALL fk_result fk_forward_engine(const fk_skeleton *skeleton, const fk_vec3 *translations,
                                        const fk_quat *rotations, const fk_vec3 *scales,
                                        const float *inverse_bind_matrices, float *out_world, float *out_skinning)
 {
@@ -3833,7 +3834,7 @@ FK_LBS_DEF fk_result fk_forward_engine(const fk_skeleton *skeleton, const fk_vec
     return result;
 }
 
-FK_LBS_DEF fk_result fk_forward_engine_rigid(const fk_skeleton *skeleton, const fk_vec3 *translations,
+FK_LBS_DEF FK__SMALL fk_result fk_forward_engine_rigid(const fk_skeleton *skeleton, const fk_vec3 *translations,
                                              const fk_quat *rotations, const fk_rigid *inverse_binds,
                                              fk_rigid *out_world, fk_rigid *out_skinning)
 {
@@ -9699,29 +9700,46 @@ static FK__ALWAYS_INLINE int fk__half_unit_factors(const fk_quat *rotations, int
    product (rigid) or one 3x4 product (matrices) behind its parent's, and the rest of
    its work (its rotation's length, its local matrix, the product with its
    inverse bind) runs beside the chain. Lengths are taken four joints to an
-   instruction, as fk_forward()'s pass takes them, and checked as it checks
-   them; everything else by a sum of the results times zero, which stays 0
-   unless an input or a product was not finite (or rows so large that their
-   sum overflows: then the checked loop starts over and finds them fine). A
-   joint whose parent was computed just before takes the parent's result from
-   registers, any other reads it back from the output. */
+   instruction, for up to FK__FORWARD_BATCH joints before their loop, as
+   fk_forward()'s pass takes them, and checked as it checks them; everything
+   else by a sum of the results times zero, which stays 0 unless an input or a
+   product was not finite (or rows so large that their sum overflows: then the
+   checked loop starts over and finds them fine). A joint whose parent was
+   computed just before takes the parent's result from registers, any other
+   reads it back from the output. */
 
-/* For the joints order[k] to order[k + count - 1] (count 1 to 4; the last
-   repeated to fill the lanes), a joint to a lane, the factor a pass scales
-   each rotation by: 0.5 / |q| (rigid: fk_forward()'s pass's halved unit
+/* For the joints joints[0] to joints[3], a joint to a lane, the factor a pass
+   scales each rotation by: 0.5 / |q| (rigid: fk_forward()'s pass's halved unit
    rotation) or 2 / |q|^2 (p = 2 q / |q|^2 of a rotation matrix's rows).
    Returns nonzero if some |q|^2 is not a positive normal float. */
-static FK__ALWAYS_INLINE int fk__engine_factors(const fk_quat *rotations, const int *order, int k, int count,
-                                                const int rigid, float factors[4])
+static FK__ALWAYS_INLINE int fk__engine_factors4(const fk_quat *rotations, const int *joints, const int rigid,
+                                                 float factors[4])
 {
-    fk__f4 x = fk__f4_load(&rotations[order[k]].x), y = fk__f4_load(&rotations[order[k + (count > 1)]].x);
-    fk__f4 z = fk__f4_load(&rotations[order[k + (count > 2 ? 2 : count - 1)]].x);
-    fk__f4 w = fk__f4_load(&rotations[order[k + (count > 3 ? 3 : count - 1)]].x), norm2;
+    fk__f4 x = fk__f4_load(&rotations[joints[0]].x), y = fk__f4_load(&rotations[joints[1]].x);
+    fk__f4 z = fk__f4_load(&rotations[joints[2]].x), w = fk__f4_load(&rotations[joints[3]].x), norm2;
     fk__f4_transpose(&x, &y, &z, &w);
     norm2 = fk__f4_add(fk__f4_add(fk__f4_mul(x, x), fk__f4_mul(y, y)), fk__f4_add(fk__f4_mul(z, z), fk__f4_mul(w, w)));
     fk__f4_store(factors, rigid ? fk__f4_div(fk__f4_splat(0.5f), fk__f4_sqrt(norm2))
                                 : fk__f4_div(fk__f4_splat(2.0f), norm2));
     return fk__f4_outside_lanes(norm2, fk__f4_splat(FLT_MIN), fk__f4_splat(FLT_MAX));
+}
+
+/* fk__engine_factors4() of count joints (1 to FK__FORWARD_BATCH) into factors
+   of FK__FORWARD_BATCH floats, the last group of four padded with the last
+   joint, so that a pass's joint loop only reads its factor. */
+static FK__ALWAYS_INLINE int fk__engine_factors(const fk_quat *rotations, const int *joints, int count, const int rigid,
+                                                float *factors)
+{
+    int i, lane, last[4], bad = 0;
+    for (i = 0; i < count; i += 4) {
+        const int *group = joints + i;
+        if (i + 4 > count) {
+            for (lane = 0; lane < 4; ++lane) last[lane] = joints[i + lane < count ? i + lane : count - 1];
+            group = last;
+        }
+        bad |= fk__engine_factors4(rotations, group, rigid, factors + i);
+    }
+    return bad;
 }
 
 /* Row r of a b for affine 3x4 matrices held as rows: a's row against b's
@@ -9751,14 +9769,15 @@ static FK__ALWAYS_INLINE int fk__engine_matrices_pass(const fk_skeleton *s, cons
     const fk__f4 pmm = fk__f4_make(0.0f, -0.0f, -0.0f, 0.0f), mpp = fk__f4_make(-0.0f, 0.0f, 0.0f, 0.0f);
     const fk__f4 mmp = fk__f4_make(-0.0f, -0.0f, 0.0f, 0.0f), pmp = fk__f4_make(0.0f, -0.0f, 0.0f, 0.0f);
     const fk__f4 ppm = fk__f4_make(0.0f, 0.0f, -0.0f, 0.0f), mpm = fk__f4_make(-0.0f, 0.0f, -0.0f, 0.0f);
+    const int n = s->joint_count, *order = s->order, *parents = s->parents;
     fk__f4 not_finite = zero, r0 = zero, r1 = zero, r2 = zero;
-    float factors[4];
-    int bad = 0, k0, k, previous = -1;
-    for (k0 = 0; k0 < s->joint_count; k0 += 4) {
-        const int count = s->joint_count - k0 < 4 ? s->joint_count - k0 : 4;
-        bad |= fk__engine_factors(rotations, s->order, k0, count, 0, factors);
-        for (k = k0; k < k0 + count; ++k) {
-            const int joint = s->order[k], parent = s->parents[joint];
+    float factors[FK__FORWARD_BATCH];
+    int bad = 0, k0, k, end, previous = -1;
+    for (k0 = 0; k0 < n; k0 = end) {
+        end = n - k0 < FK__FORWARD_BATCH ? n : k0 + FK__FORWARD_BATCH;
+        bad |= fk__engine_factors(rotations, order + k0, end - k0, 0, factors);
+        for (k = k0; k < end; ++k) {
+            const int joint = order[k], parent = parents[joint];
             const fk__f4 q = fk__f4_load(&rotations[joint].x), p = fk__f4_mul(q, fk__f4_splat(factors[k - k0]));
             const fk__f4 t = fk__f4_load3(&translations[joint]);
             const fk__f4 scale = scales ? fk__f4_load3(&scales[joint]) : unit_scale;
@@ -9804,52 +9823,82 @@ static FK__ALWAYS_INLINE int fk__engine_matrices_pass(const fk_skeleton *s, cons
     return !bad && !fk__f4_nonzero_lanes(not_finite);
 }
 
+/* A quaternion a made ready to be the left factor of products a b, as the
+   four vectors that b's w, x, y and z multiply: fk__f4_quat_mul()'s
+   permutations and signs moved from b onto a. Made once per joint, it serves
+   the joint's own skinning product and its next child's product, and each b
+   is broadcast lane by lane straight from memory. */
+typedef struct fk__quat_left {
+    fk__f4 w, x, y, z;
+} fk__quat_left;
+
+static FK__ALWAYS_INLINE fk__quat_left fk__quat_left_make(fk__f4 a)
+{
+    fk__quat_left l;
+    l.w = a;
+    l.x = fk__f4_xor(FK__F4_PERMUTE(a, 3, 2, 1, 0), fk__f4_make(0.0f, 0.0f, -0.0f, -0.0f));
+    l.y = fk__f4_xor(FK__F4_PERMUTE(a, 2, 3, 0, 1), fk__f4_make(-0.0f, 0.0f, 0.0f, -0.0f));
+    l.z = fk__f4_xor(FK__F4_PERMUTE(a, 1, 0, 3, 2), fk__f4_make(0.0f, -0.0f, 0.0f, -0.0f));
+    return l;
+}
+
+/* a b, as (a b_w + a_x b_x) + (a_y b_y + a_z b_z) with a_x, a_y, a_z the
+   signed permutations. */
+static FK__ALWAYS_INLINE fk__f4 fk__quat_left_mul(fk__quat_left a, const fk_quat *b)
+{
+    return fk__f4_add(fk__f4_add(fk__f4_mul(a.w, fk__f4_splat(b->w)), fk__f4_mul(a.x, fk__f4_splat(b->x))),
+                      fk__f4_add(fk__f4_mul(a.y, fk__f4_splat(b->y)), fk__f4_mul(a.z, fk__f4_splat(b->z))));
+}
+
 typedef void (*fk__rotate_pair_function)(fk__f4 qa, fk__f4 va, fk__f4 qb, fk__f4 vb, fk__f4 *ra, fk__f4 *rb);
 
+/* A joint's rotation is (Q_p q) (0.5 / |q|) (3 - |Q_p|^2): fk_forward()'s
+   pass's halved rotation and renormalization, the half-unit factor applied to
+   the product, which waits for the parent's length anyway. A root is the
+   child of the identity at the origin, which gives its own q / |q| and t
+   (the doubling by 3 - 1 is exact). Without inverse binds the pair's second
+   rotation turns zero, which costs the wide tier nothing. */
 static FK__ALWAYS_INLINE int fk__engine_rigid_pass(const fk_skeleton *s, const fk_vec3 *translations,
                                                    const fk_quat *rotations, const fk_rigid *inverse_binds,
                                                    fk_rigid *world, fk_rigid *skinning,
                                                    const fk__rotate_pair_function rotate_pair)
 {
+    const int n = s->joint_count, *order = s->order, *parents = s->parents;
     const fk__f4 three = fk__f4_splat(3.0f), zero = fk__f4_zero();
-    fk__f4 not_finite = zero, q = zero, t = zero;
-    float factors[4];
-    int bad = 0, k0, k, previous = -1;
-    for (k0 = 0; k0 < s->joint_count; k0 += 4) {
-        const int count = s->joint_count - k0 < 4 ? s->joint_count - k0 : 4;
-        bad |= fk__engine_factors(rotations, s->order, k0, count, 1, factors);
-        for (k = k0; k < k0 + count; ++k) {
-            const int joint = s->order[k], parent = s->parents[joint];
-            const fk__f4 half_q = fk__f4_mul(fk__f4_load(&rotations[joint].x), fk__f4_splat(factors[k - k0]));
-            const fk__f4 d = fk__f4_load3(&translations[joint]);
-            fk__f4 sum, bind_t = zero;
+    const fk__quat_left identity = fk__quat_left_make(fk__f4_make(0.0f, 0.0f, 0.0f, 1.0f));
+    fk__f4 not_finite = zero, t = zero;
+    fk__quat_left q = identity;
+    float factors[FK__FORWARD_BATCH];
+    int bad = 0, k0, k, end, previous = -1;
+    for (k0 = 0; k0 < n; k0 = end) {
+        end = n - k0 < FK__FORWARD_BATCH ? n : k0 + FK__FORWARD_BATCH;
+        bad |= fk__engine_factors(rotations, order + k0, end - k0, 1, factors);
+        for (k = k0; k < end; ++k) {
+            const int joint = order[k], parent = parents[joint];
+            const fk__f4 bind_t = inverse_binds ? fk__f4_load3(&inverse_binds[joint].t) : zero;
+            fk__quat_left parent_q = q;
+            fk__f4 parent_t = t, rotated_bind_t, sum;
             if (parent < 0) {
-                q = fk__f4_add(half_q, half_q);
-                t = d;
-                if (inverse_binds) bind_t = fk__f4_quat_rotate(q, fk__f4_load3(&inverse_binds[joint].t));
-            } else { /* fk_forward()'s joint at the parent's origin, with its pass's halved rotation */
-                fk__f4 parent_q = q, parent_t = t;
-                if (parent != previous) {
-                    parent_q = fk__f4_load(&world[parent].q.x);
-                    parent_t = fk__f4_load3(&world[parent].t);
-                }
-                q = fk__f4_mul(fk__f4_quat_mul(parent_q, half_q), fk__f4_sub(three, fk__f4_dot_pairs(parent_q, parent_q)));
-                if (inverse_binds) {
-                    rotate_pair(parent_q, d, q, fk__f4_load3(&inverse_binds[joint].t), &t, &bind_t);
-                    t = fk__f4_add(parent_t, t);
-                } else {
-                    t = fk__f4_add(parent_t, fk__f4_quat_rotate(parent_q, d));
-                }
+                parent_q = identity;
+                parent_t = zero;
+            } else if (parent != previous) {
+                parent_q = fk__quat_left_make(fk__f4_load(&world[parent].q.x));
+                parent_t = fk__f4_load3(&world[parent].t);
             }
-            fk__f4_store(&world[joint].q.x, q);
+            q = fk__quat_left_make(fk__f4_mul(fk__f4_mul(fk__quat_left_mul(parent_q, &rotations[joint]),
+                                                         fk__f4_splat(factors[k - k0])),
+                                              fk__f4_sub(three, fk__f4_dot_pairs(parent_q.w, parent_q.w))));
+            rotate_pair(parent_q.w, fk__f4_load3(&translations[joint]), q.w, bind_t, &t, &rotated_bind_t);
+            t = fk__f4_add(parent_t, t);
+            fk__f4_store(&world[joint].q.x, q.w);
             fk__f4_store3(&world[joint].t, t);
             sum = t;
-            if (inverse_binds) { /* fk_rigid_mul(world, inverse bind) */
-                const fk__f4 skin_q = fk__f4_quat_mul(q, fk__f4_load(&inverse_binds[joint].q.x));
-                const fk__f4 skin_t = fk__f4_add(bind_t, t);
+            if (inverse_binds) { /* fk_rigid_mul(world, inverse bind); a t not finite makes skin_t so */
+                const fk__f4 skin_q = fk__quat_left_mul(q, &inverse_binds[joint].q);
+                const fk__f4 skin_t = fk__f4_add(rotated_bind_t, t);
                 fk__f4_store(&skinning[joint].q.x, skin_q);
                 fk__f4_store3(&skinning[joint].t, skin_t);
-                sum = fk__f4_add(sum, fk__f4_add(skin_q, skin_t));
+                sum = fk__f4_add(skin_q, skin_t);
             }
             not_finite = fk__f4_add(not_finite, fk__f4_mul(sum, zero));
             previous = joint;

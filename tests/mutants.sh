@@ -257,18 +257,28 @@ engine_mutant engine_rigid_bind_first "" fk_forward_engine_rigid \
 'fk_rigid_mul(out_world[joint], inverse_binds[joint])' 'fk_rigid_mul(inverse_binds[joint], out_world[joint])'
 
 # Engine-form FK, the fast passes: a parent other than the joint before taken
-# from registers; a root's halved rotation not doubled back; lengths below
-# float's normal range let through; the inverse bind's translation dropped;
-# a second joint's length taken from the first's.
+# from registers; a root not made the child of the identity (it takes the joint
+# before as its parent); a sign of the prepared left factor turned round; lengths
+# below float's normal range let through; the inverse bind's translation
+# dropped; a second joint's length taken from the first's; the last group's
+# padding taking the group's first joint for every lane; the skinning rotation
+# left out of the finiteness check.
 engine_mutant engine_fast_parent_always_previous sse2 fk__engine_matrices_pass \
 'if (parent != previous) {' 'if (parent < 0) {'
-engine_mutant engine_fast_root_not_doubled sse2 fk__engine_rigid_pass 'q = fk__f4_add(half_q, half_q);' 'q = half_q;'
-engine_mutant engine_fast_lengths_unchecked sse2 fk__engine_factors \
+engine_mutant engine_fast_root_takes_previous sse2 fk__engine_rigid_pass 'parent_q = identity;' 'parent_q = q;'
+engine_mutant engine_fast_left_factor_sign sse2 fk__quat_left_make \
+'l.y = fk__f4_xor(FK__F4_PERMUTE(a, 2, 3, 0, 1), fk__f4_make(-0.0f,' \
+'l.y = fk__f4_xor(FK__F4_PERMUTE(a, 2, 3, 0, 1), fk__f4_make(0.0f,'
+engine_mutant engine_fast_lengths_unchecked sse2 fk__engine_factors4 \
 'return fk__f4_outside_lanes(norm2, fk__f4_splat(FLT_MIN), fk__f4_splat(FLT_MAX));' 'return 0;'
 engine_mutant engine_fast_bind_translation_dropped sse2 fk__engine_rigid_pass \
-'const fk__f4 skin_t = fk__f4_add(bind_t, t);' 'const fk__f4 skin_t = t;'
-engine_mutant engine_fast_gathered_length_of_first sse2 fk__engine_factors \
-'y = fk__f4_load(&rotations[order[k + (count > 1)]].x);' 'y = fk__f4_load(&rotations[order[k]].x);'
+'const fk__f4 skin_t = fk__f4_add(rotated_bind_t, t);' 'const fk__f4 skin_t = t;'
+engine_mutant engine_fast_gathered_length_of_first sse2 fk__engine_factors4 \
+'y = fk__f4_load(&rotations[joints[1]].x);' 'y = fk__f4_load(&rotations[joints[0]].x);'
+engine_mutant engine_fast_padding_of_first sse2 fk__engine_factors \
+'last[lane] = joints[i + lane < count ? i + lane : count - 1];' 'last[lane] = joints[i];'
+engine_mutant engine_fast_skin_rotation_unchecked sse2 fk__engine_rigid_pass 'sum = fk__f4_add(skin_q, skin_t);' \
+'sum = skin_t;'
 
 # A subtree update with scale: a cycle through the subtree's root found only
 # after the marks are written; the subtree's joints not marked for the walk.

@@ -10,8 +10,7 @@
    and fk_forward on two 60-joint skeletons (a bushy tree, a humanoid with fingers)
    over many poses and on a 10,000-joint tree, and fk_cor_centers on a
    character-like mesh of 36,000 and of 150,000 vertices (one call each, after
-   one fk_skin_lbs of the same mesh for scale).
-   over many poses and on a 10,000-joint tree; then fk_forward_engine_rigid and
+   one fk_skin_lbs of the same mesh for scale); then fk_forward_engine_rigid and
    fk_forward_engine (with scales), inverse binds included, on those two and on
    200 joints, each per joint against fk_forward on the same rotations, and on
    the skeleton listed children first against parents first.
@@ -25,7 +24,9 @@
    fk_forward on the two 60-joint skeletons, and calls on 16 vertices, the two
    timed in turn (time_alternating), each row with its time ratio.
 
-   Build and run: make bench (the user's CFLAGS; `make bench CFLAGS='-O3 -march=native'`). */
+   Build and run: make bench (the user's CFLAGS; `make bench CFLAGS='-O3 -march=native'`).
+   `build/bench inputs` runs only the rows of skinning inputs, `build/bench engine`
+   only those of engine-form forward kinematics. */
 #define _POSIX_C_SOURCE 200809L
 #define FK_LBS_IMPLEMENTATION
 #include "fk_lbs.h"
@@ -1050,6 +1051,14 @@ static void bench_engine_case(const char *name, int joint_count, int poses, int 
     free_forward_case(&f);
 }
 
+static void bench_engine(void)
+{
+    printf("\nEngine-form forward kinematics (local T R S and inverse binds), validation included:\n");
+    bench_engine_case("60 joints x 1000 poses", 60, 1000, 0);
+    bench_engine_case("60-joint humanoid x 1000 poses", 60, 1000, 1);
+    bench_engine_case("200 joints x 300 poses", 200, 300, 0);
+}
+
 /* ---- Against an earlier header ------------------------------------------------------ */
 
 #ifdef BENCH_BASELINE
@@ -1160,6 +1169,10 @@ int main(int argc, char **argv)
         bench_inputs(MAX_VERTICES);
         return 0;
     }
+    if (argc > 1 && strcmp(argv[1], "engine") == 0) { /* only the rows of engine-form forward kinematics */
+        bench_engine();
+        return 0;
+    }
     for (s = 0; s < 3; ++s) bench_skinning(sizes[s]);
     bench_inputs(100000);
     bench_threads(100000);
@@ -1176,10 +1189,7 @@ int main(int argc, char **argv)
     bench_cor("character", 30, 50, 0, 3);
     bench_cor("character, weights in 1/255", 30, 50, 1, 3);
     bench_cor("character, 4x the vertices", 60, 104, 0, 1);
-    printf("\nEngine-form forward kinematics (local T R S and inverse binds), validation included:\n");
-    bench_engine_case("60 joints x 1000 poses", 60, 1000, 0);
-    bench_engine_case("60-joint humanoid x 1000 poses", 60, 1000, 1);
-    bench_engine_case("200 joints x 300 poses", 200, 300, 0);
+    bench_engine();
 #ifdef BENCH_BASELINE
     bench_against_baseline();
 #else
