@@ -102,11 +102,10 @@ static fk_quat rig__sample_rotation(const struct aiQuatKey *keys, unsigned count
                                          keys[k + 1].mValue.w), f);
 }
 
-/* Node world matrices at a time in ticks, animated or as the file leaves the
-   nodes: each node's local translation, rotation and scale (a channel without
-   keys of a kind keeps the node's own), multiplied down the tree by
-   fk_forward_engine(). */
-static void rig__node_world(rig *r, double ticks, int animated)
+/* Each node's local translation, rotation and scale at a time in ticks,
+   animated or as the file leaves the nodes (a channel without keys of a kind
+   keeps the node's own). */
+static void rig__sample_nodes(rig *r, double ticks, int animated)
 {
     int n;
     for (n = 0; n < r->node_count; ++n) {
@@ -123,18 +122,31 @@ static void rig__node_world(rig *r, double ticks, int animated)
                                                    r->node_scales[n]);
         }
     }
+}
+
+/* Node world matrices at a time in ticks: the local T R S multiplied down the
+   tree by fk_forward_engine(). */
+static void rig__node_world(rig *r, double ticks, int animated)
+{
+    rig__sample_nodes(r, ticks, animated);
     if (fk_forward_engine(&r->node_skeleton, r->node_translations, r->node_rotations, r->node_scales, NULL,
                           r->node_world, NULL) != FK_OK)
         memset(r->node_world, 0, (size_t)r->node_count * 12 * sizeof(float)); /* NaN in the file: nothing skins */
 }
 
-void rig_node_world_matrices(rig *r, double seconds)
+/* A time in seconds as the animation's ticks, clamped to the animation. */
+static double rig__ticks(const rig *r, double seconds)
 {
     double ticks_per_second = 25.0; /* assimp's default when a file gives none */
     if (r->animation && r->animation->mTicksPerSecond > 0.0) ticks_per_second = r->animation->mTicksPerSecond;
     if (seconds > r->duration_seconds) seconds = r->duration_seconds;
     if (seconds < 0.0) seconds = 0.0;
-    rig__node_world(r, seconds * ticks_per_second, 1);
+    return seconds * ticks_per_second;
+}
+
+void rig_node_world_matrices(rig *r, double seconds)
+{
+    rig__node_world(r, rig__ticks(r, seconds), 1);
 }
 
 static void rig__gather_joint_world(rig *r)
@@ -152,6 +164,54 @@ fk_result rig_pose_at(rig *r, double seconds, fk_quat *rotations, fk_vec3 *trans
                                  r->rest_joints, rotations, translations);
 }
 
+int rig_skinning_at(rig *r, double seconds, fk_rigid *transforms, float *matrices)
+{
+    int n, j, rigid = r->rigid_binds;
+    rig__sample_nodes(r, rig__ticks(r, seconds), 1);
+    for (n = 0; n < r->node_count && rigid; ++n)
+        rigid = r->node_scales[n].x == 1.0f && r->node_scales[n].y == 1.0f && r->node_scales[n].z == 1.0f;
+    if (rigid) {
+        if (fk_forward_engine_rigid(&r->node_skeleton, r->node_translations, r->node_rotations, r->node_rigid_bind,
+                                    r->node_rigid_world, r->node_rigid_skinning) != FK_OK)
+            return -1;
+        for (j = 0; j < r->joint_count; ++j) transforms[j] = r->node_rigid_skinning[r->joint_node[j]];
+        return 1;
+    }
+    if (fk_forward_engine(&r->node_skeleton, r->node_translations, r->node_rotations, r->node_scales,
+                          r->node_inverse_bind, r->node_world, r->node_skinning) != FK_OK)
+        return -1;
+    for (j = 0; j < r->joint_count; ++j)
+        memcpy(matrices + 12 * j, r->node_skinning + 12 * r->joint_node[j], 12 * sizeof(float));
+    return 0;
+}
+
+/* Each joint's node gets IB_i P^-1, the inverse bind of the stored vertices P v,
+   and the other nodes the identity; rigid_binds says whether all of them are
+   rigid within RIG_RIGID_TOLERANCE of each matrix's size (float rounding of
+   an exporter's products, far below what shows), so that poses in which
+   nothing scales take the rigid path. */
+#define RIG_RIGID_TOLERANCE 1e-5f
+static int rig__node_binds(rig *r)
+{
+    static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+    float pretransform_inverse[12], back[12];
+    int n, j, e;
+    if (fk_mat34_inverse(r->pretransform, pretransform_inverse) != FK_OK) return 0;
+    for (n = 0; n < r->node_count; ++n) memcpy(r->node_inverse_bind + 12 * n, identity, sizeof identity);
+    for (j = 0; j < r->joint_count; ++j)
+        fk_mat34_mul(r->inverse_bind + 12 * j, pretransform_inverse, r->node_inverse_bind + 12 * r->joint_node[j]);
+    r->rigid_binds = 1;
+    for (n = 0; n < r->node_count; ++n) {
+        const float *m = r->node_inverse_bind + 12 * n;
+        float size = 1.0f;
+        r->node_rigid_bind[n] = fk_rigid_from_mat34(m);
+        fk_rigid_to_mat34(r->node_rigid_bind[n], back);
+        for (e = 0; e < 12; ++e) size = fabsf(m[e]) > size ? fabsf(m[e]) : size;
+        for (e = 0; e < 12; ++e) r->rigid_binds &= fabsf(back[e] - m[e]) <= RIG_RIGID_TOLERANCE * size;
+    }
+    return 1;
+}
+
 /* Joints, bind pose and the node table. */
 static int rig__skeleton(rig *r, char *error, size_t error_size)
 {
@@ -162,7 +222,8 @@ static int rig__skeleton(rig *r, char *error, size_t error_size)
     r->nodes = (const struct aiNode **)calloc((size_t)r->node_count, sizeof *r->nodes);
     r->node_parent = (int *)calloc((size_t)r->node_count, sizeof *r->node_parent);
     r->node_channel = (const struct aiNodeAnim **)calloc((size_t)r->node_count, sizeof *r->node_channel);
-    r->node_world = (float *)calloc((size_t)r->node_count * 12, sizeof(float));
+    r->node_world = (float *)calloc((size_t)r->node_count * 36, sizeof(float));
+    r->node_rigid_bind = (fk_rigid *)calloc((size_t)r->node_count * 3, sizeof(fk_rigid));
     r->node_storage = (int *)calloc((size_t)FK_SKELETON_STORAGE(r->node_count), sizeof(int));
     r->node_rest_translations = (fk_vec3 *)calloc((size_t)r->node_count * 2, sizeof(fk_vec3));
     r->node_translations = (fk_vec3 *)calloc((size_t)r->node_count * 2, sizeof(fk_vec3));
@@ -175,7 +236,7 @@ static int rig__skeleton(rig *r, char *error, size_t error_size)
     r->joint_world = (float *)calloc((size_t)r->joint_count * 12, sizeof(float));
     r->rest_joints = (fk_vec3 *)calloc((size_t)r->joint_count, sizeof *r->rest_joints);
     node_joint = (int *)malloc((size_t)r->node_count * sizeof *node_joint);
-    if (!r->nodes || !r->node_parent || !r->node_channel || !r->node_world || !r->node_storage ||
+    if (!r->nodes || !r->node_parent || !r->node_channel || !r->node_world || !r->node_rigid_bind || !r->node_storage ||
         !r->node_rest_translations || !r->node_translations || !r->node_rest_rotations || !r->joint_names || !r->joint_node ||
         !r->parents || !r->inverse_bind || !r->joint_world || !r->rest_joints || !node_joint) {
         free(node_joint);
@@ -186,6 +247,10 @@ static int rig__skeleton(rig *r, char *error, size_t error_size)
     r->node_rest_scales = r->node_rest_translations + r->node_count;
     r->node_scales = r->node_translations + r->node_count;
     r->node_rotations = r->node_rest_rotations + r->node_count;
+    r->node_inverse_bind = r->node_world + 12 * r->node_count;
+    r->node_skinning = r->node_world + 24 * r->node_count;
+    r->node_rigid_world = r->node_rigid_bind + r->node_count;
+    r->node_rigid_skinning = r->node_rigid_bind + 2 * r->node_count;
     if (fk_skeleton_init(&r->node_skeleton, r->node_count, r->node_parent, r->node_storage) != FK_OK) {
         free(node_joint);
         return rig__fail(error, error_size, "the node tree is not a tree");
@@ -339,6 +404,10 @@ int rig_load(const char *path, rig *out, char *error, size_t error_size)
         rig_free(out);
         return rig__fail(error, error_size, "%s: the bind pose cannot be made rigid: %s", path, fk_result_description(result));
     }
+    if (!rig__node_binds(out)) {
+        rig_free(out);
+        return rig__fail(error, error_size, "%s: the pre-transform is singular", path);
+    }
     if (!rig__mesh(out, error, error_size)) { rig_free(out); return 0; }
     return 1;
 }
@@ -347,6 +416,7 @@ void rig_free(rig *r)
 {
     if (r->scene) aiReleaseImport(r->scene);
     free((void *)r->nodes); free(r->node_parent); free((void *)r->node_channel); free(r->node_world);
+    free(r->node_rigid_bind);
     free(r->node_storage); free(r->node_rest_translations); free(r->node_translations); free(r->node_rest_rotations);
     free((void *)r->joint_names); free(r->joint_node); free(r->parents); free(r->inverse_bind);
     free(r->joint_world); free(r->rest_joints);

@@ -14,12 +14,14 @@
        (renormalized_vertices counts them), NaN, negative and duplicate entries are
        dropped or merged, and a vertex with no weight is bound to one joint
        instead of collapsing to the origin (unweighted_vertices counts them).
-   rig_pose_at() samples the first animation at a time in seconds as glTF
+   rig_skinning_at() samples the first animation at a time in seconds as glTF
    specifies (linear translation and scale, slerp rotation, the end keys held
-   outside their range), multiplies the nodes' local T R S down the tree to world
-   matrices with fk_forward_engine() (the node tree prepared once by
-   fk_skeleton_init()) and hands them to fk_pose_from_matrices(): fk_forward() on
-   its output gives the transforms to skin with.
+   outside their range) and multiplies the nodes' local T R S down the tree (the
+   node tree prepared once by fk_skeleton_init()), each joint's node with its
+   inverse bind: fk_forward_engine_rigid() gives the rigid transforms to skin
+   with when no node scales, fk_forward_engine() skinning matrices when one does.
+   rig_pose_at() gives the same pose in fk_forward()'s terms instead, through
+   fk_pose_from_matrices().
 
    The skinned vertex is what glTF defines: sum_j w_j (world_j x inverse_bind_j) v;
    the mesh node's own transform does not apply. Needs libassimp-dev. */
@@ -48,6 +50,11 @@ typedef struct rig {
     int *node_parent;                       /* index into nodes, -1 for the root */
     const struct aiNodeAnim **node_channel; /* the animation's channel of each node, or NULL */
     float *node_world;                      /* scratch: 12 floats per node */
+    float *node_inverse_bind;               /* 12 floats per node: IB_i P^-1 at joint i's node, else the identity */
+    fk_rigid *node_rigid_bind;              /* the same as rigid transforms (when rigid_binds) */
+    int rigid_binds;                        /* every IB_i P^-1 is rigid */
+    float *node_skinning;                   /* scratch: 12 floats per node */
+    fk_rigid *node_rigid_world, *node_rigid_skinning; /* scratch: a transform per node */
     fk_skeleton node_skeleton;              /* the node tree, prepared once (in node_storage) */
     int *node_storage;
     fk_vec3 *node_rest_translations, *node_rest_scales; /* each node's own T R S, from the file */
@@ -84,6 +91,15 @@ int rig_load(const char *path, rig *out, char *error, size_t error_size);
    seconds (clamped to the animation; the file's static pose without one).
    Returns FK_OK or the bridge's error (FK_ERROR_NOT_RIGID for animated scale). */
 fk_result rig_pose_at(rig *r, double seconds, fk_quat *rotations, fk_vec3 *translations);
+
+/* Each joint's skinning at a time in seconds (clamped to the animation), for
+   the stored vertices P v: world_i IB_i P^-1, from the nodes' local T R S on
+   the node tree. When no node scales and every IB_i P^-1 is rigid, rigid
+   transforms from fk_forward_engine_rigid() (into transforms, for
+   fk_skin_desc::transforms; returns 1); else 3x4 matrices from
+   fk_forward_engine() (into matrices, 12 floats per joint, for
+   fk_skin_desc::matrices; returns 0). Returns -1 when the pose is not finite. */
+int rig_skinning_at(rig *r, double seconds, fk_rigid *transforms, float *matrices);
 
 /* The node world matrices at a time, 12 floats per node (into r->node_world). */
 void rig_node_world_matrices(rig *r, double seconds);

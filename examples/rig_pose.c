@@ -16,12 +16,15 @@
    --png PATH         draw the bind pose, the pose at SECONDS with LBS and with DQS,
                       and the chosen method at three more times of the animation
 
-   assimp_rig.c turns the file into fk_lbs.h's terms (fk_bind_from_matrices() and
-   fk_pose_from_matrices()); what is left is the library's ordinary loop:
-   fk_forward() and fk_skin_lbs() or fk_skin_dqs(). A pose whose joints scale
-   (animated scale, squash and stretch) skins with each joint's skinning matrix
-   instead (fk_skin_matrices_from_matrices()), DQS with its bones split into
-   scale and rigid parts (fk_bind_frames_from_matrices() gives their rest frames). */
+   assimp_rig.c reads the file's nodes as an engine does: local translation,
+   rotation and scale, inverse bind matrices, the node tree prepared once by
+   fk_skeleton_init(). What is left is the library's ordinary loop: each pose's
+   skinning transforms from fk_forward_engine_rigid() (rig_skinning_at()) and
+   fk_skin_lbs() or fk_skin_dqs(). A pose whose nodes scale (animated scale,
+   squash and stretch, an armature scaled by 100) skins with each joint's
+   skinning matrix from fk_forward_engine() instead, DQS with its bones split
+   into scale and rigid parts (fk_bind_frames_from_matrices() gives their rest
+   frames). */
 #define FK_LBS_IMPLEMENTATION
 #include "fk_lbs.h"
 #include "assimp_rig.h"
@@ -43,56 +46,56 @@ static int usage(void)
 
 /* Everything one pose needs, skinned positions and normals included. */
 typedef struct posed_model {
-    fk_quat *rotations;
-    fk_vec3 *translations, *joints;
+    fk_vec3 *joints;
     fk_rigid *transforms;
+    float *matrices;
     float *positions, *normals;
 } posed_model;
 
 static int posed_model_create(const rig *model, posed_model *p)
 {
     size_t joints = (size_t)model->joint_count, vertices = (size_t)model->vertex_count;
-    p->rotations = (fk_quat *)malloc(joints * sizeof *p->rotations);
-    p->translations = (fk_vec3 *)malloc(joints * sizeof *p->translations);
     p->joints = (fk_vec3 *)malloc(joints * sizeof *p->joints);
     p->transforms = (fk_rigid *)malloc(joints * sizeof *p->transforms);
+    p->matrices = (float *)malloc(joints * 12 * sizeof *p->matrices);
     p->positions = (float *)malloc(vertices * 3 * sizeof *p->positions + 1);
     p->normals = (float *)malloc(vertices * 3 * sizeof *p->normals + 1);
-    return p->rotations && p->translations && p->joints && p->transforms && p->positions && p->normals;
+    return p->joints && p->transforms && p->matrices && p->positions && p->normals;
 }
 
 static void posed_model_free(posed_model *p)
 {
-    free(p->rotations); free(p->translations); free(p->joints); free(p->transforms); free(p->positions);
-    free(p->normals);
+    free(p->joints); free(p->transforms); free(p->matrices); free(p->positions); free(p->normals);
 }
 
-/* A pose with scale (rig_pose_at() said FK_ERROR_NOT_RIGID): each joint's skinning
+/* A pose with scale (rig_skinning_at() gave matrices): each joint's skinning
    matrix for the stored vertices P v, C_i = W_i IB_i P^-1, which LBS takes as it is.
    DQS with scale needs rigid rest frames: in the space F where the frames
    P IB_i^-1 are (fk_bind_frames_from_matrices(); F is the identity unless the
-   whole rig is scaled), it skins F^-1 P v and takes the result back by F. */
+   whole rig is scaled), it skins F^-1 P v with F^-1 C_i F and takes the result
+   back by F. */
 static fk_result skin_with_scale(rig *model, int dual_quaternion, fk_dqs_scale_center center, const float *rest_normals,
                                  posed_model *p)
 {
     size_t joints = (size_t)model->joint_count, vertices = (size_t)model->vertex_count, v, e;
     float *inverse_bind = (float *)malloc(joints * 12 * sizeof(float) + 1);
-    float *matrices = (float *)malloc(joints * 12 * sizeof(float) + 1);
+    float *matrices = p->matrices;
     float *moved = (float *)malloc(vertices * 6 * sizeof(float) + 1);
     fk_rigid *bind_poses = (fk_rigid *)malloc(joints * sizeof(fk_rigid) + 1);
-    float pretransform_inverse[12], space[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}, space_inverse[12];
+    float space[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}, space_inverse[12];
     fk_skin_desc skin;
     fk_result result = FK_OK;
-    if (!inverse_bind || !matrices || !moved || !bind_poses) result = FK_ERROR_NULL_ARGUMENT;
-    if (result == FK_OK) result = fk_mat34_inverse(model->pretransform, pretransform_inverse);
+    if (!inverse_bind || !moved || !bind_poses) result = FK_ERROR_NULL_ARGUMENT;
     for (v = 0; v < joints && result == FK_OK; ++v) /* the inverse bind matrices of the stored vertices: IB_i P^-1 */
-        fk_mat34_mul(model->inverse_bind + 12 * v, pretransform_inverse, inverse_bind + 12 * v);
+        memcpy(inverse_bind + 12 * v, model->node_inverse_bind + 12 * model->joint_node[v], 12 * sizeof(float));
     if (result == FK_OK && dual_quaternion)
         result = fk_bind_frames_from_matrices(model->joint_count, inverse_bind, space, bind_poses);
     if (result == FK_OK) result = fk_mat34_inverse(space, space_inverse);
-    if (result == FK_OK)
-        result = fk_skin_matrices_from_matrices(model->joint_count, inverse_bind, model->joint_world,
-                                                dual_quaternion ? space : NULL, matrices);
+    for (v = 0; v < joints && result == FK_OK && dual_quaternion; ++v) { /* F^-1 C_i F */
+        float right[12];
+        fk_mat34_mul(matrices + 12 * v, space, right);
+        fk_mat34_mul(space_inverse, right, matrices + 12 * v);
+    }
     for (v = 0; v < joints && result == FK_OK; ++v) { /* the posed joints, C_i x_i */
         const float *m = matrices + 12 * v;
         fk_vec3 x = model->rest_joints[v];
@@ -141,7 +144,7 @@ static fk_result skin_with_scale(rig *model, int dual_quaternion, fk_dqs_scale_c
             normal[0] = n.x; normal[1] = n.y; normal[2] = n.z;
         }
     }
-    free(inverse_bind); free(matrices); free(moved); free(bind_poses);
+    free(inverse_bind); free(moved); free(bind_poses);
     return result;
 }
 
@@ -150,12 +153,11 @@ static fk_result pose_and_skin(rig *model, double seconds, int dual_quaternion, 
                                const float *rest_normals, posed_model *p)
 {
     fk_skin_desc skin;
-    fk_result result = rig_pose_at(model, seconds, p->rotations, p->translations);
-    if (result == FK_ERROR_NOT_RIGID) return skin_with_scale(model, dual_quaternion, center, rest_normals, p);
-    if (result == FK_OK)
-        result = fk_forward(model->joint_count, model->parents, model->rest_joints, p->rotations, p->translations,
-                            p->transforms);
-    if (result == FK_OK) result = fk_posed_joints(model->joint_count, model->rest_joints, p->transforms, p->joints);
+    fk_result result;
+    int rigid = rig_skinning_at(model, seconds, p->transforms, p->matrices);
+    if (rigid < 0) return FK_ERROR_NOT_FINITE;
+    if (!rigid) return skin_with_scale(model, dual_quaternion, center, rest_normals, p);
+    result = fk_posed_joints(model->joint_count, model->rest_joints, p->transforms, p->joints);
     memset(&skin, 0, sizeof skin);
     skin.vertex_count = model->vertex_count;
     skin.influences = model->influences;

@@ -765,19 +765,23 @@ static double reference_skinned(const rig *model, double seconds, double *out)
 }
 
 /* The library's skinned positions against the reference, at five times across the
-   animation: the loop of rig_pose, written out. */
+   animation: the loop of rig_pose, written out (engine-form FK on the node tree,
+   rig_skinning_at(), then LBS), and the same through fk_forward()'s convention
+   (rig_pose_at(), fk_forward()), whose rigid transforms DQS also takes. */
 static void model_test(const char *name, int expect_renormalized)
 {
     char path[256], error[512];
     rig model;
-    int t, v, rigid_vertices = 0;
-    double largest = 0.0, largest_dqs = 0.0, diagonal = 0.0;
+    int t, v, rigid_vertices = 0, rigid_poses = 0;
+    double largest = 0.0, largest_engine = 0.0, largest_dqs = 0.0, diagonal = 0.0;
     snprintf(path, sizeof path, MODELS "%s", name);
     if (!CHECK(rig_load(path, &model, error, sizeof error), "%s", error)) return;
     {
         fk_quat *q = (fk_quat *)malloc((size_t)model.joint_count * sizeof *q);
         fk_vec3 *d = (fk_vec3 *)malloc((size_t)model.joint_count * sizeof *d);
         fk_rigid *transforms = (fk_rigid *)malloc((size_t)model.joint_count * sizeof *transforms);
+        fk_rigid *engine_transforms = (fk_rigid *)malloc((size_t)model.joint_count * sizeof *engine_transforms);
+        float *engine_matrices = (float *)malloc((size_t)model.joint_count * 12 * sizeof *engine_matrices);
         float *skinned = (float *)malloc((size_t)model.vertex_count * 3 * sizeof *skinned);
         float *skinned_dqs = (float *)malloc((size_t)model.vertex_count * 3 * sizeof *skinned_dqs);
         double *reference = (double *)malloc((size_t)model.vertex_count * 3 * sizeof *reference);
@@ -797,6 +801,21 @@ static void model_test(const char *name, int expect_renormalized)
                 double mine[3] = {(double)skinned[3 * v], (double)skinned[3 * v + 1], (double)skinned[3 * v + 2]};
                 largest = fmax(largest, distance3(mine, reference + 3 * v));
             }
+            {
+                fk_skin_desc engine = skin;
+                const int rigid = rig_skinning_at(&model, seconds, engine_transforms, engine_matrices);
+                if (!CHECK(rigid >= 0, "%s at %g s: rig_skinning_at", name, seconds)) break;
+                rigid_poses += rigid;
+                engine.transforms = rigid ? engine_transforms : NULL;
+                engine.matrices = rigid ? NULL : engine_matrices;
+                engine.out_positions = skinned_dqs;
+                if (!CHECK(fk_skin_lbs(&engine) == FK_OK, "%s: LBS of the engine path", name)) break;
+                for (v = 0; v < model.vertex_count; ++v) {
+                    double mine[3] = {(double)skinned_dqs[3 * v], (double)skinned_dqs[3 * v + 1],
+                                      (double)skinned_dqs[3 * v + 2]};
+                    largest_engine = fmax(largest_engine, distance3(mine, reference + 3 * v));
+                }
+            }
             /* DQS blends differently, but a vertex on one bone moves rigidly with it
                under either method: those vertices check DQS against the same reference. */
             skin.out_positions = skinned_dqs;
@@ -810,11 +829,15 @@ static void model_test(const char *name, int expect_renormalized)
                 rigid_vertices += t == 0;
             }
         }
-        free(q); free(d); free(transforms); free(skinned); free(skinned_dqs); free(reference);
+        free(q); free(d); free(transforms); free(engine_transforms); free(engine_matrices); free(skinned);
+        free(skinned_dqs); free(reference);
     }
     printf("   %-40s %5d vertices %3d joints, up to %d influences%s: largest error %.2e of its size\n", name,
            model.vertex_count, model.joint_count, model.influences,
            model.renormalized_vertices ? " (weights renormalized)" : "", largest / diagonal);
+    printf("   %-40s engine path (%s): largest error %.2e of its size\n", "",
+           rigid_poses == 5 ? "rigid transforms" : rigid_poses ? "rigid and matrices" : "skinning matrices",
+           largest_engine / diagonal);
     printf("   %-40s %5d vertices on one bone: DQS largest error %.2e of its size\n", "", rigid_vertices,
            largest_dqs / diagonal);
     CHECK(largest_dqs / diagonal <= FLOAT_PRECISION, "%s: DQS moves single-bone vertices off by %.3g", name,
@@ -823,6 +846,9 @@ static void model_test(const char *name, int expect_renormalized)
           model.renormalized_vertices);
     CHECK(largest / diagonal <= FLOAT_PRECISION, "%s: skinned vertices differ from assimp's definition by %.3g of its size",
           name, largest / diagonal);
+    CHECK(largest_engine / diagonal <= FLOAT_PRECISION,
+          "%s: the engine path's vertices differ from assimp's definition by %.3g of its size", name,
+          largest_engine / diagonal);
     rig_free(&model);
 }
 
