@@ -9807,14 +9807,14 @@ static FK__ALWAYS_INLINE int fk__engine_matrices_pass(const fk_skeleton *s, cons
             }
             fk__f4_store(out, r0); fk__f4_store(out + 4, r1); fk__f4_store(out + 8, r2);
             sum = fk__f4_add(fk__f4_add(r0, r1), r2);
-            if (inverse_bind_matrices) {
+            if (inverse_bind_matrices) { /* a world row not finite makes its skinning row so */
                 const float *b = inverse_bind_matrices + 12 * (size_t)joint;
                 const fk__f4 b0 = fk__f4_load(b), b1 = fk__f4_load(b + 4), b2 = fk__f4_load(b + 8);
                 const fk__f4 s0 = fk__mat34_row_mul(r0, b0, b1, b2, e3), s1 = fk__mat34_row_mul(r1, b0, b1, b2, e3);
                 const fk__f4 s2 = fk__mat34_row_mul(r2, b0, b1, b2, e3);
                 float *m = skinning + 12 * (size_t)joint;
                 fk__f4_store(m, s0); fk__f4_store(m + 4, s1); fk__f4_store(m + 8, s2);
-                sum = fk__f4_add(sum, fk__f4_add(fk__f4_add(s0, s1), s2));
+                sum = fk__f4_add(fk__f4_add(s0, s1), s2);
             }
             not_finite = fk__f4_add(not_finite, fk__f4_mul(sum, zero));
             previous = joint;

@@ -262,7 +262,7 @@ engine_mutant engine_rigid_bind_first "" fk_forward_engine_rigid \
 # below float's normal range let through; the inverse bind's translation
 # dropped; a second joint's length taken from the first's; the last group's
 # padding taking the group's first joint for every lane; the skinning rotation
-# left out of the finiteness check.
+# and a skinning matrix's last row left out of the finiteness checks.
 engine_mutant engine_fast_parent_always_previous sse2 fk__engine_matrices_pass \
 'if (parent != previous) {' 'if (parent < 0) {'
 engine_mutant engine_fast_root_takes_previous sse2 fk__engine_rigid_pass 'parent_q = identity;' 'parent_q = q;'
@@ -279,6 +279,8 @@ engine_mutant engine_fast_padding_of_first sse2 fk__engine_factors \
 'last[lane] = joints[i + lane < count ? i + lane : count - 1];' 'last[lane] = joints[i];'
 engine_mutant engine_fast_skin_rotation_unchecked sse2 fk__engine_rigid_pass 'sum = fk__f4_add(skin_q, skin_t);' \
 'sum = skin_t;'
+engine_mutant engine_fast_skin_row_unchecked sse2 fk__engine_matrices_pass 'sum = fk__f4_add(fk__f4_add(s0, s1), s2);' \
+'sum = fk__f4_add(s0, s1);'
 
 # A subtree update with scale: a cycle through the subtree's root found only
 # after the marks are written; the subtree's joints not marked for the walk.

@@ -459,19 +459,20 @@ static void bad_input_is_reported(void)
     static rig_case c;
     float world[12 * MAX_JOINTS], skinning[12 * MAX_JOINTS];
     fk_rigid rworld[MAX_JOINTS], rskin[MAX_JOINTS];
-    int storage[FK_SKELETON_STORAGE(MAX_JOINTS)], kind, j, e;
+    int storage[FK_SKELETON_STORAGE(MAX_JOINTS)], kind, j, e, root = 0;
     fk_skeleton s;
     rng_state = 7;
     make_rig(&c, 20, 1);
+    while (c.parents[root] >= 0) ++root;
     CHECK(fk_skeleton_init(&s, c.n, c.parents, storage) == FK_OK, "init");
     CHECK(fk_forward_engine(NULL, c.t, c.q, c.s, NULL, world, NULL) == FK_ERROR_NULL_ARGUMENT, "no skeleton");
     CHECK(fk_forward_engine(&s, c.t, c.q, c.s, c.inverse_binds, world, NULL) == FK_ERROR_NULL_ARGUMENT, "no skinning out");
     CHECK(fk_forward_engine(&s, NULL, c.q, c.s, NULL, world, NULL) == FK_ERROR_NULL_ARGUMENT, "no translations");
     CHECK(fk_forward_engine_rigid(&s, c.t, NULL, NULL, rworld, NULL) == FK_ERROR_NULL_ARGUMENT, "no rotations");
     CHECK(fk_forward_engine_rigid(&s, c.t, c.q, c.rigid_binds, rworld, NULL) == FK_ERROR_NULL_ARGUMENT, "no skin out");
-    for (kind = 0; kind < 8; ++kind) {
+    for (kind = 0; kind < 9; ++kind) { /* kind 8: a root's, whose last rows alone it spoils */
         static rig_case bad;
-        const int joint = 13;
+        const int joint = kind == 8 ? root : 13;
         fk_result expected = kind < 2 ? FK_ERROR_INVALID_ROTATION : FK_ERROR_NOT_FINITE, got, got_rigid;
         bad = c;
         switch (kind) {
@@ -483,6 +484,7 @@ static void bad_input_is_reported(void)
         case 5: bad.inverse_binds[12 * joint + 7] = NAN; bad.rigid_binds[joint].t.y = NAN; break;
         case 6: bad.inverse_binds[12 * joint + 1] = INFINITY; bad.rigid_binds[joint].q.x = INFINITY; break;
         case 7: bad.t[joint] = fk_vec3_make(3e38f, 3e38f, 3e38f); bad.s[joint] = fk_vec3_make(3e38f, 1, 1); break;
+        case 8: bad.t[joint].z = NAN; break;
         }
         for (j = 0; j < c.n; ++j) bad.t[j] = kind == 7 && j != joint ? fk_vec3_make(3e38f, -3e38f, 3e38f) : bad.t[j];
         got = fk_forward_engine(&s, bad.t, bad.q, bad.s, bad.inverse_binds, world, skinning);
