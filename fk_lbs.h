@@ -9701,12 +9701,13 @@ static FK__ALWAYS_INLINE int fk__half_unit_factors(const fk_quat *rotations, int
    its work (its rotation's length, its local matrix, the product with its
    inverse bind) runs beside the chain. Lengths are taken four joints to an
    instruction, for up to FK__FORWARD_BATCH joints before their loop, as
-   fk_forward()'s pass takes them, and checked as it checks them; everything
-   else by a sum of the results times zero, which stays 0 unless an input or a
-   product was not finite (or rows so large that their sum overflows: then the
-   checked loop starts over and finds them fine). A joint whose parent was
-   computed just before takes the parent's result from registers, any other
-   reads it back from the output. */
+   fk_forward()'s pass takes them, and checked on their bits as it checks them;
+   everything else by a sum of the results, marked on its bits as that pass
+   marks its translations (so that -ffast-math cannot fold the checks away): a
+   sum is infinite or NaN if an input or a product was not finite (or if rows
+   so large that their sum overflows: then the checked loop starts over and
+   finds them fine). A joint whose parent was computed just before takes the
+   parent's result from registers, any other reads it back from the output. */
 
 /* For the joints joints[0] to joints[3], a joint to a lane, the factor a pass
    scales each rotation by: 0.5 / |q| (rigid: fk_forward()'s pass's halved unit
@@ -9717,11 +9718,26 @@ static FK__ALWAYS_INLINE int fk__engine_factors4(const fk_quat *rotations, const
 {
     fk__f4 x = fk__f4_load(&rotations[joints[0]].x), y = fk__f4_load(&rotations[joints[1]].x);
     fk__f4 z = fk__f4_load(&rotations[joints[2]].x), w = fk__f4_load(&rotations[joints[3]].x), norm2;
+    float lanes[4];
+    int lane, bad = 0;
     fk__f4_transpose(&x, &y, &z, &w);
     norm2 = fk__f4_add(fk__f4_add(fk__f4_mul(x, x), fk__f4_mul(y, y)), fk__f4_add(fk__f4_mul(z, z), fk__f4_mul(w, w)));
+    fk__f4_store(lanes, norm2);
+    for (lane = 0; lane < 4; ++lane) bad |= !fk__is_positive_normal(lanes[lane]);
     fk__f4_store(factors, rigid ? fk__f4_div(fk__f4_splat(0.5f), fk__f4_sqrt(norm2))
                                 : fk__f4_div(fk__f4_splat(2.0f), norm2));
-    return fk__f4_outside_lanes(norm2, fk__f4_splat(FLT_MIN), fk__f4_splat(FLT_MAX));
+    return bad;
+}
+
+/* Whether fk__f4_mark_not_finite()'s marks saw only finite values, in all four
+   lanes. */
+static FK__ALWAYS_INLINE int fk__marks_finite(fk__f4 marks)
+{
+    float lanes[4];
+    int lane, finite = 1;
+    fk__f4_store(lanes, marks);
+    for (lane = 0; lane < 4; ++lane) finite &= fk__float_bits(lanes[lane]) >> 16 < 0x7F80u;
+    return finite;
 }
 
 /* fk__engine_factors4() of count joints (1 to FK__FORWARD_BATCH) into factors
@@ -9816,11 +9832,11 @@ static FK__ALWAYS_INLINE int fk__engine_matrices_pass(const fk_skeleton *s, cons
                 fk__f4_store(m, s0); fk__f4_store(m + 4, s1); fk__f4_store(m + 8, s2);
                 sum = fk__f4_add(fk__f4_add(s0, s1), s2);
             }
-            not_finite = fk__f4_add(not_finite, fk__f4_mul(sum, zero));
+            not_finite = fk__f4_mark_not_finite(not_finite, sum);
             previous = joint;
         }
     }
-    return !bad && !fk__f4_nonzero_lanes(not_finite);
+    return !bad && fk__marks_finite(not_finite);
 }
 
 /* A quaternion a made ready to be the left factor of products a b, as the
@@ -9900,11 +9916,11 @@ static FK__ALWAYS_INLINE int fk__engine_rigid_pass(const fk_skeleton *s, const f
                 fk__f4_store3(&skinning[joint].t, skin_t);
                 sum = fk__f4_add(skin_q, skin_t);
             }
-            not_finite = fk__f4_add(not_finite, fk__f4_mul(sum, zero));
+            not_finite = fk__f4_mark_not_finite(not_finite, sum);
             previous = joint;
         }
     }
-    return !bad && !fk__f4_nonzero_lanes(not_finite);
+    return !bad && fk__marks_finite(not_finite);
 }
 
 /* The passes of a tier: the same code and bits in each (no fused multiply-adds).

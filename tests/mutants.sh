@@ -262,7 +262,8 @@ engine_mutant engine_rigid_bind_first "" fk_forward_engine_rigid \
 # below float's normal range let through; the inverse bind's translation
 # dropped; a second joint's length taken from the first's; the last group's
 # padding taking the group's first joint for every lane; the skinning rotation
-# and a skinning matrix's last row left out of the finiteness checks.
+# and a skinning matrix's last row left out of the finiteness checks; the marks'
+# fourth lane (the matrices' translations) not read; an infinity taken as finite.
 engine_mutant engine_fast_parent_always_previous sse2 fk__engine_matrices_pass \
 'if (parent != previous) {' 'if (parent < 0) {'
 engine_mutant engine_fast_root_takes_previous sse2 fk__engine_rigid_pass 'parent_q = identity;' 'parent_q = q;'
@@ -270,7 +271,7 @@ engine_mutant engine_fast_left_factor_sign sse2 fk__quat_left_make \
 'l.y = fk__f4_xor(FK__F4_PERMUTE(a, 2, 3, 0, 1), fk__f4_make(-0.0f,' \
 'l.y = fk__f4_xor(FK__F4_PERMUTE(a, 2, 3, 0, 1), fk__f4_make(0.0f,'
 engine_mutant engine_fast_lengths_unchecked sse2 fk__engine_factors4 \
-'return fk__f4_outside_lanes(norm2, fk__f4_splat(FLT_MIN), fk__f4_splat(FLT_MAX));' 'return 0;'
+'bad |= !fk__is_positive_normal(lanes[lane]);' 'bad |= 0;'
 engine_mutant engine_fast_bind_translation_dropped sse2 fk__engine_rigid_pass \
 'const fk__f4 skin_t = fk__f4_add(rotated_bind_t, t);' 'const fk__f4 skin_t = t;'
 engine_mutant engine_fast_gathered_length_of_first sse2 fk__engine_factors4 \
@@ -281,6 +282,9 @@ engine_mutant engine_fast_skin_rotation_unchecked sse2 fk__engine_rigid_pass 'su
 'sum = skin_t;'
 engine_mutant engine_fast_skin_row_unchecked sse2 fk__engine_matrices_pass 'sum = fk__f4_add(fk__f4_add(s0, s1), s2);' \
 'sum = fk__f4_add(s0, s1);'
+engine_mutant engine_fast_marks_lane_3_unread sse2 fk__marks_finite 'for (lane = 0; lane < 4; ++lane)' \
+'for (lane = 0; lane < 3; ++lane)'
+engine_mutant engine_fast_infinity_marked_finite sse2 fk__marks_finite '>> 16 < 0x7F80u' '>> 16 < 0x7FC0u'
 
 # A subtree update with scale: a cycle through the subtree's root found only
 # after the marks are written; the subtree's joints not marked for the walk.
