@@ -2243,6 +2243,41 @@ FK_LBS_DEF fk_result fk_retarget_pose(const fk_retarget *retarget, const fk_quat
                                       fk_vec3 source_root_translation, fk_quat *source_world,
                                       fk_quat *out_rotations, fk_vec3 *out_root_translation);
 
+/** @brief Feet that do not slide: puts the target's end joint @c leg->end (an
+    ankle, or any joint with two bones above it) where its source joint
+    map[end] is, scaled as the root is, with fk_ik_two_bone():
+        T = O_t + s (F_s - O_s)
+    (F_s the source joint's posed position, O_s and O_t the two roots' posed
+    positions, s the retarget's root scale). The foot keeps its offset from the
+    hips, scaled, so with the default root rule (every axis scaled, s the hip
+    heights' ratio) a source foot on the floor (y = 0) gives a target foot on
+    the floor, and a foot planted in the source stays planted in the target.
+    Call it once per leg after fk_retarget_pose() and the target's forward
+    kinematics; legs whose chains do not overlap may use the same transforms.
+    What it cannot do: a target leg too short for T (or too long, at full bend)
+    leaves the foot as near it as the leg allows, on the line from the hip
+    toward it, with @p reached 0; the end joint's own rotation is kept, so the
+    foot turns with the shin; only the start and mid joints move.
+    @param retarget from fk_retarget_init().
+    @param source_positions the source's posed joint positions (world), as many
+    as it has joints: read at map[end] and at the source's root.
+    @param leg the leg in the target's posed skeleton, as for fk_ik_two_bone():
+    start, mid, end, and the pose (@c transforms with @c rest_joints, or
+    @c matrices) of the rotations @p rotations holds, with any pole, axis or
+    softening; its joint_count, parents and target are not read (the target
+    rig's and T are used). The target root's posed position is read from the
+    same pose.
+    @param weight, rotations, reached as for fk_ik_two_bone().
+    @return FK_OK, FK_ERROR_NULL_ARGUMENT (also neither matrices nor transforms
+    with rest joints), FK_ERROR_JOINT_OUT_OF_RANGE (an end out of range or
+    unmapped), FK_ERROR_INVALID_ROTATION (the target root's transform), or
+    fk_ik_two_bone()'s codes (FK_ERROR_NOT_FINITE for a T that is not finite);
+    on error nothing is written.
+    @remark O(depth), as fk_ik_two_bone(). */
+FK_LBS_DEF fk_result fk_retarget_foot(const fk_retarget *retarget, const fk_vec3 *source_positions,
+                                      const fk_ik_two_bone_desc *leg, float weight, fk_quat *rotations,
+                                      int *reached);
+
 /** @brief A joint map from two lists of names: each target joint takes the
     first source joint with the same name, or failing that the first whose name
     matches once both are stripped of a namespace (anything up to the last ':'
@@ -7984,7 +8019,7 @@ FK_LBS_DEF fk_result fk_ik_aim(int joint_count, const int *parents, const fk_vec
    retarget walks each joint's chain up for its posture (once); a pose computes
    the source's world rotations parents first, one product a joint. */
 
-static fk_quat fk__retarget_world(const int *parents, const fk_quat *rotations, int joint)
+static FK__SMALL fk_quat fk__retarget_world(const int *parents, const fk_quat *rotations, int joint)
 {
     fk_quat w = fk_quat_identity();
     for (; joint >= 0 && rotations; joint = parents[joint]) w = fk_quat_mul(fk_quat_normalize(rotations[joint]), w);
@@ -8003,7 +8038,7 @@ static fk_vec3 fk__retarget_rest_root(const fk_retarget_rig *rig)
     return rig->rest_rotations ? rig->rest_positions[rig->root] : fk_vec3_make(0.0f, 0.0f, 0.0f);
 }
 
-static fk_result fk__retarget_check_rig(const fk_retarget_rig *rig)
+static FK__SMALL fk_result fk__retarget_check_rig(const fk_retarget_rig *rig)
 {
     const fk_quat *posture = fk__retarget_posture(rig);
     fk_result result;
@@ -8114,6 +8149,35 @@ FK_LBS_DEF FK__SMALL fk_result fk_retarget_pose(const fk_retarget *retarget, con
     return FK_OK;
 }
 
+FK_LBS_DEF FK__SMALL fk_result fk_retarget_foot(const fk_retarget *retarget, const fk_vec3 *source_positions,
+                                                const fk_ik_two_bone_desc *leg, float weight, fk_quat *rotations,
+                                                int *reached)
+{
+    fk_ik_two_bone_desc d;
+    fk_result result;
+    fk_vec3 root;
+    const float *m;
+    int j;
+    if (!retarget || !source_positions || !leg || (!leg->matrices && (!leg->transforms || !leg->rest_joints)))
+        return FK_ERROR_NULL_ARGUMENT;
+    d = *leg;
+    d.joint_count = retarget->target.joint_count;
+    d.parents = retarget->target.parents;
+    if (d.end < 0 || d.end >= d.joint_count || (j = retarget->map[d.end]) < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
+    if (d.matrices) {
+        m = d.matrices + 12 * retarget->target_root;
+        root = fk_vec3_make(m[3], m[7], m[11]);
+    } else {
+        if ((result = fk__check_rigid(&d.transforms[retarget->target_root])) != FK_OK) return result;
+        root = fk__pivot(d.rest_joints, d.transforms, retarget->target_root);
+    }
+    /* the foot's offset from the hips, scaled; a NaN or overflow here is
+       fk_ik_two_bone()'s FK_ERROR_NOT_FINITE */
+    d.target = fk_vec3_add(root, fk_vec3_scale(fk_vec3_sub(source_positions[j], source_positions[retarget->source_root]),
+                                               retarget->root_scale));
+    return fk_ik_two_bone(&d, weight, rotations, reached);
+}
+
 /* ASCII case folding, so that names compare alike in every locale. */
 static int fk__name_fold(char c) { return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : (unsigned char)c; }
 
@@ -8127,7 +8191,7 @@ static size_t fk__name_starts(const char *s, const char *prefix)
 }
 
 /* A name without its namespace ("mixamorig:", "Armature|") and 3ds Max's "Bip01 ". */
-static const char *fk__name_base(const char *name)
+static FK__SMALL const char *fk__name_base(const char *name)
 {
     static const char *const biped[] = {"bip01", "bip001"};
     const char *c, *base = name;
@@ -8140,7 +8204,7 @@ static const char *fk__name_base(const char *name)
     return base;
 }
 
-static int fk__name_equal(const char *a, const char *b, int fold)
+static FK__SMALL int fk__name_equal(const char *a, const char *b, int fold)
 {
     for (;; ++a, ++b) {
         int x = fold ? fk__name_fold(*a) : *a, y = fold ? fk__name_fold(*b) : *b;

@@ -549,6 +549,248 @@ static void bad_poses_are_reported(void)
           "the root translation is not read when not wanted");
 }
 
+/* ---- Feet ------------------------------------------------------------------------ */
+
+/* Posed joint positions of a rig in either form, its root moved to @p root
+   (pivot form: d_r; engine form: t_r); @p matrices receives the engine form's
+   world matrices, @p transforms the pivot form's transforms. */
+static void posed_positions(const rig *r, const fk_quat *rotations, fk_vec3 root, fk_rigid *transforms,
+                            float *matrices, fk_vec3 *out)
+{
+    fk_vec3 local[MAX_JOINTS];
+    int i;
+    if (r->desc.rest_rotations) {
+        memcpy(local, r->rest, sizeof local);
+        local[r->desc.root] = root;
+        fk_forward_trs(r->n, r->parents, local, rotations, NULL, matrices);
+        for (i = 0; i < r->n; ++i)
+            out[i] = fk_vec3_make(matrices[12 * i + 3], matrices[12 * i + 7], matrices[12 * i + 11]);
+    } else {
+        memset(local, 0, sizeof local);
+        local[r->desc.root] = root;
+        fk_forward(r->n, r->parents, r->rest, rotations, local, transforms);
+        fk_posed_joints(r->n, r->rest, transforms, out);
+    }
+}
+
+/* The leg description fk_retarget_foot() reads: the pose in the target's form,
+   the chain, and nothing else (joint count and parents left zero: not read). */
+static fk_ik_two_bone_desc leg_of(const rig *t, const fk_rigid *transforms, const float *matrices, int end)
+{
+    fk_ik_two_bone_desc leg;
+    memset(&leg, 0, sizeof leg);
+    if (t->desc.rest_rotations) {
+        leg.matrices = matrices;
+    } else {
+        leg.rest_joints = t->rest;
+        leg.transforms = transforms;
+    }
+    leg.end = end;
+    leg.mid = t->parents[end];
+    leg.start = t->parents[leg.mid];
+    return leg;
+}
+
+/* Two legs of a pelvis (the root), thigh and shin, pivot form. The source's
+   hip and knee bend and its root drops until its ankle touches the floor; the
+   target, hips twice as high but with a shorter thigh and longer shin, takes
+   the same bend, which leaves its foot off the floor, until fk_retarget_foot()
+   puts the ankle where the source's is, doubled from the hips: on the floor. */
+static void planted_foot_lands_on_floor(void)
+{
+    const int parents[4] = {-1, 0, 1, 2}, map[4] = {0, 1, 2, 3};
+    const fk_vec3 source_rest[4] = {{0, 1, 0}, {0.1f, 1, 0}, {0.1f, 0.5f, 0.02f}, {0.1f, 0, 0}};
+    const fk_vec3 target_rest[4] = {{0, 2, 0}, {0.2f, 2, 0}, {0.2f, 1.4f, 0.05f}, {0.2f, 0, 0}};
+    fk_quat pose[4], out[4];
+    fk_rigid transforms[4];
+    fk_vec3 source_posed[4], target_posed[4], root, expected, d_source[4] = {{0.3f, 0, 0}}, d_target[4] = {{0}};
+    fk_retarget_desc d;
+    fk_retarget rt;
+    fk_ik_two_bone_desc leg;
+    int ints[FK_RETARGET_INT_STORAGE(4, 4)], reached = -1, k;
+    fk_quat quats[FK_RETARGET_QUAT_STORAGE(4)];
+    pose[0] = pose[3] = fk_quat_identity();
+    pose[1] = fk_quat_from_axis_angle(fk_vec3_make(1, 0, 0), -1.0f);
+    pose[2] = fk_quat_from_axis_angle(fk_vec3_make(1, 0, 0), 1.6f);
+    /* the source's ankle height with the root at rest, then the drop that plants it */
+    fk_forward(4, parents, source_rest, pose, NULL, transforms);
+    fk_posed_joints(4, source_rest, transforms, source_posed);
+    d_source[0].y = -source_posed[3].y;
+    fk_forward(4, parents, source_rest, pose, d_source, transforms);
+    fk_posed_joints(4, source_rest, transforms, source_posed);
+    memset(&d, 0, sizeof d);
+    d.source.joint_count = d.target.joint_count = 4;
+    d.source.parents = d.target.parents = parents;
+    d.source.rest_positions = source_rest;
+    d.target.rest_positions = target_rest;
+    d.map = map;
+    CHECK(fk_retarget_init(&rt, &d, ints, quats) == FK_OK && rt.root_scale == 2.0f, "init, scale 2");
+    CHECK(fk_retarget_pose(&rt, pose, d_source[0], source_world, out, &root) == FK_OK, "pose");
+    d_target[0] = root;
+    fk_forward(4, parents, target_rest, out, d_target, transforms);
+    fk_posed_joints(4, target_rest, transforms, target_posed);
+    CHECK(fabsf(target_posed[3].y) > 0.05f, "without the pass the target's foot is off the floor (y %g)",
+          (double)target_posed[3].y);
+    memset(&leg, 0, sizeof leg);
+    leg.rest_joints = target_rest;
+    leg.transforms = transforms;
+    leg.start = 1, leg.mid = 2, leg.end = 3;
+    CHECK(fk_retarget_foot(&rt, source_posed, &leg, 1.0f, out, &reached) == FK_OK && reached == 1, "foot reached");
+    fk_forward(4, parents, target_rest, out, d_target, transforms);
+    fk_posed_joints(4, target_rest, transforms, target_posed);
+    expected = fk_vec3_add(fk_vec3_add(target_rest[0], root), fk_vec3_scale(fk_vec3_sub(source_posed[3], source_posed[0]), 2));
+    for (k = 0; k < 3; ++k) {
+        float got = (&target_posed[3].x)[k], want = (&expected.x)[k];
+        CHECK(fabsf(got - want) < 1e-5f, "ankle axis %d at %g, expected %g", k, (double)got, (double)want);
+    }
+    CHECK(fabsf(target_posed[3].y) < 1e-5f, "the target's ankle on the floor (y %g)", (double)target_posed[3].y);
+}
+
+/* Over random rigs of both forms, random maps, root rules and poses, with an
+   end joint two below another: the end lands on T = O_t + s (F_s - O_s)
+   whenever the leg can reach it (|a - b| < |T - S| < a + b, with a margin of
+   1e-3 of the leg), is reported reached, and only the start and mid joints'
+   rotations change; beyond a + b it is reported not reached and lies on the
+   line toward T at the leg's full length. */
+static void feet_land_on_targets_where_reachable(void)
+{
+    static rig s, t;
+    static fk_rigid s_transforms[MAX_JOINTS], t_transforms[MAX_JOINTS];
+    static float s_matrices[12 * MAX_JOINTS], t_matrices[12 * MAX_JOINTS];
+    int trial, i, k, end, map[MAX_JOINTS], ints[FK_RETARGET_INT_STORAGE(MAX_JOINTS, MAX_JOINTS)];
+    int reachable = 0, beyond = 0;
+    fk_quat quats[MAX_JOINTS], pose[MAX_JOINTS], out[MAX_JOINTS], before[MAX_JOINTS];
+    fk_vec3 s_posed[MAX_JOINTS], t_posed[MAX_JOINTS];
+    double worst = 0;
+    for (trial = 0; trial < 400; ++trial) {
+        uint64_t seed = property_seed(trial);
+        fk_retarget_desc d;
+        fk_retarget rt;
+        fk_ik_two_bone_desc leg;
+        fk_vec3 source_root, root, goal, start;
+        double a, b, dist, miss, length;
+        int reached = -1;
+        rng_state = seed;
+        make_rig(&s, 1 + rng_below(MAX_JOINTS), rng_below(2));
+        make_rig(&t, 3 + rng_below(MAX_JOINTS - 2), rng_below(2));
+        for (end = 0; end < t.n && (t.parents[end] < 0 || t.parents[t.parents[end]] < 0); ++end) continue;
+        if (end == t.n) continue;
+        random_map(t.n, s.n, map);
+        map[end] = rng_below(s.n);
+        memset(&d, 0, sizeof d);
+        d.source = s.desc;
+        d.target = t.desc;
+        d.map = map;
+        d.root_scale = rng_below(2) ? 0.0f : rng_uniform(0.1f, 3.0f);
+        for (k = 0; k < 3; ++k) d.root_axes[k] = (fk_retarget_axis)rng_below(3);
+        if (!CHECK(fk_retarget_init(&rt, &d, ints, quats) == FK_OK, "seed %llu: init", (unsigned long long)seed))
+            continue;
+        for (i = 0; i < s.n; ++i) pose[i] = random_quat();
+        source_root = random_vec3(1.0f);
+        fk_retarget_pose(&rt, pose, source_root, source_world, out, &root);
+        posed_positions(&s, pose, source_root, s_transforms, s_matrices, s_posed);
+        posed_positions(&t, out, root, t_transforms, t_matrices, t_posed);
+        leg = leg_of(&t, t_transforms, t_matrices, end);
+        goal = fk_vec3_add(t_posed[t.desc.root],
+                           fk_vec3_scale(fk_vec3_sub(s_posed[map[end]], s_posed[s.desc.root]), rt.root_scale));
+        start = t_posed[leg.start];
+        a = fk_vec3_length(fk_vec3_sub(t_posed[leg.mid], start));
+        b = fk_vec3_length(fk_vec3_sub(t_posed[end], t_posed[leg.mid]));
+        length = a + b;
+        dist = fk_vec3_length(fk_vec3_sub(goal, start));
+        memcpy(before, out, sizeof before);
+        if (!CHECK(fk_retarget_foot(&rt, s_posed, &leg, 1.0f, out, &reached) == FK_OK, "seed %llu: foot",
+                   (unsigned long long)seed))
+            continue;
+        for (i = 0; i < t.n; ++i)
+            CHECK(i == leg.start || i == leg.mid || !memcmp(&out[i], &before[i], sizeof out[i]),
+                  "seed %llu joint %d: not in the leg's chain, yet changed", (unsigned long long)seed, i);
+        posed_positions(&t, out, root, t_transforms, t_matrices, t_posed);
+        miss = fk_vec3_length(fk_vec3_sub(t_posed[end], goal));
+        if (dist > fabs(a - b) + 1e-3 * length && dist < length * (1 - 1e-3)) {
+            ++reachable;
+            worst = miss / length > worst ? miss / length : worst;
+            CHECK(reached == 1 && miss <= 1e-4 * length,
+                  "seed %llu (RETARGET_SEED to replay): reachable foot %.3g from its target (leg %.3g), reached %d",
+                  (unsigned long long)seed, miss, length, reached);
+        } else if (dist > length * (1 + 1e-3)) {
+            ++beyond;
+            CHECK(reached == 0 && fabs(miss - (dist - length)) <= 1e-4 * length,
+                  "seed %llu (RETARGET_SEED to replay): out of reach, %.3g from its target, expected %.3g "
+                  "(straight toward it), reached %d", (unsigned long long)seed, miss, dist - length, reached);
+        }
+    }
+    CHECK(reachable > 50 && beyond > 50, "cases: %d reachable, %d beyond reach", reachable, beyond);
+    printf("  feet: %d reachable, worst %.3g of the leg from the target; %d beyond reach\n", reachable, worst, beyond);
+}
+
+static void bad_feet_are_reported(void)
+{
+    const int parents[4] = {-1, 0, 1, 2}, map[4] = {0, 1, 2, 3}, unmapped[4] = {0, 1, 2, -1};
+    const fk_vec3 rest[4] = {{0, 1, 0}, {0.1f, 1, 0}, {0.1f, 0.5f, 0.02f}, {0.1f, 0, 0}};
+    fk_vec3 positions[4];
+    fk_quat pose[4], out[4], out0[4], quats[4], quats2[4];
+    fk_rigid transforms[4], bad_transforms[4];
+    fk_retarget_desc d;
+    fk_retarget rt, rt_unmapped;
+    fk_ik_two_bone_desc good, leg;
+    int ints[FK_RETARGET_INT_STORAGE(4, 4)], ints2[FK_RETARGET_INT_STORAGE(4, 4)], reached, k;
+    for (k = 0; k < 4; ++k) pose[k] = fk_quat_from_axis_angle(fk_vec3_make(1, 0, 0), 0.3f);
+    fk_forward(4, parents, rest, pose, NULL, transforms);
+    fk_posed_joints(4, rest, transforms, positions);
+    memset(&d, 0, sizeof d);
+    d.source.joint_count = d.target.joint_count = 4;
+    d.source.parents = d.target.parents = parents;
+    d.source.rest_positions = d.target.rest_positions = rest;
+    d.map = map;
+    CHECK(fk_retarget_init(&rt, &d, ints, quats) == FK_OK, "init");
+    d.map = unmapped;
+    CHECK(fk_retarget_init(&rt_unmapped, &d, ints2, quats2) == FK_OK, "init with the end unmapped");
+    memset(&good, 0, sizeof good);
+    good.rest_joints = rest;
+    good.transforms = transforms;
+    good.start = 1, good.mid = 2, good.end = 3;
+    memcpy(out0, pose, sizeof out0);
+#define EXPECT_FOOT(retarget, edit, code)                                                                  \
+    do {                                                                                                   \
+        leg = good;                                                                                        \
+        edit;                                                                                              \
+        memcpy(out, out0, sizeof out);                                                                     \
+        reached = 7;                                                                                       \
+        CHECK(fk_retarget_foot(retarget, positions, &leg, 1.0f, out, &reached) == (code), "%s: expected %s", \
+              #edit, #code);                                                                               \
+        CHECK((code) == FK_OK || (!memcmp(out, out0, sizeof out) && reached == 7), "%s: wrote on error", #edit); \
+    } while (0)
+    EXPECT_FOOT(&rt, (void)0, FK_OK);
+    EXPECT_FOOT(NULL, (void)0, FK_ERROR_NULL_ARGUMENT);
+    EXPECT_FOOT(&rt, leg.transforms = NULL, FK_ERROR_NULL_ARGUMENT);
+    EXPECT_FOOT(&rt, leg.rest_joints = NULL, FK_ERROR_NULL_ARGUMENT);
+    EXPECT_FOOT(&rt, leg.end = 4, FK_ERROR_JOINT_OUT_OF_RANGE);
+    EXPECT_FOOT(&rt, leg.end = -1, FK_ERROR_JOINT_OUT_OF_RANGE);
+    EXPECT_FOOT(&rt_unmapped, (void)0, FK_ERROR_JOINT_OUT_OF_RANGE);
+    EXPECT_FOOT(&rt, leg.mid = 0, FK_ERROR_JOINT_OUT_OF_RANGE); /* fk_ik_two_bone()'s: start not above mid */
+    memcpy(bad_transforms, transforms, sizeof bad_transforms);
+    bad_transforms[0].q = fk_quat_make(0, 0, 0, 0); /* the root's, which only the foot pass reads */
+    EXPECT_FOOT(&rt, leg.transforms = bad_transforms, FK_ERROR_INVALID_ROTATION);
+    positions[0].x = NAN; /* the source root */
+    EXPECT_FOOT(&rt, (void)0, FK_ERROR_NOT_FINITE);
+    positions[0].x = 0;
+    positions[3].y = 3e38f; /* T overflows when scaled */
+    d.map = map;
+    d.root_scale = 10.0f;
+    CHECK(fk_retarget_init(&rt, &d, ints, quats) == FK_OK, "init, scale 10");
+    EXPECT_FOOT(&rt, (void)0, FK_ERROR_NOT_FINITE);
+    leg = good;
+    memcpy(out, out0, sizeof out);
+    CHECK(fk_retarget_foot(&rt, NULL, &leg, 1.0f, out, NULL) == FK_ERROR_NULL_ARGUMENT &&
+              fk_retarget_foot(&rt, positions, NULL, 1.0f, out, NULL) == FK_ERROR_NULL_ARGUMENT &&
+              fk_retarget_foot(&rt, positions, &leg, 1.0f, NULL, NULL) == FK_ERROR_NULL_ARGUMENT &&
+              fk_retarget_foot(&rt, positions, &leg, 2.0f, out, NULL) == FK_ERROR_INVALID_WEIGHT,
+          "no source positions, no leg, no rotations, a weight of 2");
+    CHECK(!memcmp(out, out0, sizeof out), "wrote on error");
+#undef EXPECT_FOOT
+}
+
 /* ---- Names ---------------------------------------------------------------------- */
 
 static void names_match_exactly_then_stripped(void)
@@ -586,6 +828,9 @@ int main(void)
     RUN_TEST(engine_and_pivot_forms_agree);
     RUN_TEST(bad_descriptions_are_reported);
     RUN_TEST(bad_poses_are_reported);
+    RUN_TEST(planted_foot_lands_on_floor);
+    RUN_TEST(feet_land_on_targets_where_reachable);
+    RUN_TEST(bad_feet_are_reported);
     RUN_TEST(names_match_exactly_then_stripped);
     return check_finish();
 }

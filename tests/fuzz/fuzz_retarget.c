@@ -9,7 +9,9 @@
    Retarget: joint counts (zero, small, negative, huge), parent arrays of any
    ints (cycles, self parents, out of range), either form (rest rotations or
    none), a reference or none, rotations and positions with special numbers,
-   map entries and root joints of any int, any root scale and axis option.
+   map entries and root joints of any int, any root scale and axis option;
+   then fk_retarget_foot() on the pose with fuzzed leg joints and source
+   positions.
    Invariants:
      - on error neither the retarget nor its storage is written; on FK_OK both
        rigs' parent arrays are valid, every map entry is -1 or a source joint,
@@ -18,6 +20,8 @@
      - fk_retarget_pose() on error writes nothing; on FK_OK every output
        rotation and every source world rotation is unit, an unmapped joint's is its stored posture rotation bit
        for bit, and the root translation is finite;
+     - fk_retarget_foot() on error writes nothing; on FK_OK it changes only
+       the leg's start and mid rotations;
      - the inputs are never modified.
 
    Names: counts of any int, names from a small alphabet of letters, digits,
@@ -74,6 +78,55 @@ static int is_unit(fk_quat q)
 {
     double n2 = (double)q.x * (double)q.x + (double)q.y * (double)q.y + (double)q.z * (double)q.z + (double)q.w * (double)q.w;
     return fabs(n2 - 1.0) < 1e-5;
+}
+
+/* fk_retarget_foot() on the retargeted pose: fuzzed source positions and leg
+   joints, the target posed in its form. On error neither the rotations nor
+   reached is written; on FK_OK only the start and mid joints' rotations. */
+static void fuzz_foot(fuzz_input *in, const fk_retarget *rt, const fk_retarget_desc *desc, int ns, int nt,
+                      const fk_quat *pose, fk_vec3 root)
+{
+    fk_vec3 *positions = (fk_vec3 *)fuzz_alloc((size_t)ns * sizeof(fk_vec3));
+    fk_vec3 *local = (fk_vec3 *)fuzz_alloc((size_t)nt * sizeof(fk_vec3));
+    fk_rigid *transforms = (fk_rigid *)fuzz_alloc((size_t)nt * sizeof(fk_rigid));
+    float *matrices = (float *)fuzz_alloc((size_t)nt * 12 * sizeof(float));
+    fk_quat *rotations = (fk_quat *)fuzz_alloc((size_t)nt * sizeof(fk_quat));
+    fk_ik_two_bone_desc leg;
+    int i, reached = 7;
+    fk_result result;
+    for (i = 0; i < ns; ++i) positions[i] = fk_vec3_make(fuzz_float(in), fuzz_float(in), fuzz_float(in));
+    memcpy(rotations, pose, (size_t)nt * sizeof(fk_quat));
+    memset(&leg, 0, sizeof leg);
+    leg.start = fuzz_int(in, nt + 2, -1);
+    leg.mid = fuzz_int(in, nt + 2, -1);
+    leg.end = fuzz_int(in, nt + 2, -1);
+    if (desc->target.rest_rotations) {
+        memcpy(local, desc->target.rest_positions, (size_t)nt * sizeof(fk_vec3));
+        local[desc->target.root] = root;
+        fk_forward_trs(nt, desc->target.parents, local, pose, NULL, matrices);
+        leg.matrices = matrices;
+    } else {
+        memset(local, 0, (size_t)nt * sizeof(fk_vec3));
+        local[desc->target.root] = root;
+        fk_forward(nt, desc->target.parents, desc->target.rest_positions, pose, local, transforms);
+        leg.rest_joints = desc->target.rest_positions;
+        leg.transforms = transforms;
+    }
+    result = fk_retarget_foot(rt, positions, &leg, 1.0f, rotations, &reached);
+    if (result != FK_OK) {
+        FUZZ_REQUIRE(!memcmp(rotations, pose, (size_t)nt * sizeof(fk_quat)) && reached == 7,
+                     "foot wrote on error %d", (int)result);
+    } else {
+        FUZZ_REQUIRE(reached == 0 || reached == 1, "reached %d", reached);
+        for (i = 0; i < nt; ++i)
+            FUZZ_REQUIRE(i == leg.start || i == leg.mid || !memcmp(&rotations[i], &pose[i], sizeof pose[i]),
+                         "foot changed joint %d, not in the leg", i);
+    }
+    free(positions);
+    free(local);
+    free(transforms);
+    free(matrices);
+    free(rotations);
 }
 
 static void fuzz_retarget(fuzz_input *in)
@@ -160,6 +213,7 @@ static void fuzz_retarget(fuzz_input *in)
             FUZZ_REQUIRE(map[i] >= 0 || !memcmp(&out[i], &quats[i], sizeof out[i]),
                          "unmapped joint %d lost its posture rotation", i);
         }
+        fuzz_foot(in, &rt, &desc, ns, nt, out, out_root);
     }
     free(pose);
     free(world);
