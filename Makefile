@@ -172,6 +172,11 @@ $(BUILD)/bvh_pose: examples/bvh_pose.c examples/bvh.c examples/bvh.h $(BUILD)/re
                    $(HEADER) | $(BUILD)
 	$(CC) $(REALDATA_FLAGS) examples/bvh_pose.c examples/bvh.c $(BUILD)/render.o -o $@ $(LDLIBS)
 
+# A CMU clip retargeted onto the procedural character (examples/character.h).
+$(BUILD)/retarget: examples/retarget.c examples/bvh.c examples/bvh.h examples/character.h $(BUILD)/render.o \
+                   examples/render.h $(HEADER) | $(BUILD)
+	$(CC) $(REALDATA_FLAGS) examples/retarget.c examples/bvh.c $(BUILD)/render.o -o $@ $(LDLIBS)
+
 $(BUILD)/rig_pose: examples/rig_pose.c examples/assimp_rig.c examples/assimp_rig.h $(BUILD)/render.o \
                    examples/render.h $(HEADER) | $(BUILD)
 	$(call need_debian_package,libassimp-dev,$(ASSIMP_HEADER))
@@ -192,7 +197,7 @@ $(BUILD)/test_realdata: tests/test_realdata.c tests/check.h examples/bvh.c examp
 TEST_PROGRAMS += $(BUILD)/test_realdata
 
 .PHONY: examples demo demo-realdata
-examples: $(BUILD)/bvh_pose $(BUILD)/rig_pose
+examples: $(BUILD)/bvh_pose $(BUILD)/rig_pose $(BUILD)/retarget
 demo: demo-realdata
 
 # Two motion capture clips and one model of each format, drawn into out/;
@@ -200,14 +205,16 @@ demo: demo-realdata
 MODELS_DIR = /usr/share/assimp/models
 .PHONY: demo-images-realdata
 demo-images: demo-images-realdata
-demo-images-realdata: $(BUILD)/bvh_pose $(BUILD)/rig_pose
+demo-images-realdata: $(BUILD)/bvh_pose $(BUILD)/rig_pose $(BUILD)/retarget
 	$(call need_debian_package,assimp-testmodels,$(ASSIMP_MODELS))
+	$(BUILD)/retarget $(MODELS_DIR)/BVH/01_01.bvh --frames 0,500,1000,1500,2000,2600 --png docs/images/retarget_cmu.png
 	$(BUILD)/bvh_pose $(MODELS_DIR)/BVH/Boxing_Toes.bvh --frames 0,400,800,1200,1600,2000 --png docs/images/bvh_pose_boxing.png
 	$(BUILD)/rig_pose $(MODELS_DIR)/X/Testwuson.X --time 0.5 --png docs/images/rig_pose_testwuson.png
 	$(BUILD)/rig_pose tests/data/scaled_limb.gltf --time 0.4 --method dqs --png docs/images/rig_pose_scaled_limb.png
 
-demo-realdata: $(BUILD)/bvh_pose $(BUILD)/rig_pose
+demo-realdata: $(BUILD)/bvh_pose $(BUILD)/rig_pose $(BUILD)/retarget
 	$(call need_debian_package,assimp-testmodels,$(ASSIMP_MODELS))
+	$(BUILD)/retarget $(MODELS_DIR)/BVH/01_01.bvh --frames 0,500,1000,1500,2000,2600 --png out/retarget_cmu.png
 	$(BUILD)/bvh_pose --png out/bvh_pose_01_01.png
 	$(BUILD)/bvh_pose $(MODELS_DIR)/BVH/Boxing_Toes.bvh --frames 0,400,800,1200,1600,2000 --png out/bvh_pose_boxing.png
 	$(BUILD)/rig_pose $(MODELS_DIR)/glTF2/simple_skin/simple_skin.gltf --time 0.5 --png out/rig_pose_simple_skin.png

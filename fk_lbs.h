@@ -2246,12 +2246,15 @@ FK_LBS_DEF fk_result fk_retarget_pose(const fk_retarget *retarget, const fk_quat
 /** @brief Feet that do not slide: puts the target's end joint @c leg->end (an
     ankle, or any joint with two bones above it) where its source joint
     map[end] is, scaled as the root is, with fk_ik_two_bone():
-        T = O_t + s (F_s - O_s)
+        T = O_t + s (F_s - O_s) + o
     (F_s the source joint's posed position, O_s and O_t the two roots' posed
-    positions, s the retarget's root scale). The foot keeps its offset from the
-    hips, scaled, so with the default root rule (every axis scaled, s the hip
-    heights' ratio) a source foot on the floor (y = 0) gives a target foot on
-    the floor, and a foot planted in the source stays planted in the target.
+    positions, s the retarget's root scale, o = @c leg->target, an offset).
+    The foot keeps its offset from the hips, scaled, so with the default root
+    rule (every axis scaled, s the hip heights' ratio) and o zero a source foot
+    on the floor (y = 0) gives a target foot on the floor, and a foot planted
+    in the source stays planted in the target. The joint's height above the
+    floor scales too: o = (0, h_t - s h_s, 0), with h_t and h_s the two ankles'
+    rest heights, keeps the target's own.
     Call it once per leg after fk_retarget_pose() and the target's forward
     kinematics; legs whose chains do not overlap may use the same transforms.
     What it cannot do: a target leg too short for T (or too long, at full bend)
@@ -2264,9 +2267,9 @@ FK_LBS_DEF fk_result fk_retarget_pose(const fk_retarget *retarget, const fk_quat
     @param leg the leg in the target's posed skeleton, as for fk_ik_two_bone():
     start, mid, end, and the pose (@c transforms with @c rest_joints, or
     @c matrices) of the rotations @p rotations holds, with any pole, axis or
-    softening; its joint_count, parents and target are not read (the target
-    rig's and T are used). The target root's posed position is read from the
-    same pose.
+    softening, and @c target the offset o; its joint_count and parents are not
+    read (the target rig's are used). The target root's posed position is read
+    from the same pose.
     @param weight, rotations, reached as for fk_ik_two_bone().
     @return FK_OK, FK_ERROR_NULL_ARGUMENT (also neither matrices nor transforms
     with rest joints), FK_ERROR_JOINT_OUT_OF_RANGE (an end out of range or
@@ -8173,8 +8176,9 @@ FK_LBS_DEF FK__SMALL fk_result fk_retarget_foot(const fk_retarget *retarget, con
     }
     /* the foot's offset from the hips, scaled; a NaN or overflow here is
        fk_ik_two_bone()'s FK_ERROR_NOT_FINITE */
-    d.target = fk_vec3_add(root, fk_vec3_scale(fk_vec3_sub(source_positions[j], source_positions[retarget->source_root]),
-                                               retarget->root_scale));
+    d.target = fk_vec3_add(fk_vec3_add(root, leg->target),
+                           fk_vec3_scale(fk_vec3_sub(source_positions[j], source_positions[retarget->source_root]),
+                                         retarget->root_scale));
     return fk_ik_two_bone(&d, weight, rotations, reached);
 }
 

@@ -481,7 +481,7 @@ retarget_mutant retarget_hip_ratio_inverted fk_retarget_init \
 retarget_mutant retarget_pivot_root_rest_as_position fk__retarget_rest_root 'return rig->rest_rotations ?' 'return 1 ?'
 retarget_mutant retarget_copy_axis_scaled fk_retarget_pose 'retarget->root_axes[k] == FK_RETARGET_AXIS_COPY ? from[k] :' ''
 # Feet: the foot's offset from the hips unscaled; taken from the origin, not
-# the source's hips; a pivot-form target root's position taken as its
+# the source's hips; the caller's offset ignored; a pivot-form target root's position taken as its
 # translation; an engine root's from the wrong column; the leg's own parents
 # read; the target root's transform unchecked.
 retarget_mutant retarget_foot_unscaled fk_retarget_foot 'retarget->root_scale));' '1.0f));'
@@ -493,6 +493,7 @@ retarget_mutant retarget_foot_matrix_root_column fk_retarget_foot 'fk_vec3_make(
 retarget_mutant retarget_foot_leg_parents_read fk_retarget_foot 'd.parents = retarget->target.parents;' ''
 retarget_mutant retarget_foot_root_unchecked fk_retarget_foot \
 'if ((result = fk__check_rigid(&d.transforms[retarget->target_root])) != FK_OK) return result;' '(void)0;'
+retarget_mutant retarget_foot_offset_ignored fk_retarget_foot 'fk_vec3_add(root, leg->target)' 'root'
 retarget_mutant retarget_foot_unmapped_accepted fk_retarget_foot '(j = retarget->map[d.end]) < 0)' '(j = retarget->map[d.end]) < -1)'
 # Names: no exact pass before the stripped one; case kept; "Armature|" kept;
 # "Bip01_" kept; a joint mapped to source 0 counted as unmapped.

@@ -646,8 +646,9 @@ static void planted_foot_lands_on_floor(void)
     CHECK(fabsf(target_posed[3].y) < 1e-5f, "the target's ankle on the floor (y %g)", (double)target_posed[3].y);
 }
 
-/* Over random rigs of both forms, random maps, root rules and poses, with an
-   end joint two below another: the end lands on T = O_t + s (F_s - O_s)
+/* Over random rigs of both forms, random maps, root rules, offsets and poses,
+   with an end joint two below another: the end lands on
+   T = O_t + s (F_s - O_s) + o
    whenever the leg can reach it (|a - b| < |T - S| < a + b, with a margin of
    1e-3 of the leg), is reported reached, and only the start and mid joints'
    rotations change; beyond a + b it is reported not reached and lies on the
@@ -691,7 +692,8 @@ static void feet_land_on_targets_where_reachable(void)
         posed_positions(&s, pose, source_root, s_transforms, s_matrices, s_posed);
         posed_positions(&t, out, root, t_transforms, t_matrices, t_posed);
         leg = leg_of(&t, t_transforms, t_matrices, end);
-        goal = fk_vec3_add(t_posed[t.desc.root],
+        if (rng_below(2)) leg.target = random_vec3(0.3f);
+        goal = fk_vec3_add(fk_vec3_add(t_posed[t.desc.root], leg.target),
                            fk_vec3_scale(fk_vec3_sub(s_posed[map[end]], s_posed[s.desc.root]), rt.root_scale));
         start = t_posed[leg.start];
         a = fk_vec3_length(fk_vec3_sub(t_posed[leg.mid], start));

@@ -1,0 +1,434 @@
+/* retarget.c - a CMU motion capture clip on the procedural character.
+   The clip's skeleton (31 joints, inches, legs splayed at rest) and the
+   character of character.h (24 joints, metres, legs straight) differ in joint
+   count, proportions and rest pose. The program
+     - maps the character's joints to the clip's by name (fk_retarget_map_names),
+     - gives the clip a reference pose that turns each mapped bone onto the
+       character's rest direction, so that both rigs share a posture,
+     - retargets every frame (fk_retarget_pose), the root scaled by the ratio
+       of the hip heights, and plants the feet (fk_retarget_foot).
+
+   build/retarget [FILE.bvh] [--frames 0,400,800] [--no-reference] [--no-feet]
+                  [--png PATH] [--dump-json PATH]
+
+   --png draws, for each frame, the clip's skeleton (scaled) over the character
+   skinned with DQS, with the root's path over the whole clip and the foot
+   contacts (the frames where a source foot is within 2 cm of the floor,
+   scaled), and below it the same frame without the reference pose.
+   --dump-json writes both rigs, the clip's frames and the results, for
+   tests/threejs/compare.mjs (three.js's SkeletonUtils.retarget on the same
+   rigs). Prints how far the feet land from where the source's are. */
+#define FK_LBS_IMPLEMENTATION
+#include "fk_lbs.h"
+#include "bvh.h"
+#include "character.h"
+
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SOURCE 64
+#define MAX_FRAMES 16
+#define CONTACT 0.02f /* metres above the floor that count as a contact */
+
+/* The clip's joint whose rotation turns the same bone as the character's joint;
+   tips (no bone of their own) stay unmapped. */
+static const char *const cmu_names[JOINT_COUNT] = {
+    [PELVIS] = "Hips", [SPINE] = "Spine", [CHEST] = "Spine1", [NECK] = "Neck1", [HEAD] = "Head",
+    [L_CLAVICLE] = "LeftShoulder", [L_SHOULDER] = "LeftArm", [L_ELBOW] = "LeftForeArm", [L_WRIST] = "LeftHand",
+    [R_CLAVICLE] = "RightShoulder", [R_SHOULDER] = "RightArm", [R_ELBOW] = "RightForeArm", [R_WRIST] = "RightHand",
+    [L_HIP] = "LeftUpLeg", [L_KNEE] = "LeftLeg", [L_ANKLE] = "LeftFoot",
+    [R_HIP] = "RightUpLeg", [R_KNEE] = "RightLeg", [R_ANKLE] = "RightFoot",
+};
+static const int legs[2][3] = {{L_HIP, L_KNEE, L_ANKLE}, {R_HIP, R_KNEE, R_ANKLE}};
+
+typedef struct clip {
+    bvh_file file;
+    int n, parents[MAX_SOURCE], map[JOINT_COUNT];
+    fk_vec3 rest[MAX_SOURCE];       /* lifted to the standing hip height */
+    float lift;
+    float ankle_floor;              /* an ankle's height on the floor (world) */
+    fk_quat reference[MAX_SOURCE];  /* the posture: each mapped bone along the character's */
+} clip;
+
+/* The shortest turn from unit a to unit b (not opposite). */
+static fk_quat arc(fk_vec3 a, fk_vec3 b)
+{
+    fk_vec3 c = fk_vec3_cross(a, b);
+    return fk_quat_normalize(fk_quat_make(c.x, c.y, c.z, 1.0f + fk_vec3_dot(a, b)));
+}
+
+/* The clip's reference: a world turn P_j for each mapped joint that takes its
+   bone (to the joint mapped to the character's bone end, or its first child)
+   onto the character's rest bone; other joints inherit their parent's. The
+   relative rotations are then P_parent^-1 P_j. */
+static void make_reference(clip *s, const character *c)
+{
+    fk_quat world[MAX_SOURCE];
+    int target_of[MAX_SOURCE], i, j, k;
+    for (j = 0; j < s->n; ++j) target_of[j] = -1;
+    for (i = 0; i < JOINT_COUNT; ++i)
+        if (s->map[i] >= 0) target_of[s->map[i]] = i;
+    /* file order is parents first */
+    for (j = 0; j < s->n; ++j) {
+        int e = (i = target_of[j]) >= 0 ? skeleton[i].bone_end : -1, child = e >= 0 ? s->map[e] : -1;
+        for (k = j + 1; e >= 0 && child < 0 && k < s->n; ++k)
+            if (s->parents[k] == j) child = k;
+        world[j] = s->parents[j] < 0 ? fk_quat_identity() : world[s->parents[j]];
+        if (child >= 0 && fk_vec3_length(fk_vec3_sub(s->rest[child], s->rest[j])) > 0.0f)
+            world[j] = arc(fk_vec3_normalize(fk_vec3_sub(s->rest[child], s->rest[j])),
+                           fk_vec3_normalize(fk_vec3_sub(c->rest[e], c->rest[i])));
+    }
+    for (j = 0; j < s->n; ++j)
+        s->reference[j] = s->parents[j] < 0 ? world[j] : fk_quat_mul(fk_quat_conjugate(world[s->parents[j]]), world[j]);
+}
+
+/* One frame: the clip's pose (root translation relative to the lifted rest),
+   and the posed joints. */
+static void source_frame(const clip *s, int frame, fk_quat *rotations, fk_vec3 *translations, fk_vec3 *posed)
+{
+    fk_rigid transforms[MAX_SOURCE];
+    bvh_frame_pose(&s->file, frame, rotations, translations);
+    translations[0].y -= s->lift;
+    fk_forward(s->n, s->parents, s->rest, rotations, translations, transforms);
+    fk_posed_joints(s->n, s->rest, transforms, posed);
+}
+
+typedef struct result {
+    fk_quat rotations[JOINT_COUNT];
+    fk_vec3 root;                   /* d_r of the character's pelvis */
+    fk_rigid bones[JOINT_COUNT];
+    fk_vec3 joints[JOINT_COUNT];
+    float miss_before[2], miss_after[2];
+    int reached[2];
+} result;
+
+/* Retargets one frame, then (with feet) plants both feet. */
+static void retarget_frame(const fk_retarget *rt, const clip *s, const character *c, int frame, int feet,
+                           result *r, fk_vec3 *source_posed)
+{
+    fk_quat rotations[MAX_SOURCE], scratch[MAX_SOURCE];
+    fk_vec3 translations[MAX_SOURCE], d[JOINT_COUNT];
+    int k, pass;
+    source_frame(s, frame, rotations, translations, source_posed);
+    fk_retarget_pose(rt, rotations, translations[0], scratch, r->rotations, &r->root);
+    memset(d, 0, sizeof d);
+    d[PELVIS] = r->root;
+    for (pass = 0; pass < 2; ++pass) {
+        fk_forward(JOINT_COUNT, c->parents, c->rest, r->rotations, d, r->bones);
+        fk_posed_joints(JOINT_COUNT, c->rest, r->bones, r->joints);
+        for (k = 0; k < 2; ++k) {
+            /* where the foot belongs: the source's, scaled from the hips, at its own height */
+            fk_vec3 goal = fk_vec3_add(fk_vec3_make(r->joints[PELVIS].x,
+                                                    r->joints[PELVIS].y + c->rest[legs[k][2]].y -
+                                                        rt->root_scale * s->ankle_floor,
+                                                    r->joints[PELVIS].z),
+                                       fk_vec3_scale(fk_vec3_sub(source_posed[s->map[legs[k][2]]], source_posed[0]),
+                                                     rt->root_scale));
+            float miss = fk_vec3_length(fk_vec3_sub(r->joints[legs[k][2]], goal));
+            if (pass == 0) r->miss_before[k] = miss;
+            else r->miss_after[k] = miss;
+        }
+        if (pass == 1 || !feet) break;
+        for (k = 0; k < 2; ++k) {
+            fk_ik_two_bone_desc leg;
+            memset(&leg, 0, sizeof leg);
+            leg.rest_joints = c->rest;
+            leg.transforms = r->bones;
+            /* the ankle keeps its own height above the floor: the character's
+               stands higher on its foot than the clip's, scaled */
+            leg.target = fk_vec3_make(0.0f, c->rest[legs[k][2]].y - rt->root_scale * s->ankle_floor, 0.0f);
+            leg.start = legs[k][0];
+            leg.mid = legs[k][1];
+            leg.end = legs[k][2];
+            fk_retarget_foot(rt, source_posed, &leg, 1.0f, r->rotations, &r->reached[k]);
+        }
+    }
+    if (!feet) memcpy(r->miss_after, r->miss_before, sizeof r->miss_after);
+}
+
+static int compare_floats(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+static int load_clip(const char *path, clip *s, const character *c)
+{
+    const char *names[MAX_SOURCE];
+    char error[256];
+    float *heights;
+    int j, k, unmapped;
+    if (!bvh_load(path, &s->file, error, sizeof error)) {
+        fprintf(stderr, "retarget: %s\n", error);
+        return 0;
+    }
+    if (s->file.joint_count > MAX_SOURCE || s->file.frame_count < 1) {
+        fprintf(stderr, "retarget: %s: more than %d joints or no frame\n", path, MAX_SOURCE);
+        return 0;
+    }
+    s->n = s->file.joint_count;
+    bvh_rest_pose(&s->file, s->parents, s->rest);
+    for (j = 0; j < s->n; ++j) names[j] = s->file.joints[j].is_end_site ? NULL : s->file.joints[j].name;
+    if (fk_retarget_map_names(JOINT_COUNT, cmu_names, s->n, names, s->map, &unmapped) != FK_OK ||
+        s->map[PELVIS] != 0 || s->map[L_HIP] < 0 || s->map[L_KNEE] < 0 || s->map[L_ANKLE] < 0 || s->map[R_ANKLE] < 0) {
+        fprintf(stderr, "retarget: %s: not a CMU skeleton (no Hips first, or no legs)\n", path);
+        return 0;
+    }
+    /* an ankle's height standing on the floor: the tenth percentile of both
+       ankles' heights over the clip (the very lowest are toe-offs) */
+    heights = (float *)malloc((size_t)s->file.frame_count * 2 * sizeof(float));
+    if (!heights) return 0;
+    s->lift = 0.0f;
+    for (k = 0; k < s->file.frame_count; ++k) {
+        fk_quat rotations[MAX_SOURCE];
+        fk_vec3 translations[MAX_SOURCE], posed[MAX_SOURCE];
+        source_frame(s, k, rotations, translations, posed);
+        for (j = 0; j < 2; ++j) heights[2 * k + j] = posed[s->map[legs[j][2]]].y;
+    }
+    qsort(heights, (size_t)s->file.frame_count * 2, sizeof(float), compare_floats);
+    s->ankle_floor = heights[s->file.frame_count / 5];
+    free(heights);
+    /* CMU's rest hips sit at the origin, its legs splayed: stand the rest pose
+       where straight legs put the hips above that ankle height, so that the
+       rest hip height measures the rig (and the root scale is the ratio of the
+       hip heights, standing) */
+    s->lift = s->ankle_floor + s->rest[0].y - s->rest[s->map[L_HIP]].y +
+              fk_vec3_length(fk_vec3_sub(s->rest[s->map[L_KNEE]], s->rest[s->map[L_HIP]])) +
+              fk_vec3_length(fk_vec3_sub(s->rest[s->map[L_ANKLE]], s->rest[s->map[L_KNEE]])) - s->rest[0].y;
+    for (j = 0; j < s->n; ++j) s->rest[j].y += s->lift;
+    make_reference(s, c);
+    return 1;
+}
+
+/* A retarget from the clip to the character, with the clip's reference or without. */
+static int make_retarget(const clip *s, const character *c, int use_reference, fk_retarget *rt, int *ints,
+                         fk_quat *quats)
+{
+    fk_retarget_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.source.joint_count = s->n;
+    desc.source.parents = s->parents;
+    desc.source.rest_positions = s->rest;
+    desc.source.reference = use_reference ? s->reference : NULL;
+    desc.target.joint_count = JOINT_COUNT;
+    desc.target.parents = c->parents;
+    desc.target.rest_positions = c->rest;
+    desc.map = s->map;
+    return fk_retarget_init(rt, &desc, ints, quats) == FK_OK;
+}
+
+/* Whether a source foot touches the floor: its ankle within CONTACT (scaled)
+   of its height on the floor. */
+static int is_contact(const clip *s, const fk_vec3 *posed, int ankle, float scale)
+{
+    return (posed[s->map[ankle]].y - s->ankle_floor) * scale < CONTACT;
+}
+
+/* ---- Three.js comparison data -------------------------------------------------------- */
+
+static void json_quat(FILE *f, fk_quat q)
+{
+    fprintf(f, "[%.9g,%.9g,%.9g,%.9g]", (double)q.x, (double)q.y, (double)q.z, (double)q.w);
+}
+static void json_vec3(FILE *f, fk_vec3 v) { fprintf(f, "[%.9g,%.9g,%.9g]", (double)v.x, (double)v.y, (double)v.z); }
+
+/* Both rigs as local offsets (three.js's bone positions), the clip's reference,
+   and per frame the clip's local rotations and root position with the
+   library's results (before the feet pass) and the character's root. */
+static int dump_json(const char *path, const fk_retarget *rt, int use_reference, const clip *s, const character *c,
+                     const int *frames, int frame_count)
+{
+    FILE *f = fopen(path, "w");
+    int i, j, k;
+    if (!f) return 0;
+    fprintf(f, "{\"scale\":%.9g,\"reference_used\":%d,\n\"source\":{\"names\":[", (double)rt->root_scale, use_reference);
+    for (j = 0; j < s->n; ++j) fprintf(f, "%s\"%s\"", j ? "," : "", s->file.joints[j].is_end_site ? "" : s->file.joints[j].name);
+    fprintf(f, "],\"parents\":[");
+    for (j = 0; j < s->n; ++j) fprintf(f, "%s%d", j ? "," : "", s->parents[j]);
+    fprintf(f, "],\"offsets\":[");
+    for (j = 0; j < s->n; ++j) {
+        fprintf(f, j ? "," : "");
+        json_vec3(f, s->parents[j] < 0 ? s->rest[j] : fk_vec3_sub(s->rest[j], s->rest[s->parents[j]]));
+    }
+    fprintf(f, "],\"reference\":[");
+    for (j = 0; j < s->n; ++j) {
+        fprintf(f, j ? "," : "");
+        json_quat(f, s->reference[j]);
+    }
+    fprintf(f, "]},\n\"target\":{\"names\":[");
+    for (i = 0; i < JOINT_COUNT; ++i) fprintf(f, "%s\"j%d\"", i ? "," : "", i);
+    fprintf(f, "],\"map\":[");
+    for (i = 0; i < JOINT_COUNT; ++i) fprintf(f, "%s%d", i ? "," : "", s->map[i]);
+    fprintf(f, "],\"parents\":[");
+    for (i = 0; i < JOINT_COUNT; ++i) fprintf(f, "%s%d", i ? "," : "", c->parents[i]);
+    fprintf(f, "],\"offsets\":[");
+    for (i = 0; i < JOINT_COUNT; ++i) {
+        fprintf(f, i ? "," : "");
+        json_vec3(f, c->parents[i] < 0 ? c->rest[i] : fk_vec3_sub(c->rest[i], c->rest[c->parents[i]]));
+    }
+    fprintf(f, "]},\n\"frames\":[\n");
+    for (k = 0; k < frame_count; ++k) {
+        fk_quat rotations[MAX_SOURCE];
+        fk_vec3 translations[MAX_SOURCE], posed[MAX_SOURCE];
+        result r;
+        source_frame(s, frames[k], rotations, translations, posed);
+        retarget_frame(rt, s, c, frames[k], 0, &r, posed);
+        fprintf(f, "%s{\"frame\":%d,\"source_root\":", k ? ",\n" : "", frames[k]);
+        json_vec3(f, posed[0]);
+        fprintf(f, ",\"source\":[");
+        for (j = 0; j < s->n; ++j) {
+            fprintf(f, j ? "," : "");
+            json_quat(f, rotations[j]);
+        }
+        fprintf(f, "],\"target_root\":");
+        json_vec3(f, r.joints[PELVIS]);
+        fprintf(f, ",\"target\":[");
+        for (i = 0; i < JOINT_COUNT; ++i) {
+            fprintf(f, i ? "," : "");
+            json_quat(f, r.rotations[i]);
+        }
+        fprintf(f, "]}");
+    }
+    fprintf(f, "]}\n");
+    return fclose(f) == 0;
+}
+
+/* ---- Picture --------------------------------------------------------------------------- */
+
+static void draw(const char *png, const fk_retarget *with, const fk_retarget *without, const clip *s,
+                 const character *c, const int *frames, int frame_count)
+{
+    render_sheet *sheet = render_sheet_create(frame_count, 2, 200, 270, "A CMU clip on the procedural character",
+                                              1.0f);
+    float *positions = (float *)malloc((size_t)c->mesh.vertex_count * 3 * sizeof(float));
+    float *normals = (float *)malloc((size_t)c->mesh.vertex_count * 3 * sizeof(float));
+    static fk_vec3 path[4096], contacts[8192];
+    fk_vec3 posed[MAX_SOURCE], scaled[MAX_SOURCE];
+    int path_count = 0, contact_count = 0, k, row, j, step;
+    result r;
+    if (!sheet || !positions || !normals) exit(1);
+    /* the root's path and the contacts over the whole clip, every 4th frame */
+    step = s->file.frame_count > 4000 ? 8 : 4;
+    for (k = 0; k < s->file.frame_count && path_count < 4096; k += step) {
+        retarget_frame(with, s, c, k, 1, &r, posed);
+        path[path_count++] = fk_vec3_make(r.joints[PELVIS].x, 0.0f, r.joints[PELVIS].z);
+        for (j = 0; j < 2; ++j)
+            if (is_contact(s, posed, legs[j][2], with->root_scale) && contact_count < 8192)
+                contacts[contact_count++] = r.joints[legs[j][2]];
+    }
+    for (k = 0; k < frame_count; ++k)
+        for (row = 0; row < 2; ++row) {
+            render_panel *panel = render_panel_begin(sheet, k, row);
+            fk_vec3 lo, hi, centre;
+            render_camera camera;
+            retarget_frame(row ? without : with, s, c, frames[k], row == 0, &r, posed);
+            skin_character(c, r.bones, positions, normals);
+            centre = r.joints[PELVIS];
+            lo = fk_vec3_make(centre.x - 0.5f, 0.0f, centre.z - 0.5f);
+            hi = fk_vec3_make(centre.x + 1.4f, 1.9f, centre.z + 0.5f);
+            camera = render_camera_frame_box(lo, hi, 15.0f, 8.0f, 30.0f, render_sheet_aspect(sheet));
+            render_draw_ground_shadow(panel, &camera, fk_vec3_make(centre.x, 0.0f, centre.z), 0.45f);
+            for (j = 1; j < path_count; ++j)
+                if (fk_vec3_length(fk_vec3_sub(path[j], centre)) < 1.6f)
+                    render_draw_line(panel, &camera, path[j - 1], path[j], 1.5f, 0.0f, RENDER_SOFT_INK);
+            for (j = 0; j < contact_count && row == 0; ++j)
+                if (fk_vec3_length(fk_vec3_sub(contacts[j], centre)) < 1.6f)
+                    render_draw_joint(panel, &camera, fk_vec3_make(contacts[j].x, 0.0f, contacts[j].z), 2.0f,
+                                      RENDER_GOOD);
+            render_draw_mesh(panel, &camera, &c->mesh, positions, normals, row ? RENDER_ROSE : RENDER_PORCELAIN);
+            /* the source's skeleton beside it, scaled */
+            for (j = 0; j < s->n; ++j)
+                scaled[j] = fk_vec3_add(fk_vec3_add(centre, fk_vec3_make(0.9f, 0.0f, 0.0f)),
+                                        fk_vec3_scale(fk_vec3_sub(posed[j], posed[0]), with->root_scale));
+            for (j = 0; j < s->n; ++j)
+                if (s->parents[j] >= 0)
+                    render_draw_line(panel, &camera, scaled[s->parents[j]], scaled[j], 2.0f, 0.0f, RENDER_BONE);
+            render_draw_label(panel, 8, 6, 1.1f, RENDER_INK, "frame %d", frames[k]);
+            if (row == 0)
+                render_draw_label(panel, 8, 22, 1.0f, RENDER_SOFT_INK, "feet off by %.1f, %.1f cm",
+                                  100.0 * (double)r.miss_after[0], 100.0 * (double)r.miss_after[1]);
+            else
+                render_draw_label(panel, 8, 22, 1.0f, RENDER_ALERT, "no reference pose");
+            render_panel_end(panel);
+        }
+    render_sheet_save_path(sheet, png);
+    render_sheet_destroy(sheet);
+    free(positions);
+    free(normals);
+}
+
+int main(int argc, char **argv)
+{
+    static clip s;
+    static int ints_with[FK_RETARGET_INT_STORAGE(MAX_SOURCE, JOINT_COUNT)];
+    static int ints_without[FK_RETARGET_INT_STORAGE(MAX_SOURCE, JOINT_COUNT)];
+    fk_quat quats_with[FK_RETARGET_QUAT_STORAGE(JOINT_COUNT)], quats_without[FK_RETARGET_QUAT_STORAGE(JOINT_COUNT)];
+    const char *path = "/usr/share/assimp/models/BVH/01_01.bvh", *png = NULL, *json = NULL, *list = NULL;
+    int frames[MAX_FRAMES], frame_count = 0, use_reference = 1, feet = 1, a, k, j;
+    int contacts = 0, reached = 0;
+    double worst_before = 0, worst_after = 0, sum_before = 0, sum_after = 0;
+    fk_retarget with, without;
+    character c;
+    for (a = 1; a < argc; ++a) {
+        if (!strcmp(argv[a], "--frames") && a + 1 < argc) list = argv[++a];
+        else if (!strcmp(argv[a], "--png") && a + 1 < argc) png = argv[++a];
+        else if (!strcmp(argv[a], "--dump-json") && a + 1 < argc) json = argv[++a];
+        else if (!strcmp(argv[a], "--no-reference")) use_reference = 0;
+        else if (!strcmp(argv[a], "--no-feet")) feet = 0;
+        else if (argv[a][0] != '-') path = argv[a];
+        else {
+            fprintf(stderr, "usage: retarget [FILE.bvh] [--frames 0,400,800] [--no-reference] [--no-feet] "
+                            "[--png PATH] [--dump-json PATH]\n");
+            return 2;
+        }
+    }
+    c = make_character();
+    if (!load_clip(path, &s, &c) || !make_retarget(&s, &c, use_reference, &with, ints_with, quats_with) ||
+        !make_retarget(&s, &c, 0, &without, ints_without, quats_without))
+        return 1;
+    for (; list && *list && frame_count < MAX_FRAMES; ++frame_count) {
+        char *end;
+        frames[frame_count] = (int)strtol(list, &end, 10);
+        if (end == list || frames[frame_count] < 0 || frames[frame_count] >= s.file.frame_count) {
+            fprintf(stderr, "retarget: --frames wants frame numbers below %d, like 0,400,800\n", s.file.frame_count);
+            return 2;
+        }
+        list = *end == ',' ? end + 1 : end;
+    }
+    if (!frame_count)
+        for (; frame_count < 6; ++frame_count) frames[frame_count] = frame_count * (s.file.frame_count - 1) / 5;
+    /* over the whole clip: how far each contact foot lands from the source's, scaled */
+    for (k = 0; k < s.file.frame_count; ++k) {
+        fk_vec3 posed[MAX_SOURCE];
+        result r;
+        retarget_frame(&with, &s, &c, k, feet, &r, posed);
+        for (j = 0; j < 2; ++j) {
+            if (!is_contact(&s, posed, legs[j][2], with.root_scale)) continue;
+            ++contacts;
+            reached += r.reached[j];
+            sum_before += (double)r.miss_before[j];
+            sum_after += (double)r.miss_after[j];
+            worst_before = (double)r.miss_before[j] > worst_before ? (double)r.miss_before[j] : worst_before;
+            worst_after = (double)r.miss_after[j] > worst_after ? (double)r.miss_after[j] : worst_after;
+        }
+    }
+    printf("%s: %d joints, %d frames; character %d joints; root scale %.5f (hip heights %.3f m and %.3f)\n", path,
+           s.n, s.file.frame_count, JOINT_COUNT, (double)with.root_scale, (double)c.rest[PELVIS].y,
+           (double)s.rest[0].y);
+    printf("foot contacts: %d; from the source's foot (scaled): mean %.2f cm, worst %.2f cm by rotations alone; "
+           "mean %.4f cm, worst %.4f cm %s (%d reached)\n", contacts, 100.0 * sum_before / (contacts ? contacts : 1),
+           100.0 * worst_before, 100.0 * sum_after / (contacts ? contacts : 1), 100.0 * worst_after,
+           feet ? "with fk_retarget_foot" : "(no feet pass)", reached);
+    if (json && !dump_json(json, &with, use_reference, &s, &c, frames, frame_count)) {
+        fprintf(stderr, "retarget: cannot write %s\n", json);
+        return 1;
+    }
+    if (png) draw(png, &with, &without, &s, &c, frames, frame_count);
+    bvh_free(&s.file);
+    render_mesh_free(&c.mesh);
+    free(c.joints);
+    free(c.weights);
+    return 0;
+}
