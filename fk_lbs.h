@@ -8078,7 +8078,7 @@ FK_LBS_DEF FK__SMALL fk_result fk_retarget_init(fk_retarget *retarget, const fk_
         if ((unsigned)desc->root_axes[i] > (unsigned)FK_RETARGET_AXIS_COPY) return FK_ERROR_INVALID_OPTION;
     /* with no scale given, the hip heights' ratio: it must be a scale as well */
     scale = desc->root_scale != 0.0f ? desc->root_scale : t->rest_positions[t->root].y / s->rest_positions[s->root].y;
-    if (!(scale > 0.0f && scale <= FLT_MAX)) return FK_ERROR_INVALID_OPTION;
+    if (!fk__is_finite(scale) || !(scale > 0.0f)) return FK_ERROR_INVALID_OPTION;
 
     fk_skeleton_init(&r.target, n, t->parents, int_storage);
     fk_skeleton_init(&r.source, s->joint_count, s->parents, int_storage + FK_SKELETON_STORAGE(n) + n);

@@ -474,8 +474,10 @@ retarget_mutant retarget_map_off_by_one fk_retarget_init 'desc->map[i] >= s->joi
 retarget_mutant retarget_root_with_parent fk__retarget_check_rig ' || rig->parents[rig->root] >= 0' ''
 retarget_mutant retarget_pose_rotation_unchecked fk_retarget_pose \
 'if (!fk__quat_is_normalizable(source_rotations[k])) return FK_ERROR_INVALID_ROTATION;' '(void)0;'
-# The root: hip heights' ratio inverted; a pivot-form root's rest translation
-# taken as its position; COPY scaled like SCALED.
+# The root: an infinite scale accepted; hip heights' ratio inverted; a
+# pivot-form root's rest translation taken as its position; COPY scaled like
+# SCALED.
+retarget_mutant retarget_scale_infinite_accepted fk_retarget_init '!fk__is_finite(scale) || ' ''
 retarget_mutant retarget_hip_ratio_inverted fk_retarget_init \
 't->rest_positions[t->root].y / s->rest_positions[s->root].y' 's->rest_positions[s->root].y / t->rest_positions[t->root].y'
 retarget_mutant retarget_pivot_root_rest_as_position fk__retarget_rest_root 'return rig->rest_rotations ?' 'return 1 ?'

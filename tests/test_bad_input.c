@@ -1378,6 +1378,79 @@ static void bad_ik_is_reported_and_writes_nothing(void)
     CHECK(memcmp(rotations, r.rotations, sizeof rotations) == 0 && reached == 7, "IK wrote on an error");
 }
 
+static void bad_retarget_is_reported_and_writes_nothing(void)
+{
+    rig r = good_rig();
+    const int map[JOINTS] = {0, 1, 2}, unmapped_end[JOINTS] = {0, 1, -1};
+    const char *names[JOINTS] = {"Hips", "Knee", "Ankle"};
+    int ints[FK_RETARGET_INT_STORAGE(JOINTS, JOINTS)], ints2[FK_RETARGET_INT_STORAGE(JOINTS, JOINTS)];
+    int bad_map[JOINTS], out_map[JOINTS], reached = 7;
+    fk_quat quats[FK_RETARGET_QUAT_STORAGE(JOINTS)], quats2[FK_RETARGET_QUAT_STORAGE(JOINTS)], world[JOINTS],
+        out[JOINTS], bad_rotations[JOINTS];
+    fk_vec3 root = fk_vec3_make(7, 7, 7), positions[JOINTS];
+    fk_rigid transforms[JOINTS];
+    fk_retarget rt, rt_unmapped, before;
+    fk_retarget_desc d, good;
+    fk_ik_two_bone_desc leg;
+    memset(&good, 0, sizeof good);
+    good.source.joint_count = good.target.joint_count = JOINTS;
+    good.source.parents = good.target.parents = r.parents;
+    good.source.rest_positions = good.target.rest_positions = r.rest;
+    good.map = map;
+    good.root_scale = 1.0f; /* the root sits at y = 0: no hip height */
+    memset(&rt, poison_byte, sizeof rt);
+    memset(ints, poison_byte, sizeof ints);
+    memset(quats, poison_byte, sizeof quats);
+    memcpy(bad_map, map, sizeof bad_map);
+    bad_map[1] = JOINTS;
+    d = good; d.map = bad_map;
+    CHECK(fk_retarget_init(&rt, &d, ints, quats) == FK_ERROR_JOINT_OUT_OF_RANGE, "init, a map entry past the source");
+    d = good; d.target.root = 1;
+    CHECK(fk_retarget_init(&rt, &d, ints, quats) == FK_ERROR_JOINT_OUT_OF_RANGE, "init, a root with a parent");
+    memcpy(bad_rotations, r.rotations, sizeof bad_rotations);
+    bad_rotations[2].y = NAN;
+    d = good; d.source.reference = bad_rotations;
+    CHECK(fk_retarget_init(&rt, &d, ints, quats) == FK_ERROR_INVALID_ROTATION, "init, a NaN reference");
+    d = good; d.root_scale = NAN;
+    CHECK(fk_retarget_init(&rt, &d, ints, quats) == FK_ERROR_INVALID_OPTION, "init, a NaN root scale");
+    d = good; d.root_scale = 0.0f;
+    CHECK(fk_retarget_init(&rt, &d, ints, quats) == FK_ERROR_INVALID_OPTION, "init, no hip height to scale by");
+    CHECK(all_poison(&rt, sizeof rt) && all_poison(ints, sizeof ints) && all_poison(quats, sizeof quats),
+          "retarget init wrote on an error");
+
+    CHECK(fk_retarget_init(&rt, &good, ints, quats) == FK_OK, "init");
+    before = rt;
+    memset(world, poison_byte, sizeof world);
+    memset(out, poison_byte, sizeof out);
+    CHECK(fk_retarget_pose(&rt, bad_rotations, root, world, out, &root) == FK_ERROR_INVALID_ROTATION,
+          "pose, a NaN rotation");
+    CHECK(fk_retarget_pose(&rt, r.rotations, fk_vec3_make(INFINITY, 0, 0), world, out, &root) == FK_ERROR_NOT_FINITE,
+          "pose, an infinite root translation");
+    CHECK(all_poison(world, sizeof world) && all_poison(out, sizeof out) && root.x == 7 &&
+              !memcmp(&rt, &before, sizeof rt), "retarget pose wrote on an error");
+
+    d = good; d.map = unmapped_end;
+    CHECK(fk_retarget_init(&rt_unmapped, &d, ints2, quats2) == FK_OK, "init, the end unmapped");
+    CHECK(fk_forward(JOINTS, r.parents, r.rest, r.rotations, NULL, transforms) == FK_OK, "forward");
+    fk_posed_joints(JOINTS, r.rest, transforms, positions);
+    memcpy(out, r.rotations, sizeof out);
+    memset(&leg, 0, sizeof leg);
+    leg.rest_joints = r.rest; leg.transforms = transforms;
+    leg.start = 0; leg.mid = 1; leg.end = 2;
+    CHECK(fk_retarget_foot(&rt_unmapped, positions, &leg, 1.0f, out, &reached) == FK_ERROR_JOINT_OUT_OF_RANGE,
+          "foot, an unmapped end");
+    positions[0].z = NAN;
+    CHECK(fk_retarget_foot(&rt, positions, &leg, 1.0f, out, &reached) == FK_ERROR_NOT_FINITE,
+          "foot, a NaN source position");
+    CHECK(!memcmp(out, r.rotations, sizeof out) && reached == 7, "retarget foot wrote on an error");
+
+    memset(out_map, poison_byte, sizeof out_map);
+    CHECK(fk_retarget_map_names(-1, names, JOINTS, names, out_map, NULL) == FK_ERROR_INVALID_COUNT &&
+              fk_retarget_map_names(JOINTS, names, JOINTS, NULL, out_map, NULL) == FK_ERROR_NULL_ARGUMENT &&
+              all_poison(out_map, sizeof out_map),
+          "map names, a negative count or no source names");
+}
+
 static void scaled_fk_writes_identities_except_for_missing_arguments(void)
 {
     rig r = good_rig();
@@ -1895,6 +1968,7 @@ int main(void)
     RUN_TEST(bad_weights_desc_is_reported_and_writes_nothing);
     RUN_TEST(bad_jacobian_or_ik_step_is_reported_and_writes_nothing);
     RUN_TEST(bad_ik_is_reported_and_writes_nothing);
+    RUN_TEST(bad_retarget_is_reported_and_writes_nothing);
     RUN_TEST(scaled_fk_writes_identities_except_for_missing_arguments);
     RUN_TEST(zero_vertices_still_check_the_descriptor);
     RUN_TEST(random_bad_input_leaves_outputs_alone);
