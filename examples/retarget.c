@@ -1,27 +1,31 @@
-/* retarget.c - a CMU motion capture clip on the procedural character.
-   The clip's skeleton (31 joints, inches, legs splayed at rest) and the
-   character of character.h (24 joints, metres, legs straight) differ in joint
-   count, proportions and rest pose. The program
+/* retarget.c - a CMU motion capture clip on the procedural character, and on
+   a rigged model read through assimp.
+   The clip's skeleton (31 joints and 7 End Sites, inches, legs splayed at rest)
+   and the character of character.h (24 joints, metres, legs straight) differ
+   in joint count, proportions and rest pose. The program
      - maps the character's joints to the clip's by name (fk_retarget_map_names),
      - gives the clip a reference pose that turns each mapped bone onto the
        character's rest direction, so that both rigs share a posture,
      - retargets every frame (fk_retarget_pose), the root scaled by the ratio
-       of the hip heights, and plants the feet (fk_retarget_foot).
+       of the standing hip heights, and plants the feet (fk_retarget_foot).
 
    build/retarget [FILE.bvh] [--frames 0,400,800] [--no-reference] [--no-feet]
-                  [--png PATH] [--dump-json PATH]
+                  [--png PATH] [--model MODEL] [--dump-json PATH]
 
-   --png draws, for each frame, the clip's skeleton (scaled) over the character
-   skinned with DQS, with the root's path over the whole clip and the foot
-   contacts (the frames where a source foot is within 2 cm of the floor,
-   scaled), and below it the same frame without the reference pose.
+   Prints how far the character's feet land, at contacts, from where the
+   clip's are (scaled). --png draws each frame three times: the character
+   skinned with DQS, the clip's skeleton beside it (scaled), the root's path
+   over the clip and the foot contacts; the clip on MODEL (by default
+   assimp-testmodels' BCN_Epileptic.X, an upper body, mapped by a table of
+   names), skinned with LBS; and the character without the reference pose.
    --dump-json writes both rigs, the clip's frames and the results, for
    tests/threejs/compare.mjs (three.js's SkeletonUtils.retarget on the same
-   rigs). Prints how far the feet land from where the source's are. */
+   rigs). */
 #define FK_LBS_IMPLEMENTATION
 #include "fk_lbs.h"
 #include "bvh.h"
 #include "character.h"
+#include "assimp_rig.h"
 
 #include <float.h>
 #include <stdio.h>
@@ -29,6 +33,7 @@
 #include <string.h>
 
 #define MAX_SOURCE 64
+#define MAX_MODEL 64
 #define MAX_FRAMES 16
 #define CONTACT 0.02f /* metres above the floor that count as a contact */
 
@@ -59,29 +64,37 @@ static fk_quat arc(fk_vec3 a, fk_vec3 b)
     return fk_quat_normalize(fk_quat_make(c.x, c.y, c.z, 1.0f + fk_vec3_dot(a, b)));
 }
 
-/* The clip's reference: a world turn P_j for each mapped joint that takes its
-   bone (to the joint mapped to the character's bone end, or its first child)
-   onto the character's rest bone; other joints inherit their parent's. The
-   relative rotations are then P_parent^-1 P_j. */
-static void make_reference(clip *s, const character *c)
+/* A reference for the clip toward one target: a world turn P_j for each
+   source joint mapped to by target joint i, which lays its bone (to the source
+   joint mapped to i's first mapped child, or failing that to its own first
+   child) along i's rest bone (to that same child of i); other joints inherit
+   their parent's. The relative rotations are then P_parent^-1 P_j. */
+static void make_reference(const clip *s, int n, const int *parents, const fk_vec3 *rest, const int *map,
+                           fk_quat *reference)
 {
     fk_quat world[MAX_SOURCE];
-    int target_of[MAX_SOURCE], i, j, k;
+    int target_of[MAX_SOURCE], i, j, k, e;
     for (j = 0; j < s->n; ++j) target_of[j] = -1;
-    for (i = 0; i < JOINT_COUNT; ++i)
-        if (s->map[i] >= 0) target_of[s->map[i]] = i;
+    for (i = 0; i < n; ++i)
+        if (map[i] >= 0) target_of[map[i]] = i;
     /* file order is parents first */
     for (j = 0; j < s->n; ++j) {
-        int e = (i = target_of[j]) >= 0 ? skeleton[i].bone_end : -1, child = e >= 0 ? s->map[e] : -1;
-        for (k = j + 1; e >= 0 && child < 0 && k < s->n; ++k)
-            if (s->parents[k] == j) child = k;
+        int child = -1;
         world[j] = s->parents[j] < 0 ? fk_quat_identity() : world[s->parents[j]];
-        if (child >= 0 && fk_vec3_length(fk_vec3_sub(s->rest[child], s->rest[j])) > 0.0f)
+        if ((i = target_of[j]) < 0) continue;
+        for (e = -1, k = 0; k < n && (e < 0 || map[e] < 0); ++k)
+            if (parents[k] == i && (e < 0 || map[k] >= 0)) e = k;
+        if (e < 0) continue;
+        child = map[e];
+        for (k = j + 1; child < 0 && k < s->n; ++k)
+            if (s->parents[k] == j) child = k;
+        if (child >= 0 && fk_vec3_length(fk_vec3_sub(s->rest[child], s->rest[j])) > 0.0f &&
+            fk_vec3_length(fk_vec3_sub(rest[e], rest[i])) > 0.0f)
             world[j] = arc(fk_vec3_normalize(fk_vec3_sub(s->rest[child], s->rest[j])),
-                           fk_vec3_normalize(fk_vec3_sub(c->rest[e], c->rest[i])));
+                           fk_vec3_normalize(fk_vec3_sub(rest[e], rest[i])));
     }
     for (j = 0; j < s->n; ++j)
-        s->reference[j] = s->parents[j] < 0 ? world[j] : fk_quat_mul(fk_quat_conjugate(world[s->parents[j]]), world[j]);
+        reference[j] = s->parents[j] < 0 ? world[j] : fk_quat_mul(fk_quat_conjugate(world[s->parents[j]]), world[j]);
 }
 
 /* One frame: the clip's pose (root translation relative to the lifted rest),
@@ -198,7 +211,7 @@ static int load_clip(const char *path, clip *s, const character *c)
               fk_vec3_length(fk_vec3_sub(s->rest[s->map[L_KNEE]], s->rest[s->map[L_HIP]])) +
               fk_vec3_length(fk_vec3_sub(s->rest[s->map[L_ANKLE]], s->rest[s->map[L_KNEE]])) - s->rest[0].y;
     for (j = 0; j < s->n; ++j) s->rest[j].y += s->lift;
-    make_reference(s, c);
+    make_reference(s, JOINT_COUNT, c->parents, c->rest, s->map, s->reference);
     return 1;
 }
 
@@ -224,6 +237,127 @@ static int make_retarget(const clip *s, const character *c, int use_reference, f
 static int is_contact(const clip *s, const fk_vec3 *posed, int ankle, float scale)
 {
     return (posed[s->map[ankle]].y - s->ankle_floor) * scale < CONTACT;
+}
+
+/* ---- A rigged model through assimp ------------------------------------------------------ */
+
+/* BCN_Epileptic.X's joints and the clip's that turn the same bones: an upper
+   body whose arms hang at its sides at rest, where the clip's are raised. */
+static const char *const bcn_names[][2] = {
+    {"B_Root_Pelvis_T", "Hips"}, {"B_Spine1", "LowerBack"}, {"B_Spine2", "Spine"}, {"B_Spine3", "Spine1"},
+    {"B_Spine4", "Spine1"}, {"B_Root_Neck_T", "Neck1"},
+    {"B_Clavicle_Left", "LeftShoulder"}, {"B_UpperArm_Left", "LeftArm"}, {"B_ForeArm_Left", "LeftForeArm"},
+    {"B_Hand_Left", "LeftHand"}, {"B_Clavicle_Right", "RightShoulder"}, {"B_UpperArm_Right", "RightArm"},
+    {"B_ForeArm_Right", "RightForeArm"}, {"B_Hand_Right", "RightHand"},
+};
+
+typedef struct model {
+    rig r;
+    int map[MAX_MODEL], root, ints[FK_RETARGET_INT_STORAGE(MAX_SOURCE, MAX_MODEL)];
+    fk_quat reference[MAX_SOURCE], quats[FK_RETARGET_QUAT_STORAGE(MAX_MODEL)];
+    fk_retarget rt;
+    render_mesh mesh;  /* the rig's triangles, for drawing */
+    float *normals;    /* rest normals (the file's, or from the triangles) */
+} model;
+
+/* Loads the model, maps it to the clip by the table above, gives the clip a
+   reference toward it and builds the retarget. Without legs there is no hip
+   height: the root scale is the ratio of the pelvis-to-neck heights. */
+static int load_model(const char *path, const clip *s, model *m)
+{
+    const char *renamed[MAX_MODEL], *names[MAX_SOURCE];
+    char error[256];
+    fk_retarget_desc desc;
+    int i, j, k, neck = -1, source_neck = -1;
+    if (!rig_load(path, &m->r, error, sizeof error)) {
+        fprintf(stderr, "retarget: %s\n", error);
+        return 0;
+    }
+    if (m->r.joint_count > MAX_MODEL) return 0;
+    m->root = -1;
+    for (i = 0; i < m->r.joint_count; ++i) {
+        renamed[i] = NULL;
+        for (k = 0; k < (int)(sizeof bcn_names / sizeof bcn_names[0]); ++k)
+            if (!strcmp(m->r.joint_names[i], bcn_names[k][0])) renamed[i] = bcn_names[k][1];
+        if (m->r.parents[i] < 0 && renamed[i]) m->root = i;
+        if (renamed[i] && !strcmp(renamed[i], "Neck1")) neck = i;
+    }
+    for (j = 0; j < s->n; ++j) {
+        names[j] = s->file.joints[j].is_end_site ? NULL : s->file.joints[j].name;
+        if (names[j] && !strcmp(names[j], "Neck1")) source_neck = j;
+    }
+    if (m->root < 0 || neck < 0 || source_neck < 0 ||
+        fk_retarget_map_names(m->r.joint_count, renamed, s->n, names, m->map, NULL) != FK_OK) {
+        fprintf(stderr, "retarget: %s: not BCN_Epileptic's joints\n", path);
+        return 0;
+    }
+    make_reference(s, m->r.joint_count, m->r.parents, m->r.rest_joints, m->map, m->reference);
+    memset(&desc, 0, sizeof desc);
+    desc.source.joint_count = s->n;
+    desc.source.parents = s->parents;
+    desc.source.rest_positions = s->rest;
+    desc.source.reference = m->reference;
+    desc.target.joint_count = m->r.joint_count;
+    desc.target.parents = m->r.parents;
+    desc.target.rest_positions = m->r.rest_joints;
+    desc.target.root = m->root;
+    desc.map = m->map;
+    desc.root_scale = (m->r.rest_joints[neck].y - m->r.rest_joints[m->root].y) / (s->rest[source_neck].y - s->rest[0].y);
+    if (fk_retarget_init(&m->rt, &desc, m->ints, m->quats) != FK_OK) return 0;
+    memset(&m->mesh, 0, sizeof m->mesh);
+    m->mesh.positions = m->r.positions;
+    m->mesh.vertex_count = m->r.vertex_count;
+    m->mesh.triangles = m->r.triangles;
+    m->mesh.triangle_count = m->r.triangle_count;
+    m->normals = (float *)calloc((size_t)m->r.vertex_count * 3, sizeof(float));
+    if (!m->normals) return 0;
+    if (m->r.normals) {
+        memcpy(m->normals, m->r.normals, (size_t)m->r.vertex_count * 3 * sizeof(float));
+    } else { /* area-weighted face normals, summed at the vertices */
+        for (k = 0; k < m->r.triangle_count; ++k) {
+            const int *t = m->r.triangles + 3 * k;
+            const float *a = m->r.positions + 3 * t[0], *b = m->r.positions + 3 * t[1], *c = m->r.positions + 3 * t[2];
+            fk_vec3 n = fk_vec3_cross(fk_vec3_make(b[0] - a[0], b[1] - a[1], b[2] - a[2]),
+                                      fk_vec3_make(c[0] - a[0], c[1] - a[1], c[2] - a[2]));
+            for (i = 0; i < 3; ++i) {
+                m->normals[3 * t[i]] += n.x;
+                m->normals[3 * t[i] + 1] += n.y;
+                m->normals[3 * t[i] + 2] += n.z;
+            }
+        }
+        for (i = 0; i < m->r.vertex_count; ++i) {
+            fk_vec3 n = fk_vec3_normalize(fk_vec3_make(m->normals[3 * i], m->normals[3 * i + 1], m->normals[3 * i + 2]));
+            m->normals[3 * i] = n.x, m->normals[3 * i + 1] = n.y, m->normals[3 * i + 2] = n.z;
+        }
+    }
+    m->mesh.normals = m->normals;
+    return 1;
+}
+
+/* One frame on the model: its joints and its mesh skinned with LBS. */
+static void model_frame(const model *m, const clip *s, int frame, fk_vec3 *joints, float *positions, float *normals)
+{
+    fk_quat rotations[MAX_SOURCE], scratch[MAX_SOURCE], out[MAX_MODEL];
+    fk_vec3 translations[MAX_SOURCE], posed[MAX_SOURCE], d[MAX_MODEL];
+    fk_rigid bones[MAX_MODEL];
+    fk_skin_desc skin;
+    source_frame(s, frame, rotations, translations, posed);
+    memset(d, 0, sizeof d);
+    fk_retarget_pose(&m->rt, rotations, translations[0], scratch, out, &d[m->root]);
+    fk_forward(m->r.joint_count, m->r.parents, m->r.rest_joints, out, d, bones);
+    fk_posed_joints(m->r.joint_count, m->r.rest_joints, bones, joints);
+    memset(&skin, 0, sizeof skin);
+    skin.vertex_count = m->r.vertex_count;
+    skin.influences = m->r.influences;
+    skin.positions = m->r.positions;
+    skin.normals = m->normals;
+    skin.joints = m->r.joints;
+    skin.weights = m->r.weights;
+    skin.transforms = bones;
+    skin.transform_count = m->r.joint_count;
+    skin.out_positions = positions;
+    skin.out_normals = normals;
+    fk_skin_lbs(&skin);
 }
 
 /* ---- Three.js comparison data -------------------------------------------------------- */
@@ -297,10 +431,41 @@ static int dump_json(const char *path, const fk_retarget *rt, int use_reference,
 
 /* ---- Picture --------------------------------------------------------------------------- */
 
-static void draw(const char *png, const fk_retarget *with, const fk_retarget *without, const clip *s,
-                 const character *c, const int *frames, int frame_count)
+/* The model's panel: its skinned mesh, with the clip's upper body beside it, scaled. */
+static void draw_model(render_sheet *sheet, int column, int row, const model *m, const clip *s, int frame)
 {
-    render_sheet *sheet = render_sheet_create(frame_count, 2, 200, 270, "A CMU clip on the procedural character",
+    render_panel *panel = render_panel_begin(sheet, column, row);
+    float *positions = (float *)malloc((size_t)m->r.vertex_count * 6 * sizeof(float));
+    fk_vec3 joints[MAX_MODEL], posed[MAX_SOURCE], scaled[MAX_SOURCE], translations[MAX_SOURCE], centre, lo, hi;
+    fk_quat rotations[MAX_SOURCE];
+    render_camera camera;
+    int j;
+    if (!positions) exit(1);
+    model_frame(m, s, frame, joints, positions, positions + 3 * m->r.vertex_count);
+    source_frame(s, frame, rotations, translations, posed);
+    centre = joints[m->root];
+    lo = fk_vec3_make(centre.x - 0.45f, centre.y - 0.35f, centre.z - 0.45f);
+    hi = fk_vec3_make(centre.x + 1.0f, centre.y + 0.75f, centre.z + 0.45f);
+    camera = render_camera_frame_box(lo, hi, 15.0f, 8.0f, 30.0f, render_sheet_aspect(sheet));
+    render_draw_mesh(panel, &camera, &m->mesh, positions, positions + 3 * m->r.vertex_count, RENDER_STEEL);
+    for (j = 0; j < s->n; ++j)
+        scaled[j] = fk_vec3_add(fk_vec3_add(centre, fk_vec3_make(0.6f, 0.0f, 0.0f)),
+                                fk_vec3_scale(fk_vec3_sub(posed[j], posed[0]), m->rt.root_scale));
+    for (j = 0; j < s->n; ++j) /* the upper body only, as the model has */
+        if (s->parents[j] >= 0 && scaled[j].y > centre.y - 0.1f && scaled[s->parents[j]].y > centre.y - 0.1f)
+            render_draw_line(panel, &camera, scaled[s->parents[j]], scaled[j], 2.0f, 0.0f, RENDER_BONE);
+    render_draw_label(panel, 8, 6, 1.1f, RENDER_INK, "frame %d", frame);
+    render_draw_label(panel, 8, 22, 1.0f, RENDER_SOFT_INK, "BCN_Epileptic.X");
+    render_panel_end(panel);
+    free(positions);
+}
+
+static void draw(const char *png, const fk_retarget *with, const fk_retarget *without, const clip *s,
+                 const character *c, const model *m, const int *frames, int frame_count)
+{
+    render_sheet *sheet = render_sheet_create(frame_count, m ? 3 : 2, 200, 270,
+                                              m ? "A CMU clip on the procedural character and on BCN_Epileptic.X"
+                                                : "A CMU clip on the procedural character",
                                               1.0f);
     float *positions = (float *)malloc((size_t)c->mesh.vertex_count * 3 * sizeof(float));
     float *normals = (float *)malloc((size_t)c->mesh.vertex_count * 3 * sizeof(float));
@@ -318,9 +483,11 @@ static void draw(const char *png, const fk_retarget *with, const fk_retarget *wi
             if (is_contact(s, posed, legs[j][2], with->root_scale) && contact_count < 8192)
                 contacts[contact_count++] = r.joints[legs[j][2]];
     }
+    for (k = 0; k < frame_count && m; ++k)
+        draw_model(sheet, k, 1, m, s, frames[k]);
     for (k = 0; k < frame_count; ++k)
         for (row = 0; row < 2; ++row) {
-            render_panel *panel = render_panel_begin(sheet, k, row);
+            render_panel *panel = render_panel_begin(sheet, k, row && m ? 2 : row);
             fk_vec3 lo, hi, centre;
             render_camera camera;
             retarget_frame(row ? without : with, s, c, frames[k], row == 0, &r, posed);
@@ -366,6 +533,9 @@ int main(int argc, char **argv)
     static int ints_without[FK_RETARGET_INT_STORAGE(MAX_SOURCE, JOINT_COUNT)];
     fk_quat quats_with[FK_RETARGET_QUAT_STORAGE(JOINT_COUNT)], quats_without[FK_RETARGET_QUAT_STORAGE(JOINT_COUNT)];
     const char *path = "/usr/share/assimp/models/BVH/01_01.bvh", *png = NULL, *json = NULL, *list = NULL;
+    const char *model_path = "/usr/share/assimp/models/X/BCN_Epileptic.X";
+    static model m;
+    int have_model;
     int frames[MAX_FRAMES], frame_count = 0, use_reference = 1, feet = 1, a, k, j;
     int contacts = 0, reached = 0;
     double worst_before = 0, worst_after = 0, sum_before = 0, sum_after = 0;
@@ -375,12 +545,13 @@ int main(int argc, char **argv)
         if (!strcmp(argv[a], "--frames") && a + 1 < argc) list = argv[++a];
         else if (!strcmp(argv[a], "--png") && a + 1 < argc) png = argv[++a];
         else if (!strcmp(argv[a], "--dump-json") && a + 1 < argc) json = argv[++a];
+        else if (!strcmp(argv[a], "--model") && a + 1 < argc) model_path = argv[++a];
         else if (!strcmp(argv[a], "--no-reference")) use_reference = 0;
         else if (!strcmp(argv[a], "--no-feet")) feet = 0;
         else if (argv[a][0] != '-') path = argv[a];
         else {
             fprintf(stderr, "usage: retarget [FILE.bvh] [--frames 0,400,800] [--no-reference] [--no-feet] "
-                            "[--png PATH] [--dump-json PATH]\n");
+                            "[--png PATH] [--model MODEL] [--dump-json PATH]\n");
             return 2;
         }
     }
@@ -425,7 +596,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "retarget: cannot write %s\n", json);
         return 1;
     }
-    if (png) draw(png, &with, &without, &s, &c, frames, frame_count);
+    if (png) {
+        have_model = load_model(model_path, &s, &m);
+        if (have_model)
+            printf("%s: %d joints, %d vertices; root scale %.5f (pelvis to neck)\n", model_path, m.r.joint_count,
+                   m.r.vertex_count, (double)m.rt.root_scale);
+        draw(png, &with, &without, &s, &c, have_model ? &m : NULL, frames, frame_count);
+        if (have_model) {
+            rig_free(&m.r);
+            free(m.normals);
+        }
+    }
     bvh_free(&s.file);
     render_mesh_free(&c.mesh);
     free(c.joints);
