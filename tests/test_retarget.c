@@ -317,6 +317,21 @@ static void a_to_b_to_c_is_a_to_c(void)
     }
 }
 
+/* A description of two rigs with a random root rule: the hip heights' ratio or
+   a scale of its own, and a random option per axis. */
+static fk_retarget_desc random_root_desc(const rig *s, const rig *t, const int *map)
+{
+    fk_retarget_desc d;
+    int k;
+    memset(&d, 0, sizeof d);
+    d.source = s->desc;
+    d.target = t->desc;
+    d.map = map;
+    d.root_scale = rng_below(2) ? 0.0f : rng_uniform(0.1f, 3.0f);
+    for (k = 0; k < 3; ++k) d.root_axes[k] = (fk_retarget_axis)rng_below(3);
+    return d;
+}
+
 static void root_follows_scale_rule(void)
 {
     static rig s, t;
@@ -333,12 +348,7 @@ static void root_follows_scale_rule(void)
         make_rig(&t, 1 + rng_below(MAX_JOINTS), rng_below(2));
         random_map(t.n, s.n, map);
         for (i = 0; i < s.n; ++i) pose[i] = random_quat();
-        memset(&d, 0, sizeof d);
-        d.source = s.desc;
-        d.target = t.desc;
-        d.map = map;
-        d.root_scale = rng_below(2) ? 0.0f : rng_uniform(0.1f, 3.0f);
-        for (k = 0; k < 3; ++k) d.root_axes[k] = (fk_retarget_axis)rng_below(3);
+        d = random_root_desc(&s, &t, map);
         if (!CHECK(fk_retarget_init(&rt, &d, ints, quats) == FK_OK, "seed %llu: init", (unsigned long long)seed))
             continue;
         scale = d.root_scale != 0.0f ? d.root_scale : t.rest[t.desc.root].y / s.rest[s.desc.root].y;
@@ -658,7 +668,7 @@ static void feet_land_on_targets_where_reachable(void)
     static rig s, t;
     static fk_rigid s_transforms[MAX_JOINTS], t_transforms[MAX_JOINTS];
     static float s_matrices[12 * MAX_JOINTS], t_matrices[12 * MAX_JOINTS];
-    int trial, i, k, end, map[MAX_JOINTS], ints[FK_RETARGET_INT_STORAGE(MAX_JOINTS, MAX_JOINTS)];
+    int trial, i, end, map[MAX_JOINTS], ints[FK_RETARGET_INT_STORAGE(MAX_JOINTS, MAX_JOINTS)];
     int reachable = 0, beyond = 0;
     fk_quat quats[MAX_JOINTS], pose[MAX_JOINTS], out[MAX_JOINTS], before[MAX_JOINTS];
     fk_vec3 s_posed[MAX_JOINTS], t_posed[MAX_JOINTS];
@@ -678,12 +688,7 @@ static void feet_land_on_targets_where_reachable(void)
         if (end == t.n) continue;
         random_map(t.n, s.n, map);
         map[end] = rng_below(s.n);
-        memset(&d, 0, sizeof d);
-        d.source = s.desc;
-        d.target = t.desc;
-        d.map = map;
-        d.root_scale = rng_below(2) ? 0.0f : rng_uniform(0.1f, 3.0f);
-        for (k = 0; k < 3; ++k) d.root_axes[k] = (fk_retarget_axis)rng_below(3);
+        d = random_root_desc(&s, &t, map);
         if (!CHECK(fk_retarget_init(&rt, &d, ints, quats) == FK_OK, "seed %llu: init", (unsigned long long)seed))
             continue;
         for (i = 0; i < s.n; ++i) pose[i] = random_quat();
