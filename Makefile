@@ -174,8 +174,8 @@ $(BUILD)/bvh_pose: examples/bvh_pose.c examples/bvh.c examples/bvh.h $(BUILD)/re
 
 # A CMU clip retargeted onto the procedural character (examples/character.h) and
 # onto a rigged model read through assimp.
-$(BUILD)/retarget: examples/retarget.c examples/bvh.c examples/bvh.h examples/character.h examples/assimp_rig.c \
-                   examples/assimp_rig.h $(BUILD)/render.o examples/render.h $(HEADER) | $(BUILD)
+$(BUILD)/retarget: examples/retarget.c examples/retarget.h examples/bvh.c examples/bvh.h examples/character.h \
+                   examples/assimp_rig.c examples/assimp_rig.h $(BUILD)/render.o examples/render.h $(HEADER) | $(BUILD)
 	$(call need_debian_package,libassimp-dev,$(ASSIMP_HEADER))
 	$(CC) $(REALDATA_FLAGS) examples/retarget.c examples/bvh.c examples/assimp_rig.c $(BUILD)/render.o -o $@ \
 	    -lassimp $(LDLIBS)

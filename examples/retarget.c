@@ -26,215 +26,35 @@
 #include "bvh.h"
 #include "character.h"
 #include "assimp_rig.h"
+#include "retarget.h"
 
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_SOURCE 64
 #define MAX_MODEL 64
 #define MAX_FRAMES 16
 #define CONTACT 0.02f /* metres above the floor that count as a contact */
 
-/* The clip's joint whose rotation turns the same bone as the character's joint;
-   tips (no bone of their own) stay unmapped. */
-static const char *const cmu_names[JOINT_COUNT] = {
-    [PELVIS] = "Hips", [SPINE] = "Spine", [CHEST] = "Spine1", [NECK] = "Neck1", [HEAD] = "Head",
-    [L_CLAVICLE] = "LeftShoulder", [L_SHOULDER] = "LeftArm", [L_ELBOW] = "LeftForeArm", [L_WRIST] = "LeftHand",
-    [R_CLAVICLE] = "RightShoulder", [R_SHOULDER] = "RightArm", [R_ELBOW] = "RightForeArm", [R_WRIST] = "RightHand",
-    [L_HIP] = "LeftUpLeg", [L_KNEE] = "LeftLeg", [L_ANKLE] = "LeftFoot",
-    [R_HIP] = "RightUpLeg", [R_KNEE] = "RightLeg", [R_ANKLE] = "RightFoot",
-};
-static const int legs[2][3] = {{L_HIP, L_KNEE, L_ANKLE}, {R_HIP, R_KNEE, R_ANKLE}};
-
-typedef struct clip {
-    bvh_file file;
-    int n, parents[MAX_SOURCE], map[JOINT_COUNT];
-    fk_vec3 rest[MAX_SOURCE];       /* lifted to the standing hip height */
-    float lift;
-    float ankle_floor;              /* an ankle's height on the floor (world) */
-    fk_quat reference[MAX_SOURCE];  /* the posture: each mapped bone along the character's */
-} clip;
-
-/* The shortest turn from unit a to unit b (not opposite). */
-static fk_quat arc(fk_vec3 a, fk_vec3 b)
+static int load_clip(const char *path, retarget_clip *s, const character *c)
 {
-    fk_vec3 c = fk_vec3_cross(a, b);
-    return fk_quat_normalize(fk_quat_make(c.x, c.y, c.z, 1.0f + fk_vec3_dot(a, b)));
-}
-
-/* A reference for the clip toward one target: a world turn P_j for each
-   source joint mapped to by target joint i, which lays its bone (to the source
-   joint mapped to i's first mapped child, or failing that to its own first
-   child) along i's rest bone (to that same child of i); other joints inherit
-   their parent's. The relative rotations are then P_parent^-1 P_j. */
-static void make_reference(const clip *s, int n, const int *parents, const fk_vec3 *rest, const int *map,
-                           fk_quat *reference)
-{
-    fk_quat world[MAX_SOURCE];
-    int target_of[MAX_SOURCE], i, j, k, e;
-    for (j = 0; j < s->n; ++j) target_of[j] = -1;
-    for (i = 0; i < n; ++i)
-        if (map[i] >= 0) target_of[map[i]] = i;
-    /* file order is parents first */
-    for (j = 0; j < s->n; ++j) {
-        int child = -1;
-        world[j] = s->parents[j] < 0 ? fk_quat_identity() : world[s->parents[j]];
-        if ((i = target_of[j]) < 0) continue;
-        for (e = -1, k = 0; k < n && (e < 0 || map[e] < 0); ++k)
-            if (parents[k] == i && (e < 0 || map[k] >= 0)) e = k;
-        if (e < 0) continue;
-        child = map[e];
-        for (k = j + 1; child < 0 && k < s->n; ++k)
-            if (s->parents[k] == j) child = k;
-        if (child >= 0 && fk_vec3_length(fk_vec3_sub(s->rest[child], s->rest[j])) > 0.0f &&
-            fk_vec3_length(fk_vec3_sub(rest[e], rest[i])) > 0.0f)
-            world[j] = arc(fk_vec3_normalize(fk_vec3_sub(s->rest[child], s->rest[j])),
-                           fk_vec3_normalize(fk_vec3_sub(rest[e], rest[i])));
-    }
-    for (j = 0; j < s->n; ++j)
-        reference[j] = s->parents[j] < 0 ? world[j] : fk_quat_mul(fk_quat_conjugate(world[s->parents[j]]), world[j]);
-}
-
-/* One frame: the clip's pose (root translation relative to the lifted rest),
-   and the posed joints. */
-static void source_frame(const clip *s, int frame, fk_quat *rotations, fk_vec3 *translations, fk_vec3 *posed)
-{
-    fk_rigid transforms[MAX_SOURCE];
-    bvh_frame_pose(&s->file, frame, rotations, translations);
-    translations[0].y -= s->lift;
-    fk_forward(s->n, s->parents, s->rest, rotations, translations, transforms);
-    fk_posed_joints(s->n, s->rest, transforms, posed);
-}
-
-typedef struct result {
-    fk_quat rotations[JOINT_COUNT];
-    fk_vec3 root;                   /* d_r of the character's pelvis */
-    fk_rigid bones[JOINT_COUNT];
-    fk_vec3 joints[JOINT_COUNT];
-    float miss_before[2], miss_after[2];
-    int reached[2];
-} result;
-
-/* Retargets one frame, then (with feet) plants both feet. */
-static void retarget_frame(const fk_retarget *rt, const clip *s, const character *c, int frame, int feet,
-                           result *r, fk_vec3 *source_posed)
-{
-    fk_quat rotations[MAX_SOURCE], scratch[MAX_SOURCE];
-    fk_vec3 translations[MAX_SOURCE], d[JOINT_COUNT];
-    int k, pass;
-    source_frame(s, frame, rotations, translations, source_posed);
-    fk_retarget_pose(rt, rotations, translations[0], scratch, r->rotations, &r->root);
-    memset(d, 0, sizeof d);
-    d[PELVIS] = r->root;
-    for (pass = 0; pass < 2; ++pass) {
-        fk_forward(JOINT_COUNT, c->parents, c->rest, r->rotations, d, r->bones);
-        fk_posed_joints(JOINT_COUNT, c->rest, r->bones, r->joints);
-        for (k = 0; k < 2; ++k) {
-            /* where the foot belongs: the source's, scaled from the hips, at its own height */
-            fk_vec3 goal = fk_vec3_add(fk_vec3_make(r->joints[PELVIS].x,
-                                                    r->joints[PELVIS].y + c->rest[legs[k][2]].y -
-                                                        rt->root_scale * s->ankle_floor,
-                                                    r->joints[PELVIS].z),
-                                       fk_vec3_scale(fk_vec3_sub(source_posed[s->map[legs[k][2]]], source_posed[0]),
-                                                     rt->root_scale));
-            float miss = fk_vec3_length(fk_vec3_sub(r->joints[legs[k][2]], goal));
-            if (pass == 0) r->miss_before[k] = miss;
-            else r->miss_after[k] = miss;
-        }
-        if (pass == 1 || !feet) break;
-        for (k = 0; k < 2; ++k) {
-            fk_ik_two_bone_desc leg;
-            memset(&leg, 0, sizeof leg);
-            leg.rest_joints = c->rest;
-            leg.transforms = r->bones;
-            /* the ankle keeps its own height above the floor: the character's
-               stands higher on its foot than the clip's, scaled */
-            leg.target = fk_vec3_make(0.0f, c->rest[legs[k][2]].y - rt->root_scale * s->ankle_floor, 0.0f);
-            leg.start = legs[k][0];
-            leg.mid = legs[k][1];
-            leg.end = legs[k][2];
-            fk_retarget_foot(rt, source_posed, &leg, 1.0f, r->rotations, &r->reached[k]);
-        }
-    }
-    if (!feet) memcpy(r->miss_after, r->miss_before, sizeof r->miss_after);
-}
-
-static int compare_floats(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
-static int load_clip(const char *path, clip *s, const character *c)
-{
-    const char *names[MAX_SOURCE];
     char error[256];
-    float *heights;
-    int j, k, unmapped;
     if (!bvh_load(path, &s->file, error, sizeof error)) {
         fprintf(stderr, "retarget: %s\n", error);
         return 0;
     }
-    if (s->file.joint_count > MAX_SOURCE || s->file.frame_count < 1) {
-        fprintf(stderr, "retarget: %s: more than %d joints or no frame\n", path, MAX_SOURCE);
+    if (!retarget_clip_prepare(s, c)) {
+        fprintf(stderr, "retarget: %s: not a CMU skeleton (more than %d joints, no frame, no Hips first or no legs)\n",
+                path, MAX_SOURCE);
         return 0;
     }
-    s->n = s->file.joint_count;
-    bvh_rest_pose(&s->file, s->parents, s->rest);
-    for (j = 0; j < s->n; ++j) names[j] = s->file.joints[j].is_end_site ? NULL : s->file.joints[j].name;
-    if (fk_retarget_map_names(JOINT_COUNT, cmu_names, s->n, names, s->map, &unmapped) != FK_OK ||
-        s->map[PELVIS] != 0 || s->map[L_HIP] < 0 || s->map[L_KNEE] < 0 || s->map[L_ANKLE] < 0 || s->map[R_ANKLE] < 0) {
-        fprintf(stderr, "retarget: %s: not a CMU skeleton (no Hips first, or no legs)\n", path);
-        return 0;
-    }
-    /* an ankle's height standing on the floor: the tenth percentile of both
-       ankles' heights over the clip (the very lowest are toe-offs) */
-    heights = (float *)malloc((size_t)s->file.frame_count * 2 * sizeof(float));
-    if (!heights) return 0;
-    s->lift = 0.0f;
-    for (k = 0; k < s->file.frame_count; ++k) {
-        fk_quat rotations[MAX_SOURCE];
-        fk_vec3 translations[MAX_SOURCE], posed[MAX_SOURCE];
-        source_frame(s, k, rotations, translations, posed);
-        for (j = 0; j < 2; ++j) heights[2 * k + j] = posed[s->map[legs[j][2]]].y;
-    }
-    qsort(heights, (size_t)s->file.frame_count * 2, sizeof(float), compare_floats);
-    s->ankle_floor = heights[s->file.frame_count / 5];
-    free(heights);
-    /* CMU's rest hips sit at the origin, its legs splayed: stand the rest pose
-       where straight legs put the hips above that ankle height, so that the
-       rest hip height measures the rig (and the root scale is the ratio of the
-       hip heights, standing) */
-    s->lift = s->ankle_floor + s->rest[0].y - s->rest[s->map[L_HIP]].y +
-              fk_vec3_length(fk_vec3_sub(s->rest[s->map[L_KNEE]], s->rest[s->map[L_HIP]])) +
-              fk_vec3_length(fk_vec3_sub(s->rest[s->map[L_ANKLE]], s->rest[s->map[L_KNEE]])) - s->rest[0].y;
-    for (j = 0; j < s->n; ++j) s->rest[j].y += s->lift;
-    make_reference(s, JOINT_COUNT, c->parents, c->rest, s->map, s->reference);
     return 1;
-}
-
-/* A retarget from the clip to the character, with the clip's reference or without. */
-static int make_retarget(const clip *s, const character *c, int use_reference, fk_retarget *rt, int *ints,
-                         fk_quat *quats)
-{
-    fk_retarget_desc desc;
-    memset(&desc, 0, sizeof desc);
-    desc.source.joint_count = s->n;
-    desc.source.parents = s->parents;
-    desc.source.rest_positions = s->rest;
-    desc.source.reference = use_reference ? s->reference : NULL;
-    desc.target.joint_count = JOINT_COUNT;
-    desc.target.parents = c->parents;
-    desc.target.rest_positions = c->rest;
-    desc.map = s->map;
-    return fk_retarget_init(rt, &desc, ints, quats) == FK_OK;
 }
 
 /* Whether a source foot touches the floor: its ankle within CONTACT (scaled)
    of its height on the floor. */
-static int is_contact(const clip *s, const fk_vec3 *posed, int ankle, float scale)
+static int is_contact(const retarget_clip *s, const fk_vec3 *posed, int ankle, float scale)
 {
     return (posed[s->map[ankle]].y - s->ankle_floor) * scale < CONTACT;
 }
@@ -263,7 +83,7 @@ typedef struct model {
 /* Loads the model, maps it to the clip by the table above, gives the clip a
    reference toward it and builds the retarget. Without legs there is no hip
    height: the root scale is the ratio of the pelvis-to-neck heights. */
-static int load_model(const char *path, const clip *s, model *m)
+static int load_model(const char *path, const retarget_clip *s, model *m)
 {
     const char *renamed[MAX_MODEL], *names[MAX_SOURCE];
     char error[256];
@@ -291,7 +111,7 @@ static int load_model(const char *path, const clip *s, model *m)
         fprintf(stderr, "retarget: %s: not BCN_Epileptic's joints\n", path);
         return 0;
     }
-    make_reference(s, m->r.joint_count, m->r.parents, m->r.rest_joints, m->map, m->reference);
+    retarget_make_reference(s, m->r.joint_count, m->r.parents, m->r.rest_joints, m->map, m->reference);
     memset(&desc, 0, sizeof desc);
     desc.source.joint_count = s->n;
     desc.source.parents = s->parents;
@@ -302,7 +122,8 @@ static int load_model(const char *path, const clip *s, model *m)
     desc.target.rest_positions = m->r.rest_joints;
     desc.target.root = m->root;
     desc.map = m->map;
-    desc.root_scale = (m->r.rest_joints[neck].y - m->r.rest_joints[m->root].y) / (s->rest[source_neck].y - s->rest[0].y);
+    desc.root_scale =
+        (m->r.rest_joints[neck].y - m->r.rest_joints[m->root].y) / (s->rest[source_neck].y - s->rest[0].y);
     if (fk_retarget_init(&m->rt, &desc, m->ints, m->quats) != FK_OK) return 0;
     memset(&m->mesh, 0, sizeof m->mesh);
     m->mesh.positions = m->r.positions;
@@ -326,8 +147,9 @@ static int load_model(const char *path, const clip *s, model *m)
             }
         }
         for (i = 0; i < m->r.vertex_count; ++i) {
-            fk_vec3 n = fk_vec3_normalize(fk_vec3_make(m->normals[3 * i], m->normals[3 * i + 1], m->normals[3 * i + 2]));
-            m->normals[3 * i] = n.x, m->normals[3 * i + 1] = n.y, m->normals[3 * i + 2] = n.z;
+            float *n3 = m->normals + 3 * i;
+            fk_vec3 n = fk_vec3_normalize(fk_vec3_make(n3[0], n3[1], n3[2]));
+            n3[0] = n.x, n3[1] = n.y, n3[2] = n.z;
         }
     }
     m->mesh.normals = m->normals;
@@ -335,13 +157,14 @@ static int load_model(const char *path, const clip *s, model *m)
 }
 
 /* One frame on the model: its joints and its mesh skinned with LBS. */
-static void model_frame(const model *m, const clip *s, int frame, fk_vec3 *joints, float *positions, float *normals)
+static void model_frame(const model *m, const retarget_clip *s, int frame, fk_vec3 *joints, float *positions,
+                        float *normals)
 {
     fk_quat rotations[MAX_SOURCE], scratch[MAX_SOURCE], out[MAX_MODEL];
     fk_vec3 translations[MAX_SOURCE], posed[MAX_SOURCE], d[MAX_MODEL];
     fk_rigid bones[MAX_MODEL];
     fk_skin_desc skin;
-    source_frame(s, frame, rotations, translations, posed);
+    retarget_source_frame(s, frame, rotations, translations, posed);
     memset(d, 0, sizeof d);
     fk_retarget_pose(&m->rt, rotations, translations[0], scratch, out, &d[m->root]);
     fk_forward(m->r.joint_count, m->r.parents, m->r.rest_joints, out, d, bones);
@@ -371,14 +194,16 @@ static void json_vec3(FILE *f, fk_vec3 v) { fprintf(f, "[%.9g,%.9g,%.9g]", (doub
 /* Both rigs as local offsets (three.js's bone positions), the clip's reference,
    and per frame the clip's local rotations and root position with the
    library's results (before the feet pass) and the character's root. */
-static int dump_json(const char *path, const fk_retarget *rt, int use_reference, const clip *s, const character *c,
-                     const int *frames, int frame_count)
+static int dump_json(const char *path, const fk_retarget *rt, int use_reference, const retarget_clip *s,
+                     const character *c, const int *frames, int frame_count)
 {
     FILE *f = fopen(path, "w");
     int i, j, k;
     if (!f) return 0;
-    fprintf(f, "{\"scale\":%.9g,\"reference_used\":%d,\n\"source\":{\"names\":[", (double)rt->root_scale, use_reference);
-    for (j = 0; j < s->n; ++j) fprintf(f, "%s\"%s\"", j ? "," : "", s->file.joints[j].is_end_site ? "" : s->file.joints[j].name);
+    fprintf(f, "{\"scale\":%.9g,\"reference_used\":%d,\n\"source\":{\"names\":[", (double)rt->root_scale,
+            use_reference);
+    for (j = 0; j < s->n; ++j)
+        fprintf(f, "%s\"%s\"", j ? "," : "", s->file.joints[j].is_end_site ? "" : s->file.joints[j].name);
     fprintf(f, "],\"parents\":[");
     for (j = 0; j < s->n; ++j) fprintf(f, "%s%d", j ? "," : "", s->parents[j]);
     fprintf(f, "],\"offsets\":[");
@@ -406,8 +231,8 @@ static int dump_json(const char *path, const fk_retarget *rt, int use_reference,
     for (k = 0; k < frame_count; ++k) {
         fk_quat rotations[MAX_SOURCE];
         fk_vec3 translations[MAX_SOURCE], posed[MAX_SOURCE];
-        result r;
-        source_frame(s, frames[k], rotations, translations, posed);
+        retarget_result r;
+        retarget_source_frame(s, frames[k], rotations, translations, posed);
         retarget_frame(rt, s, c, frames[k], 0, &r, posed);
         fprintf(f, "%s{\"frame\":%d,\"source_root\":", k ? ",\n" : "", frames[k]);
         json_vec3(f, posed[0]);
@@ -432,7 +257,7 @@ static int dump_json(const char *path, const fk_retarget *rt, int use_reference,
 /* ---- Picture --------------------------------------------------------------------------- */
 
 /* The model's panel: its skinned mesh, with the clip's upper body beside it, scaled. */
-static void draw_model(render_sheet *sheet, int column, int row, const model *m, const clip *s, int frame)
+static void draw_model(render_sheet *sheet, int column, int row, const model *m, const retarget_clip *s, int frame)
 {
     render_panel *panel = render_panel_begin(sheet, column, row);
     float *positions = (float *)malloc((size_t)m->r.vertex_count * 6 * sizeof(float));
@@ -442,7 +267,7 @@ static void draw_model(render_sheet *sheet, int column, int row, const model *m,
     int j;
     if (!positions) exit(1);
     model_frame(m, s, frame, joints, positions, positions + 3 * m->r.vertex_count);
-    source_frame(s, frame, rotations, translations, posed);
+    retarget_source_frame(s, frame, rotations, translations, posed);
     centre = joints[m->root];
     lo = fk_vec3_make(centre.x - 0.45f, centre.y - 0.35f, centre.z - 0.45f);
     hi = fk_vec3_make(centre.x + 1.0f, centre.y + 0.75f, centre.z + 0.45f);
@@ -460,7 +285,7 @@ static void draw_model(render_sheet *sheet, int column, int row, const model *m,
     free(positions);
 }
 
-static void draw(const char *png, const fk_retarget *with, const fk_retarget *without, const clip *s,
+static void draw(const char *png, const fk_retarget *with, const fk_retarget *without, const retarget_clip *s,
                  const character *c, const model *m, const int *frames, int frame_count)
 {
     render_sheet *sheet = render_sheet_create(frame_count, m ? 3 : 2, 200, 270,
@@ -472,7 +297,7 @@ static void draw(const char *png, const fk_retarget *with, const fk_retarget *wi
     static fk_vec3 path[4096], contacts[8192];
     fk_vec3 posed[MAX_SOURCE], scaled[MAX_SOURCE];
     int path_count = 0, contact_count = 0, k, row, j, step;
-    result r;
+    retarget_result r;
     if (!sheet || !positions || !normals) exit(1);
     /* the root's path and the contacts over the whole clip, every 4th frame */
     step = s->file.frame_count > 4000 ? 8 : 4;
@@ -528,7 +353,7 @@ static void draw(const char *png, const fk_retarget *with, const fk_retarget *wi
 
 int main(int argc, char **argv)
 {
-    static clip s;
+    static retarget_clip s;
     static int ints_with[FK_RETARGET_INT_STORAGE(MAX_SOURCE, JOINT_COUNT)];
     static int ints_without[FK_RETARGET_INT_STORAGE(MAX_SOURCE, JOINT_COUNT)];
     fk_quat quats_with[FK_RETARGET_QUAT_STORAGE(JOINT_COUNT)], quats_without[FK_RETARGET_QUAT_STORAGE(JOINT_COUNT)];
@@ -556,8 +381,8 @@ int main(int argc, char **argv)
         }
     }
     c = make_character();
-    if (!load_clip(path, &s, &c) || !make_retarget(&s, &c, use_reference, &with, ints_with, quats_with) ||
-        !make_retarget(&s, &c, 0, &without, ints_without, quats_without))
+    if (!load_clip(path, &s, &c) || !retarget_make(&s, &c, use_reference, &with, ints_with, quats_with) ||
+        !retarget_make(&s, &c, 0, &without, ints_without, quats_without))
         return 1;
     for (; list && *list && frame_count < MAX_FRAMES; ++frame_count) {
         char *end;
@@ -573,7 +398,7 @@ int main(int argc, char **argv)
     /* over the whole clip: how far each contact foot lands from the source's, scaled */
     for (k = 0; k < s.file.frame_count; ++k) {
         fk_vec3 posed[MAX_SOURCE];
-        result r;
+        retarget_result r;
         retarget_frame(&with, &s, &c, k, feet, &r, posed);
         for (j = 0; j < 2; ++j) {
             if (!is_contact(&s, posed, legs[j][2], with.root_scale)) continue;
