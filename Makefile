@@ -623,8 +623,8 @@ test-wasm: $(WASM_PROGRAMS)
 
 # ---- Web page --------------------------------------------------------------------
 # `make web` builds a page into $(BUILD)/web that poses and skins the character of
-# examples/character.h and a CMU motion capture clip (assimp-testmodels' 01_01)
-# in the browser: examples/web/skin_web.c compiled with the wasm toolchain above
+# examples/character.h and a CMU motion capture clip (assimp-testmodels' 01_01),
+# also retargeted onto the character (examples/retarget.h), in the browser: examples/web/skin_web.c compiled with the wasm toolchain above
 # into a module with no entry point, whose functions the page calls by the names
 # they export; examples/web/embed.mjs puts the module, the shaders and the clip
 # into one script, so that the page runs opened from its files as well as
@@ -639,7 +639,7 @@ WEB_DIR   = $(BUILD)/web
 WEB_CLIP  = $(ASSIMP_MODELS)
 WEB_PORT ?= 8000
 WEB_FILES = $(WEB_DIR)/index.html $(WEB_DIR)/page.js $(WEB_DIR)/fk_web_data.js
-WEB_MODULE_SOURCES = examples/web/skin_web.c examples/character.h examples/bvh.c examples/bvh.h \
+WEB_MODULE_SOURCES = examples/web/skin_web.c examples/character.h examples/retarget.h examples/bvh.c examples/bvh.h \
                      examples/render.c examples/render.h $(HEADER)
 CHROMIUM  = /usr/bin/chromium
 

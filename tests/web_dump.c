@@ -18,6 +18,7 @@ static const struct {
     {0, 0.3f, WEB_DQS_SCALED, 1, {-0.35f, 1.55f, 0.35f}},
     {0, 0.9f, WEB_LBS, 0, {0, 0, 0}},
     {1, 3.0f, WEB_DQS, 1, {-20.0f, 20.0f, 10.0f}},
+    {2, 5.0f, WEB_DQS, 0, {0, 0, 0}},
 };
 
 int main(int argc, char **argv)

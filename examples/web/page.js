@@ -60,6 +60,7 @@ async function loadModule() {
     new Uint8Array(wasm.memory.buffer, buffer, text.length).set(text);
     if (!wasm.web_load_bvh(buffer, text.length)) throw new Error(`cannot read ${FK_WEB.bvhName}`);
     ui('model').options[1].text = `BVH clip (CMU ${FK_WEB.bvhName})`;
+    ui('model').options[2].text = `CMU ${FK_WEB.bvhName} on the character (retargeted)`;
 }
 
 // ---- Shaders and meshes ------------------------------------------------------
@@ -386,6 +387,7 @@ const DUMP_CASES = [
     [0, 0.3, METHOD.DQS_SCALED, 1, [-0.35, 1.55, 0.35]],
     [0, 0.9, METHOD.LBS, 0, [0, 0, 0]],
     [1, 3.0, METHOD.DQS, 1, [-20.0, 20.0, 10.0]],
+    [2, 5.0, METHOD.DQS, 0, [0, 0, 0]],
 ];
 
 // The canvas's pixels, RGBA, the top row first.
@@ -554,7 +556,7 @@ async function main() {
         await loadModule();
         if (gl) makePrograms();
         else withoutWebGL2();
-        meshes = [makeMesh(0), makeMesh(1)];
+        meshes = [makeMesh(0), makeMesh(1), makeMesh(2)];
         bindControls();
         if (testing) selfTest(errors);
         else requestAnimationFrame(frame);

@@ -5,8 +5,10 @@
    keeps its state here and hands the page pointers into its memory, which the
    page reads and writes through typed arrays:
      web_buffer(n)              n bytes for the page to copy a BVH file into
-     web_load_bvh(text, n)      parses it: the clip becomes model 1
-     web_select(model)          0 the character, 1 the clip; the rest mesh of the
+     web_load_bvh(text, n)      parses it: the clip becomes model 1, and a CMU
+                                clip played on the character (retarget.h) model 2
+     web_select(model)          0 the character, 1 the clip, 2 the clip on the
+                                character; the rest mesh of the
                                 model chosen is then web_positions(), web_normals(),
                                 web_joints(), web_weights(), web_triangles()
      web_pose(time, method, ik, x, y, z)
@@ -27,6 +29,7 @@
 #include "fk_lbs.h"
 #include "bvh.h"
 #include "character.h"
+#include "retarget.h"
 
 #include <string.h>
 
@@ -60,10 +63,19 @@ typedef struct web_model {
     float duration;                    /* seconds */
 } web_model;
 
-static web_model models[2];
+static web_model models[3];
 static web_model *current = &models[0];
 static bvh_file clip;
 static char *bvh_text;
+
+/* The clip on the character: the character's skeleton, the clip prepared for
+   it and the retarget, built when the clip is loaded. */
+static character skeleton_only;
+static retarget_clip on_character_clip;
+static fk_retarget on_character;
+static int on_character_ints[FK_RETARGET_INT_STORAGE(MAX_SOURCE, JOINT_COUNT)];
+static fk_quat on_character_quats[FK_RETARGET_QUAT_STORAGE(JOINT_COUNT)];
+static retarget_result retargeted;
 
 /* The current pose and what the shaders read. */
 static fk_quat rotations[WEB_MAX_JOINTS];
@@ -173,27 +185,61 @@ WEB_EXPORT(web_buffer) char *web_buffer(int size)
     return bvh_text;
 }
 
+/* Model 2: the character's mesh (shared with model 0), the clip's length, and a
+   retarget from the clip; 0 when the clip is not a CMU skeleton. */
+static int make_retarget_model(web_model *m)
+{
+    int i;
+    if (models[0].joint_count == 0) make_character_model(&models[0]);
+    free(m->skinned_positions);
+    free(m->skinned_normals);
+    memset(m, 0, sizeof *m);
+    for (i = 0; i < JOINT_COUNT; ++i) {
+        skeleton_only.parents[i] = skeleton[i].parent;
+        skeleton_only.rest[i] = skeleton[i].rest;
+    }
+    on_character_clip.file = clip; /* shares the clip's arrays: freed with it */
+    if (!retarget_clip_prepare(&on_character_clip, &skeleton_only) ||
+        !retarget_make(&on_character_clip, &skeleton_only, 1, &on_character, on_character_ints, on_character_quats))
+        return 0;
+    *m = models[0];
+    m->duration = (float)(clip.frame_time * (clip.frame_count - 1));
+    return allocate_vertex_arrays(m);
+}
+
 /* Returns the clip's joint count, or 0 when it cannot be read or has too many. */
 WEB_EXPORT(web_load_bvh) int web_load_bvh(const char *text, int length)
 {
     bvh_free(&clip);
     if (!bvh_parse(text, (size_t)length, &clip, NULL, 0) || clip.frame_count < 1) return 0;
-    return make_bvh_model(&models[1], &clip) ? clip.joint_count : 0;
+    if (!make_bvh_model(&models[1], &clip)) return 0;
+    make_retarget_model(&models[2]);
+    return clip.joint_count;
 }
 
-/* Returns the model's vertex count (0 for a clip not loaded). */
+/* Returns the model's vertex count (0 for a clip not loaded, or not CMU's). */
 WEB_EXPORT(web_select) int web_select(int model)
 {
     if (models[0].joint_count == 0) make_character_model(&models[0]);
-    current = &models[model == 1 ? 1 : 0];
+    current = &models[model == 1 || model == 2 ? model : 0];
     return current->mesh.vertex_count;
 }
 
-/* The current model's pose at time seconds: the walk cycle, or the clip's frame. */
+/* The current model's pose at time seconds: the walk cycle, the clip's frame,
+   or that frame retargeted onto the character with its feet planted. */
 static void sample(float time, float *strength)
 {
     int j;
-    if (current == &models[0]) {
+    if (current == &models[2]) {
+        fk_vec3 posed[MAX_SOURCE];
+        int frame = (int)(time / (float)clip.frame_time);
+        frame = frame < 0 ? 0 : frame >= clip.frame_count ? clip.frame_count - 1 : frame;
+        retarget_frame(&on_character, &on_character_clip, &skeleton_only, frame, 1, &retargeted, posed);
+        memcpy(rotations, retargeted.rotations, sizeof retargeted.rotations);
+        for (j = 0; j < JOINT_COUNT; ++j) translations[j] = fk_vec3_make(0, 0, 0);
+        translations[PELVIS] = retargeted.root;
+        *strength = sinf(2.0f * PI * time);
+    } else if (current == &models[0]) {
         float phase = fmodf(time / WALK_SECONDS, 1.0f);
         walk_pose(rotations, phase);
         for (j = 0; j < current->joint_count; ++j) translations[j] = fk_vec3_make(0, 0, 0);
