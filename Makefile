@@ -191,7 +191,7 @@ $(BUILD)/rig_pose: examples/rig_pose.c examples/assimp_rig.c examples/assimp_rig
 $(BUILD)/test_realdata: tests/test_realdata.c tests/check.h examples/bvh.c examples/bvh.h \
                         examples/assimp_rig.c examples/assimp_rig.h $(HEADER) $(BUILD)/fk_lbs.o \
                         tests/data/blender_scaled_rig.txt tests/data/scaled_limb.gltf \
-                        | $(BUILD) $(BUILD)/bvh_pose $(BUILD)/rig_pose
+                        | $(BUILD) $(BUILD)/bvh_pose $(BUILD)/rig_pose $(BUILD)/retarget
 	$(call need_debian_package,libassimp-dev,$(ASSIMP_HEADER))
 	-$(call need_debian_package,assimp-testmodels,$(ASSIMP_MODELS))
 	$(CC) $(REALDATA_FLAGS) -DTEST_DATA_DIR='"$(CURDIR)/tests/data"' tests/test_realdata.c examples/bvh.c \

@@ -11,8 +11,10 @@
        offset matrices, at several animation times.
      - The examples' own output: bvh_pose --dump-joints and rig_pose
        --dump-vertices, run and read back, against the same references;
-       rig_pose --dqs-center, which moves a scaled rig's DQS; and the pictures
-       of `make demo-images`, whose labels must stay inside their panels.
+       rig_pose --dqs-center, which moves a scaled rig's DQS; retarget's foot
+       contacts on two CMU clips, planted against the rotations alone; and the
+       pictures of `make demo-images`, whose labels must stay inside their
+       panels.
    Errors are reported relative to the model's size (its bounding-box diagonal).
    Without the Debian package assimp-testmodels the file tests say so and are
    skipped; the BVH reader's and the bridge's own tests always run. */
@@ -991,6 +993,52 @@ static void bvh_pose_takes_any_number_of_frames(void)
     free(dump);
 }
 
+/* examples/retarget.c on a CMU clip: the line it prints about the foot
+   contacts, with and without the reference pose. */
+typedef struct feet_report {
+    int contacts, reached;
+    double before, worst_before, after, worst_after;
+} feet_report;
+
+static int retarget_feet(const char *clip, const char *options, feet_report *r)
+{
+    char arguments[512], *out, *line;
+    int ok;
+    snprintf(arguments, sizeof arguments, "retarget " MODELS "BVH/%s %s", clip, options);
+    out = run_example(arguments);
+    line = out ? strstr(out, "foot contacts: ") : NULL;
+    ok = line && sscanf(line,
+                        "foot contacts: %d; from the source's foot (scaled): mean %lf cm, worst %lf cm by rotations "
+                        "alone; mean %lf cm, worst %lf cm with fk_retarget_foot (%d reached)",
+                        &r->contacts, &r->before, &r->worst_before, &r->after, &r->worst_after, &r->reached) == 6;
+    free(out);
+    return ok;
+}
+
+/* fk_retarget_foot() on real motion: the character's contact feet land where
+   the clip's are (scaled from the hips) far closer than the rotations alone
+   put them, most of them exactly; without the reference pose the legs cross
+   and the rotations alone miss by several times more. */
+static void retarget_plants_cmu_feet(const char *clip)
+{
+    feet_report with, without;
+    if (!CHECK(retarget_feet(clip, "", &with) && retarget_feet(clip, "--no-reference", &without),
+               "retarget %s failed or printed no contact line", clip))
+        return;
+    printf("   retarget %-10s %d contacts: %.2f cm by rotations alone (%.2f without the reference), %.4f cm "
+           "planted, %d reached\n", clip, with.contacts, with.before, without.before, with.after, with.reached);
+    CHECK(with.contacts > 1000, "%s: only %d contacts", clip, with.contacts);
+    CHECK(with.after < 0.1 * with.before && with.worst_after < with.worst_before,
+          "%s: planted feet %.4f cm off (worst %.4f), the rotations alone %.4f (worst %.4f)", clip, with.after,
+          with.worst_after, with.before, with.worst_before);
+    CHECK(2 * with.reached > with.contacts, "%s: %d of %d contacts reached", clip, with.reached, with.contacts);
+    CHECK(without.before > 3 * with.before, "%s: without the reference %.2f cm off, with it %.2f", clip,
+          without.before, with.before);
+}
+
+static void retarget_plants_cmu_feet_01_01(void) { retarget_plants_cmu_feet("01_01.bvh"); }
+static void retarget_plants_cmu_feet_01_03(void) { retarget_plants_cmu_feet("01_03.bvh"); }
+
 static void bvh_pose_dumps_match_01_01(void) { bvh_pose_dump_test("01_01.bvh"); }
 static void bvh_pose_dumps_match_01_03(void) { bvh_pose_dump_test("01_03.bvh"); }
 static void bvh_pose_dumps_match_boxing_toes(void) { bvh_pose_dump_test("Boxing_Toes.bvh"); }
@@ -1066,10 +1114,11 @@ static void real_data_pictures_keep_their_text_inside(void)
     static const char *const runs[] = {
         "bvh_pose " MODELS "BVH/Boxing_Toes.bvh --frames 0,400,800,1200,1600,2000 --png %s/test_realdata_out/boxing.png",
         "rig_pose " MODELS "X/Testwuson.X --time 0.5 --png %s/test_realdata_out/testwuson.png",
-        "rig_pose " TEST_DATA_DIR "/scaled_limb.gltf --time 0.4 --method dqs --png %s/test_realdata_out/limb.png"};
+        "rig_pose " TEST_DATA_DIR "/scaled_limb.gltf --time 0.4 --method dqs --png %s/test_realdata_out/limb.png",
+        "retarget " MODELS "BVH/01_01.bvh --frames 0,500,1000,1500,2000,2600 --png %s/test_realdata_out/retarget.png"};
     char arguments[1024], *output;
     int r;
-    for (r = 0; r < 3; ++r) {
+    for (r = 0; r < (int)(sizeof runs / sizeof runs[0]); ++r) {
         snprintf(arguments, sizeof arguments, runs[r], build_directory);
         strcat(arguments, " 2>&1");
         output = run_example(arguments);
@@ -1313,6 +1362,8 @@ int main(int argc, char **argv)
     RUN_TEST(bvh_pose_takes_any_number_of_frames);
     RUN_TEST(bvh_pose_dumps_match_01_03);
     RUN_TEST(bvh_pose_dumps_match_boxing_toes);
+    RUN_TEST(retarget_plants_cmu_feet_01_01);
+    RUN_TEST(retarget_plants_cmu_feet_01_03);
     RUN_TEST(rig_pose_dumps_match_gltf);
     RUN_TEST(rig_pose_dumps_match_x);
     RUN_TEST(rig_pose_dumps_match_fbx);
