@@ -2254,13 +2254,14 @@ FK_LBS_DEF fk_result fk_retarget_pose(const fk_retarget *retarget, const fk_quat
     on the floor (y = 0) gives a target foot on the floor, and a foot planted
     in the source stays planted in the target. The joint's height above the
     floor scales too: o = (0, h_t - s h_s, 0), with h_t and h_s the two ankles'
-    rest heights, keeps the target's own.
+    heights standing on the floor, keeps the target's own.
     Call it once per leg after fk_retarget_pose() and the target's forward
     kinematics; legs whose chains do not overlap may use the same transforms.
-    What it cannot do: a target leg too short for T (or too long, at full bend)
-    leaves the foot as near it as the leg allows, on the line from the hip
-    toward it, with @p reached 0; the end joint's own rotation is kept, so the
-    foot turns with the shin; only the start and mid joints move.
+    What it cannot do: a T beyond the target leg's reach (farther than the
+    straight leg, or nearer the hip than the bent one) leaves the foot as near
+    it as the leg allows, on the line from the hip toward it, with @p reached
+    0, and the hips are not lowered to help; the end joint's own rotation is
+    kept, so the foot turns with the shin; only the start and mid joints move.
     @param retarget from fk_retarget_init().
     @param source_positions the source's posed joint positions (world), as many
     as it has joints: read at map[end] and at the source's root.
