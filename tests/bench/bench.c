@@ -609,6 +609,36 @@ static void bench_inputs(int n)
     }
 }
 
+/* The rows of skinning with normals: at n vertices with k = 4, LBS and DQS,
+   with and without normals, each against memcpy of the same bytes, DQS
+   against LBS and affine against rigid LBS (time_paired). */
+static void bench_normals(int n)
+{
+    static const char *const names[6] = {"LBS", "LBS +normals", "DQS", "DQS +normals", "affine LBS",
+                                         "affine LBS +normals"};
+    double memcpy_time[2];
+    int calls = calls_for(n), w, c;
+    char name[64];
+    printf("\n%d vertices, k=4, %d bones (median ms, min-max)\n", n, BONES);
+    for (w = 0; w < 2; ++w) {
+        job j = {0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        j.end = n; j.with_normals = w; j.copy_bytes = bytes_per_vertex(4, w) / 2;
+        memcpy_time[w] = time_calls(run_memcpy, &j, calls).median;
+    }
+    for (c = 0; c < 6; ++c) {
+        job j = {0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0}, lbs;
+        timing t;
+        paired_ratios ratios;
+        w = c % 2;
+        j.end = n; j.with_normals = w; j.dqs = c / 2 == 1; j.affine = c / 2 == 2;
+        lbs = j; lbs.dqs = 0; lbs.affine = 0;
+        t = c < 2 ? time_calls(run_skin, &j, calls) : time_paired(run_skin, &j, run_skin, &lbs, calls, &ratios);
+        snprintf(name, sizeof name, "%s", names[c]);
+        print_row(name, n, bytes_per_vertex(4, w), t, memcpy_time[w] / t.median, 0.0);
+        if (c >= 2) print_ratios(c < 4 ? "DQS/LBS" : "affine/rigid", ratios, "");
+    }
+}
+
 static void bench_threads(int n)
 {
     halves h;
@@ -1171,6 +1201,14 @@ int main(int argc, char **argv)
     }
     if (argc > 1 && strcmp(argv[1], "engine") == 0) { /* only the rows of engine-form forward kinematics */
         bench_engine();
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "normals") == 0) { /* only the rows of skinning with normals */
+        bench_normals(10000);
+        bench_normals(MAX_VERTICES);
+#ifdef BENCH_BASELINE
+        bench_against_baseline();
+#endif
         return 0;
     }
     for (s = 0; s < 3; ++s) bench_skinning(sizes[s]);
