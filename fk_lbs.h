@@ -8779,10 +8779,12 @@ static FK__ALWAYS_INLINE fk__f4 fk__lbs_point4(fk__lbs_blend4 b, fk__f4 p)
     return fk__f4_add(fk__lbs_direction4(b, p), b.t);
 }
 
-/* The blend's linear part, its columns c0, c1, c2 (for fk__cofactor_normal()). */
-static FK__ALWAYS_INLINE void fk__lbs_columns4(fk__lbs_blend4 b, float *c0, float *c1, float *c2)
+/* The blend's columns c0, c1, c2, t, apart floats from one to the next, for a
+   group's arrays of quads. */
+static FK__ALWAYS_INLINE void fk__lbs_quads4(fk__lbs_blend4 b, float *quads, size_t apart)
 {
-    fk__f4_store(c0, b.c0); fk__f4_store(c1, b.c1); fk__f4_store(c2, b.c2);
+    fk__f4_store(quads, b.c0); fk__f4_store(quads + apart, b.c1);
+    fk__f4_store(quads + 2 * apart, b.c2); fk__f4_store(quads + 3 * apart, b.t);
 }
 
 static FK__ALWAYS_INLINE fk__dqs_blend4 fk__dqs_start4(const float *bone, float weight)
@@ -8840,11 +8842,12 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_apply8(fk__lbs_blend8 b,
 }
 
 static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_direction8(fk__lbs_blend8 b, fk__f4 v) { return fk__lbs_apply8(b, v); }
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_columns8(fk__lbs_blend8 b, float *c0, float *c1, float *c2)
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_quads8(fk__lbs_blend8 b, float *quads, size_t apart)
 {
-    _mm_storeu_ps(c0, _mm256_castps256_ps128(b.c01));
-    _mm_storeu_ps(c1, _mm256_extractf128_ps(b.c01, 1));
-    _mm_storeu_ps(c2, _mm256_castps256_ps128(b.c2t));
+    _mm_storeu_ps(quads, _mm256_castps256_ps128(b.c01));
+    _mm_storeu_ps(quads + apart, _mm256_extractf128_ps(b.c01, 1));
+    _mm_storeu_ps(quads + 2 * apart, _mm256_castps256_ps128(b.c2t));
+    _mm_storeu_ps(quads + 3 * apart, _mm256_extractf128_ps(b.c2t, 1));
 }
 static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_point8(fk__lbs_blend8 b, fk__f4 p)
 {
@@ -9209,17 +9212,27 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__v8_store_points(char *p, size_
 
 /* A short group's points copied, padded with copies of its last, into a
    12-byte-stride array of a full group's. */
-static void fk__group_points_padded(float *padded, const char *p, size_t stride, int count, int lanes)
+static FK__NOINLINE void fk__group_points_padded(float *padded, const char *p, size_t stride, int count, int lanes)
 {
     int lane;
     for (lane = 0; lane < lanes; ++lane) memcpy(padded + 3 * lane, p + (size_t)(lane < count ? lane : count - 1) * stride, 12);
 }
 
-/* Pads a group's quads past count with copies of the last. */
-static void fk__group_pad(float *quads, int count, int lanes)
+/* Pads `arrays` arrays of a group's quads, 4 lanes floats apart, past count
+   with copies of their last. */
+static FK__NOINLINE void fk__group_pad(float *quads, int count, int lanes, int arrays)
+{
+    int lane, array;
+    for (array = 0; array < arrays; ++array)
+        for (lane = count; lane < lanes; ++lane)
+            memcpy(quads + 4 * (array * lanes + lane), quads + 4 * (array * lanes + count - 1), 16);
+}
+
+/* A short group's first count points, from a 12-byte-stride array, to their places. */
+static FK__NOINLINE void fk__group_points_out(char *p, size_t stride, const float *padded, int count)
 {
     int lane;
-    for (lane = count; lane < lanes; ++lane) memcpy(quads + 4 * lane, quads + 4 * (count - 1), 16);
+    for (lane = 0; lane < count; ++lane) memcpy(p + (size_t)lane * stride, padded + 3 * lane, 12);
 }
 
 /* A cross product a vertex to a lane, in fk_vec3_cross()'s order. */
@@ -9233,76 +9246,54 @@ static void fk__group_pad(float *quads, int count, int lanes)
         *cz = fk__v##w##_sub(fk__v##w##_mul(ax, by), fk__v##w##_mul(ay, bx)); \
     }
 
-/* LBS of affine bones keeps each vertex's blended columns and rest normal in
-   four arrays of quads, a group's worth apart (fk__lbs_cofactor_normals##w());
-   the lane's moved normal as fk__lbs_reference() computes it. */
-static fk_vec3 fk__group_cofactor_normal(const float *columns, int lane, int lanes)
+/* A lane's moved normal as fk__lbs_reference() computes it for affine bones,
+   from the group's blended columns (three arrays of quads, a group's worth
+   apart) and the lane's rest normal. */
+static fk_vec3 fk__group_cofactor_normal(const float *columns, const float *normal, int lane, int lanes)
 {
     float blend[FK__LBS_BONE_FLOATS] = {0.0f};
     const size_t at = 4 * (size_t)lane, apart = 4 * (size_t)lanes;
     memcpy(blend, columns + at, 16);
     memcpy(blend + 4, columns + apart + at, 16);
     memcpy(blend + 8, columns + 2 * apart + at, 16);
-    return fk__cofactor_normal(blend, fk__load3(columns + 3 * apart + at));
+    return fk__cofactor_normal(blend, fk__load3(normal));
 }
 
-/* LBS, a group's normals: each moved normal divided by its length, or, for
-   lengths the estimate cannot take (zero, subnormal, overflowing, NaN), by
-   fk_vec3_normalize() itself. Rigid bones move a normal by the blend (quads
-   of moved normals); affine bones by the blend's cofactors, signed by its
-   determinant (fk__cofactor_normal(), from the columns). */
+/* The careful lanes' normals (fk__store_unit_normals##w()), by
+   fk_vec3_normalize() of the reference's moved normal: rigid bones' as moved
+   (padded), affine bones' from the columns and the rest normals. */
+static FK__NOINLINE void fk__group_careful_normals(float *normals, const float *padded, const float *columns,
+                                                   const char *rest, size_t rest_stride, int careful, int lanes)
+{
+    int lane;
+    for (lane = 0; careful; ++lane, careful >>= 1)
+        if (careful & 1)
+            fk__store3(normals + 3 * lane,
+                       fk_vec3_normalize(columns ? fk__group_cofactor_normal(columns, (const float *)(const void *)(rest +
+                                                                             (size_t)lane * rest_stride), lane, lanes)
+                                                 : fk__load3(padded + 3 * lane)));
+}
+
+/* A group's normals, a vertex to a lane. Rigid bones move a normal by the
+   blend's columns a, b, c; affine bones by their cofactors, signed by the
+   determinant (fk__cofactor_normal()). Each moved normal is then divided by
+   its length, or, for lengths the estimate cannot take (zero, subnormal,
+   overflowing, NaN), done by fk_vec3_normalize() from the reference's own
+   moved normal, before anything of the group is written: the output may be
+   the input. */
 #define FK__LBS_NORMALS(w) \
-    static FK__TARGET##w FK__ALWAYS_INLINE void fk__store_unit_normals##w(fk__v##w x, fk__v##w y, fk__v##w z, \
-                                                                          const float *moved, const float *columns, \
-                                                                          char *out, size_t stride, int count) \
+    static FK__TARGET##w FK__ALWAYS_INLINE void fk__cofactor_normal##w(fk__v##w ax, fk__v##w ay, fk__v##w az, \
+                                                                       fk__v##w bx, fk__v##w by, fk__v##w bz, \
+                                                                       fk__v##w cx, fk__v##w cy, fk__v##w cz, \
+                                                                       fk__v##w *x, fk__v##w *y, fk__v##w *z) \
     { \
-        float padded[3 * FK__LANES##w]; \
-        fk__v##w scale = fk__v##w##_madd(z, z, fk__v##w##_madd(y, y, fk__v##w##_mul(x, x))); \
-        int lane, careful = fk__v##w##_outside_lanes(scale, FLT_MIN, FLT_MAX) & ((1 << count) - 1); \
-        scale = fk__v##w##_rsqrt(scale); \
-        x = fk__v##w##_mul(x, scale); y = fk__v##w##_mul(y, scale); z = fk__v##w##_mul(z, scale); \
-        if (count == FK__LANES##w) { \
-            fk__v##w##_store_points(out, stride, x, y, z); \
-        } else { \
-            fk__v##w##_store_points((char *)padded, 12, x, y, z); \
-            for (lane = 0; lane < count; ++lane) memcpy(out + (size_t)lane * stride, padded + 3 * lane, 12); \
-        } \
-        for (lane = 0; careful; ++lane, careful >>= 1) \
-            if (careful & 1) \
-                fk__store3((float *)(void *)(out + (size_t)lane * stride), \
-                           fk_vec3_normalize(columns ? fk__group_cofactor_normal(columns, lane, FK__LANES##w) \
-                                                     : fk__load3(moved + 4 * lane))); \
-    } \
-    \
-    static FK__TARGET##w FK__NOINLINE void fk__lbs_normals##w(float *moved, char *out, size_t stride, int count) \
-    { \
-        fk__v##w x, y, z, unused; \
-        if (count < FK__LANES##w) fk__group_pad(moved, count, FK__LANES##w); \
-        fk__v##w##_from_quads(moved, &x, &y, &z, &unused); \
-        (void)unused; \
-        fk__store_unit_normals##w(x, y, z, moved, NULL, out, stride, count); \
-    } \
-    \
-    static FK__TARGET##w FK__NOINLINE void fk__lbs_cofactor_normals##w(float *columns, char *out, size_t stride, \
-                                                                       int count) \
-    { \
-        const size_t apart = 4 * FK__LANES##w; \
-        fk__v##w ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz, unused, bcx, bcy, bcz, cax, cay, caz, abx, aby, abz; \
-        fk__v##w mx, my, mz, determinant, flat; \
-        int array; \
-        if (count < FK__LANES##w) \
-            for (array = 0; array < 4; ++array) fk__group_pad(columns + (size_t)array * apart, count, FK__LANES##w); \
-        fk__v##w##_from_quads(columns, &ax, &ay, &az, &unused); \
-        fk__v##w##_from_quads(columns + apart, &bx, &by, &bz, &unused); \
-        fk__v##w##_from_quads(columns + 2 * apart, &cx, &cy, &cz, &unused); \
-        fk__v##w##_from_quads(columns + 3 * apart, &nx, &ny, &nz, &unused); \
-        (void)unused; \
+        fk__v##w bcx, bcy, bcz, cax, cay, caz, abx, aby, abz, mx, my, mz, determinant, flat; \
         fk__cross##w(bx, by, bz, cx, cy, cz, &bcx, &bcy, &bcz); \
         fk__cross##w(cx, cy, cz, ax, ay, az, &cax, &cay, &caz); \
         fk__cross##w(ax, ay, az, bx, by, bz, &abx, &aby, &abz); \
-        mx = fk__v##w##_add(fk__v##w##_add(fk__v##w##_mul(bcx, nx), fk__v##w##_mul(cax, ny)), fk__v##w##_mul(abx, nz)); \
-        my = fk__v##w##_add(fk__v##w##_add(fk__v##w##_mul(bcy, nx), fk__v##w##_mul(cay, ny)), fk__v##w##_mul(aby, nz)); \
-        mz = fk__v##w##_add(fk__v##w##_add(fk__v##w##_mul(bcz, nx), fk__v##w##_mul(caz, ny)), fk__v##w##_mul(abz, nz)); \
+        mx = fk__v##w##_add(fk__v##w##_add(fk__v##w##_mul(bcx, *x), fk__v##w##_mul(cax, *y)), fk__v##w##_mul(abx, *z)); \
+        my = fk__v##w##_add(fk__v##w##_add(fk__v##w##_mul(bcy, *x), fk__v##w##_mul(cay, *y)), fk__v##w##_mul(aby, *z)); \
+        mz = fk__v##w##_add(fk__v##w##_add(fk__v##w##_mul(bcz, *x), fk__v##w##_mul(caz, *y)), fk__v##w##_mul(abz, *z)); \
         /* fk__mirrors(): det < -FK__FLAT_VOLUME (|a|_1 |b|_1 |c|_1) */ \
         determinant = fk__v##w##_add(fk__v##w##_add(fk__v##w##_mul(ax, bcx), fk__v##w##_mul(ay, bcy)), \
                                      fk__v##w##_mul(az, bcz)); \
@@ -9312,10 +9303,92 @@ static fk_vec3 fk__group_cofactor_normal(const float *columns, int lane, int lan
                                                             fk__v##w##_abs(bz))), \
                               fk__v##w##_add(fk__v##w##_add(fk__v##w##_abs(cx), fk__v##w##_abs(cy)), fk__v##w##_abs(cz))); \
         flat = fk__v##w##_mul(fk__v##w##_splat(-FK__FLAT_VOLUME), flat); \
-        mx = fk__v##w##_negate_where_less(mx, determinant, flat); \
-        my = fk__v##w##_negate_where_less(my, determinant, flat); \
-        mz = fk__v##w##_negate_where_less(mz, determinant, flat); \
-        fk__store_unit_normals##w(mx, my, mz, NULL, columns, out, stride, count); \
+        *x = fk__v##w##_negate_where_less(mx, determinant, flat); \
+        *y = fk__v##w##_negate_where_less(my, determinant, flat); \
+        *z = fk__v##w##_negate_where_less(mz, determinant, flat); \
+    } \
+    \
+    /* columns: NULL for rigid bones; rest: the rest normals, rest_stride apart */ \
+    static FK__TARGET##w FK__ALWAYS_INLINE void fk__store_unit_normals##w(fk__v##w x, fk__v##w y, fk__v##w z, \
+                                                                          const float *columns, const char *rest, \
+                                                                          size_t rest_stride, char *out, size_t stride, \
+                                                                          int count) \
+    { \
+        float padded[3 * FK__LANES##w], careful_normals[3 * FK__LANES##w]; \
+        const int full = count == FK__LANES##w; \
+        fk__v##w scale = fk__v##w##_madd(z, z, fk__v##w##_madd(y, y, fk__v##w##_mul(x, x))); \
+        int lane, careful = fk__v##w##_outside_lanes(scale, FLT_MIN, FLT_MAX) & ((1 << count) - 1); \
+        if (careful) { \
+            fk__v##w##_store_points((char *)padded, 12, x, y, z); \
+            fk__group_careful_normals(careful_normals, padded, columns, rest, rest_stride, careful, FK__LANES##w); \
+        } \
+        scale = fk__v##w##_rsqrt(scale); \
+        x = fk__v##w##_mul(x, scale); y = fk__v##w##_mul(y, scale); z = fk__v##w##_mul(z, scale); \
+        fk__v##w##_store_points(full ? out : (char *)padded, full ? stride : 12, x, y, z); \
+        if (!full) fk__group_points_out(out, stride, padded, count); \
+        for (lane = 0; careful; ++lane, careful >>= 1) \
+            if (careful & 1) memcpy(out + (size_t)lane * stride, careful_normals + 3 * lane, 12); \
+    } \
+    \
+    /* DQS of bones with scale: a group's normals moved by the cofactors of its \
+       blended scale parts (arrays 0-2 of quads) from its rest normals (array 3). */ \
+    static FK__TARGET##w FK__NOINLINE void fk__lbs_cofactor_normals##w(float *columns, char *out, size_t stride, \
+                                                                       int count) \
+    { \
+        const size_t apart = 4 * FK__LANES##w; \
+        fk__v##w ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz, unused; \
+        if (count < FK__LANES##w) fk__group_pad(columns, count, FK__LANES##w, 4); \
+        fk__v##w##_from_quads(columns, &ax, &ay, &az, &unused); \
+        fk__v##w##_from_quads(columns + apart, &bx, &by, &bz, &unused); \
+        fk__v##w##_from_quads(columns + 2 * apart, &cx, &cy, &cz, &unused); \
+        fk__v##w##_from_quads(columns + 3 * apart, &nx, &ny, &nz, &unused); \
+        (void)unused; \
+        fk__cofactor_normal##w(ax, ay, az, bx, by, bz, cx, cy, cz, &nx, &ny, &nz); \
+        fk__store_unit_normals##w(nx, ny, nz, columns, (const char *)(columns + 3 * apart), 16, out, stride, count); \
+    } \
+    \
+    /* LBS with normals, a group's points and normals from its blends: four \
+       arrays of quads (fk__lbs_quads##w()), the columns a, b, c and t. */ \
+    static FK__TARGET##w FK__NOINLINE void fk__lbs_group##w(float *columns, const fk__skin_run *run, int first, \
+                                                            int count) \
+    { \
+        float padded_points[3 * FK__LANES##w], padded_normals[3 * FK__LANES##w]; \
+        const fk__skin_run r = fk__skin_run_from(run, first); \
+        const size_t apart = 4 * FK__LANES##w; \
+        const int full = count == FK__LANES##w; \
+        const char *normals = full ? r.normals : (const char *)padded_normals; \
+        const size_t normal_stride = full ? r.normal_stride : 12; \
+        fk__v##w ax, ay, az, bx, by, bz, cx, cy, cz, tx, ty, tz, px, py, pz, nx, ny, nz, unused; \
+        if (!full) { \
+            fk__group_pad(columns, count, FK__LANES##w, 4); \
+            fk__group_points_padded(padded_points, r.positions, r.position_stride, count, FK__LANES##w); \
+            fk__group_points_padded(padded_normals, r.normals, r.normal_stride, count, FK__LANES##w); \
+        } \
+        fk__v##w##_from_quads(columns, &ax, &ay, &az, &unused); \
+        fk__v##w##_from_quads(columns + apart, &bx, &by, &bz, &unused); \
+        fk__v##w##_from_quads(columns + 2 * apart, &cx, &cy, &cz, &unused); \
+        fk__v##w##_from_quads(columns + 3 * apart, &tx, &ty, &tz, &unused); \
+        (void)unused; \
+        fk__v##w##_load_points(full ? r.positions : (const char *)padded_points, full ? r.position_stride : 12, \
+                               &px, &py, &pz); \
+        fk__v##w##_load_points(normals, normal_stride, &nx, &ny, &nz); \
+        /* the point a px + b py + c pz + t, as fk__lbs_point4() sums it */ \
+        tx = fk__v##w##_add(fk__v##w##_madd(cx, pz, fk__v##w##_madd(bx, py, fk__v##w##_mul(ax, px))), tx); \
+        ty = fk__v##w##_add(fk__v##w##_madd(cy, pz, fk__v##w##_madd(by, py, fk__v##w##_mul(ay, px))), ty); \
+        tz = fk__v##w##_add(fk__v##w##_madd(cz, pz, fk__v##w##_madd(bz, py, fk__v##w##_mul(az, px))), tz); \
+        if (r.cofactor_normals) { \
+            fk__cofactor_normal##w(ax, ay, az, bx, by, bz, cx, cy, cz, &nx, &ny, &nz); \
+        } else { \
+            px = fk__v##w##_madd(cx, nz, fk__v##w##_madd(bx, ny, fk__v##w##_mul(ax, nx))); \
+            py = fk__v##w##_madd(cy, nz, fk__v##w##_madd(by, ny, fk__v##w##_mul(ay, nx))); \
+            nz = fk__v##w##_madd(cz, nz, fk__v##w##_madd(bz, ny, fk__v##w##_mul(az, nx))); \
+            nx = px; ny = py; \
+        } \
+        fk__v##w##_store_points(full ? r.out_positions : (char *)padded_points, full ? r.out_position_stride : 12, \
+                                tx, ty, tz); \
+        if (!full) fk__group_points_out(r.out_positions, r.out_position_stride, padded_points, count); \
+        fk__store_unit_normals##w(nx, ny, nz, r.cofactor_normals ? columns : NULL, normals, normal_stride, \
+                                  r.out_normals, r.out_normal_stride, count); \
     }
 
 /* DQS, a group's points and normals moved by their blends (u, w) + eps (d, d_w)
@@ -9357,8 +9430,8 @@ static fk_vec3 fk__group_cofactor_normal(const float *columns, int lane, int lan
         fk__v##w ux, uy, uz, rw, dx, dy, dz, dw, inverse, tx, ty, tz, cx, cy, cz, px, py, pz, nx, ny, nz, zero, none; \
         int lane, careful; \
         if (!full) { \
-            fk__group_pad(reals, count, FK__LANES##w); \
-            fk__group_pad(duals, count, FK__LANES##w); \
+            fk__group_pad(reals, count, FK__LANES##w, 1); \
+            fk__group_pad(duals, count, FK__LANES##w, 1); \
             fk__group_points_padded(padded_points, r.positions, r.position_stride, count, FK__LANES##w); \
             if (normals && !scaled_normals) \
                 fk__group_points_padded(padded_normals, r.normals, r.normal_stride, count, FK__LANES##w); \
@@ -9421,30 +9494,16 @@ FK__LBS_NORMALS(8)
 FK__DQS_FINISH(8)
 #endif
 
-/* What LBS does with normals: none, moved by the blend (rigid bones), or by
-   its cofactor matrix (affine bones, fk__cofactor_normal()). */
-enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
-
 /* The two skinning kernels of a tier, at width w, each compiled for the
-   influence counts below and with and without normals (LBS: moved or by
-   cofactors), so that the influence loop unrolls and the normal branch
-   disappears: four influences (glTF's and most engines' layout) and any count. */
+   influence counts below and with and without normals, so that the influence
+   loop unrolls and the normal branch disappears: four influences (glTF's and
+   most engines' layout) and any count. */
 #define FK__SKIN_KERNELS(tier, target, w) \
-    static target FK__ALWAYS_INLINE void fk__lbs_finish_normals_##tier(float *group, char *out, size_t stride, \
-                                                                       int count, const int normals) \
-    { \
-        if (normals == FK__COFACTOR_NORMALS) fk__lbs_cofactor_normals##w(group, out, stride, count); \
-        else fk__lbs_normals##w(group, out, stride, count); \
-    } \
-    \
-    /* Normals are renormalized a group at a time, one group late: see \
-       fk__dqs_loop_(). */ \
-    static target FK__ALWAYS_INLINE void fk__lbs_loop_##tier(const fk__skin_run *run, const int influences, \
-                                                             const int normals) \
+    /* Without normals a vertex is moved as soon as it is blended. */ \
+    static target FK__ALWAYS_INLINE void fk__lbs_points_loop_##tier(const fk__skin_run *run, const int influences) \
     { \
         const fk__skin_run r = *run; /* in registers: the stores could alias *run */ \
-        float moved[2][16 * FK__LANES##w]; /* moved normals; or columns and rest normals (affine) */ \
-        int i, e, lane = 0, group = 0; \
+        int i, e; \
         for (i = 0; i < r.count; ++i) { \
             /* each record addressed from its array's start, never stepped to: a pointer \
                one stride past the last vertex need not exist (a stride near SIZE_MAX) */ \
@@ -9454,32 +9513,34 @@ enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
             fk__lbs_blend##w blend = fk__lbs_start##w(r.palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS, weights[0]); \
             FK__UNROLL for (e = 1; e < influences; ++e) \
                 fk__lbs_add##w(&blend, r.palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS, weights[e]); \
-            if (normals == FK__COFACTOR_NORMALS) { \
-                float *columns = moved[group] + 4 * lane; \
-                fk__lbs_columns##w(blend, columns, columns + 4 * FK__LANES##w, columns + 8 * FK__LANES##w); \
-                fk__f4_store(columns + 12 * FK__LANES##w, fk__f4_load3(r.normals + at * r.normal_stride)); \
-            } else if (normals) { \
-                fk__f4_store(moved[group] + 4 * lane, \
-                             fk__lbs_direction##w(blend, fk__f4_load3(r.normals + at * r.normal_stride))); \
-            } \
-            if (normals) { \
-                if (++lane == FK__LANES##w) { \
-                    if (i + 1 > FK__LANES##w) \
-                        fk__lbs_finish_normals_##tier(moved[!group], r.out_normals + (size_t)(i + 1 - 2 * FK__LANES##w) * \
-                                                      r.out_normal_stride, r.out_normal_stride, FK__LANES##w, normals); \
-                    group = !group; \
-                    lane = 0; \
-                } \
-            } \
             fk__f4_store3(r.out_positions + at * r.out_position_stride, \
                           fk__lbs_point##w(blend, fk__f4_load3(r.positions + at * r.position_stride))); \
         } \
-        if (normals && i - lane > 0) \
-            fk__lbs_finish_normals_##tier(moved[!group], r.out_normals + (size_t)(i - lane - FK__LANES##w) * \
-                                          r.out_normal_stride, r.out_normal_stride, FK__LANES##w, normals); \
-        if (normals && lane) \
-            fk__lbs_finish_normals_##tier(moved[group], r.out_normals + (size_t)(i - lane) * r.out_normal_stride, \
-                                          r.out_normal_stride, lane, normals); \
+    } \
+    \
+    /* With normals the blends wait for their group in quads (fk__lbs_group##w()), \
+       and a group is finished one group late: see fk__dqs_loop_(). */ \
+    static target FK__ALWAYS_INLINE void fk__lbs_loop_##tier(const fk__skin_run *run, const int influences) \
+    { \
+        const fk__skin_run r = *run; \
+        float quads[2][16 * FK__LANES##w]; /* columns c0, c1, c2, t: four arrays a group's worth apart */ \
+        int i, e, lane = 0, group = 0; \
+        for (i = 0; i < r.count; ++i) { \
+            const size_t at = (size_t)i; /* addressed, never stepped to: see fk__lbs_points_loop_() */ \
+            const uint16_t *joints = (const uint16_t *)(const void *)(r.joints + at * r.joint_stride); \
+            const float *weights = (const float *)(const void *)(r.weights + at * r.weight_stride); \
+            fk__lbs_blend##w blend = fk__lbs_start##w(r.palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS, weights[0]); \
+            FK__UNROLL for (e = 1; e < influences; ++e) \
+                fk__lbs_add##w(&blend, r.palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS, weights[e]); \
+            fk__lbs_quads##w(blend, quads[group] + 4 * lane, 4 * FK__LANES##w); \
+            if (++lane == FK__LANES##w) { \
+                if (i + 1 > FK__LANES##w) fk__lbs_group##w(quads[!group], &r, i + 1 - 2 * FK__LANES##w, FK__LANES##w); \
+                group = !group; \
+                lane = 0; \
+            } \
+        } \
+        if (i - lane > 0) fk__lbs_group##w(quads[!group], &r, i - lane - FK__LANES##w, FK__LANES##w); \
+        if (lane) fk__lbs_group##w(quads[group], &r, i - lane, lane); \
     } \
     \
     /* DQS of bones with scale centred at the vertex, with normals: a group's \
@@ -9559,7 +9620,7 @@ enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
                                   fk__lbs_direction##w(motion, fk__f4_load3(r.positions + at * r.position_stride))); \
                 if (normals) { \
                     float *columns = scales[group] + 4 * lane; \
-                    fk__lbs_columns##w(scale, columns, columns + 4 * FK__LANES##w, columns + 8 * FK__LANES##w); \
+                    fk__lbs_quads##w(scale, columns, 4 * FK__LANES##w); /* t, then the rest normal over it */ \
                     fk__f4_store(columns + 12 * FK__LANES##w, fk__f4_load3(r.normals + at * r.normal_stride)); \
                     if (!(columns[3] > 0.0f && columns[3] <= FLT_MAX)) reference_lanes[group] |= 1 << lane; \
                 } \
@@ -9585,13 +9646,10 @@ enum { FK__MOVED_NORMALS = 1, FK__COFACTOR_NORMALS = 2 };
     \
     static target void fk__lbs_##tier(const fk__skin_run *run) \
     { \
-        const int normals = !run->normals ? 0 : run->cofactor_normals ? FK__COFACTOR_NORMALS : FK__MOVED_NORMALS; \
-        if (run->influences == 4 && normals == FK__MOVED_NORMALS) fk__lbs_loop_##tier(run, 4, FK__MOVED_NORMALS); \
-        else if (run->influences == 4 && normals) fk__lbs_loop_##tier(run, 4, FK__COFACTOR_NORMALS); \
-        else if (run->influences == 4) fk__lbs_loop_##tier(run, 4, 0); \
-        else if (normals == FK__MOVED_NORMALS) fk__lbs_loop_##tier(run, run->influences, FK__MOVED_NORMALS); \
-        else if (normals) fk__lbs_loop_##tier(run, run->influences, FK__COFACTOR_NORMALS); \
-        else fk__lbs_loop_##tier(run, run->influences, 0); \
+        if (run->influences == 4 && run->normals) fk__lbs_loop_##tier(run, 4); \
+        else if (run->influences == 4) fk__lbs_points_loop_##tier(run, 4); \
+        else if (run->normals) fk__lbs_loop_##tier(run, run->influences); \
+        else fk__lbs_points_loop_##tier(run, run->influences); \
         fk__leave_##tier(); \
     } \
     \
