@@ -8779,12 +8779,12 @@ static FK__ALWAYS_INLINE fk__f4 fk__lbs_point4(fk__lbs_blend4 b, fk__f4 p)
     return fk__f4_add(fk__lbs_direction4(b, p), b.t);
 }
 
-/* The blend's columns c0, c1, c2, t, apart floats from one to the next, for a
-   group's arrays of quads. */
-static FK__ALWAYS_INLINE void fk__lbs_quads4(fk__lbs_blend4 b, float *quads, size_t apart)
+/* The blend's columns as two pairs of quads, (c0 c1) and (c2 t), apart floats
+   from one to the other, for a group's arrays of pairs (fk__v4_from_pairs()). */
+static FK__ALWAYS_INLINE void fk__lbs_pairs4(fk__lbs_blend4 b, float *pair, size_t apart)
 {
-    fk__f4_store(quads, b.c0); fk__f4_store(quads + apart, b.c1);
-    fk__f4_store(quads + 2 * apart, b.c2); fk__f4_store(quads + 3 * apart, b.t);
+    fk__f4_store(pair, b.c0); fk__f4_store(pair + 4, b.c1);
+    fk__f4_store(pair + apart, b.c2); fk__f4_store(pair + apart + 4, b.t);
 }
 
 static FK__ALWAYS_INLINE fk__dqs_blend4 fk__dqs_start4(const float *bone, float weight)
@@ -8842,12 +8842,10 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_apply8(fk__lbs_blend8 b,
 }
 
 static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_direction8(fk__lbs_blend8 b, fk__f4 v) { return fk__lbs_apply8(b, v); }
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_quads8(fk__lbs_blend8 b, float *quads, size_t apart)
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__lbs_pairs8(fk__lbs_blend8 b, float *pair, size_t apart)
 {
-    _mm_storeu_ps(quads, _mm256_castps256_ps128(b.c01));
-    _mm_storeu_ps(quads + apart, _mm256_extractf128_ps(b.c01, 1));
-    _mm_storeu_ps(quads + 2 * apart, _mm256_castps256_ps128(b.c2t));
-    _mm_storeu_ps(quads + 3 * apart, _mm256_extractf128_ps(b.c2t, 1));
+    _mm256_storeu_ps(pair, b.c01);
+    _mm256_storeu_ps(pair + apart, b.c2t);
 }
 static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__lbs_point8(fk__lbs_blend8 b, fk__f4 p)
 {
@@ -9101,6 +9099,17 @@ static FK__ALWAYS_INLINE void fk__v4_from_quads(const float *quads, fk__v4 *x, f
     *x = fk__f4_load(quads); *y = fk__f4_load(quads + 4); *z = fk__f4_load(quads + 8); *w = fk__f4_load(quads + 12);
     fk__f4_transpose(x, y, z, w);
 }
+/* A group's pairs of quads (a b), 8 floats a lane, as the x, y, z of a and
+   of b across the lanes. */
+static FK__ALWAYS_INLINE void fk__v4_from_pairs(const float *pairs, fk__v4 *ax, fk__v4 *ay, fk__v4 *az, fk__v4 *bx,
+                                                fk__v4 *by, fk__v4 *bz)
+{
+    fk__v4 aw = fk__f4_load(pairs + 24), bw = fk__f4_load(pairs + 28);
+    *ax = fk__f4_load(pairs); *ay = fk__f4_load(pairs + 8); *az = fk__f4_load(pairs + 16);
+    *bx = fk__f4_load(pairs + 4); *by = fk__f4_load(pairs + 12); *bz = fk__f4_load(pairs + 20);
+    fk__f4_transpose(ax, ay, az, &aw);
+    fk__f4_transpose(bx, by, bz, &bw);
+}
 /* A group's points, stride apart, as x, y, z across the lanes; packed points
    (a 12-byte stride) move as whole registers, without a transpose. */
 static FK__ALWAYS_INLINE void fk__v4_load_points(const char *p, size_t stride, fk__v4 *x, fk__v4 *y, fk__v4 *z)
@@ -9162,6 +9171,21 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__v8_from_quads(const float *qua
     *z = _mm256_loadu2_m128(quads + 24, quads + 8); *w = _mm256_loadu2_m128(quads + 28, quads + 12);
     fk__v8_transpose(x, y, z, w);
 }
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__v8_pair_rows(const float *pairs, int j, __m256 *a, __m256 *b)
+{
+    const __m256 low = _mm256_loadu_ps(pairs + 8 * j), high = _mm256_loadu_ps(pairs + 8 * (j + 4));
+    *a = _mm256_permute2f128_ps(low, high, 0x20);
+    *b = _mm256_permute2f128_ps(low, high, 0x31);
+}
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__v8_from_pairs(const float *pairs, fk__v8 *ax, fk__v8 *ay,
+                                                                fk__v8 *az, fk__v8 *bx, fk__v8 *by, fk__v8 *bz)
+{
+    __m256 aw, bw; /* rows of lanes j and j + 4 */
+    fk__v8_pair_rows(pairs, 0, ax, bx); fk__v8_pair_rows(pairs, 1, ay, by);
+    fk__v8_pair_rows(pairs, 2, az, bz); fk__v8_pair_rows(pairs, 3, &aw, &bw);
+    fk__v8_transpose(ax, ay, az, &aw);
+    fk__v8_transpose(bx, by, bz, &bw);
+}
 static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__v8_point_pair(const char *p, size_t stride, int lane)
 {
     return _mm256_set_m128(fk__f4_load3(p + (size_t)(lane + 4) * stride), fk__f4_load3(p + (size_t)lane * stride));
@@ -9218,14 +9242,15 @@ static FK__NOINLINE void fk__group_points_padded(float *padded, const char *p, s
     for (lane = 0; lane < lanes; ++lane) memcpy(padded + 3 * lane, p + (size_t)(lane < count ? lane : count - 1) * stride, 12);
 }
 
-/* Pads `arrays` arrays of a group's quads, 4 lanes floats apart, past count
-   with copies of their last. */
-static FK__NOINLINE void fk__group_pad(float *quads, int count, int lanes, int arrays)
+/* Pads `arrays` arrays of a group's entries of `floats` floats each, one
+   after the other, past count with copies of their last. */
+static FK__NOINLINE void fk__group_pad(float *entries, int count, int lanes, int floats, int arrays)
 {
     int lane, array;
     for (array = 0; array < arrays; ++array)
         for (lane = count; lane < lanes; ++lane)
-            memcpy(quads + 4 * (array * lanes + lane), quads + 4 * (array * lanes + count - 1), 16);
+            memcpy(entries + floats * (array * lanes + lane), entries + floats * (array * lanes + count - 1),
+                   (size_t)floats * sizeof(float));
 }
 
 /* A short group's first count points, from a 12-byte-stride array, to their places. */
@@ -9247,15 +9272,14 @@ static FK__NOINLINE void fk__group_points_out(char *p, size_t stride, const floa
     }
 
 /* A lane's moved normal as fk__lbs_reference() computes it for affine bones,
-   from the group's blended columns (three arrays of quads, a group's worth
-   apart) and the lane's rest normal. */
-static fk_vec3 fk__group_cofactor_normal(const float *columns, const float *normal, int lane, int lanes)
+   from the group's blended columns (pairs (c0 c1) and (c2 _), see
+   fk__lbs_pairs4()) and the lane's rest normal. */
+static fk_vec3 fk__group_cofactor_normal(const float *pairs, const float *normal, int lane, int lanes)
 {
     float blend[FK__LBS_BONE_FLOATS] = {0.0f};
-    const size_t at = 4 * (size_t)lane, apart = 4 * (size_t)lanes;
-    memcpy(blend, columns + at, 16);
-    memcpy(blend + 4, columns + apart + at, 16);
-    memcpy(blend + 8, columns + 2 * apart + at, 16);
+    const size_t at = 8 * (size_t)lane;
+    memcpy(blend, pairs + at, 32);
+    memcpy(blend + 8, pairs + 8 * (size_t)lanes + at, 16);
     return fk__cofactor_normal(blend, fk__load3(normal));
 }
 
@@ -9331,64 +9355,60 @@ static FK__NOINLINE void fk__group_careful_normals(float *normals, const float *
     } \
     \
     /* DQS of bones with scale: a group's normals moved by the cofactors of its \
-       blended scale parts (arrays 0-2 of quads) from its rest normals (array 3). */ \
-    static FK__TARGET##w FK__NOINLINE void fk__lbs_cofactor_normals##w(float *columns, char *out, size_t stride, \
+       blended scale parts from its rest normals, as pairs (c0 c1) and (c2 n). */ \
+    static FK__TARGET##w FK__NOINLINE void fk__lbs_cofactor_normals##w(float *pairs, char *out, size_t stride, \
                                                                        int count) \
     { \
-        const size_t apart = 4 * FK__LANES##w; \
-        fk__v##w ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz, unused; \
-        if (count < FK__LANES##w) fk__group_pad(columns, count, FK__LANES##w, 4); \
-        fk__v##w##_from_quads(columns, &ax, &ay, &az, &unused); \
-        fk__v##w##_from_quads(columns + apart, &bx, &by, &bz, &unused); \
-        fk__v##w##_from_quads(columns + 2 * apart, &cx, &cy, &cz, &unused); \
-        fk__v##w##_from_quads(columns + 3 * apart, &nx, &ny, &nz, &unused); \
-        (void)unused; \
+        const size_t apart = 8 * FK__LANES##w; \
+        fk__v##w ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz; \
+        if (count < FK__LANES##w) fk__group_pad(pairs, count, FK__LANES##w, 8, 2); \
+        fk__v##w##_from_pairs(pairs, &ax, &ay, &az, &bx, &by, &bz); \
+        fk__v##w##_from_pairs(pairs + apart, &cx, &cy, &cz, &nx, &ny, &nz); \
         fk__cofactor_normal##w(ax, ay, az, bx, by, bz, cx, cy, cz, &nx, &ny, &nz); \
-        fk__store_unit_normals##w(nx, ny, nz, columns, (const char *)(columns + 3 * apart), 16, out, stride, count); \
+        fk__store_unit_normals##w(nx, ny, nz, pairs, (const char *)(pairs + apart + 4), 32, out, stride, count); \
     } \
     \
-    /* LBS with normals, a group's points and normals from its blends: four \
-       arrays of quads (fk__lbs_quads##w()), the columns a, b, c and t. */ \
-    static FK__TARGET##w FK__NOINLINE void fk__lbs_group##w(float *columns, const fk__skin_run *run, int first, \
+    /* LBS with normals, a group's points and normals from its blends' columns \
+       a, b, c and t (pairs (a b) and (c t), fk__lbs_pairs4()). The points are \
+       stored before the normals are read: fewer registers live. */ \
+    static FK__TARGET##w FK__NOINLINE void fk__lbs_group##w(float *columns, const fk__skin_run *r, int first, \
                                                             int count) \
     { \
         float padded_points[3 * FK__LANES##w], padded_normals[3 * FK__LANES##w]; \
-        const fk__skin_run r = fk__skin_run_from(run, first); \
-        const size_t apart = 4 * FK__LANES##w; \
+        const size_t apart = 8 * FK__LANES##w, at = (size_t)first; \
         const int full = count == FK__LANES##w; \
-        const char *normals = full ? r.normals : (const char *)padded_normals; \
-        const size_t normal_stride = full ? r.normal_stride : 12; \
-        fk__v##w ax, ay, az, bx, by, bz, cx, cy, cz, tx, ty, tz, px, py, pz, nx, ny, nz, unused; \
+        const char *positions = r->positions + at * r->position_stride, *normals = r->normals + at * r->normal_stride; \
+        char *out_positions = r->out_positions + at * r->out_position_stride; \
+        const size_t normal_stride = full ? r->normal_stride : 12; \
+        fk__v##w ax, ay, az, bx, by, bz, cx, cy, cz, tx, ty, tz, x, y, z; \
         if (!full) { \
-            fk__group_pad(columns, count, FK__LANES##w, 4); \
-            fk__group_points_padded(padded_points, r.positions, r.position_stride, count, FK__LANES##w); \
-            fk__group_points_padded(padded_normals, r.normals, r.normal_stride, count, FK__LANES##w); \
+            fk__group_pad(columns, count, FK__LANES##w, 8, 2); \
+            fk__group_points_padded(padded_points, positions, r->position_stride, count, FK__LANES##w); \
+            fk__group_points_padded(padded_normals, normals, r->normal_stride, count, FK__LANES##w); \
+            positions = (const char *)padded_points; \
+            normals = (const char *)padded_normals; \
         } \
-        fk__v##w##_from_quads(columns, &ax, &ay, &az, &unused); \
-        fk__v##w##_from_quads(columns + apart, &bx, &by, &bz, &unused); \
-        fk__v##w##_from_quads(columns + 2 * apart, &cx, &cy, &cz, &unused); \
-        fk__v##w##_from_quads(columns + 3 * apart, &tx, &ty, &tz, &unused); \
-        (void)unused; \
-        fk__v##w##_load_points(full ? r.positions : (const char *)padded_points, full ? r.position_stride : 12, \
-                               &px, &py, &pz); \
-        fk__v##w##_load_points(normals, normal_stride, &nx, &ny, &nz); \
-        /* the point a px + b py + c pz + t, as fk__lbs_point4() sums it */ \
-        tx = fk__v##w##_add(fk__v##w##_madd(cx, pz, fk__v##w##_madd(bx, py, fk__v##w##_mul(ax, px))), tx); \
-        ty = fk__v##w##_add(fk__v##w##_madd(cy, pz, fk__v##w##_madd(by, py, fk__v##w##_mul(ay, px))), ty); \
-        tz = fk__v##w##_add(fk__v##w##_madd(cz, pz, fk__v##w##_madd(bz, py, fk__v##w##_mul(az, px))), tz); \
-        if (r.cofactor_normals) { \
-            fk__cofactor_normal##w(ax, ay, az, bx, by, bz, cx, cy, cz, &nx, &ny, &nz); \
-        } else { \
-            px = fk__v##w##_madd(cx, nz, fk__v##w##_madd(bx, ny, fk__v##w##_mul(ax, nx))); \
-            py = fk__v##w##_madd(cy, nz, fk__v##w##_madd(by, ny, fk__v##w##_mul(ay, nx))); \
-            nz = fk__v##w##_madd(cz, nz, fk__v##w##_madd(bz, ny, fk__v##w##_mul(az, nx))); \
-            nx = px; ny = py; \
-        } \
-        fk__v##w##_store_points(full ? r.out_positions : (char *)padded_points, full ? r.out_position_stride : 12, \
+        fk__v##w##_from_pairs(columns, &ax, &ay, &az, &bx, &by, &bz); \
+        fk__v##w##_from_pairs(columns + apart, &cx, &cy, &cz, &tx, &ty, &tz); \
+        fk__v##w##_load_points(positions, full ? r->position_stride : 12, &x, &y, &z); \
+        /* the point a x + b y + c z + t, as fk__lbs_point4() sums it */ \
+        tx = fk__v##w##_add(fk__v##w##_madd(cx, z, fk__v##w##_madd(bx, y, fk__v##w##_mul(ax, x))), tx); \
+        ty = fk__v##w##_add(fk__v##w##_madd(cy, z, fk__v##w##_madd(by, y, fk__v##w##_mul(ay, x))), ty); \
+        tz = fk__v##w##_add(fk__v##w##_madd(cz, z, fk__v##w##_madd(bz, y, fk__v##w##_mul(az, x))), tz); \
+        fk__v##w##_store_points(full ? out_positions : (char *)padded_points, full ? r->out_position_stride : 12, \
                                 tx, ty, tz); \
-        if (!full) fk__group_points_out(r.out_positions, r.out_position_stride, padded_points, count); \
-        fk__store_unit_normals##w(nx, ny, nz, r.cofactor_normals ? columns : NULL, normals, normal_stride, \
-                                  r.out_normals, r.out_normal_stride, count); \
+        if (!full) fk__group_points_out(out_positions, r->out_position_stride, padded_points, count); \
+        fk__v##w##_load_points(normals, normal_stride, &x, &y, &z); \
+        if (r->cofactor_normals) { \
+            fk__cofactor_normal##w(ax, ay, az, bx, by, bz, cx, cy, cz, &x, &y, &z); \
+        } else { \
+            tx = fk__v##w##_madd(cx, z, fk__v##w##_madd(bx, y, fk__v##w##_mul(ax, x))); \
+            ty = fk__v##w##_madd(cy, z, fk__v##w##_madd(by, y, fk__v##w##_mul(ay, x))); \
+            z = fk__v##w##_madd(cz, z, fk__v##w##_madd(bz, y, fk__v##w##_mul(az, x))); \
+            x = tx; y = ty; \
+        } \
+        fk__store_unit_normals##w(x, y, z, r->cofactor_normals ? columns : NULL, normals, normal_stride, \
+                                  r->out_normals + at * r->out_normal_stride, r->out_normal_stride, count); \
     }
 
 /* DQS, a group's points and normals moved by their blends (u, w) + eps (d, d_w)
@@ -9430,8 +9450,8 @@ static FK__NOINLINE void fk__group_careful_normals(float *normals, const float *
         fk__v##w ux, uy, uz, rw, dx, dy, dz, dw, inverse, tx, ty, tz, cx, cy, cz, px, py, pz, nx, ny, nz, zero, none; \
         int lane, careful; \
         if (!full) { \
-            fk__group_pad(reals, count, FK__LANES##w, 1); \
-            fk__group_pad(duals, count, FK__LANES##w, 1); \
+            fk__group_pad(reals, count, FK__LANES##w, 4, 1); \
+            fk__group_pad(duals, count, FK__LANES##w, 4, 1); \
             fk__group_points_padded(padded_points, r.positions, r.position_stride, count, FK__LANES##w); \
             if (normals && !scaled_normals) \
                 fk__group_points_padded(padded_normals, r.normals, r.normal_stride, count, FK__LANES##w); \
@@ -9519,28 +9539,30 @@ FK__DQS_FINISH(8)
     } \
     \
     /* With normals the blends wait for their group in quads (fk__lbs_group##w()), \
-       and a group is finished one group late: see fk__dqs_loop_(). */ \
+       and a group is finished after the next group's blends: see fk__dqs_loop_(). */ \
     static target FK__ALWAYS_INLINE void fk__lbs_loop_##tier(const fk__skin_run *run, const int influences) \
     { \
         const fk__skin_run r = *run; \
-        float quads[2][16 * FK__LANES##w]; /* columns c0, c1, c2, t: four arrays a group's worth apart */ \
-        int i, e, lane = 0, group = 0; \
-        for (i = 0; i < r.count; ++i) { \
-            const size_t at = (size_t)i; /* addressed, never stepped to: see fk__lbs_points_loop_() */ \
-            const uint16_t *joints = (const uint16_t *)(const void *)(r.joints + at * r.joint_stride); \
-            const float *weights = (const float *)(const void *)(r.weights + at * r.weight_stride); \
-            fk__lbs_blend##w blend = fk__lbs_start##w(r.palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS, weights[0]); \
-            FK__UNROLL for (e = 1; e < influences; ++e) \
-                fk__lbs_add##w(&blend, r.palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS, weights[e]); \
-            fk__lbs_quads##w(blend, quads[group] + 4 * lane, 4 * FK__LANES##w); \
-            if (++lane == FK__LANES##w) { \
-                if (i + 1 > FK__LANES##w) fk__lbs_group##w(quads[!group], &r, i + 1 - 2 * FK__LANES##w, FK__LANES##w); \
-                group = !group; \
-                lane = 0; \
+        float pairs[2][16 * FK__LANES##w]; /* columns (c0 c1), then (c2 t): fk__lbs_pairs4() */ \
+        int first, e, count = 0, group = 0; \
+        for (first = 0; first < r.count; first += FK__LANES##w) { \
+            float *pair = pairs[group]; \
+            int lane; \
+            count = r.count - first < FK__LANES##w ? r.count - first : FK__LANES##w; \
+            for (lane = 0; lane < count; ++lane, pair += 8) { \
+                const size_t at = (size_t)(first + lane); /* addressed, never stepped to: see fk__lbs_points_loop_() */ \
+                const uint16_t *joints = (const uint16_t *)(const void *)(r.joints + at * r.joint_stride); \
+                const float *weights = (const float *)(const void *)(r.weights + at * r.weight_stride); \
+                fk__lbs_blend##w blend = fk__lbs_start##w(r.palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS, \
+                                                          weights[0]); \
+                FK__UNROLL for (e = 1; e < influences; ++e) \
+                    fk__lbs_add##w(&blend, r.palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS, weights[e]); \
+                fk__lbs_pairs##w(blend, pair, 8 * FK__LANES##w); \
             } \
+            if (first > 0) fk__lbs_group##w(pairs[!group], &r, first - FK__LANES##w, FK__LANES##w); \
+            group = !group; \
         } \
-        if (i - lane > 0) fk__lbs_group##w(quads[!group], &r, i - lane - FK__LANES##w, FK__LANES##w); \
-        if (lane) fk__lbs_group##w(quads[group], &r, i - lane, lane); \
+        if (count) fk__lbs_group##w(pairs[!group], &r, first - FK__LANES##w, count); \
     } \
     \
     /* DQS of bones with scale centred at the vertex, with normals: a group's \
@@ -9619,9 +9641,9 @@ FK__DQS_FINISH(8)
                 dual = fk__f4_add(fk__dqs_dual##w(blend), \
                                   fk__lbs_direction##w(motion, fk__f4_load3(r.positions + at * r.position_stride))); \
                 if (normals) { \
-                    float *columns = scales[group] + 4 * lane; \
-                    fk__lbs_quads##w(scale, columns, 4 * FK__LANES##w); /* t, then the rest normal over it */ \
-                    fk__f4_store(columns + 12 * FK__LANES##w, fk__f4_load3(r.normals + at * r.normal_stride)); \
+                    float *columns = scales[group] + 8 * lane; \
+                    fk__lbs_pairs##w(scale, columns, 8 * FK__LANES##w); /* t, then the rest normal over it */ \
+                    fk__f4_store(columns + 8 * FK__LANES##w + 4, fk__f4_load3(r.normals + at * r.normal_stride)); \
                     if (!(columns[3] > 0.0f && columns[3] <= FLT_MAX)) reference_lanes[group] |= 1 << lane; \
                 } \
             } \
