@@ -8804,6 +8804,11 @@ static FK__ALWAYS_INLINE void fk__dqs_add4(fk__dqs_blend4 *b, const float *bone,
 }
 
 static FK__ALWAYS_INLINE fk__f4 fk__dqs_real4(fk__dqs_blend4 b) { return b.real; }
+/* The blend as a pair of quads (real dual), for a group's array of pairs. */
+static FK__ALWAYS_INLINE void fk__dqs_pair4(fk__dqs_blend4 b, float *pair)
+{
+    fk__f4_store(pair, b.real); fk__f4_store(pair + 4, b.dual);
+}
 static FK__ALWAYS_INLINE fk__f4 fk__dqs_dual4(fk__dqs_blend4 b) { return b.dual; }
 
 #if defined(FK__SIMD_AVX2)
@@ -8863,6 +8868,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_add8(fk__dqs_blend8 *b, co
 }
 
 static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__dqs_real8(fk__dqs_blend8 b) { return _mm256_castps256_ps128(b); }
+static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__dqs_pair8(fk__dqs_blend8 b, float *pair) { _mm256_storeu_ps(pair, b); }
 static FK__AVX2_TARGET FK__ALWAYS_INLINE fk__f4 fk__dqs_dual8(fk__dqs_blend8 b) { return _mm256_extractf128_ps(b, 1); }
 
 /* Four rows to four columns in each 128-bit half. */
@@ -9099,16 +9105,16 @@ static FK__ALWAYS_INLINE void fk__v4_from_quads(const float *quads, fk__v4 *x, f
     *x = fk__f4_load(quads); *y = fk__f4_load(quads + 4); *z = fk__f4_load(quads + 8); *w = fk__f4_load(quads + 12);
     fk__f4_transpose(x, y, z, w);
 }
-/* A group's pairs of quads (a b), 8 floats a lane, as the x, y, z of a and
-   of b across the lanes. */
-static FK__ALWAYS_INLINE void fk__v4_from_pairs(const float *pairs, fk__v4 *ax, fk__v4 *ay, fk__v4 *az, fk__v4 *bx,
-                                                fk__v4 *by, fk__v4 *bz)
+/* A group's pairs of quads (a b), 8 floats a lane, as the x, y, z, w of a
+   and of b across the lanes. */
+static FK__ALWAYS_INLINE void fk__v4_from_pairs(const float *pairs, fk__v4 *ax, fk__v4 *ay, fk__v4 *az, fk__v4 *aw,
+                                                fk__v4 *bx, fk__v4 *by, fk__v4 *bz, fk__v4 *bw)
 {
-    fk__v4 aw = fk__f4_load(pairs + 24), bw = fk__f4_load(pairs + 28);
-    *ax = fk__f4_load(pairs); *ay = fk__f4_load(pairs + 8); *az = fk__f4_load(pairs + 16);
+    *ax = fk__f4_load(pairs); *ay = fk__f4_load(pairs + 8); *az = fk__f4_load(pairs + 16); *aw = fk__f4_load(pairs + 24);
     *bx = fk__f4_load(pairs + 4); *by = fk__f4_load(pairs + 12); *bz = fk__f4_load(pairs + 20);
-    fk__f4_transpose(ax, ay, az, &aw);
-    fk__f4_transpose(bx, by, bz, &bw);
+    *bw = fk__f4_load(pairs + 28);
+    fk__f4_transpose(ax, ay, az, aw);
+    fk__f4_transpose(bx, by, bz, bw);
 }
 /* A group's points, stride apart, as x, y, z across the lanes; packed points
    (a 12-byte stride) move as whole registers, without a transpose. */
@@ -9178,13 +9184,13 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__v8_pair_rows(const float *pair
     *b = _mm256_permute2f128_ps(low, high, 0x31);
 }
 static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__v8_from_pairs(const float *pairs, fk__v8 *ax, fk__v8 *ay,
-                                                                fk__v8 *az, fk__v8 *bx, fk__v8 *by, fk__v8 *bz)
+                                                                fk__v8 *az, fk__v8 *aw, fk__v8 *bx, fk__v8 *by,
+                                                                fk__v8 *bz, fk__v8 *bw)
 {
-    __m256 aw, bw; /* rows of lanes j and j + 4 */
-    fk__v8_pair_rows(pairs, 0, ax, bx); fk__v8_pair_rows(pairs, 1, ay, by);
-    fk__v8_pair_rows(pairs, 2, az, bz); fk__v8_pair_rows(pairs, 3, &aw, &bw);
-    fk__v8_transpose(ax, ay, az, &aw);
-    fk__v8_transpose(bx, by, bz, &bw);
+    fk__v8_pair_rows(pairs, 0, ax, bx); fk__v8_pair_rows(pairs, 1, ay, by); /* rows of lanes j and j + 4 */
+    fk__v8_pair_rows(pairs, 2, az, bz); fk__v8_pair_rows(pairs, 3, aw, bw);
+    fk__v8_transpose(ax, ay, az, aw);
+    fk__v8_transpose(bx, by, bz, bw);
 }
 static FK__AVX2_TARGET FK__ALWAYS_INLINE __m256 fk__v8_point_pair(const char *p, size_t stride, int lane)
 {
@@ -9360,10 +9366,11 @@ static FK__NOINLINE void fk__group_careful_normals(float *normals, const float *
                                                                        int count) \
     { \
         const size_t apart = 8 * FK__LANES##w; \
-        fk__v##w ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz; \
+        fk__v##w ax, ay, az, aw, bx, by, bz, bw, cx, cy, cz, cw, nx, ny, nz, nw; \
         if (count < FK__LANES##w) fk__group_pad(pairs, count, FK__LANES##w, 8, 2); \
-        fk__v##w##_from_pairs(pairs, &ax, &ay, &az, &bx, &by, &bz); \
-        fk__v##w##_from_pairs(pairs + apart, &cx, &cy, &cz, &nx, &ny, &nz); \
+        fk__v##w##_from_pairs(pairs, &ax, &ay, &az, &aw, &bx, &by, &bz, &bw); \
+        fk__v##w##_from_pairs(pairs + apart, &cx, &cy, &cz, &cw, &nx, &ny, &nz, &nw); \
+        (void)aw; (void)bw; (void)cw; (void)nw; \
         fk__cofactor_normal##w(ax, ay, az, bx, by, bz, cx, cy, cz, &nx, &ny, &nz); \
         fk__store_unit_normals##w(nx, ny, nz, pairs, (const char *)(pairs + apart + 4), 32, out, stride, count); \
     } \
@@ -9380,7 +9387,7 @@ static FK__NOINLINE void fk__group_careful_normals(float *normals, const float *
         const char *positions = r->positions + at * r->position_stride, *normals = r->normals + at * r->normal_stride; \
         char *out_positions = r->out_positions + at * r->out_position_stride; \
         const size_t normal_stride = full ? r->normal_stride : 12; \
-        fk__v##w ax, ay, az, bx, by, bz, cx, cy, cz, tx, ty, tz, x, y, z; \
+        fk__v##w ax, ay, az, aw, bx, by, bz, bw, cx, cy, cz, cw, tx, ty, tz, tw, x, y, z; \
         if (!full) { \
             fk__group_pad(columns, count, FK__LANES##w, 8, 2); \
             fk__group_points_padded(padded_points, positions, r->position_stride, count, FK__LANES##w); \
@@ -9388,8 +9395,9 @@ static FK__NOINLINE void fk__group_careful_normals(float *normals, const float *
             positions = (const char *)padded_points; \
             normals = (const char *)padded_normals; \
         } \
-        fk__v##w##_from_pairs(columns, &ax, &ay, &az, &bx, &by, &bz); \
-        fk__v##w##_from_pairs(columns + apart, &cx, &cy, &cz, &tx, &ty, &tz); \
+        fk__v##w##_from_pairs(columns, &ax, &ay, &az, &aw, &bx, &by, &bz, &bw); \
+        fk__v##w##_from_pairs(columns + apart, &cx, &cy, &cz, &cw, &tx, &ty, &tz, &tw); \
+        (void)aw; (void)bw; (void)cw; (void)tw; \
         fk__v##w##_load_points(positions, full ? r->position_stride : 12, &x, &y, &z); \
         /* the point a x + b y + c z + t, as fk__lbs_point4() sums it */ \
         tx = fk__v##w##_add(fk__v##w##_madd(cx, z, fk__v##w##_madd(bx, y, fk__v##w##_mul(ax, x))), tx); \
@@ -9435,7 +9443,7 @@ static FK__NOINLINE void fk__group_careful_normals(float *normals, const float *
         *z = fk__v##w##_madd(fk__v##w##_add(fk__v##w##_madd(sz, rw, cz), tz), inverse, *z); \
     } \
     \
-    static FK__TARGET##w FK__NOINLINE void fk__dqs_finish##w(float *reals, float *duals, const fk__skin_run *run, \
+    static FK__TARGET##w FK__NOINLINE void fk__dqs_finish##w(float *blends, const fk__skin_run *run, \
                                                              int first, int count, const int normals, \
                                                              const float *scaled_normals, int reference_lanes) \
     { \
@@ -9450,14 +9458,12 @@ static FK__NOINLINE void fk__group_careful_normals(float *normals, const float *
         fk__v##w ux, uy, uz, rw, dx, dy, dz, dw, inverse, tx, ty, tz, cx, cy, cz, px, py, pz, nx, ny, nz, zero, none; \
         int lane, careful; \
         if (!full) { \
-            fk__group_pad(reals, count, FK__LANES##w, 4, 1); \
-            fk__group_pad(duals, count, FK__LANES##w, 4, 1); \
+            fk__group_pad(blends, count, FK__LANES##w, 8, 1); \
             fk__group_points_padded(padded_points, r.positions, r.position_stride, count, FK__LANES##w); \
             if (normals && !scaled_normals) \
                 fk__group_points_padded(padded_normals, r.normals, r.normal_stride, count, FK__LANES##w); \
         } \
-        fk__v##w##_from_quads(reals, &ux, &uy, &uz, &rw); \
-        fk__v##w##_from_quads(duals, &dx, &dy, &dz, &dw); \
+        fk__v##w##_from_pairs(blends, &ux, &uy, &uz, &rw, &dx, &dy, &dz, &dw); \
         inverse = fk__v##w##_madd(rw, rw, fk__v##w##_madd(uz, uz, fk__v##w##_madd(uy, uy, fk__v##w##_mul(ux, ux)))); \
         careful = fk__v##w##_outside_lanes(inverse, FLT_MIN, FLT_MAX); \
         inverse = fk__v##w##_div(fk__v##w##_splat(1.0f), inverse); \
@@ -9491,7 +9497,7 @@ static FK__NOINLINE void fk__group_careful_normals(float *normals, const float *
             if (reference_lanes >> lane & 1) \
                 (void)fk__dqs_scaled_reference(r.desc, r.layout, r.palette, r.begin + lane, r.begin + lane + 1); \
             else if (careful >> lane & 1) \
-                fk__dqs_vertex_reference(reals + 4 * lane, duals + 4 * lane, r.positions + i * r.position_stride, \
+                fk__dqs_vertex_reference(blends + 8 * lane, blends + 8 * lane + 4, r.positions + i * r.position_stride, \
                                          !normals ? NULL : scaled_normals ? (const char *)(scaled_normals + 3 * lane) \
                                                          : r.normals + i * r.normal_stride, \
                                          r.out_positions + i * r.out_position_stride, \
@@ -9568,7 +9574,7 @@ FK__DQS_FINISH(8)
     /* DQS of bones with scale centred at the vertex, with normals: a group's \
        normals go through its blended scale parts' cofactors first (into \
        scaled_normals), then the group is finished as for rigid bones. */ \
-    static target FK__ALWAYS_INLINE void fk__dqs_finish_group_##tier(float *reals, float *duals, float *scales, \
+    static target FK__ALWAYS_INLINE void fk__dqs_finish_group_##tier(float *blends, float *scales, \
                                                                      float *scaled_normals, const fk__skin_run *run, \
                                                                      int first, int count, const int normals, \
                                                                      const int scaled, int reference_lanes) \
@@ -9578,7 +9584,7 @@ FK__DQS_FINISH(8)
             fk__lbs_cofactor_normals##w(scales, (char *)scaled_normals, 12, count); \
             for (lane = count; lane < FK__LANES##w; ++lane) memcpy(scaled_normals + 3 * lane, scaled_normals + 3 * (count - 1), 12); \
         } \
-        fk__dqs_finish##w(reals, duals, run, first, count, normals, scaled && normals ? scaled_normals : NULL, \
+        fk__dqs_finish##w(blends, run, first, count, normals, scaled && normals ? scaled_normals : NULL, \
                           reference_lanes); \
     } \
     \
@@ -9594,7 +9600,7 @@ FK__DQS_FINISH(8)
     { \
         const fk__skin_run r = *run; /* in registers: the stores could alias *run */ \
         const size_t stride = scaled ? FK__DQS_SCALED_STRIDE : FK__DQS_PALETTE_STRIDE; \
-        float reals[2][4 * FK__LANES##w], duals[2][4 * FK__LANES##w]; \
+        float blends[2][8 * FK__LANES##w]; /* pairs (real dual) */ \
         float scales[2][16 * FK__LANES##w], scaled_normals[3 * FK__LANES##w]; \
         size_t pivots[FK__LANES##w]; \
         int i, e, lane = 0, group = 0, reference_lanes[2] = {0, 0}; \
@@ -9620,7 +9626,6 @@ FK__DQS_FINISH(8)
                 FK__UNROLL for (e = 1; e < influences; ++e) \
                     fk__dqs_add##w(&blend, fk__dqs_bone_for(&r, pivots[lane], pivot, joints[e], source, stride), \
                                    weights[e]); \
-                dual = fk__dqs_dual##w(blend); \
             } else { /* each bone's whole entry, its weight signed as its dual quaternion is */ \
                 const uint64_t *row = r.flipped + pivots[lane]; \
                 const float *bone = r.palette + (size_t)joints[0] * stride; \
@@ -9647,11 +9652,11 @@ FK__DQS_FINISH(8)
                     if (!(columns[3] > 0.0f && columns[3] <= FLT_MAX)) reference_lanes[group] |= 1 << lane; \
                 } \
             } \
-            fk__f4_store(reals[group] + 4 * lane, fk__dqs_real##w(blend)); \
-            fk__f4_store(duals[group] + 4 * lane, dual); \
+            fk__dqs_pair##w(blend, blends[group] + 8 * lane); \
+            if (scaled) fk__f4_store(blends[group] + 8 * lane + 4, dual); \
             if (++lane == FK__LANES##w) { \
                 if (i + 1 > FK__LANES##w) \
-                    fk__dqs_finish_group_##tier(reals[!group], duals[!group], scales[!group], scaled_normals, &r, \
+                    fk__dqs_finish_group_##tier(blends[!group], scales[!group], scaled_normals, &r, \
                                                 i + 1 - 2 * FK__LANES##w, FK__LANES##w, normals, scaled, \
                                                 reference_lanes[!group]); \
                 group = !group; \
@@ -9659,10 +9664,10 @@ FK__DQS_FINISH(8)
             } \
         } \
         if (i - lane > 0) \
-            fk__dqs_finish_group_##tier(reals[!group], duals[!group], scales[!group], scaled_normals, &r, \
+            fk__dqs_finish_group_##tier(blends[!group], scales[!group], scaled_normals, &r, \
                                         i - lane - FK__LANES##w, FK__LANES##w, normals, scaled, reference_lanes[!group]); \
         if (lane) \
-            fk__dqs_finish_group_##tier(reals[group], duals[group], scales[group], scaled_normals, &r, i - lane, lane, \
+            fk__dqs_finish_group_##tier(blends[group], scales[group], scaled_normals, &r, i - lane, lane, \
                                         normals, scaled, reference_lanes[group]); \
     } \
     \

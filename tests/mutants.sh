@@ -694,6 +694,10 @@ simd_mutant v8_transpose_row_from_wrong_pair avx2 fk__v8_transpose \
 
 # Width 8: the fifth vertex's quads (the x row's high half) read from the sixth's.
 simd_mutant v8_from_quads_pairs_wrong avx2 fk__v8_from_quads '_mm256_loadu2_m128(quads + 16, quads)' '_mm256_loadu2_m128(quads + 20, quads)'
+simd_mutant v8_from_pairs_halves_swapped avx2 fk__v8_pair_rows '*b = _mm256_permute2f128_ps(low, high, 0x31);' \
+'*b = _mm256_permute2f128_ps(low, high, 0x13);'
+simd_mutant v4_from_pairs_fourth_row_from_third sse2 fk__v4_from_pairs 'bw = fk__f4_load(pairs + 28);' 'bw = fk__f4_load(pairs + 20);'
+simd_mutant lbs_group_point_translation_from_y sse2 fk__lbs_group##w 'fk__v##w##_mul(ax, x))), tx);' 'fk__v##w##_mul(ax, x))), ty);'
 
 # Width 8: the low lanes' vertices stored from the high half.
 simd_mutant v8_store_points_halves_swapped avx2 fk__v8_store_points \
@@ -716,17 +720,16 @@ simd_mutant v8_store_packed_halves_swapped avx2 fk__v8_store_points '_mm256_perm
 simd_mutant negate_where_less_turned sse2 fk__f4_negate_where_less@sse2 '_mm_cmplt_ps(a, b)' '_mm_cmpgt_ps(a, b)'
 simd_mutant neon_negate_where_less_turned neon fk__f4_negate_where_less@neon 'vcltq_f32(a, b)' 'vcgtq_f32(a, b)'
 simd_mutant wasm_negate_where_less_turned wasm fk__f4_negate_where_less@wasm 'wasm_f32x4_lt(a, b)' 'wasm_f32x4_gt(a, b)'
-simd_mutant lbs_columns8_third_from_t avx2 fk__lbs_columns8 \
-'_mm_storeu_ps(c2, _mm256_castps256_ps128(b.c2t));' '_mm_storeu_ps(c2, _mm256_extractf128_ps(b.c2t, 1));'
+simd_mutant lbs_columns8_third_from_t avx2 fk__lbs_pairs8 \
+'_mm256_storeu_ps(pair + apart, b.c2t);' '_mm256_storeu_ps(pair + apart, _mm256_permute2f128_ps(b.c2t, b.c2t, 1));'
 simd_mutant cofactor_normals_second_cross_turned sse2 FK__LBS_NORMALS \
 'fk__cross##w(cx, cy, cz, ax, ay, az, &cax, &cay, &caz);' 'fk__cross##w(ax, ay, az, cx, cy, cz, &cax, &cay, &caz);'
 simd_mutant v8_abs_keeps_the_sign avx2 fk__v8_abs '_mm256_andnot_ps(_mm256_set1_ps(-0.0f), v)' 'v'
 simd_mutant group_cofactor_careful_from_wrong_column sse2 fk__group_cofactor_normal \
-'memcpy(blend + 8, columns + 2 * apart + at, 16);' 'memcpy(blend + 8, columns + apart + at, 16);'
+'memcpy(blend + 8, pairs + 8 * (size_t)lanes + at, 16);' 'memcpy(blend + 8, pairs + at + 4, 16);'
 simd_mutant flat_determinant_taken_for_a_mirror avx2 fk__mirrors 'return determinant < -FK__FLAT_VOLUME * (size_a * size_b * size_c);' \
 'return determinant < 0.0f;'
-simd_mutant kernels_move_affine_normals_by_the_blend sse2 FK__SKIN_KERNELS \
-'run->cofactor_normals ? FK__COFACTOR_NORMALS : FK__MOVED_NORMALS' 'FK__MOVED_NORMALS'
+simd_mutant kernels_move_affine_normals_by_the_blend sse2 fk__lbs_group##w 'if (r->cofactor_normals) {' 'if (0) {'
 
 # Width 8: the reciprocal square root without its Newton step.
 simd_mutant v8_rsqrt_newton_step_skipped avx2 fk__v8_rsqrt '_mm256_mul_ps(y, y), x' '_mm256_rcp_ps(x), x'
@@ -736,9 +739,9 @@ simd_mutant v8_outside_lanes_high_unchecked avx2 fk__v8_outside_lanes '_mm256_cm
 
 # ---- Fast paths: the groups' finishes ----------------------------------------------
 
-# LBS normals: a short group's lanes written to the vertices in reverse.
-simd_mutant lbs_normals_short_group_reversed sse2 fk__store_unit_normals##w \
-'memcpy(out + (size_t)lane * stride, padded + 3 * lane, 12)' 'memcpy(out + (size_t)lane * stride, padded + 3 * (count - 1 - lane), 12)'
+# LBS normals (and points): a short group's lanes written to the vertices in reverse.
+simd_mutant lbs_normals_short_group_reversed sse2 fk__group_points_out \
+'memcpy(p + (size_t)lane * stride, padded + 3 * lane, 12)' 'memcpy(p + (size_t)lane * stride, padded + 3 * (count - 1 - lane), 12)'
 
 # LBS normals: careful lanes past a short group's count (copies of its last
 # vertex) also written, past the group's end. No check sees it yet: glibc's heap
@@ -764,15 +767,18 @@ simd_mutant group_points_padded_past_the_run sse2 fk__group_points_padded '(lane
 
 # ---- Fast paths: the kernels -------------------------------------------------------
 
-# LBS: a pending group's normals written one group late, over the next group's place.
+# LBS with normals: a pending group finished with the next group's blends.
 simd_mutant lbs_loop_pending_group_misplaced sse2 fk__lbs_loop_##tier \
-'(size_t)(i + 1 - 2 * FK__LANES##w)' '(size_t)(i + 1 - FK__LANES##w)'
+'fk__lbs_group##w(pairs[!group], &r, first - FK__LANES##w, FK__LANES##w)' \
+'fk__lbs_group##w(pairs[group], &r, first - FK__LANES##w, FK__LANES##w)'
 
-# LBS: the last short group's normals never written.
-simd_mutant lbs_loop_last_short_group_skipped sse2 fk__lbs_loop_##tier 'if (normals && lane)' 'if (normals && lane > 1)'
+# LBS with normals: the last group never finished when it is one vertex.
+simd_mutant lbs_loop_last_short_group_skipped sse2 fk__lbs_loop_##tier 'if (count) fk__lbs_group' 'if (count > 1) fk__lbs_group'
 
-# LBS: an influence weighted by the one before it.
+# LBS: an influence weighted by the one before it, with normals and without.
 simd_mutant lbs_loop_weight_of_previous_influence avx2 fk__lbs_loop_##tier \
+'* FK__LBS_BONE_FLOATS, weights[e])' '* FK__LBS_BONE_FLOATS, weights[e - 1])'
+simd_mutant lbs_points_loop_weight_of_previous_influence sse2 fk__lbs_points_loop_##tier \
 '* FK__LBS_BONE_FLOATS, weights[e])' '* FK__LBS_BONE_FLOATS, weights[e - 1])'
 
 # DQS: a pending group finished from the wrong first vertex (the current group's).
