@@ -9078,7 +9078,7 @@ static void fk__dqs_vertex_reference(const float *real, const float *dual, const
    lane's arithmetic does not depend on the others: a short last group is
    padded with copies of its last vertex and stores only its own, and a lane
    whose numbers the fast arithmetic cannot take goes to the reference's own
-   code. Blends wait for their group in quads, 16 bytes each. */
+   code. Blends wait for their group as pairs of quads, 32 bytes a vertex. */
 
 typedef fk__f4 fk__v4;
 #define FK__LANES4 4
@@ -9098,12 +9098,6 @@ static FK__ALWAYS_INLINE int fk__v4_nonzero_lanes(fk__v4 v) { return fk__f4_nonz
 static FK__ALWAYS_INLINE int fk__v4_outside_lanes(fk__v4 v, float low, float high)
 {
     return fk__f4_outside_lanes(v, fk__f4_splat(low), fk__f4_splat(high));
-}
-/* A group's quads (at their slots) as x, y, z, w across the lanes. */
-static FK__ALWAYS_INLINE void fk__v4_from_quads(const float *quads, fk__v4 *x, fk__v4 *y, fk__v4 *z, fk__v4 *w)
-{
-    *x = fk__f4_load(quads); *y = fk__f4_load(quads + 4); *z = fk__f4_load(quads + 8); *w = fk__f4_load(quads + 12);
-    fk__f4_transpose(x, y, z, w);
 }
 /* A group's pairs of quads (a b), 8 floats a lane, as the x, y, z, w of a
    and of b across the lanes. */
@@ -9169,13 +9163,6 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__v8_outside_lanes(fk__v8 v, floa
 {
     return _mm256_movemask_ps(_mm256_or_ps(_mm256_cmp_ps(v, _mm256_set1_ps(low), _CMP_NGE_UQ),
                                            _mm256_cmp_ps(v, _mm256_set1_ps(high), _CMP_NLE_UQ)));
-}
-static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__v8_from_quads(const float *quads, fk__v8 *x, fk__v8 *y, fk__v8 *z,
-                                                                fk__v8 *w)
-{
-    *x = _mm256_loadu2_m128(quads + 16, quads); *y = _mm256_loadu2_m128(quads + 20, quads + 4);
-    *z = _mm256_loadu2_m128(quads + 24, quads + 8); *w = _mm256_loadu2_m128(quads + 28, quads + 12);
-    fk__v8_transpose(x, y, z, w);
 }
 static FK__AVX2_TARGET FK__ALWAYS_INLINE void fk__v8_pair_rows(const float *pairs, int j, __m256 *a, __m256 *b)
 {

@@ -692,8 +692,8 @@ simd_mutant v4_store_points_fourth_from_third sse2 fk__v4_store_points 'fk__f4_s
 simd_mutant v8_transpose_row_from_wrong_pair avx2 fk__v8_transpose \
 '*b = _mm256_shuffle_ps(ab_low, cd_low,' '*b = _mm256_shuffle_ps(ab_low, cd_high,'
 
-# Width 8: the fifth vertex's quads (the x row's high half) read from the sixth's.
-simd_mutant v8_from_quads_pairs_wrong avx2 fk__v8_from_quads '_mm256_loadu2_m128(quads + 16, quads)' '_mm256_loadu2_m128(quads + 20, quads)'
+# Width 8: a group's pairs read back with the halves of the second quad's rows
+# swapped (lanes 0-3 given lanes 4-7's); width 4: the fourth vertex's read from the third's.
 simd_mutant v8_from_pairs_halves_swapped avx2 fk__v8_pair_rows '*b = _mm256_permute2f128_ps(low, high, 0x31);' \
 '*b = _mm256_permute2f128_ps(low, high, 0x13);'
 simd_mutant v4_from_pairs_fourth_row_from_third sse2 fk__v4_from_pairs 'bw = fk__f4_load(pairs + 28);' 'bw = fk__f4_load(pairs + 20);'
