@@ -25,8 +25,10 @@
    timed in turn (time_alternating), each row with its time ratio.
 
    Build and run: make bench (the user's CFLAGS; `make bench CFLAGS='-O3 -march=native'`).
-   `build/bench inputs` runs only the rows of skinning inputs, `build/bench engine`
-   only those of engine-form forward kinematics. */
+   Once built, `build/bench inputs` runs only the rows of skinning inputs,
+   `build/bench engine` only those of engine-form forward kinematics, and
+   `build/bench normals` only those of skinning with normals and the comparison
+   with the earlier header. */
 #define _POSIX_C_SOURCE 200809L
 #define FK_LBS_IMPLEMENTATION
 #include "fk_lbs.h"
