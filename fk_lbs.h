@@ -3919,7 +3919,8 @@ typedef struct fk__skin_layout {
     size_t tangent_stride, out_tangent_stride;
     size_t joint2_stride, weight2_stride;
     int dense;
-    int converted; /* joints or weights not uint16_t and float, or a second stream */
+    int two_streams; /* a second stream, apart from the first */
+    int converted;   /* joints or weights not uint16_t and float, or two streams */
 } fk__skin_layout;
 
 static fk_result fk__check_stride(size_t *stride, size_t element, size_t alignment, const void *pointer,
@@ -4003,7 +4004,6 @@ static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
     if (d->joints2 && layout->dense) return FK_ERROR_CONFLICTING_ARGUMENTS;
     if (d->joints2 && (d->influences < 5 || d->influences > 8)) return FK_ERROR_INVALID_COUNT;
     if ((r = fk__influence_count(d->influences, d->vertex_count, &k)) != FK_OK) return r;
-    layout->converted = d->joint_format != FK_JOINTS_U16 || d->weight_format != FK_WEIGHTS_FLOAT || d->joints2;
     layout->joint2_stride = d->joint2_stride;
     layout->weight2_stride = d->weight2_stride;
     layout->position_stride = d->position_stride;
@@ -4017,6 +4017,13 @@ static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
     if ((r = fk__check_stride(&layout->position_stride, 3 * sizeof(float), sizeof(float), d->positions, d->vertex_count)) != FK_OK) return r;
     if ((r = fk__check_stride(&layout->out_position_stride, 3 * sizeof(float), sizeof(float), d->out_positions, d->vertex_count)) != FK_OK) return r;
     if ((r = fk__check_lists(d, layout, k)) != FK_OK) return r;
+    /* A second stream that continues the first (JOINTS_0 and JOINTS_1 side
+       by side in one record) is one stream of k lists, read where it is. */
+    layout->two_streams = d->joints2 && !(d->vertex_count > 0 && layout->joint2_stride == layout->joint_stride &&
+                                          layout->weight2_stride == layout->weight_stride &&
+                                          (const char *)d->joints2 == (const char *)d->joints + 4 * fk__joint_size(d) &&
+                                          (const char *)d->weights2 == (const char *)d->weights + 4 * fk__weight_size(d));
+    layout->converted = d->joint_format != FK_JOINTS_U16 || d->weight_format != FK_WEIGHTS_FLOAT || layout->two_streams;
     if (d->normals) {
         if ((r = fk__check_stride(&layout->normal_stride, 3 * sizeof(float), sizeof(float), d->normals, d->vertex_count)) != FK_OK) return r;
         if ((r = fk__check_stride(&layout->out_normal_stride, 3 * sizeof(float), sizeof(float), d->out_normals, d->vertex_count)) != FK_OK) return r;
@@ -10234,9 +10241,10 @@ static fk__skin_run fk__skin_run_of(const fk_skin_desc *d, const fk__skin_layout
 /* glTF's formats (uint8_t joints, normalized integer weights, a second
    stream) are not new kernels: a block of vertices at a time, their joints
    and weights are converted into packed uint16_t and float lists on the
-   stack, the layout the kernels read, k <= 8 a vertex. The weights are
-   glTF's quotients, as fk__unorm_weight() gives them (a division, not a
-   multiplication by 1 / 255, which rounds differently for some c). */
+   stack, the layout the kernels read, k <= 8 a vertex; lists already in that
+   form are read where they are. The weights are glTF's quotients, as
+   fk__unorm_weight() gives them (not c times 1 / 255, which rounds
+   differently for some c: see fk__unorm_weights4()). */
 typedef struct fk__lists {
     uint16_t joints[FK__CONVERT_BLOCK * FK__CONVERT_INFLUENCES];
     float weights[FK__CONVERT_BLOCK * FK__CONVERT_INFLUENCES];
@@ -10254,9 +10262,21 @@ static FK__ALWAYS_INLINE void fk__convert_joints(const char *p, fk_joint_format 
     for (; e < count; ++e) out[e] = (unsigned char)p[e];
 }
 
+/* glTF's quotients c / 255 and c / 65535 (fk__unorm_weight()) by a
+   multiply-add: 1 / 255 is split as hi + lo with hi of so few bits that c hi
+   is exact for every code c, so that c hi + c lo rounds once, whether or not
+   the multiply-add is fused, and to the quotient (tests/test_simd.c checks
+   every code). */
+static FK__ALWAYS_INLINE fk__f4 fk__unorm_weights4(fk__f4 c, fk_weight_format format)
+{
+    const float hi = format == FK_WEIGHTS_UNORM8 ? 257.0f / 65536.0f : 1.0f / 65536.0f;
+    const float lo = format == FK_WEIGHTS_UNORM8 ? (float)(1.0 / 255.0 - 257.0 / 65536.0)
+                                                 : (float)(1.0 / 65535.0 - 1.0 / 65536.0);
+    return fk__f4_madd(c, fk__f4_splat(hi), fk__f4_mul(c, fk__f4_splat(lo)));
+}
+
 static FK__ALWAYS_INLINE void fk__convert_weights(const char *p, fk_weight_format format, int count, float *out)
 {
-    const fk__f4 scale = fk__f4_splat(format == FK_WEIGHTS_UNORM8 ? 255.0f : 65535.0f);
     int e = 0;
     uint16_t c;
     if (format == FK_WEIGHTS_FLOAT) {
@@ -10265,8 +10285,8 @@ static FK__ALWAYS_INLINE void fk__convert_weights(const char *p, fk_weight_forma
         return;
     }
     for (; e + 4 <= count; e += 4)
-        fk__f4_store(out + e, fk__f4_div(format == FK_WEIGHTS_UNORM8 ? fk__f4_from_u8(p + e) : fk__f4_from_u16(p + 2 * e),
-                                         scale));
+        fk__f4_store(out + e, fk__unorm_weights4(format == FK_WEIGHTS_UNORM8 ? fk__f4_from_u8(p + e)
+                                                                             : fk__f4_from_u16(p + 2 * e), format));
     for (; e < count; ++e) {
         if (format == FK_WEIGHTS_UNORM8) c = (unsigned char)p[e];
         else memcpy(&c, p + 2 * e, sizeof c);
@@ -10274,49 +10294,66 @@ static FK__ALWAYS_INLINE void fk__convert_weights(const char *p, fk_weight_forma
     }
 }
 
-/* One stream's lists of count vertices, elements a vertex from each, into
-   the packed lists k apart; each format's loop apart, so that no test of the
-   format is left inside it. */
-static void fk__convert_stream(const fk_skin_desc *d, const char *joints, size_t joint_stride, const char *weights,
-                               size_t weight_stride, int count, int elements, uint16_t *out_joints, float *out_weights)
+/* Lists of count vertices, elements a vertex, from a stream into the packed
+   lists k apart; joints or weights NULL where they stay as they are. Lists
+   of 4 (glTF's) have a loop for each format, with nothing tested inside it;
+   other counts one loop, whose tests of the formats are predicted. */
+static FK__NOINLINE void fk__convert_stream(const fk_skin_desc *d, const char *joints, size_t joint_stride,
+                                            const char *weights, size_t weight_stride, int count, int elements,
+                                            uint16_t *out_joints, float *out_weights)
 {
     const size_t k = (size_t)d->influences;
-    int v;
-    if (d->joint_format == FK_JOINTS_U8)
-        for (v = 0; v < count; ++v)
-            fk__convert_joints(joints + (size_t)v * joint_stride, FK_JOINTS_U8, elements, out_joints + (size_t)v * k);
-    else
-        for (v = 0; v < count; ++v)
-            fk__convert_joints(joints + (size_t)v * joint_stride, FK_JOINTS_U16, elements, out_joints + (size_t)v * k);
-    if (d->weight_format == FK_WEIGHTS_UNORM8)
-        for (v = 0; v < count; ++v)
-            fk__convert_weights(weights + (size_t)v * weight_stride, FK_WEIGHTS_UNORM8, elements, out_weights + (size_t)v * k);
-    else if (d->weight_format == FK_WEIGHTS_UNORM16)
-        for (v = 0; v < count; ++v)
-            fk__convert_weights(weights + (size_t)v * weight_stride, FK_WEIGHTS_UNORM16, elements, out_weights + (size_t)v * k);
-    else
-        for (v = 0; v < count; ++v)
-            fk__convert_weights(weights + (size_t)v * weight_stride, FK_WEIGHTS_FLOAT, elements, out_weights + (size_t)v * k);
+    size_t v, n = (size_t)count;
+    if (elements == 4) {
+        if (joints && d->joint_format == FK_JOINTS_U8)
+            for (v = 0; v < n; ++v) fk__u16_from_u8(joints + v * joint_stride, out_joints + v * k);
+        else if (joints)
+            for (v = 0; v < n; ++v) memcpy(out_joints + v * k, joints + v * joint_stride, 4 * sizeof(uint16_t));
+        if (weights && d->weight_format == FK_WEIGHTS_UNORM8)
+            for (v = 0; v < n; ++v)
+                fk__f4_store(out_weights + v * k, fk__unorm_weights4(fk__f4_from_u8(weights + v * weight_stride), FK_WEIGHTS_UNORM8));
+        else if (weights && d->weight_format == FK_WEIGHTS_UNORM16)
+            for (v = 0; v < n; ++v)
+                fk__f4_store(out_weights + v * k,
+                             fk__unorm_weights4(fk__f4_from_u16(weights + v * weight_stride), FK_WEIGHTS_UNORM16));
+        else if (weights)
+            for (v = 0; v < n; ++v) memcpy(out_weights + v * k, weights + v * weight_stride, 4 * sizeof(float));
+        return;
+    }
+    for (v = 0; v < n; ++v) {
+        if (joints) fk__convert_joints(joints + v * joint_stride, d->joint_format, elements, out_joints + v * k);
+        if (weights) fk__convert_weights(weights + v * weight_stride, d->weight_format, elements, out_weights + v * k);
+    }
 }
 
-/* Points the block's run at its vertices' joints and weights, converted;
-   the block starts at vertex begin of the call. */
+/* Points the block's run at its vertices' joints and weights: where they
+   are, when they are uint16_t and float in one stream, else converted; the
+   block starts at vertex begin of the call. */
 static void fk__convert_lists(const fk_skin_desc *d, const fk__skin_layout *layout, int begin, fk__skin_run *block,
                               fk__lists *lists)
 {
-    const int k = d->influences;
+    const int k = d->influences, first = layout->two_streams ? 4 : k;
     const size_t i = (size_t)begin;
-    fk__convert_stream(d, (const char *)d->joints + i * layout->joint_stride, layout->joint_stride,
-                       (const char *)d->weights + i * layout->weight_stride, layout->weight_stride, block->count,
-                       d->joints2 ? 4 : k, lists->joints, lists->weights);
-    if (d->joints2)
+    const int joints = layout->two_streams || d->joint_format != FK_JOINTS_U16;
+    const int weights = layout->two_streams || d->weight_format != FK_WEIGHTS_FLOAT;
+    block->joints = (const char *)d->joints + i * layout->joint_stride;
+    block->weights = (const char *)d->weights + i * layout->weight_stride;
+    block->joint_stride = layout->joint_stride;
+    block->weight_stride = layout->weight_stride;
+    fk__convert_stream(d, joints ? block->joints : NULL, layout->joint_stride, weights ? block->weights : NULL,
+                       layout->weight_stride, block->count, first, lists->joints, lists->weights);
+    if (layout->two_streams)
         fk__convert_stream(d, (const char *)d->joints2 + i * layout->joint2_stride, layout->joint2_stride,
-                           (const char *)d->weights2 + i * layout->weight2_stride, layout->weight2_stride, block->count,
-                           k - 4, lists->joints + 4, lists->weights + 4);
-    block->joints = (const char *)lists->joints;
-    block->weights = (const char *)lists->weights;
-    block->joint_stride = sizeof(uint16_t) * (size_t)k;
-    block->weight_stride = sizeof(float) * (size_t)k;
+                           (const char *)d->weights2 + i * layout->weight2_stride, layout->weight2_stride,
+                           block->count, k - 4, lists->joints + 4, lists->weights + 4);
+    if (joints) {
+        block->joints = (const char *)lists->joints;
+        block->joint_stride = sizeof(uint16_t) * (size_t)k;
+    }
+    if (weights) {
+        block->weights = (const char *)lists->weights;
+        block->weight_stride = sizeof(float) * (size_t)k;
+    }
 }
 
 /* Out of line: its two callers would each carry a copy of its vector loop. */

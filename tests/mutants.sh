@@ -815,9 +815,16 @@ simd_mutant scaled_dqs_gathered_wrong_word avx2 fk__dqs_four_signed_weights8 '_m
 '_mm_srli_epi32(joint, 6), 4)'
 simd_mutant scaled_dqs_long_rows_not_gathered avx2 fk__dqs_four_signed_weights8 'words <= 2 ?' 'words <= 16 ?'
 
-# glTF's formats in the fast paths: unorm16 divided by 65536, the second
-# stream's weights one place early, uint8_t joints widened into high bytes.
-simd_mutant gltf_unorm16_by_65536 sse2 fk__convert_weights '255.0f : 65535.0f);' '255.0f : 65536.0f);'
+# glTF's formats in the fast paths: unorm16 divided by 65536, unorm8 times
+# 1 / 255 rounded (one multiplication, which misses the quotient for some
+# codes), the second stream's weights one place early, uint8_t joints widened
+# into high bytes; a second stream read as one with the first when only its
+# joints follow the first's.
+simd_mutant gltf_unorm16_by_65536 sse2 fk__unorm_weights4 '(float)(1.0 / 65535.0 - 1.0 / 65536.0)' '0.0f'
+simd_mutant gltf_unorm8_by_the_reciprocal avx2 fk__unorm_weights4 \
+'return fk__f4_madd(c, fk__f4_splat(hi), fk__f4_mul(c, fk__f4_splat(lo)));' 'return fk__f4_mul(c, fk__f4_splat(hi + lo));'
+simd_mutant gltf_streams_one_by_joints_alone sse2 fk__check_skin \
+'(const char *)d->weights2 == (const char *)d->weights + 4 * fk__weight_size(d)' '1'
 simd_mutant gltf_second_stream_one_early avx2 fk__convert_lists 'lists->joints + 4, lists->weights + 4);' 'lists->joints + 4, lists->weights + 3);'
 simd_mutant gltf_u8_joints_in_high_bytes sse2 fk__u8x4_widened@sse2 '_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)bytes), _mm_setzero_si128())' \
 '_mm_unpacklo_epi8(_mm_setzero_si128(), _mm_cvtsi32_si128((int)bytes))'

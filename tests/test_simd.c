@@ -1697,12 +1697,15 @@ static void scratch_is_used_when_large_enough(void)
 static uint8_t joints_u8[MAX_VERTICES][MAX_K], codes_u8[MAX_VERTICES][MAX_K];
 static uint16_t codes_u16[MAX_VERTICES][MAX_K];
 static uint8_t first_u8[MAX_VERTICES][4], second_u8[MAX_VERTICES][4], first_c8[MAX_VERTICES][4], second_c8[MAX_VERTICES][4];
+static float weights_apart[MAX_VERTICES][MAX_K], second_weights[MAX_VERTICES][MAX_K];
 
 /* Joints as uint8_t and weights as normalized uint8_t or uint16_t (wide), or
    in two streams of 4 and k - 4 (JOINTS_0/1, WEIGHTS_0/1 with uint8_t), give
    the bits of the same influences as uint16_t and float, the floats converted
-   by glTF's formula, c / 255.0 (or 65535.0) rounded to float; every method,
-   with and without normals, k = 1 to 8. */
+   by glTF's formula, c / 255.0 (or 65535.0) rounded to float; so do two
+   streams of uint16_t and float side by side in one record (read as one), and
+   such joints with the weights' second stream apart; every method, with and
+   without normals, k = 1 to 8. */
 static void gltf_formats_give_the_converted_floats_bits(void)
 {
     int method, k, i, e, kind, with_normals;
@@ -1710,8 +1713,8 @@ static void gltf_formats_give_the_converted_floats_bits(void)
         skin_function skin = use_method(method);
         if (method < 2) make_bones(3.0f); else make_affine_bones(0);
         for (k = 1; k <= MAX_K; ++k)
-            for (kind = 0; kind < 3; ++kind) {
-                if (kind == 2 && k < 5) continue;
+            for (kind = 0; kind < 5; ++kind) {
+                if (kind >= 2 && k < 5) continue;
                 make_mesh(301, k);
                 for (i = 0; i < test_mesh.count; ++i)
                     for (e = 0; e < k; ++e) {
@@ -1721,6 +1724,9 @@ static void gltf_formats_give_the_converted_floats_bits(void)
                         test_mesh.weights[i][e] = kind == 1 ? (float)(codes_u16[i][e] / 65535.0) : (float)(codes_u8[i][e] / 255.0);
                         if (e < 4) { first_u8[i][e] = joints_u8[i][e]; first_c8[i][e] = codes_u8[i][e]; }
                         else { second_u8[i][e - 4] = joints_u8[i][e]; second_c8[i][e - 4] = codes_u8[i][e]; }
+                        /* a first stream whose places 5 to 8 hold other weights, a second apart */
+                        weights_apart[i][e] = e < 4 ? test_mesh.weights[i][e] : -1.0f;
+                        if (e >= 4) second_weights[i][e - 4] = test_mesh.weights[i][e];
                     }
                 for (with_normals = 0; with_normals < 2; ++with_normals) {
                     fk_skin_desc floats = packed_desc((const uint16_t (*)[MAX_K])test_mesh.joints, with_normals, out_a);
@@ -1738,15 +1744,62 @@ static void gltf_formats_give_the_converted_floats_bits(void)
                         if (k == 8) coded.joint2_stride = coded.weight2_stride = 0;
                         coded.joint_stride = sizeof first_u8[0]; /* = 4, the packed stride, given */
                     }
+                    if (kind >= 3) { /* JOINTS_1 right after JOINTS_0 in each record, WEIGHTS_1 too or apart */
+                        coded.joint_format = FK_JOINTS_U16; coded.weight_format = FK_WEIGHTS_FLOAT;
+                        coded.joints = test_mesh.joints;
+                        coded.weights = kind == 3 ? (const void *)test_mesh.weights : (const void *)weights_apart;
+                        coded.joint_stride = coded.joint2_stride = sizeof test_mesh.joints[0];
+                        coded.weight_stride = coded.weight2_stride = sizeof test_mesh.weights[0];
+                        coded.joints2 = &test_mesh.joints[0][4];
+                        coded.weights2 = kind == 3 ? (const void *)&test_mesh.weights[0][4] : (const void *)second_weights;
+                    }
                     memset(out_a, 0x5a, sizeof out_a); memset(out_b, 0x5a, sizeof out_b);
                     CHECK(skin(&floats) == FK_OK && skin(&coded) == FK_OK, "%s k=%d: a call failed", method_name[method], k);
                     CHECK(memcmp(out_a, out_b, sizeof out_a) == 0, "%s k=%d%s: %s give other bits than their floats",
                           method_name[method], k, with_normals ? " +normals" : "",
-                          kind == 0 ? "uint8_t joints, unorm8 weights" : kind == 1 ? "unorm16 weights" : "two streams");
+                          kind == 0 ? "uint8_t joints, unorm8 weights" : kind == 1 ? "unorm16 weights"
+                          : kind == 2 ? "two streams" : kind == 3 ? "two streams side by side"
+                                                                  : "joints side by side, weights apart");
                 }
             }
         (void)use_method(0);
     }
+}
+
+/* The fast paths' normalized weights are glTF's quotients, c / 255.0 and
+   c / 65535.0 rounded to float, bit for bit, for every code: in lists of 4,
+   of 8 and of 3 (where the last of each list is converted alone). */
+static void unorm_weights_are_the_quotients_for_every_code(void)
+{
+#if defined(FK__SIMD)
+    static uint16_t codes16[65536];
+    static uint8_t codes8[65536];
+    static float converted[65536];
+    static const int elements[] = {4, 8, 3};
+    int format, l, c;
+    for (c = 0; c < 65536; ++c) { codes16[c] = (uint16_t)c; codes8[c] = (uint8_t)c; }
+    for (format = 0; format < 2; ++format) {
+        const int codes = format ? 65536 : 256;
+        for (l = 0; l < 3; ++l) {
+            fk_skin_desc d;
+            int bad = 0, first_bad = -1;
+            memset(&d, 0, sizeof d);
+            d.influences = elements[l];
+            d.weight_format = format ? FK_WEIGHTS_UNORM16 : FK_WEIGHTS_UNORM8;
+            memset(converted, 0xff, sizeof converted);
+            fk__convert_stream(&d, NULL, 0, format ? (const char *)codes16 : (const char *)codes8,
+                               (size_t)elements[l] * (format ? 2 : 1), codes / elements[l], elements[l], NULL, converted);
+            for (c = 0; c < codes / elements[l] * elements[l]; ++c) {
+                const float quotient = (float)(c / (format ? 65535.0 : 255.0));
+                if (memcmp(&quotient, &converted[c], sizeof quotient) != 0 && !bad++) first_bad = c;
+            }
+            CHECK(!bad, "unorm%d in lists of %d: %d codes are not their quotients (the first %d)", format ? 16 : 8,
+                  elements[l], bad, first_bad);
+        }
+    }
+#else
+    check_skip("no fast paths in this build");
+#endif
 }
 
 int main(void)
@@ -1779,5 +1832,6 @@ int main(void)
     RUN_TEST(rigs_of_1000_bones_give_the_bits_of_64);
     RUN_TEST(scratch_is_used_when_large_enough);
     RUN_TEST(gltf_formats_give_the_converted_floats_bits);
+    RUN_TEST(unorm_weights_are_the_quotients_for_every_code);
     return check_finish();
 }
