@@ -2361,11 +2361,13 @@ FK_LBS_DEF fk_result fk_retarget_map_names(int target_count, const char *const *
 #define FK__LIKELY(x) (x)
 #endif
 
-/* Code that runs once per chain, joint, track or call, never per vertex
+/* Code that runs once per chain, joint, track, bone or call, never per vertex
    (inverse kinematics, Jacobians, tracks and root motion, skinned bounds,
-   draw splits, weight repair), and the engine-form checked loops that run only
-   where the fast paths do not: clang compiles it for size, since it otherwise
-   inlines the quaternion functions into it many times over. */
+   draw splits, weight repair, a bone with scale split for DQS), and the
+   engine-form checked loops that run only where the fast paths do not: clang
+   compiles it for size, since it otherwise inlines the quaternion functions
+   into it many times over. So too the conversion of glTF's formats, whose
+   vector loops gain nothing from the copies clang unrolls them into. */
 #if defined(__clang__)
 #define FK__SMALL __attribute__((minsize))
 #else
@@ -3920,6 +3922,7 @@ typedef struct fk__skin_layout {
     size_t joint2_stride, weight2_stride;
     int dense;
     int two_streams; /* a second stream, apart from the first */
+    const int *named_bones; /* the bones the vertices name, their count first, or NULL (see fk__skin()) */
     int converted;   /* joints or weights not uint16_t and float, or two streams */
 } fk__skin_layout;
 
@@ -3999,6 +4002,7 @@ static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
     if ((unsigned)d->joint_format > FK_JOINTS_U8 || (unsigned)d->weight_format > FK_WEIGHTS_UNORM16)
         return FK_ERROR_INVALID_OPTION;
     layout->dense = d->joints == NULL;
+    layout->named_bones = NULL;
     if (layout->dense && d->influences != d->transform_count) return FK_ERROR_INVALID_COUNT;
     if ((d->joints2 != NULL) != (d->weights2 != NULL)) return FK_ERROR_NULL_ARGUMENT;
     if (d->joints2 && layout->dense) return FK_ERROR_CONFLICTING_ARGUMENTS;
@@ -4561,7 +4565,7 @@ static void fk__dqs_centre_at_vertex(float out[FK__DQS_SCALED_STRIDE])
 
 /* A bone's palette entry for DQS with scale (see above); a rigid matrix gives
    its own dual quaternion and the identity scale part. */
-static void fk__dqs_scaled_bone(const float matrix[12], const fk_rigid *bind, int centre_at_vertex,
+static FK__SMALL void fk__dqs_scaled_bone(const float matrix[12], const fk_rigid *bind, int centre_at_vertex,
                                 float out[FK__DQS_SCALED_STRIDE])
 {
     double m[12], b[12], posed[12], x[3], y[3], z[3], rest_y[3], rx[3], ry[3], rz[3], rotation[9], b_inverse_r[9];
@@ -4771,9 +4775,13 @@ static fk_result fk__skin_with(const fk_skin_desc *desc, const fk__skin_layout *
                                size_t bone_floats, void (*convert)(const fk_skin_desc *, int, float *),
                                void *tables, fk__fast_skin fast, fk__reference_skin reference)
 {
+    const int *named = layout->named_bones;
     fk_result result;
-    int j;
-    for (j = 0; palette && j < desc->transform_count; ++j) convert(desc, j, palette + (size_t)j * bone_floats);
+    int j, n = named ? named[0] : desc->transform_count;
+    for (j = 0; palette && j < n; ++j) {
+        const int bone = named ? named[1 + j] : j;
+        convert(desc, bone, palette + (size_t)bone * bone_floats);
+    }
     if (fast(desc, layout, palette, tables, &result)) return result;
     return reference(desc, layout, palette, 0, desc->vertex_count);
 }
@@ -4789,18 +4797,69 @@ static FK__NOINLINE fk_result fk__skin_on_stack(const fk_skin_desc *desc, const 
     return fk__skin_with(desc, layout, palette, bone_floats, convert, NULL, fast, reference);
 }
 
-/* table_bytes: what the fast path keeps beside the palette in the scratch. */
+/* Rigs of bones with scale past this many bones, in scratch memory, convert
+   only the bones their vertices name: such a bone costs a polar
+   decomposition and, centred at the vertex, a row of sign bits as long as
+   the rig, far more than the pass over the joint lists that names them. The
+   scratch then begins with a mark a bone and the list of those marked (its
+   length first); over-naming is harmless, so the pass names every index in
+   range and skips the others, which the skinning reports as ever. */
+#define FK__NAMING_PAST 128
+
+static int fk__names_bones(const fk_skin_desc *d) { return d->transform_count > FK__NAMING_PAST && d->joints; }
+
+static size_t fk__naming_bytes(const fk_skin_desc *d)
+{
+    const size_t n = (size_t)d->transform_count;
+    return fk__names_bones(d) ? fk__scratch_sum(fk__round64(n, 1), fk__round64(n + 1, sizeof(int))) - 64 : 0;
+}
+
+static void fk__name_bones_of(const fk_skin_desc *d, const char *p, size_t stride, int elements, unsigned char *named)
+{
+    const size_t n = (size_t)d->vertex_count, count = (size_t)elements;
+    size_t v, e;
+    uint16_t joint;
+    for (v = 0; v < n; ++v)
+        for (e = 0; e < count; ++e) {
+            if (d->joint_format == FK_JOINTS_U8) joint = (unsigned char)p[v * stride + e];
+            else memcpy(&joint, p + v * stride + 2 * e, sizeof joint);
+            if (joint < d->transform_count) named[joint] = 1;
+        }
+}
+
+static FK__NOINLINE void fk__name_bones(const fk_skin_desc *d, const fk__skin_layout *layout, unsigned char *named,
+                                        int *list)
+{
+    int j;
+    memset(named, 0, (size_t)d->transform_count);
+    fk__name_bones_of(d, (const char *)d->joints, layout->joint_stride, d->joints2 ? 4 : d->influences, named);
+    if (d->joints2)
+        fk__name_bones_of(d, (const char *)d->joints2, layout->joint2_stride, d->influences - 4, named);
+    for (list[0] = 0, j = 0; j < d->transform_count; ++j)
+        if (named[j]) list[1 + list[0]++] = j;
+}
+
+/* table_bytes: what the fast path keeps beside the palette in the scratch,
+   after fk__naming_bytes(). */
 static fk_result fk__skin(const fk_skin_desc *desc, const fk__skin_layout *layout, size_t bone_floats,
                           size_t table_bytes, void (*convert)(const fk_skin_desc *, int, float *), fk__fast_skin fast,
                           fk__reference_skin reference)
 {
     const size_t palette_bytes = fk__round64((size_t)desc->transform_count, bone_floats * sizeof(float));
+    const size_t naming = bone_floats == FK__DQS_SCALED_STRIDE ? fk__naming_bytes(desc) : 0;
+    fk__skin_layout named = *layout;
     char *palette;
-    if (!desc->scratch || desc->transform_count == 0 || desc->scratch_size < fk__scratch_sum(palette_bytes, table_bytes))
+    if (!desc->scratch || desc->transform_count == 0 ||
+        desc->scratch_size < fk__scratch_sum(palette_bytes, fk__scratch_sum(naming, table_bytes) - 64))
         return fk__skin_on_stack(desc, layout, bone_floats, convert, fast, reference);
     palette = (char *)fk__align64_bytes(desc->scratch);
-    return fk__skin_with(desc, layout, (float *)(void *)palette, bone_floats, convert, palette + palette_bytes, fast,
-                         reference);
+    if (naming) {
+        fk__name_bones(desc, layout, (unsigned char *)palette + palette_bytes,
+                       (int *)(void *)(palette + palette_bytes + fk__round64((size_t)desc->transform_count, 1)));
+        named.named_bones = (const int *)(const void *)(palette + palette_bytes + fk__round64((size_t)desc->transform_count, 1));
+    }
+    return fk__skin_with(desc, &named, (float *)(void *)palette, bone_floats, convert, palette + palette_bytes + naming,
+                         fast, reference);
 }
 
 /* The fast paths' tables: DQS of bones with scale keeps a bit per pair of
@@ -4821,7 +4880,8 @@ FK_LBS_DEF size_t fk_skin_scratch_size(const fk_skin_desc *desc, fk_skin_method 
     n = (size_t)desc->transform_count;
     if (method == FK_SKIN_DQS) (void)fk__dqs_bones_scaled(desc, &scaled);
     if (!scaled) return fk__scratch_sum(fk__round64(n, FK__LBS_BONE_FLOATS * sizeof(float)), 0);
-    return fk__scratch_sum(fk__round64(n, FK__DQS_SCALED_STRIDE * sizeof(float)), fk__dqs_scaled_table_bytes(desc));
+    return fk__scratch_sum(fk__round64(n, FK__DQS_SCALED_STRIDE * sizeof(float)),
+                           fk__scratch_sum(fk__naming_bytes(desc), fk__dqs_scaled_table_bytes(desc)) - 64);
 }
 
 FK_LBS_DEF fk_result fk_skin_lbs(const fk_skin_desc *desc)
@@ -8726,15 +8786,18 @@ static int fk__dqs_hemispheres(const float *palette, size_t stride, int bones, u
 #define FK__DQS_SIGN_BONES 128
 #define FK__DQS_SIGN_WORDS 2
 
-static void fk__dqs_sign_bits(const float *palette, size_t stride, int bones, size_t words, uint64_t *flipped)
+/* named: the bones whose rows and bits are read (fk__skin()), or NULL: all. */
+static void fk__dqs_sign_bits(const float *palette, size_t stride, int bones, size_t words, const int *named,
+                              uint64_t *flipped)
 {
-    int a, b;
-    memset(flipped, 0, sizeof(uint64_t) * words * (size_t)bones);
-    for (a = 0; a < bones; ++a) {
-        const float *qa = palette + (size_t)a * stride;
+    const int n = named ? named[0] : bones;
+    int i, l, a, b;
+    for (i = 0; i < n; ++i) memset(flipped + (size_t)(named ? named[1 + i] : i) * words, 0, sizeof(uint64_t) * words);
+    for (i = 0; i < n; ++i) {
+        const float *qa = palette + (size_t)(a = named ? named[1 + i] : i) * stride;
         const fk_quat pivot = fk_quat_make(qa[0], qa[1], qa[2], qa[3]);
-        for (b = a + 1; b < bones; ++b) {
-            const float *qb = palette + (size_t)b * stride;
+        for (l = i + 1; l < n; ++l) {
+            const float *qb = palette + (size_t)(b = named ? named[1 + l] : l) * stride;
             if (fk_quat_dot(pivot, fk_quat_make(qb[0], qb[1], qb[2], qb[3])) < 0.0f) {
                 flipped[(size_t)a * words + (size_t)(b / 64)] |= (uint64_t)1 << (b % 64);
                 flipped[(size_t)b * words + (size_t)(a / 64)] |= (uint64_t)1 << (a % 64);
@@ -10098,6 +10161,39 @@ static FK__ALWAYS_INLINE int fk__engine_rigid_pass(const fk_skeleton *s, const f
         return done; \
     }
 
+#if defined(FK__SIMD_AVX2)
+/* glTF's formats 16 elements at a time, from a stream of packed whole lists
+   (fk__convert_stream()): AVX2's widening loads take two and four times the
+   4-lane layer's. The weights as fk__unorm_weights4() computes them. Returns
+   the elements converted, a multiple of 16; joints or weights NULL are not. */
+static FK__AVX2_TARGET size_t fk__convert_packed_avx2(const char *joints, fk_joint_format joint_format,
+                                                      const char *weights, fk_weight_format weight_format, size_t n,
+                                                      uint16_t *out_joints, float *out_weights)
+{
+    const int unorm8 = weight_format == FK_WEIGHTS_UNORM8;
+    const __m256 hi = _mm256_set1_ps(unorm8 ? 257.0f / 65536.0f : 1.0f / 65536.0f);
+    const __m256 lo = _mm256_set1_ps(unorm8 ? (float)(1.0 / 255.0 - 257.0 / 65536.0)
+                                            : (float)(1.0 / 65535.0 - 1.0 / 65536.0));
+    const size_t done = n / 16 * 16;
+    size_t e;
+    for (e = 0; joints && joint_format == FK_JOINTS_U8 && e < done; e += 16)
+        _mm256_storeu_si256((__m256i *)(void *)(out_joints + e),
+                            _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(joints + e))));
+    for (e = 0; joints && joint_format == FK_JOINTS_U16 && e < done; e += 16)
+        _mm256_storeu_si256((__m256i *)(void *)(out_joints + e), _mm256_loadu_si256((const __m256i *)(const void *)(joints + 2 * e)));
+    for (e = 0; weights && weight_format == FK_WEIGHTS_FLOAT && e < done; e += 8)
+        _mm256_storeu_ps(out_weights + e, _mm256_loadu_ps((const float *)(const void *)(weights + 4 * e)));
+    for (e = 0; weights && weight_format != FK_WEIGHTS_FLOAT && e < done; e += 8) {
+        const __m256 c = _mm256_cvtepi32_ps(
+            unorm8 ? _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(weights + e)))
+                   : _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(weights + 2 * e))));
+        _mm256_storeu_ps(out_weights + e, _mm256_fmadd_ps(c, hi, _mm256_mul_ps(c, lo)));
+    }
+    fk__leave_avx2();
+    return done;
+}
+#endif
+
 /* ---- Fast paths: the tiers and the table that picks one --------------------- */
 
 typedef struct fk__fast_path_table {
@@ -10110,6 +10206,8 @@ typedef struct fk__fast_path_table {
                            float *, float *);
     int (*engine_rigid)(const fk_skeleton *, const fk_vec3 *, const fk_quat *, const fk_rigid *, fk_rigid *,
                         fk_rigid *);
+    size_t (*convert_packed)(const char *, fk_joint_format, const char *, fk_weight_format, size_t, uint16_t *,
+                             float *); /* or NULL: the 4-lane layer's loops */
 } fk__fast_path_table;
 
 #define FK__NO_TARGET
@@ -10130,17 +10228,18 @@ static const fk__fast_path_table *fk__fast_paths(void)
 {
 #if defined(FK__SIMD_SSE2)
     static const fk__fast_path_table simd4 = {"SSE2", fk__lbs_simd4, fk__dqs_simd4, fk__dqs_scaled_simd4, fk__forward_simd4,
-                                              fk__engine_matrices_simd4, fk__engine_rigid_simd4};
+                                              fk__engine_matrices_simd4, fk__engine_rigid_simd4, NULL};
 #elif defined(FK__SIMD_NEON)
     static const fk__fast_path_table simd4 = {"NEON", fk__lbs_simd4, fk__dqs_simd4, fk__dqs_scaled_simd4, fk__forward_simd4,
-                                              fk__engine_matrices_simd4, fk__engine_rigid_simd4};
+                                              fk__engine_matrices_simd4, fk__engine_rigid_simd4, NULL};
 #else
     static const fk__fast_path_table simd4 = {"SIMD128", fk__lbs_simd4, fk__dqs_simd4, fk__dqs_scaled_simd4, fk__forward_simd4,
-                                              fk__engine_matrices_simd4, fk__engine_rigid_simd4};
+                                              fk__engine_matrices_simd4, fk__engine_rigid_simd4, NULL};
 #endif
 #if defined(FK__SIMD_AVX2)
     static const fk__fast_path_table avx2 = {"AVX2+FMA", fk__lbs_avx2, fk__dqs_avx2, fk__dqs_scaled_avx2, fk__forward_avx2,
-                                            fk__engine_matrices_avx2, fk__engine_rigid_avx2};
+                                            fk__engine_matrices_avx2, fk__engine_rigid_avx2,
+                                            fk__convert_packed_avx2};
 #if defined(__AVX2__) && defined(__FMA__)
     return &avx2;
 #else
@@ -10298,12 +10397,22 @@ static FK__ALWAYS_INLINE void fk__convert_weights(const char *p, fk_weight_forma
    lists k apart; joints or weights NULL where they stay as they are. Lists
    of 4 (glTF's) have a loop for each format, with nothing tested inside it;
    other counts one loop, whose tests of the formats are predicted. */
-static FK__NOINLINE void fk__convert_stream(const fk_skin_desc *d, const char *joints, size_t joint_stride,
+static FK__NOINLINE FK__SMALL void fk__convert_stream(const fk_skin_desc *d, const char *joints, size_t joint_stride,
                                             const char *weights, size_t weight_stride, int count, int elements,
-                                            uint16_t *out_joints, float *out_weights)
+                                            uint16_t *out_joints, float *out_weights,
+                                            size_t (*packed)(const char *, fk_joint_format, const char *,
+                                                             fk_weight_format, size_t, uint16_t *, float *))
 {
-    const size_t k = (size_t)d->influences;
-    size_t v, n = (size_t)count;
+    const size_t k = (size_t)d->influences, joint_size = fk__joint_size(d), weight_size = fk__weight_size(d);
+    size_t v, n = (size_t)count, done;
+    if (packed && elements == d->influences && (!joints || joint_stride == k * joint_size) &&
+        (!weights || weight_stride == k * weight_size)) { /* one list of count k; its last few below */
+        done = packed(joints, d->joint_format, weights, d->weight_format, n * k, out_joints, out_weights);
+        if (joints) joints += done * joint_size, out_joints += done;
+        if (weights) weights += done * weight_size, out_weights += done;
+        elements = (int)(n * k - done);
+        n = 1;
+    }
     if (elements == 4) {
         if (joints && d->joint_format == FK_JOINTS_U8)
             for (v = 0; v < n; ++v) fk__u16_from_u8(joints + v * joint_stride, out_joints + v * k);
@@ -10341,11 +10450,12 @@ static void fk__convert_lists(const fk_skin_desc *d, const fk__skin_layout *layo
     block->joint_stride = layout->joint_stride;
     block->weight_stride = layout->weight_stride;
     fk__convert_stream(d, joints ? block->joints : NULL, layout->joint_stride, weights ? block->weights : NULL,
-                       layout->weight_stride, block->count, first, lists->joints, lists->weights);
+                       layout->weight_stride, block->count, first, lists->joints, lists->weights,
+                       fk__fast_paths()->convert_packed);
     if (layout->two_streams)
         fk__convert_stream(d, (const char *)d->joints2 + i * layout->joint2_stride, layout->joint2_stride,
                            (const char *)d->weights2 + i * layout->weight2_stride, layout->weight2_stride,
-                           block->count, k - 4, lists->joints + 4, lists->weights + 4);
+                           block->count, k - 4, lists->joints + 4, lists->weights + 4, NULL);
     if (joints) {
         block->joints = (const char *)lists->joints;
         block->joint_stride = sizeof(uint16_t) * (size_t)k;
@@ -10500,8 +10610,10 @@ static int fk__dqs_at_bone_fast(const fk_skin_desc *d, const fk__skin_layout *la
     const fk__fast_path_table *fast = fk__fast_paths();
     fk__dqs_signs signs;
     fk__skin_run scaling, rotating; /* the two kernels' runs over the stretch at hand */
-    int j, begin, i, e;
-    for (j = 0; j < d->transform_count; ++j) {
+    const int *named = layout->named_bones;
+    int l, j, begin, i, e;
+    for (l = 0; l < (named ? named[0] : d->transform_count); ++l) {
+        j = named ? named[1 + l] : l;
         memcpy(scale_parts + (size_t)j * FK__LBS_BONE_FLOATS,
                palette + (size_t)j * FK__DQS_SCALED_STRIDE + FK__DQS_SCALE_AT, FK__LBS_BONE_FLOATS * sizeof(float));
         memcpy(rigid_parts + (size_t)j * FK__DQS_PALETTE_STRIDE, palette + (size_t)j * FK__DQS_SCALED_STRIDE,
@@ -10580,7 +10692,7 @@ static int fk__dqs_scaled_fast(const fk_skin_desc *d, const fk__skin_layout *lay
     if (!tables && d->transform_count > FK__DQS_SIGN_BONES) return 0;
     run = fk__skin_run_of(d, layout, palette);
     run.sign_words = tables ? ((size_t)d->transform_count + 63) / 64 : FK__DQS_SIGN_WORDS;
-    fk__dqs_sign_bits(palette, FK__DQS_SCALED_STRIDE, d->transform_count, run.sign_words, bits);
+    fk__dqs_sign_bits(palette, FK__DQS_SCALED_STRIDE, d->transform_count, run.sign_words, layout->named_bones, bits);
     run.flipped = bits;
     *result = fk__skin_fast(d, layout, palette, &run, fk__fast_paths()->dqs_scaled, fk__dqs_scaled_reference);
     return 1;

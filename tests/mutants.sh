@@ -823,9 +823,13 @@ simd_mutant scaled_dqs_long_rows_not_gathered avx2 fk__dqs_four_signed_weights8 
 simd_mutant gltf_unorm16_by_65536 sse2 fk__unorm_weights4 '(float)(1.0 / 65535.0 - 1.0 / 65536.0)' '0.0f'
 simd_mutant gltf_unorm8_by_the_reciprocal avx2 fk__unorm_weights4 \
 'return fk__f4_madd(c, fk__f4_splat(hi), fk__f4_mul(c, fk__f4_splat(lo)));' 'return fk__f4_mul(c, fk__f4_splat(hi + lo));'
+simd_mutant gltf_packed_by_the_reciprocal avx2 fk__convert_packed_avx2 \
+'_mm256_fmadd_ps(c, hi, _mm256_mul_ps(c, lo))' '_mm256_mul_ps(c, _mm256_add_ps(hi, lo))'
+simd_mutant gltf_packed_u8_joints_skipped avx2 fk__convert_packed_avx2 'joint_format == FK_JOINTS_U8 && e < done; e += 16)' \
+'joint_format == FK_JOINTS_U8 && e < done; e += 32)'
 simd_mutant gltf_streams_one_by_joints_alone sse2 fk__check_skin \
 '(const char *)d->weights2 == (const char *)d->weights + 4 * fk__weight_size(d)' '1'
-simd_mutant gltf_second_stream_one_early avx2 fk__convert_lists 'lists->joints + 4, lists->weights + 4);' 'lists->joints + 4, lists->weights + 3);'
+simd_mutant gltf_second_stream_one_early avx2 fk__convert_lists 'lists->joints + 4, lists->weights + 4, NULL);' 'lists->joints + 4, lists->weights + 3, NULL);'
 simd_mutant gltf_u8_joints_in_high_bytes sse2 fk__u8x4_widened@sse2 '_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)bytes), _mm_setzero_si128())' \
 '_mm_unpacklo_epi8(_mm_setzero_si128(), _mm_cvtsi32_si128((int)bytes))'
 
@@ -833,6 +837,12 @@ simd_mutant gltf_u8_joints_in_high_bytes sse2 fk__u8x4_widened@sse2 '_mm_unpackl
 # tables then run past its end), or rigs past the stack's palette not given
 # the fast paths with it.
 simd_mutant scratch_used_when_short sse2 fk__skin 'desc->scratch_size < fk__scratch_sum(' 'desc->scratch_size + 64 < fk__scratch_sum('
+# Rigs past FK__NAMING_PAST bones with scale convert only the bones their
+# vertices name: a list's first influence not named, the second stream not
+# named, the sign bits' rows of named bones left as the scratch held them.
+simd_mutant naming_skips_first_influences avx2 fk__name_bones_of 'for (e = 0; e < count; ++e) {' 'for (e = 1; e < count; ++e) {'
+simd_mutant naming_skips_second_stream sse2 fk__name_bones 'if (d->joints2)' 'if (0)'
+simd_mutant sign_bits_rows_not_cleared avx2 fk__dqs_sign_bits 'memset(flipped + ' 'memset(flipped + 0 * '
 simd_mutant scratch_sign_rows_too_short avx2 fk__dqs_scaled_fast '((size_t)d->transform_count + 63) / 64' '((size_t)d->transform_count + 63) / 128'
 simd_mutant scaled_dqs_four_signs_wrong_bit avx2 fk__dqs_four_signed_weights8 '_mm_andnot_si128(joint, ' \
 '_mm_and_si128(joint, '

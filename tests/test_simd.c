@@ -877,7 +877,7 @@ static void dqs_sign_bits_match_their_definition(void)
                 if (kind == 2 && rng_next() % 8 == 0) q[rng_next() % 4] = NAN;
             }
             for (a = 0; a < (FK__DQS_SIGN_BONES + 1) * FK__DQS_SIGN_WORDS; ++a) flipped[a] = ~(uint64_t)0;
-            fk__dqs_sign_bits(palette, FK__DQS_SCALED_STRIDE, count, FK__DQS_SIGN_WORDS, flipped);
+            fk__dqs_sign_bits(palette, FK__DQS_SCALED_STRIDE, count, FK__DQS_SIGN_WORDS, NULL, flipped);
             for (a = 0; a < count; ++a)
                 for (b = 0; b < count; ++b) {
                     const float *qa = palette + (size_t)a * FK__DQS_SCALED_STRIDE;
@@ -1623,13 +1623,15 @@ static void spread_the_rig(void)
 
 /* A rig of 1000 bones whose vertices use 64 (68 with scale) of them, given
    scratch memory, takes the fast paths and gives, bit for bit, what the rig of
-   those bones alone gives on the stack; the scratch at any alignment. */
+   those bones alone gives on the stack; the scratch at any alignment and
+   holding anything; k = 8 also as two streams, each naming bones the other
+   does not (rigs past FK__NAMING_PAST bones name the bones they convert). */
 static void rigs_of_1000_bones_give_the_bits_of_64(void)
 {
     static const int ks[] = {1, 2, 4, 8};
     char *scratch;
     size_t size;
-    int method, ki, with_normals, misalign = 0;
+    int method, ki, with_normals, streams, misalign = 0;
     for (method = 0; method < METHODS; ++method) {
         skin_function skin = use_method(method);
         if (method < 2) make_bones(3.0f); else make_affine_bones(0);
@@ -1637,9 +1639,23 @@ static void rigs_of_1000_bones_give_the_bits_of_64(void)
         for (ki = 0; ki < 4; ++ki) {
             make_mesh(333, ks[ki]);
             spread_the_rig();
-            for (with_normals = 0; with_normals < 2; ++with_normals) {
-                fk_skin_desc small = packed_desc((const uint16_t (*)[MAX_K])test_mesh.joints, with_normals, out_a);
-                fk_skin_desc big = packed_desc((const uint16_t (*)[MAX_K])spread_joints, with_normals, out_b);
+            for (with_normals = 0; with_normals < 4; ++with_normals) {
+                fk_skin_desc small = packed_desc((const uint16_t (*)[MAX_K])test_mesh.joints, with_normals & 1, out_a);
+                fk_skin_desc big = packed_desc((const uint16_t (*)[MAX_K])spread_joints, with_normals & 1, out_b);
+                streams = with_normals >> 1;
+                if (streams && ks[ki] < 8) continue;
+                if (with_normals == 2) { /* the streams' bones apart: each stream names bones the other does not */
+                    int i, e;
+                    for (i = 0; i < test_mesh.count; ++i)
+                        for (e = 0; e < ks[ki]; ++e)
+                            test_mesh.joints[i][e] = (uint16_t)(test_mesh.joints[i][e] % (used_bones / 2) +
+                                                                (e < 4 ? 0 : used_bones / 2));
+                    spread_the_rig();
+                }
+                if (streams) {
+                    big.joints2 = &spread_joints[0][4]; big.joint2_stride = big.joint_stride;
+                    big.weights2 = &test_mesh.weights[0][4]; big.weight2_stride = big.weight_stride;
+                }
                 big.transforms = affine_bones ? NULL : big_bones;
                 big.matrices = affine_bones ? &big_matrices[0][0] : NULL;
                 big.bind_poses = affine_bones ? big_bind_poses : NULL;
@@ -1647,6 +1663,7 @@ static void rigs_of_1000_bones_give_the_bits_of_64(void)
                 size = fk_skin_scratch_size(&big, skin == fk_skin_dqs ? FK_SKIN_DQS : FK_SKIN_LBS);
                 scratch = (char *)malloc(size + 64);
                 if (!scratch) { fprintf(stderr, "out of memory\n"); exit(1); }
+                memset(scratch, 0xA5, size + 64);
                 big.scratch = scratch + misalign;
                 big.scratch_size = size;
                 misalign = (misalign + 13) % 64;
@@ -1654,8 +1671,9 @@ static void rigs_of_1000_bones_give_the_bits_of_64(void)
                 { fk_result rs = skin(&small), rb = skin(&big);
                 CHECK(rs == FK_OK && rb == FK_OK, "%s k=%d: a call failed: %s, %s", method_name[method], ks[ki],
                       fk_result_description(rs), fk_result_description(rb)); }
-                CHECK(memcmp(out_a, out_b, sizeof out_a) == 0, "%s k=%d%s: 1000 bones give other bits than %d",
-                      method_name[method], ks[ki], with_normals ? " +normals" : "", used_bones);
+                CHECK(memcmp(out_a, out_b, sizeof out_a) == 0, "%s k=%d%s%s: 1000 bones give other bits than %d",
+                      method_name[method], ks[ki], with_normals & 1 ? " +normals" : "", streams ? ", two streams" : "",
+                      used_bones);
                 free(scratch);
             }
         }
@@ -1768,7 +1786,8 @@ static void gltf_formats_give_the_converted_floats_bits(void)
 
 /* The fast paths' normalized weights are glTF's quotients, c / 255.0 and
    c / 65535.0 rounded to float, bit for bit, for every code: in lists of 4,
-   of 8 and of 3 (where the last of each list is converted alone). */
+   of 8 and of 3 (where the last of each list is converted alone), by the
+   tier's loop for packed lists (AVX2's) and by the 4-lane layer's. */
 static void unorm_weights_are_the_quotients_for_every_code(void)
 {
 #if defined(FK__SIMD)
@@ -1776,25 +1795,29 @@ static void unorm_weights_are_the_quotients_for_every_code(void)
     static uint8_t codes8[65536];
     static float converted[65536];
     static const int elements[] = {4, 8, 3};
-    int format, l, c;
+    int format, l, c, tier;
     for (c = 0; c < 65536; ++c) { codes16[c] = (uint16_t)c; codes8[c] = (uint8_t)c; }
     for (format = 0; format < 2; ++format) {
         const int codes = format ? 65536 : 256;
-        for (l = 0; l < 3; ++l) {
+        for (l = 0; l < 6; ++l) {
             fk_skin_desc d;
             int bad = 0, first_bad = -1;
+            tier = l >= 3; /* the tier's loop for packed lists, if it has one; then the 4-lane layer's */
+            l %= 3;
             memset(&d, 0, sizeof d);
             d.influences = elements[l];
             d.weight_format = format ? FK_WEIGHTS_UNORM16 : FK_WEIGHTS_UNORM8;
             memset(converted, 0xff, sizeof converted);
             fk__convert_stream(&d, NULL, 0, format ? (const char *)codes16 : (const char *)codes8,
-                               (size_t)elements[l] * (format ? 2 : 1), codes / elements[l], elements[l], NULL, converted);
+                               (size_t)elements[l] * (format ? 2 : 1), codes / elements[l], elements[l], NULL, converted,
+                               tier ? NULL : fk__fast_paths()->convert_packed);
             for (c = 0; c < codes / elements[l] * elements[l]; ++c) {
                 const float quotient = (float)(c / (format ? 65535.0 : 255.0));
                 if (memcmp(&quotient, &converted[c], sizeof quotient) != 0 && !bad++) first_bad = c;
             }
-            CHECK(!bad, "unorm%d in lists of %d: %d codes are not their quotients (the first %d)", format ? 16 : 8,
-                  elements[l], bad, first_bad);
+            CHECK(!bad, "unorm%d in lists of %d%s: %d codes are not their quotients (the first %d)", format ? 16 : 8,
+                  elements[l], tier ? ", 4 lanes" : "", bad, first_bad);
+            l += 3 * tier;
         }
     }
 #else
