@@ -942,9 +942,12 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
     plain C loop, converting each bone as it is used. With n = transform_count
     it is 64 n bytes for LBS and rigid DQS; 176 n for DQS of bones with scale,
     and besides, centred at the vertex a bit per pair of bones (8 n ceil(n /
-    64)), centred at the bone 128 n; each part rounded up to 64 bytes, plus 64
-    to align them. It depends on the method, transform_count, and for DQS on
-    whether the matrices scale and on dqs_scale_center, not on the vertices.
+    64)), centred at the bone 128 n, and past 128 bones with joint lists
+    n + 4 (n + 1) to name the bones the vertices use (only those are
+    converted); each part rounded up to 64 bytes, plus 64 to align them. It
+    depends on the method, transform_count, and for DQS on whether the
+    matrices scale, on dqs_scale_center and on whether joints is given, not on
+    the vertices.
     @param desc the descriptor (only those fields are read).
     @param method the skinning it is for.
     @return bytes, any alignment; 0 for a NULL descriptor, no bones, or a method
@@ -3921,9 +3924,9 @@ typedef struct fk__skin_layout {
     size_t tangent_stride, out_tangent_stride;
     size_t joint2_stride, weight2_stride;
     int dense;
-    int two_streams; /* a second stream, apart from the first */
-    const int *named_bones; /* the bones the vertices name, their count first, or NULL (see fk__skin()) */
-    int converted;   /* joints or weights not uint16_t and float, or two streams */
+    int two_streams;        /* a second stream, apart from the first */
+    int converted;          /* joints or weights not uint16_t and float, or two streams */
+    const int *named_bones; /* the bones the vertices name, their count first, or NULL: all (fk__skin()) */
 } fk__skin_layout;
 
 static fk_result fk__check_stride(size_t *stride, size_t element, size_t alignment, const void *pointer,
@@ -4566,7 +4569,7 @@ static void fk__dqs_centre_at_vertex(float out[FK__DQS_SCALED_STRIDE])
 /* A bone's palette entry for DQS with scale (see above); a rigid matrix gives
    its own dual quaternion and the identity scale part. */
 static FK__SMALL void fk__dqs_scaled_bone(const float matrix[12], const fk_rigid *bind, int centre_at_vertex,
-                                float out[FK__DQS_SCALED_STRIDE])
+                                          float out[FK__DQS_SCALED_STRIDE])
 {
     double m[12], b[12], posed[12], x[3], y[3], z[3], rest_y[3], rx[3], ry[3], rz[3], rotation[9], b_inverse_r[9];
     double stretch[9], scale[9];
@@ -4801,9 +4804,10 @@ static FK__NOINLINE fk_result fk__skin_on_stack(const fk_skin_desc *desc, const 
    only the bones their vertices name: such a bone costs a polar
    decomposition and, centred at the vertex, a row of sign bits as long as
    the rig, far more than the pass over the joint lists that names them. The
-   scratch then begins with a mark a bone and the list of those marked (its
-   length first); over-naming is harmless, so the pass names every index in
-   range and skips the others, which the skinning reports as ever. */
+   scratch then holds after the palette a mark a bone and the list of those
+   marked (its length first); naming too many is harmless, so the pass names
+   every index in range and skips the others, which the skinning reports as
+   ever. */
 #define FK__NAMING_PAST 128
 
 static int fk__names_bones(const fk_skin_desc *d) { return d->transform_count > FK__NAMING_PAST && d->joints; }
@@ -4854,9 +4858,9 @@ static fk_result fk__skin(const fk_skin_desc *desc, const fk__skin_layout *layou
         return fk__skin_on_stack(desc, layout, bone_floats, convert, fast, reference);
     palette = (char *)fk__align64_bytes(desc->scratch);
     if (naming) {
-        fk__name_bones(desc, layout, (unsigned char *)palette + palette_bytes,
-                       (int *)(void *)(palette + palette_bytes + fk__round64((size_t)desc->transform_count, 1)));
-        named.named_bones = (const int *)(const void *)(palette + palette_bytes + fk__round64((size_t)desc->transform_count, 1));
+        int *list = (int *)(void *)(palette + palette_bytes + fk__round64((size_t)desc->transform_count, 1));
+        fk__name_bones(desc, layout, (unsigned char *)palette + palette_bytes, list);
+        named.named_bones = list;
     }
     return fk__skin_with(desc, &named, (float *)(void *)palette, bone_floats, convert, palette + palette_bytes + naming,
                          fast, reference);
@@ -10398,18 +10402,24 @@ static FK__ALWAYS_INLINE void fk__convert_weights(const char *p, fk_weight_forma
    of 4 (glTF's) have a loop for each format, with nothing tested inside it;
    other counts one loop, whose tests of the formats are predicted. */
 static FK__NOINLINE FK__SMALL void fk__convert_stream(const fk_skin_desc *d, const char *joints, size_t joint_stride,
-                                            const char *weights, size_t weight_stride, int count, int elements,
-                                            uint16_t *out_joints, float *out_weights,
-                                            size_t (*packed)(const char *, fk_joint_format, const char *,
-                                                             fk_weight_format, size_t, uint16_t *, float *))
+                                                      const char *weights, size_t weight_stride, int count,
+                                                      int elements, uint16_t *out_joints, float *out_weights,
+                                                      size_t (*packed)(const char *, fk_joint_format, const char *,
+                                                                       fk_weight_format, size_t, uint16_t *, float *))
 {
     const size_t k = (size_t)d->influences, joint_size = fk__joint_size(d), weight_size = fk__weight_size(d);
     size_t v, n = (size_t)count, done;
     if (packed && elements == d->influences && (!joints || joint_stride == k * joint_size) &&
         (!weights || weight_stride == k * weight_size)) { /* one list of count k; its last few below */
         done = packed(joints, d->joint_format, weights, d->weight_format, n * k, out_joints, out_weights);
-        if (joints) joints += done * joint_size, out_joints += done;
-        if (weights) weights += done * weight_size, out_weights += done;
+        if (joints) {
+            joints += done * joint_size;
+            out_joints += done;
+        }
+        if (weights) {
+            weights += done * weight_size;
+            out_weights += done;
+        }
         elements = (int)(n * k - done);
         n = 1;
     }

@@ -219,6 +219,8 @@ static float big_scaled_bones[BIG_RIG][12];
 static uint16_t *big_joints;   /* joints[4] spread over the big rig */
 static uint8_t *joints_u8, *weights_u8; /* joints[4] as uint8_t, weights[4] as unorm8 codes */
 static uint16_t *weights_u16;  /* and as unorm16 codes */
+static uint16_t *joints_apart[2]; /* joints[8] as two arrays of 4 a vertex, */
+static float *weights_apart[2];   /* and weights[8] */
 static void *scratch;          /* SCRATCH_BYTES for the big rig's calls */
 
 static void *allocate(size_t bytes)
@@ -306,6 +308,14 @@ static void make_data(void)
         weights_u8[i] = (uint8_t)(weights[4][i] * 255.0f + 0.5f);
         weights_u16[i] = (uint16_t)(weights[4][i] * 65535.0f + 0.5f);
     }
+    for (e = 0; e < 2; ++e) {
+        joints_apart[e] = (uint16_t *)allocate(2 * 4 * n);
+        weights_apart[e] = (float *)allocate(4 * 4 * n);
+        for (i = 0; i < 4 * n; ++i) {
+            joints_apart[e][i] = joints[8][i / 4 * 8 + 4 * (size_t)e + i % 4];
+            weights_apart[e][i] = weights[8][i / 4 * 8 + 4 * (size_t)e + i % 4];
+        }
+    }
     /* memcpy moves half of a case's bytes each way: at most (12 + 16 + 32 + 12 + 24) / 2 per vertex */
     copy_source = (unsigned char *)allocate(bytes_per_vertex(MAX_K, 1) / 2 * n);
     copy_target = (unsigned char *)allocate(bytes_per_vertex(MAX_K, 1) / 2 * n);
@@ -320,7 +330,8 @@ typedef struct job {
     int affine;        /* skin with scaled_bones, as matrices */
     int at_bone;       /* and DQS centres their scale parts at the bone */
     int big;           /* k = 4 on the rig of 1000 bones, its palette in scratch memory */
-    int format;        /* k = 4: 1 uint8_t joints and unorm8 weights, 2 unorm16 weights; k = 8: 3 two streams */
+    int format;        /* k = 4: 1 uint8_t joints and unorm8 weights, 2 unorm16 weights; k = 8: 3 two streams
+                          side by side in each vertex's lists, 4 two streams in arrays apart */
 } job;
 
 static void run_memcpy(void *context)
@@ -390,6 +401,10 @@ static fk_skin_desc job_desc(const job *j)
         d.joint_stride = 8 * sizeof(uint16_t); d.weight_stride = 8 * sizeof(float);
         d.joints2 = joints[8] + 8 * first + 4; d.joint2_stride = d.joint_stride;
         d.weights2 = weights[8] + 8 * first + 4; d.weight2_stride = d.weight_stride;
+    }
+    if (j->format == 4) { /* the same lists as two arrays of 4 a vertex */
+        d.joints = joints_apart[0] + 4 * first; d.joints2 = joints_apart[1] + 4 * first;
+        d.weights = weights_apart[0] + 4 * first; d.weights2 = weights_apart[1] + 4 * first;
     }
     if (j->big) {
         d.joints = big_joints + 4 * first;
@@ -596,16 +611,17 @@ static void bench_inputs(int n)
         print_ratios("1000/64 bones", ratios, "");
     }
     printf("%d vertices +normals: glTF's formats against uint16_t joints and float weights (median ms, min-max)\n", n);
-    for (method = 0; method < 6; ++method) {
-        const int format = 1 + method % 3, dqs = method >= 3;
+    for (method = 0; method < 8; ++method) {
+        const int format = 1 + method % 4, dqs = method >= 4;
         job plain = {0, 0, 4, 1, 0, 0, 0, 0, 0, 0, 0, 0}, coded;
         timing t;
         paired_ratios ratios;
-        plain.end = n; plain.dqs = dqs; plain.k = format == 3 ? 8 : 4;
+        plain.end = n; plain.dqs = dqs; plain.k = format >= 3 ? 8 : 4;
         coded = plain; coded.format = format;
         t = time_paired(run_skin, &coded, run_skin, &plain, calls, &ratios);
         snprintf(name, sizeof name, "%s %s", dqs ? "DQS" : "LBS",
-                 format == 1 ? "k=4 u8, unorm8" : format == 2 ? "k=4 unorm16" : "k=8 two streams");
+                 format == 1 ? "k=4 u8, unorm8" : format == 2 ? "k=4 unorm16"
+                 : format == 3 ? "k=8 two streams" : "k=8 two arrays");
         print_row(name, n, bytes_per_vertex(plain.k, 1), t, 0.0, 0.0);
         print_ratios("format/float", ratios, "");
     }
