@@ -6,8 +6,8 @@
    misaligned or overflowing, joint indices in and out of range, weights of any
    sign and sum, rigid transforms or affine matrices (or both, an error; with
    bind poses for DQS with scale, either centre) and vertex data with special
-   values, and sometimes the output written over the
-   input. Every buffer is an exactly sized heap block whose
+   values, and sometimes the output written over the input, or scratch memory
+   of fk_skin_scratch_size() bytes given. Every buffer is an exactly sized heap block whose
    padding between records holds a sentinel. Invariants:
      - fk_skin_validate() reports an error exactly when the descriptor has one, and
        the error it names is one the descriptor has;
@@ -27,6 +27,7 @@
 #define SENTINEL 0xA5
 #define MODERATE 1e15
 #define DENORMAL_STEP 1.4013e-45 /* the smallest positive float */
+#define SCRATCH_LIMIT (16u << 20) /* larger scratch (DQS with scale of tens of thousands of bones) is not given */
 
 static size_t decode_stride(fuzz_input *in, size_t element, size_t alignment)
 {
@@ -476,8 +477,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     for (i = 0; i < 2; ++i) {
         int dqs = i == 1, vertex, written_up_to;
+        const size_t scratch_size = fk_skin_scratch_size(d, dqs ? FK_SKIN_DQS : FK_SKIN_LBS);
         reset_buffers(&c);
+        d->scratch = NULL;
+        d->scratch_size = 0;
+        if ((nulls & 4) && scratch_size <= SCRATCH_LIMIT) { /* the fast paths for any rig, in an exact block */
+            d->scratch = fuzz_alloc(scratch_size);
+            d->scratch_size = scratch_size;
+        }
         r = dqs ? fk_skin_dqs(d) : fk_skin_lbs(d);
+        free(d->scratch);
+        d->scratch = NULL;
         /* validation for the method says exactly what the method returns; DQS
            also refuses affine bones with scale without bind poses, before
            writing anything (so before it meets a bad joint index) */
