@@ -28,8 +28,8 @@
          targets, two-bone and aim IK, retargeting between rigs;
        - weight repair, subtree updates, Jacobians of FK and LBS, and a damped
          least squares IK step;
-       - the centres of rotation of skinning with optimized centres (Le and
-         Hodgins 2016), precomputed from the rest mesh.
+       - skinning with optimized centres of rotation (Le and Hodgins 2016),
+         the centres precomputed from the rest mesh.
      No heap allocation, no global state, no I/O: every function is reentrant and
      may be called from any number of threads at once on separate outputs.
 
@@ -269,7 +269,8 @@ typedef enum fk_weight_format {
 /** @brief A skinning method, for what depends on it (fk_skin_validate()). */
 typedef enum fk_skin_method {
     FK_SKIN_LBS = 0, /**< linear blend skinning, fk_skin_lbs() */
-    FK_SKIN_DQS = 1  /**< dual quaternion skinning, fk_skin_dqs() */
+    FK_SKIN_DQS = 1, /**< dual quaternion skinning, fk_skin_dqs() */
+    FK_SKIN_COR = 2  /**< skinning with centres of rotation, fk_skin_cor() */
 } fk_skin_method;
 
 /** @brief What to skin and where to write it; see fk_skin_lbs().
@@ -865,8 +866,8 @@ FK_LBS_DEF fk_result fk_forward_engine_rigid(const fk_skeleton *skeleton, const 
 /** @brief Checks a skinning descriptor completely, every joint index included,
     without writing anything: it returns what fk_skin_lbs() (@p method
     FK_SKIN_LBS) or fk_skin_dqs() (FK_SKIN_DQS) would return, which make the
-    same checks as they go. Call it first when a bad index must leave the output
-    untouched.
+    same checks as they go (FK_SKIN_COR: fk_skin_cor()'s, but for its centres).
+    Call it first when a bad index must leave the output untouched.
     @param desc the descriptor. @param method the skinning it is for.
     @return FK_OK or the first error found; FK_ERROR_INVALID_OPTION for a method
     it does not name. */
@@ -944,10 +945,10 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
     and besides, centred at the vertex a bit per pair of bones (8 n ceil(n /
     64)), centred at the bone 128 n, and past 128 bones with joint lists
     n + 4 (n + 1) to name the bones the vertices use (only those are
-    converted); each part rounded up to 64 bytes, plus 64 to align them. It
-    depends on the method, transform_count, and for DQS on whether the
-    matrices scale, on dqs_scale_center and on whether joints is given, not on
-    the vertices.
+    converted); 80 n for fk_skin_cor(), 128 n with scale; each part rounded up
+    to 64 bytes, plus 64 to align them. It depends on the method,
+    transform_count, and for DQS and CoR on whether the matrices scale, for DQS
+    on dqs_scale_center and on whether joints is given, not on the vertices.
     @param desc the descriptor (only those fields are read).
     @param method the skinning it is for.
     @return bytes, any alignment; 0 for a NULL descriptor, no bones, or a method
@@ -1242,14 +1243,14 @@ typedef struct fk_morph_desc {
 FK_LBS_DEF fk_result fk_morph_apply(const fk_morph_desc *desc);
 
 /* ============================================================================
-   Centres of rotation: precompute
+   Centres of rotation
    ============================================================================ */
 
 /* Skinning with optimized centres of rotation (Le and Hodgins 2016) moves each
    vertex rigidly about a centre of its own, computed once from the rest mesh
    and the weights: the weighted mean of the surface whose weights resemble the
-   vertex's. This section computes the centres; docs/skinning.md has the
-   formulas. */
+   vertex's. This section computes the centres and skins with them;
+   docs/skinning.md has the formulas. */
 
 /** @brief How fk_cor_centers() samples the rest mesh's surface. */
 typedef enum fk_cor_sampling {
@@ -1349,6 +1350,42 @@ FK_LBS_DEF fk_result fk_cor_workspace_size(const fk_cor_desc *desc, size_t *out_
     vertex visits the samples listed under each pair of its bones. */
 FK_LBS_DEF fk_result fk_cor_centers(const fk_cor_desc *desc, int first_vertex, int vertex_count, void *workspace,
                                     size_t workspace_bytes, float *out_centers, size_t out_stride);
+
+/** @brief Skinning with optimized centres of rotation (Le and Hodgins 2016): each
+    vertex v turns by the blend of its bones' rotations about its centre p*
+    (from fk_cor_centers()), and the centre moves as LBS moves it:
+
+        v' = R (v - p*) + sum_k w_k M_k p*,   R the rotation of q = sum_k +-w_k q_k,
+
+    the rotations q_k signed into the hemisphere of the most heavily weighted
+    influence, as fk_skin_dqs() signs them, and q normalized (the weights' scale
+    does not matter to R). Normals turn by R; so do tangents' x y z; both are
+    renormalized, and a tangent's w is copied unchanged. A vertex whose centre
+    is its own position moves exactly as fk_skin_lbs() moves it (the same
+    position bits, but for the sign of a zero), and one whose weights are all
+    zero keeps its rest position, normal and tangent.
+
+    Bones given as matrices with scale or shear are split as fk_skin_dqs()
+    splits them (the same bind poses needed; dqs_scale_center is not read) into
+    a rotation R_k and a scale part [S_k | c_k] with M_k = [R_k | t_k] [S_k | c_k]:
+    then v' = R S (v - p*) + sum_k w_k M_k p*, with S = sum_k w_k S_k / sum_k w_k.
+    Every S_k = I gives the rigid formula; a vertex weighted to one bone moves by
+    that bone's matrix; a uniform scale s of the whole rig about a point scales
+    the skinned mesh by s about it. Normals go through the cofactors of S, tangents
+    through S, then both turn by R.
+    @param desc what to skin, as for fk_skin_lbs().
+    @param centers the vertices' centres of rotation, x y z per vertex, indexed as
+    desc->positions (required, even with no vertices).
+    @param center_stride bytes between centres; 0 = 12.
+    @return as fk_skin_lbs(); FK_ERROR_NULL_ARGUMENT for NULL centres,
+    FK_ERROR_INVALID_STRIDE for their stride, FK_ERROR_MISSING_BIND_POSES for
+    matrices with scale without bind poses: all before anything is written.
+    @remark The result of a vertex depends on its own data and the bones alone,
+    as for fk_skin_lbs(): the same bits in any layout, in place or not, whatever
+    the range of a call (advance @p centers with the descriptor's pointers).
+    fk_skin_validate() and fk_skin_scratch_size() take FK_SKIN_COR. This call
+    has no fast path yet: it runs the plain C loop. */
+FK_LBS_DEF fk_result fk_skin_cor(const fk_skin_desc *desc, const float *centers, size_t center_stride);
 
 /* ============================================================================
    Weights
@@ -4061,8 +4098,8 @@ FK_LBS_DEF fk_result fk_skin_validate(const fk_skin_desc *desc, fk_skin_method m
     fk__skin_layout layout;
     fk_result result = fk__check_skin(desc, &layout);
     int i, k, scaled;
-    if (result == FK_OK && method != FK_SKIN_LBS && method != FK_SKIN_DQS) return FK_ERROR_INVALID_OPTION;
-    if (result == FK_OK && method == FK_SKIN_DQS) result = fk__dqs_bones_scaled(desc, &scaled);
+    if (result == FK_OK && (unsigned)method > FK_SKIN_COR) return FK_ERROR_INVALID_OPTION;
+    if (result == FK_OK && method != FK_SKIN_LBS) result = fk__dqs_bones_scaled(desc, &scaled);
     if (result != FK_OK || layout.dense) return result;
     for (i = 0; i < desc->vertex_count; ++i)
         for (k = 0; k < desc->influences; ++k)
@@ -4876,13 +4913,20 @@ static size_t fk__dqs_scaled_table_bytes(const fk_skin_desc *d)
     return fk__round64(n, sizeof(uint64_t) * ((n + 63) / 64));
 }
 
+/* fk_skin_cor()'s palette entries (Centres of rotation: skinning): an LBS
+   bone, its unit rotation, and with scale the scale part's linear columns. */
+#define FK__COR_BONE_FLOATS 20
+#define FK__COR_SCALED_FLOATS 32
+
 FK_LBS_DEF size_t fk_skin_scratch_size(const fk_skin_desc *desc, fk_skin_method method)
 {
     int scaled = 0;
     size_t n;
-    if (!desc || desc->transform_count <= 0 || (method != FK_SKIN_LBS && method != FK_SKIN_DQS)) return 0;
+    if (!desc || desc->transform_count <= 0 || (unsigned)method > FK_SKIN_COR) return 0;
     n = (size_t)desc->transform_count;
-    if (method == FK_SKIN_DQS) (void)fk__dqs_bones_scaled(desc, &scaled);
+    if (method != FK_SKIN_LBS) (void)fk__dqs_bones_scaled(desc, &scaled);
+    if (method == FK_SKIN_COR)
+        return fk__scratch_sum(fk__round64(n, (scaled ? FK__COR_SCALED_FLOATS : FK__COR_BONE_FLOATS) * sizeof(float)), 0);
     if (!scaled) return fk__scratch_sum(fk__round64(n, FK__LBS_BONE_FLOATS * sizeof(float)), 0);
     return fk__scratch_sum(fk__round64(n, FK__DQS_SCALED_STRIDE * sizeof(float)),
                            fk__scratch_sum(fk__naming_bytes(desc), fk__dqs_scaled_table_bytes(desc)) - 64);
@@ -6077,6 +6121,150 @@ FK_LBS_DEF fk_result fk_cor_centers(const fk_cor_desc *desc, int first_vertex, i
         if (state == 0 || state == 3) memcpy(out, fk__float_at(desc->positions, c.position_stride, v), 3 * sizeof(float));
     }
     return FK_OK;
+}
+
+/* ---- Centres of rotation: skinning --------------------------------------------
+   fk_skin_cor() runs the skinning functions' driver (fk__skin(): palette in the
+   scratch or on the stack, else bones converted as used) with the descriptor
+   inside a larger struct that also carries the centres: the loop gets the
+   descriptor's address back and finds them beside it. A palette entry is the
+   bone's LBS matrix by columns (fk__lbs_bone()), which moves the centre, then
+   its unit rotation, which is blended, and with scale the linear part of its
+   scale part by columns (fk__dqs_scaled_bone()'s), whose first column's fourth
+   place holds a 1 so that blending it sums the weights. */
+
+typedef struct fk__cor_skin {
+    fk_skin_desc desc; /* first: its address is the struct's */
+    const float *centers;
+    size_t center_stride;
+    int scaled;
+} fk__cor_skin;
+
+static void fk__cor_bone_of(const fk_skin_desc *d, int joint, float *out)
+{
+    fk_rigid bone;
+    fk__lbs_bone_of(d, joint, out);
+    if (d->matrices) {
+        bone = fk_rigid_from_mat34(d->matrices + 12 * (size_t)joint);
+        fk__unit_rotation(&bone.q, out + FK__LBS_BONE_FLOATS);
+    } else {
+        fk__unit_rotation(&d->transforms[joint].q, out + FK__LBS_BONE_FLOATS);
+    }
+}
+
+static void fk__cor_scaled_bone_of(const fk_skin_desc *d, int joint, float *out)
+{
+    float parts[FK__DQS_SCALED_STRIDE];
+    fk__lbs_bone_of(d, joint, out);
+    fk__dqs_scaled_bone(d->matrices + 12 * (size_t)joint, &d->bind_poses[joint], 0, parts);
+    memcpy(out + FK__LBS_BONE_FLOATS, parts, 4 * sizeof(float));
+    memcpy(out + FK__LBS_BONE_FLOATS + 4, parts + FK__DQS_SCALE_AT, 12 * sizeof(float));
+}
+
+/* A 3x3 matrix stored by columns of four floats, as the palettes store it, times v. */
+static fk_vec3 fk__mat3_columns_apply(const float *m, fk_vec3 v)
+{
+    return fk_vec3_make(m[0] * v.x + m[4] * v.y + m[8] * v.z, m[1] * v.x + m[5] * v.y + m[9] * v.z,
+                        m[2] * v.x + m[6] * v.y + m[10] * v.z);
+}
+
+/* The plain loop over vertices [begin, end): its bones from the palette or,
+   with a NULL palette, from the cache. */
+static FK__SMALL fk_result fk__cor_reference_from(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                                        fk__bone_cache *cache, int begin, int end)
+{
+    const fk__cor_skin *s = (const fk__cor_skin *)(const void *)d;
+    const size_t stride = s->scaled ? FK__COR_SCALED_FLOATS : FK__COR_BONE_FLOATS;
+    const float *b;
+    int i, k, e;
+    for (i = begin; i < end; ++i) {
+        float blend[FK__LBS_BONE_FLOATS] = {0.0f}, scale[FK__LBS_BONE_FLOATS] = {0.0f}, norm2, largest;
+        fk_quat q = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f), pivot;
+        fk_vec3 p, c, n, moved;
+        fk__tangent tangent = {{0.0f, 0.0f, 0.0f}, {0}};
+        for (k = 0; k < d->influences; ++k)
+            if (fk__influence_joint(d, layout, i, k) < 0) return FK_ERROR_JOINT_OUT_OF_RANGE;
+        k = fk__influence_joint(d, layout, i, fk__heaviest(d, layout, i));
+        b = (palette ? palette + (size_t)k * stride : fk__cached_bone(d, cache, k)) + FK__LBS_BONE_FLOATS;
+        pivot = fk_quat_make(b[0], b[1], b[2], b[3]);
+        for (k = 0; k < d->influences; ++k) {
+            const int joint = fk__influence_joint(d, layout, i, k);
+            const float weight = fk__influence_weight(d, layout, i, k);
+            float w;
+            b = palette ? palette + (size_t)joint * stride : fk__cached_bone(d, cache, joint);
+            for (e = 0; e < FK__LBS_BONE_FLOATS; ++e) blend[e] += weight * b[e];
+            b += FK__LBS_BONE_FLOATS;
+            /* the heaviest influence's hemisphere, as fk__dqs_reference_from() */
+            w = fk_quat_dot(pivot, fk_quat_make(b[0], b[1], b[2], b[3])) < 0.0f ? -weight : weight;
+            q = fk_quat_make(q.x + w * b[0], q.y + w * b[1], q.z + w * b[2], q.w + w * b[3]);
+            for (e = 0; s->scaled && e < 12; ++e) scale[e] += weight * b[4 + e];
+        }
+        /* Read the whole vertex before writing: the output may be the input. */
+        p = fk__load3(fk__float_at(d->positions, layout->position_stride, i));
+        c = fk__load3(fk__float_at(s->centers, s->center_stride, i));
+        n = d->normals ? fk__load3(fk__float_at(d->normals, layout->normal_stride, i)) : p;
+        if (d->tangents) tangent = fk__load_tangent(fk__float_at(d->tangents, layout->tangent_stride, i));
+        norm2 = fk_quat_dot(q, q);
+        largest = fk__quat_largest_magnitude(q);
+        if (!(norm2 >= FLT_MIN && norm2 <= FLT_MAX) && largest > 0.0f && largest <= FLT_MAX) {
+            q = fk__quat_divide(q, largest); /* tiny or huge weights: only R's direction counts */
+            norm2 = fk_quat_dot(q, q);
+        }
+        if (norm2 != 0.0f) { /* all weights zero: the rest vertex; NaN stays NaN */
+            q = fk__quat_scale(q, 1.0f / sqrtf(norm2));
+            p = fk_vec3_sub(p, c);
+            if (s->scaled && scale[3] != 0.0f) { /* scale[3]: the weights' sum */
+                const float total = scale[3];
+                for (e = 0; e < 12; ++e) scale[e] /= total;
+                p = fk__mat3_columns_apply(scale, p);
+                if (d->normals) n = fk__cofactor_normal(scale, n);
+                tangent.xyz = fk__mat3_columns_apply(scale, tangent.xyz);
+            }
+            moved = fk__mat3_columns_apply(blend, c);
+            p = fk_vec3_add(fk_quat_rotate(q, p), fk_vec3_make(moved.x + blend[12], moved.y + blend[13], moved.z + blend[14]));
+            n = fk_vec3_normalize(fk_quat_rotate(q, n));
+            tangent.xyz = fk_vec3_normalize(fk_quat_rotate(q, tangent.xyz));
+        }
+        fk__store3(fk__out_at(d->out_positions, layout->out_position_stride, i), p);
+        if (d->normals) fk__store3(fk__out_at(d->out_normals, layout->out_normal_stride, i), n);
+        if (d->tangents) fk__store_tangent(fk__out_at(d->out_tangents, layout->out_tangent_stride, i), tangent.xyz, &tangent);
+    }
+    return FK_OK;
+}
+
+static FK__NOINLINE fk_result fk__cor_reference(const fk_skin_desc *d, const fk__skin_layout *layout,
+                                                const float *palette, int begin, int end)
+{
+    fk__bone_cache cache;
+    if (palette) return fk__cor_reference_from(d, layout, palette, NULL, begin, end);
+    fk__bone_cache_start(&cache, ((const fk__cor_skin *)(const void *)d)->scaled ? fk__cor_scaled_bone_of
+                                                                                 : fk__cor_bone_of);
+    return fk__cor_reference_from(d, layout, NULL, &cache, begin, end);
+}
+
+/* No fast path yet: the driver then runs the plain loop. */
+static int fk__cor_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, void *tables,
+                        fk_result *result)
+{
+    (void)d; (void)layout; (void)palette; (void)tables; (void)result;
+    return 0;
+}
+
+FK_LBS_DEF fk_result fk_skin_cor(const fk_skin_desc *desc, const float *centers, size_t center_stride)
+{
+    fk__cor_skin s;
+    fk__skin_layout layout;
+    fk_result result = fk__check_skin(desc, &layout);
+    if (result == FK_OK && !centers) result = FK_ERROR_NULL_ARGUMENT;
+    if (result == FK_OK)
+        result = fk__check_stride(&center_stride, 3 * sizeof(float), sizeof(float), centers, desc->vertex_count);
+    if (result == FK_OK) result = fk__dqs_bones_scaled(desc, &s.scaled);
+    if (result != FK_OK) return result;
+    s.desc = *desc;
+    s.centers = centers;
+    s.center_stride = center_stride;
+    return fk__skin(&s.desc, &layout, s.scaled ? FK__COR_SCALED_FLOATS : FK__COR_BONE_FLOATS, 0,
+                    s.scaled ? fk__cor_scaled_bone_of : fk__cor_bone_of, fk__cor_fast, fk__cor_reference);
 }
 
 /* ---- Weights -----------------------------------------------------------------

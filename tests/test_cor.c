@@ -548,6 +548,477 @@ static void test_bad_input_writes_nothing(void)
     free(workspace);
 }
 
+/* ---- Skinning with the centres (fk_skin_cor) ----------------------------------- */
+
+/* A posed mesh: the mesh's vertices with normals and tangents, bones, centres. */
+typedef struct skinned {
+    float normals[MAX_V][3], tangents[MAX_V][4], centres[MAX_V][3];
+    float out_positions[MAX_V][3], out_normals[MAX_V][3], out_tangents[MAX_V][4];
+    fk_rigid bones[BONES];
+} skinned;
+
+static fk_skin_desc skin_desc_of(const mesh *m, skinned *s)
+{
+    fk_skin_desc d;
+    memset(&d, 0, sizeof d);
+    d.vertex_count = m->vertex_count;
+    d.influences = K;
+    d.positions = &m->positions[0][0];
+    d.normals = &s->normals[0][0];
+    d.tangents = &s->tangents[0][0];
+    d.joints = &m->joints[0][0];
+    d.weights = &m->weights[0][0];
+    d.transforms = s->bones;
+    d.transform_count = BONES;
+    d.out_positions = &s->out_positions[0][0];
+    d.out_normals = &s->out_normals[0][0];
+    d.out_tangents = &s->out_tangents[0][0];
+    return d;
+}
+
+/* Random unit normals and tangents (w +-1), the mesh's centres, random bones. */
+static void make_skinned(const mesh *m, skinned *s)
+{
+    fk_cor_desc d = desc_of(m);
+    int v, j;
+    memset(s, 0, sizeof *s);
+    for (v = 0; v < m->vertex_count; ++v) {
+        const fk_vec3 n = fk_vec3_normalize(random_vec3(1.0f)), t = fk_vec3_normalize(random_vec3(1.0f));
+        s->normals[v][0] = n.x; s->normals[v][1] = n.y; s->normals[v][2] = n.z;
+        s->tangents[v][0] = t.x; s->tangents[v][1] = t.y; s->tangents[v][2] = t.z;
+        s->tangents[v][3] = rng_below(2) ? 1.0f : -1.0f;
+    }
+    CHECK(centres(&d, 0, m->vertex_count, &s->centres[0][0]) == FK_OK, "centres fail");
+    for (j = 0; j < BONES; ++j) s->bones[j] = fk_rigid_make(random_quat(), random_vec3(1.0f));
+}
+
+static void rotate_double(const double q[4], const double v[3], double out[3])
+{
+    const double tx = 2.0 * (q[1] * v[2] - q[2] * v[1]), ty = 2.0 * (q[2] * v[0] - q[0] * v[2]),
+                 tz = 2.0 * (q[0] * v[1] - q[1] * v[0]);
+    out[0] = v[0] + q[3] * tx + (q[1] * tz - q[2] * ty);
+    out[1] = v[1] + q[3] * ty + (q[2] * tx - q[0] * tz);
+    out[2] = v[2] + q[3] * tz + (q[0] * ty - q[1] * tx);
+}
+
+static void unit_double(double *v, int n)
+{
+    double length = 0.0;
+    int e;
+    for (e = 0; e < n; ++e) length += v[e] * v[e];
+    length = sqrt(length);
+    for (e = 0; e < n; ++e) v[e] = length > 0.0 ? v[e] / length : 0.0;
+}
+
+/* The formula in double: q = sum_k +-w_k q_k in the heaviest influence's (the
+   first of equals) hemisphere, v' = R (v - c) + sum_k w_k (R_k c + t_k); normals
+   and tangents turned by R. Returns 0 where a rotation is within 1e-3 of the
+   hemisphere's edge (a discontinuity, where rounding may choose either side). */
+static int skin_reference(const mesh *m, const skinned *s, int v, double p[3], double n[3], double t[3])
+{
+    double bone_q[K][4], q[4] = {0.0, 0.0, 0.0, 0.0}, c[3], x[3], moved[3];
+    int k, e, heaviest = 0;
+    for (k = 0; k < K; ++k) {
+        const fk_quat b = s->bones[m->joints[v][k]].q;
+        bone_q[k][0] = b.x; bone_q[k][1] = b.y; bone_q[k][2] = b.z; bone_q[k][3] = b.w;
+        unit_double(bone_q[k], 4);
+        if (m->weights[v][k] > m->weights[v][heaviest]) heaviest = k;
+    }
+    for (e = 0; e < 3; ++e) { c[e] = s->centres[v][e]; p[e] = 0.0; }
+    for (k = 0; k < K; ++k) {
+        const double w = m->weights[v][k], *b = bone_q[k];
+        const double dot = b[0] * bone_q[heaviest][0] + b[1] * bone_q[heaviest][1] + b[2] * bone_q[heaviest][2] +
+                           b[3] * bone_q[heaviest][3];
+        const fk_vec3 bt = s->bones[m->joints[v][k]].t;
+        if (w != 0.0 && fabs(dot) < 1e-3) return 0;
+        for (e = 0; e < 4; ++e) q[e] += (dot < 0.0 ? -w : w) * b[e];
+        rotate_double(b, c, moved);
+        p[0] += w * (moved[0] + bt.x); p[1] += w * (moved[1] + bt.y); p[2] += w * (moved[2] + bt.z);
+    }
+    if (q[0] == 0.0 && q[1] == 0.0 && q[2] == 0.0 && q[3] == 0.0) { /* all weights zero: the rest vertex */
+        for (e = 0; e < 3; ++e) { p[e] = m->positions[v][e]; n[e] = s->normals[v][e]; t[e] = s->tangents[v][e]; }
+        return 1;
+    }
+    unit_double(q, 4);
+    for (e = 0; e < 3; ++e) { x[e] = m->positions[v][e] - c[e]; moved[e] = s->normals[v][e]; }
+    rotate_double(q, x, x);
+    for (e = 0; e < 3; ++e) p[e] += x[e];
+    rotate_double(q, moved, n);
+    for (e = 0; e < 3; ++e) moved[e] = s->tangents[v][e];
+    rotate_double(q, moved, t);
+    return 1;
+}
+
+/* Largest distance of positions over the diagonal, and of normals and tangents, from the double formula. */
+static double skin_worst_seen;
+static void compare_with_reference(const mesh *m, const skinned *s, double *position, double *direction, int *skipped)
+{
+    int v, e;
+    *position = *direction = 0.0;
+    for (v = 0; v < m->vertex_count; ++v) {
+        double p[3], n[3], t[3];
+        if (!skin_reference(m, s, v, p, n, t)) { ++*skipped; continue; }
+        for (e = 0; e < 3; ++e) {
+            *position = fmax(*position, fabs(s->out_positions[v][e] - p[e]) / diagonal(m));
+            *direction = fmax(*direction, fabs(s->out_normals[v][e] - n[e]));
+            *direction = fmax(*direction, fabs(s->out_tangents[v][e] - t[e]));
+        }
+        CHECK(!memcmp(&s->out_tangents[v][3], &s->tangents[v][3], sizeof(float)), "vertex %d: tangent w changed", v);
+    }
+}
+
+/* Worked example: a vertex weighted 0.6 to the identity and 0.4 to a turn of 200
+   degrees about z. The heaviest influence's hemisphere takes the second as a
+   turn of -160 degrees: q = 0.6 (0,0,0,1) + 0.4 (0,0,-sin 100, -cos 100), a
+   turn of about -48 degrees (a running sum started at the lighter bone would
+   turn the other way, about +92). The centre is the origin, which the bones
+   keep, so v' = R v; negating the second bone's quaternion gives the same bits. */
+static void test_skin_hemisphere_of_the_heaviest(void)
+{
+    const float position[3] = {1.0f, 0.0f, 0.0f}, centre[3] = {0.0f, 0.0f, 0.0f}, weights[2] = {0.6f, 0.4f};
+    const uint16_t joints[2] = {0, 1};
+    const double half = 100.0 * 3.14159265358979323846 / 180.0;
+    double qz = 0.4 * -sin(half), qw = 0.6 + 0.4 * -cos(half), angle;
+    fk_rigid bones[2];
+    float out[3], again[3];
+    fk_skin_desc d;
+    memset(&d, 0, sizeof d);
+    bones[0] = fk_rigid_identity();
+    bones[1] = fk_rigid_make(fk_quat_make(0.0f, 0.0f, (float)sin(half), (float)cos(half)), fk_vec3_make(0.0f, 0.0f, 0.0f));
+    d.vertex_count = 1; d.influences = 2;
+    d.positions = position; d.joints = joints; d.weights = weights;
+    d.transforms = bones; d.transform_count = 2; d.out_positions = out;
+    CHECK(fk_skin_cor(&d, centre, 0) == FK_OK, "call fails");
+    angle = 2.0 * atan2(qz, qw);
+    CHECK(fabs(out[0] - cos(angle)) < 1e-6 && fabs(out[1] - sin(angle)) < 1e-6 && fabs(out[2]) < 1e-6,
+          "(%.7f %.7f %.7f), expected (%.7f %.7f 0): turned %.2f degrees", out[0], out[1], out[2], cos(angle), sin(angle),
+          atan2(out[1], out[0]) * 180.0 / 3.14159265358979323846);
+    CHECK(angle < -1.0, "the worked example lost its point: %.3f radians", angle);
+    bones[1].q = fk_quat_make(-bones[1].q.x, -bones[1].q.y, -bones[1].q.z, -bones[1].q.w);
+    d.out_positions = again;
+    CHECK(fk_skin_cor(&d, centre, 0) == FK_OK && !memcmp(out, again, sizeof out), "the bone's sign changed the result");
+}
+
+/* Random meshes and poses (bones often more than 120 degrees apart) against the
+   formula in double. */
+static void test_skin_matches_double_reference(void)
+{
+    static mesh m;
+    static skinned s;
+    fk_skin_desc d;
+    int trial, skipped = 0;
+    for (trial = 0; trial < 20; ++trial) {
+        double position, direction;
+        rng_state = base_seed * 11 + (uint64_t)trial;
+        if (trial % 2) make_random(&m, 12 + rng_below(50), 10 + rng_below(80));
+        else make_limb(&m, 6, 8, 0.5f);
+        make_skinned(&m, &s);
+        d = skin_desc_of(&m, &s);
+        CHECK(fk_skin_cor(&d, &s.centres[0][0], 0) == FK_OK, "call fails");
+        compare_with_reference(&m, &s, &position, &direction, &skipped);
+        skin_worst_seen = fmax(skin_worst_seen, position);
+        CHECK(position < 1e-6, "seed 0x%llx trial %d: a position is %.3g of the diagonal away",
+              (unsigned long long)base_seed, trial, position);
+        CHECK(direction < 1e-6, "seed 0x%llx trial %d: a normal or tangent is %.3g away", (unsigned long long)base_seed,
+              trial, direction);
+    }
+    CHECK(skipped < 20, "%d vertices skipped at a hemisphere's edge", skipped);
+}
+
+/* The identity pose gives the rest mesh (to rounding: v - c + c). */
+static void test_skin_identity_pose_keeps_the_mesh(void)
+{
+    static mesh m;
+    static skinned s;
+    fk_skin_desc d;
+    int v, e, j;
+    rng_state = base_seed * 13;
+    make_random(&m, 40, 60);
+    make_skinned(&m, &s);
+    for (j = 0; j < BONES; ++j) s.bones[j] = fk_rigid_identity();
+    d = skin_desc_of(&m, &s);
+    CHECK(fk_skin_cor(&d, &s.centres[0][0], 0) == FK_OK, "call fails");
+    for (v = 0; v < m.vertex_count; ++v)
+        for (e = 0; e < 3; ++e) {
+            CHECK(fabs(s.out_positions[v][e] - m.positions[v][e]) < 1e-6, "vertex %d moved", v);
+            CHECK(fabs(s.out_normals[v][e] - s.normals[v][e]) < 1e-6, "vertex %d: normal turned", v);
+        }
+}
+
+/* A vertex weighted to one bone has its own position as centre and moves as
+   LBS's plain C loop moves it, bit for bit (a rig larger than the palette
+   keeps fk_skin_lbs() off the fast paths, which agree with it to a few ulps);
+   with any other centre, to rounding. */
+static void test_skin_one_bone_vertex_is_lbs(void)
+{
+    static mesh m;
+    static skinned s;
+    static float lbs[MAX_V][3], centres_elsewhere[MAX_V][3];
+    static fk_rigid large_rig[1024]; /* more than FK_LBS_PALETTE_CAPACITY's default */
+    fk_skin_desc d;
+    int trial, v, e, j, checked = 0;
+    for (trial = 0; trial < 5; ++trial) {
+        rng_state = base_seed * 17 + (uint64_t)trial;
+        make_limb(&m, 6, 8, 0.3f);
+        make_skinned(&m, &s);
+        d = skin_desc_of(&m, &s);
+        CHECK(fk_skin_cor(&d, &s.centres[0][0], 0) == FK_OK, "call fails");
+        for (j = 0; j < 1024; ++j) large_rig[j] = j < BONES ? s.bones[j] : fk_rigid_identity();
+        d.transforms = large_rig; d.transform_count = 1024;
+        d.out_positions = &lbs[0][0]; d.normals = NULL; d.tangents = NULL;
+        CHECK(fk_skin_lbs(&d) == FK_OK, "LBS fails");
+        for (v = 0; v < m.vertex_count; ++v) {
+            if (m.weights[v][0] != 0.0f && m.weights[v][1] != 0.0f) continue;
+            ++checked;
+            for (e = 0; e < 3; ++e)
+                CHECK(s.out_positions[v][e] == lbs[v][e], "vertex %d: %.9g, LBS %.9g", v, s.out_positions[v][e], lbs[v][e]);
+            for (e = 0; e < 3; ++e) centres_elsewhere[v][e] = rng_uniform(-2.0f, 2.0f);
+        }
+        d = skin_desc_of(&m, &s);
+        CHECK(fk_skin_cor(&d, &centres_elsewhere[0][0], 0) == FK_OK, "call fails");
+        for (v = 0; v < m.vertex_count; ++v)
+            for (e = 0; m.weights[v][0] * m.weights[v][1] == 0.0f && e < 3; ++e)
+                CHECK(fabs(s.out_positions[v][e] - lbs[v][e]) < 4e-6, "vertex %d, centre elsewhere: %.9g, LBS %.9g", v,
+                      s.out_positions[v][e], lbs[v][e]);
+    }
+    CHECK(checked > 0, "no one-bone vertex");
+}
+
+/* Bones that all turn alike: R is their rotation, and v' = R (v - c) + R c + sum w t = LBS. */
+static void test_skin_same_rotation_is_lbs(void)
+{
+    static mesh m;
+    static skinned s;
+    static float lbs[MAX_V][3];
+    fk_skin_desc d;
+    int trial, v, e, j;
+    for (trial = 0; trial < 10; ++trial) {
+        fk_quat q;
+        rng_state = base_seed * 19 + (uint64_t)trial;
+        make_random(&m, 12 + rng_below(50), 10 + rng_below(80));
+        make_skinned(&m, &s);
+        q = random_quat();
+        for (j = 0; j < BONES; ++j) s.bones[j].q = rng_below(2) ? q : fk_quat_make(-q.x, -q.y, -q.z, -q.w);
+        d = skin_desc_of(&m, &s);
+        CHECK(fk_skin_cor(&d, &s.centres[0][0], 0) == FK_OK, "call fails");
+        d.out_positions = &lbs[0][0]; d.normals = NULL; d.tangents = NULL;
+        CHECK(fk_skin_lbs(&d) == FK_OK, "LBS fails");
+        for (v = 0; v < m.vertex_count; ++v)
+            for (e = 0; m.weights[v][0] + m.weights[v][1] + m.weights[v][2] != 0.0f && e < 3; ++e)
+                CHECK(fabs(s.out_positions[v][e] - lbs[v][e]) < 1e-5, "seed 0x%llx vertex %d: %.9g, LBS %.9g",
+                      (unsigned long long)base_seed, v, s.out_positions[v][e], lbs[v][e]);
+    }
+}
+
+/* Moving the whole posed rig rigidly moves the skinned mesh alike (weights sum to one). */
+static void test_skin_rigid_motion_of_the_rig(void)
+{
+    static mesh m;
+    static skinned s, moved;
+    fk_skin_desc d;
+    int trial, v, e, j;
+    for (trial = 0; trial < 10; ++trial) {
+        fk_rigid g;
+        rng_state = base_seed * 23 + (uint64_t)trial;
+        make_random(&m, 12 + rng_below(50), 10 + rng_below(80));
+        make_skinned(&m, &s);
+        g = fk_rigid_make(random_quat(), random_vec3(3.0f));
+        moved = s;
+        for (j = 0; j < BONES; ++j) moved.bones[j] = fk_rigid_mul(g, s.bones[j]);
+        d = skin_desc_of(&m, &s);
+        CHECK(fk_skin_cor(&d, &s.centres[0][0], 0) == FK_OK, "call fails");
+        d = skin_desc_of(&m, &moved);
+        CHECK(fk_skin_cor(&d, &moved.centres[0][0], 0) == FK_OK, "call fails");
+        for (v = 0; v < m.vertex_count; ++v) {
+            const fk_vec3 p = fk_rigid_apply(g, fk_vec3_make(s.out_positions[v][0], s.out_positions[v][1], s.out_positions[v][2]));
+            const fk_vec3 n = fk_quat_rotate(g.q, fk_vec3_make(s.out_normals[v][0], s.out_normals[v][1], s.out_normals[v][2]));
+            const float pe[3] = {p.x, p.y, p.z}, ne[3] = {n.x, n.y, n.z};
+            if (m.weights[v][0] + m.weights[v][1] + m.weights[v][2] == 0.0f) continue; /* rests where it is */
+            for (e = 0; e < 3; ++e) {
+                CHECK(fabs(moved.out_positions[v][e] - pe[e]) < 2e-5, "seed 0x%llx vertex %d: %.9g, expected %.9g",
+                      (unsigned long long)base_seed, v, moved.out_positions[v][e], pe[e]);
+                CHECK(fabs(moved.out_normals[v][e] - ne[e]) < 1e-5, "seed 0x%llx vertex %d: normal", (unsigned long long)base_seed, v);
+            }
+        }
+    }
+}
+
+/* Pieces skinned by separate calls, interleaved records and in place: the bits of one call. */
+static void test_skin_ranges_and_layouts_give_the_same_bits(void)
+{
+    static mesh m;
+    static skinned s;
+    static float whole[MAX_V][3], whole_n[MAX_V][3], whole_t[MAX_V][4], records[MAX_V][13];
+    fk_skin_desc d, piece;
+    int trial, v, cut;
+    for (trial = 0; trial < 10; ++trial) {
+        rng_state = base_seed * 29 + (uint64_t)trial;
+        make_random(&m, 12 + rng_below(50), 10 + rng_below(80));
+        make_skinned(&m, &s);
+        d = skin_desc_of(&m, &s);
+        CHECK(fk_skin_cor(&d, &s.centres[0][0], 0) == FK_OK, "call fails");
+        memcpy(whole, s.out_positions, sizeof whole);
+        memcpy(whole_n, s.out_normals, sizeof whole_n);
+        memcpy(whole_t, s.out_tangents, sizeof whole_t);
+        memset(s.out_positions, 0, sizeof s.out_positions);
+        cut = rng_below(m.vertex_count + 1);
+        piece = d;
+        piece.vertex_count = cut;
+        CHECK(fk_skin_cor(&piece, &s.centres[0][0], 0) == FK_OK, "call fails");
+        piece.vertex_count = m.vertex_count - cut;
+        piece.positions += 3 * cut; piece.normals += 3 * cut; piece.tangents += 4 * cut;
+        piece.joints = m.joints[cut]; piece.weights = m.weights[cut];
+        piece.out_positions += 3 * cut; piece.out_normals += 3 * cut; piece.out_tangents += 4 * cut;
+        CHECK(fk_skin_cor(&piece, s.centres[cut], 0) == FK_OK, "call fails");
+        CHECK(!memcmp(whole, s.out_positions, sizeof whole[0] * (size_t)m.vertex_count), "split at %d: other bits", cut);
+        /* in place, position, normal, tangent and centre in one record */
+        for (v = 0; v < m.vertex_count; ++v) {
+            memcpy(records[v], m.positions[v], 12);
+            memcpy(records[v] + 3, s.normals[v], 12);
+            memcpy(records[v] + 6, s.tangents[v], 16);
+            memcpy(records[v] + 10, s.centres[v], 12);
+        }
+        d.positions = d.out_positions = records[0];
+        d.normals = d.out_normals = records[0] + 3;
+        d.tangents = d.out_tangents = records[0] + 6;
+        d.position_stride = d.out_position_stride = d.normal_stride = d.out_normal_stride = sizeof records[0];
+        d.tangent_stride = d.out_tangent_stride = sizeof records[0];
+        CHECK(fk_skin_cor(&d, records[0] + 10, sizeof records[0]) == FK_OK, "call fails");
+        for (v = 0; v < m.vertex_count; ++v)
+            CHECK(!memcmp(records[v], whole[v], 12) && !memcmp(records[v] + 3, whole_n[v], 12) &&
+                      !memcmp(records[v] + 6, whole_t[v], 16),
+                  "seed 0x%llx vertex %d: in place, interleaved: other bits", (unsigned long long)base_seed, v);
+    }
+}
+
+/* 3x4 row-major products, for bones with scale. */
+static void mat34_mul(const float a[12], const float b[12], float out[12])
+{
+    int r, c;
+    for (r = 0; r < 3; ++r)
+        for (c = 0; c < 4; ++c)
+            out[4 * r + c] = a[4 * r] * b[c] + a[4 * r + 1] * b[4 + c] + a[4 * r + 2] * b[8 + c] + (c == 3 ? a[4 * r + 3] : 0.0f);
+}
+
+/* Bones with scale: matrices that do not scale give the rigid result; a
+   uniform scale s of the whole rig about a point scales the skinned mesh by s
+   about it; a vertex weighted to one bone stretched along its own axes moves by
+   that bone's matrix; without bind poses, an error and nothing written. */
+static void test_skin_bones_with_scale(void)
+{
+    static mesh m;
+    static skinned s;
+    static float rigid_out[MAX_V][3], sentinel[MAX_V][3];
+    float matrices[BONES][12], scaled[BONES][12], about[12], stretch[12], b[12], b_inverse[12], product[12];
+    fk_rigid binds[BONES];
+    fk_skin_desc d;
+    int trial, v, e, j;
+    for (trial = 0; trial < 10; ++trial) {
+        const float factor = rng_uniform(0.3f, 3.0f);
+        const fk_vec3 point = random_vec3(2.0f);
+        rng_state = base_seed * 31 + (uint64_t)trial;
+        make_limb(&m, 6, 8, 0.5f);
+        make_skinned(&m, &s);
+        d = skin_desc_of(&m, &s);
+        CHECK(fk_skin_cor(&d, &s.centres[0][0], 0) == FK_OK, "call fails");
+        memcpy(rigid_out, s.out_positions, sizeof rigid_out);
+        for (j = 0; j < BONES; ++j) {
+            fk_rigid_to_mat34(s.bones[j], matrices[j]);
+            binds[j] = fk_rigid_make(random_quat(), random_vec3(1.0f));
+        }
+        d.transforms = NULL; d.matrices = &matrices[0][0]; d.bind_poses = binds;
+        CHECK(fk_skin_cor(&d, &s.centres[0][0], 0) == FK_OK, "call fails");
+        for (v = 0; v < m.vertex_count; ++v)
+            for (e = 0; e < 3; ++e)
+                CHECK(fabs(s.out_positions[v][e] - rigid_out[v][e]) < 1e-5, "trial %d vertex %d: rigid matrices differ", trial, v);
+        /* s about the point: x -> point + s (x - point) */
+        memset(about, 0, sizeof about);
+        about[0] = about[5] = about[10] = factor;
+        about[3] = (1.0f - factor) * point.x; about[7] = (1.0f - factor) * point.y; about[11] = (1.0f - factor) * point.z;
+        for (j = 0; j < BONES; ++j) mat34_mul(about, matrices[j], scaled[j]);
+        d.matrices = &scaled[0][0];
+        CHECK(fk_skin_cor(&d, &s.centres[0][0], 0) == FK_OK, "call fails");
+        for (v = 0; v < m.vertex_count; ++v) {
+            const float expected[3] = {point.x + factor * (rigid_out[v][0] - point.x), point.y + factor * (rigid_out[v][1] - point.y),
+                                       point.z + factor * (rigid_out[v][2] - point.z)};
+            for (e = 0; e < 3; ++e)
+                CHECK(fabs(s.out_positions[v][e] - expected[e]) < 3e-5, "trial %d vertex %d: %.7f, scaled %.7f", trial, v,
+                      s.out_positions[v][e], expected[e]);
+        }
+        /* bone j stretched along its rest axes: M_j = rigid_j B_j diag B_j^-1 */
+        for (j = 0; j < BONES; ++j) {
+            memset(stretch, 0, sizeof stretch);
+            stretch[0] = rng_uniform(0.5f, 2.0f); stretch[5] = rng_uniform(0.5f, 2.0f); stretch[10] = rng_uniform(0.5f, 2.0f);
+            fk_rigid_to_mat34(binds[j], b);
+            fk_rigid_to_mat34(fk_rigid_inverse(binds[j]), b_inverse);
+            mat34_mul(b, stretch, product);
+            mat34_mul(product, b_inverse, stretch);
+            mat34_mul(matrices[j], stretch, scaled[j]);
+        }
+        CHECK(fk_skin_cor(&d, &s.centres[0][0], 0) == FK_OK, "call fails");
+        for (v = 0; v < m.vertex_count; ++v) {
+            const float *mj = scaled[m.joints[v][m.weights[v][0] != 0.0f ? 0 : 1]], *p = m.positions[v];
+            if (m.weights[v][0] * m.weights[v][1] != 0.0f) continue;
+            for (e = 0; e < 3; ++e) {
+                const float expected = mj[4 * e] * p[0] + mj[4 * e + 1] * p[1] + mj[4 * e + 2] * p[2] + mj[4 * e + 3];
+                CHECK(fabs(s.out_positions[v][e] - expected) < 2e-5, "trial %d vertex %d: %.7f, its bone %.7f", trial, v,
+                      s.out_positions[v][e], expected);
+            }
+        }
+        d.bind_poses = NULL;
+        memset(sentinel, 0x5A, sizeof sentinel);
+        memcpy(s.out_positions, sentinel, sizeof sentinel);
+        CHECK(fk_skin_cor(&d, &s.centres[0][0], 0) == FK_ERROR_MISSING_BIND_POSES, "no bind poses accepted");
+        CHECK(fk_skin_validate(&d, FK_SKIN_COR) == FK_ERROR_MISSING_BIND_POSES, "validate: no bind poses accepted");
+        CHECK(!memcmp(s.out_positions, sentinel, sizeof sentinel), "wrote on error");
+    }
+}
+
+/* Bad input: an error, and nothing written (a bad joint index: found by fk_skin_validate() first). */
+static void test_skin_bad_input_writes_nothing(void)
+{
+    static mesh m;
+    static skinned s;
+    static float sentinel[MAX_V][3];
+    fk_skin_desc d, bad;
+    fk_result r;
+    rng_state = base_seed * 37;
+    make_limb(&m, 6, 8, 0.5f);
+    make_skinned(&m, &s);
+    d = skin_desc_of(&m, &s);
+    d.tangents = NULL; d.out_tangents = NULL;
+    memset(sentinel, 0x5A, sizeof sentinel);
+#define EXPECT(code, desc_, centres_, stride)                                                                      \
+    do {                                                                                                          \
+        memcpy(s.out_positions, sentinel, sizeof sentinel);                                                       \
+        memcpy(s.out_normals, sentinel, sizeof sentinel);                                                         \
+        r = fk_skin_cor(desc_, centres_, stride);                                                                 \
+        CHECK(r == (code), "line %d: %s, expected %s", __LINE__, fk_result_description(r), fk_result_description(code)); \
+        CHECK(!memcmp(s.out_positions, sentinel, sizeof sentinel) && !memcmp(s.out_normals, sentinel, sizeof sentinel), \
+              "line %d: wrote on error", __LINE__);                                                                \
+    } while (0)
+    EXPECT(FK_ERROR_NULL_ARGUMENT, NULL, &s.centres[0][0], 0);
+    EXPECT(FK_ERROR_NULL_ARGUMENT, &d, NULL, 0);
+    EXPECT(FK_ERROR_INVALID_STRIDE, &d, &s.centres[0][0], 8);
+    EXPECT(FK_ERROR_INVALID_STRIDE, &d, &s.centres[0][0], 14);
+    EXPECT(FK_ERROR_INVALID_STRIDE, &d, (const float *)(const void *)((const char *)&s.centres[0][0] + 1), 0);
+    bad = d; bad.influences = 0;
+    EXPECT(FK_ERROR_INVALID_COUNT, &bad, &s.centres[0][0], 0);
+    bad = d; bad.out_normals = NULL;
+    EXPECT(FK_ERROR_NULL_ARGUMENT, &bad, &s.centres[0][0], 0);
+    s.bones[2].q = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f);
+    EXPECT(FK_ERROR_INVALID_ROTATION, &d, &s.centres[0][0], 0);
+    s.bones[2] = fk_rigid_identity();
+    m.joints[30][1] = BONES;
+    CHECK(fk_skin_validate(&d, FK_SKIN_COR) == FK_ERROR_JOINT_OUT_OF_RANGE, "validate misses the bad index");
+    CHECK(fk_skin_validate(&d, (fk_skin_method)3) == FK_ERROR_INVALID_OPTION, "validate takes an unknown method");
+    m.joints[30][1] = 1;
+    CHECK(fk_skin_validate(&d, FK_SKIN_COR) == FK_OK, "validate refuses good input");
+    CHECK(fk_skin_scratch_size(&d, FK_SKIN_COR) == 64 + 512, "scratch for 6 rigid bones: %zu bytes",
+          fk_skin_scratch_size(&d, FK_SKIN_COR));
+#undef EXPECT
+}
+
 int main(void)
 {
     const char *seed = getenv("COR_SEED");
@@ -564,6 +1035,16 @@ int main(void)
     RUN_TEST(test_disjoint_weights_terminate);
     RUN_TEST(test_degenerate_triangles_add_nothing);
     RUN_TEST(test_bad_input_writes_nothing);
+    RUN_TEST(test_skin_hemisphere_of_the_heaviest);
+    RUN_TEST(test_skin_matches_double_reference);
+    RUN_TEST(test_skin_identity_pose_keeps_the_mesh);
+    RUN_TEST(test_skin_one_bone_vertex_is_lbs);
+    RUN_TEST(test_skin_same_rotation_is_lbs);
+    RUN_TEST(test_skin_rigid_motion_of_the_rig);
+    RUN_TEST(test_skin_ranges_and_layouts_give_the_same_bits);
+    RUN_TEST(test_skin_bones_with_scale);
+    RUN_TEST(test_skin_bad_input_writes_nothing);
     printf("largest distance from the brute force: %.3g of the mesh's diagonal\n", worst_seen);
+    printf("skinning: largest distance from the double formula: %.3g of the mesh's diagonal\n", skin_worst_seen);
     return check_finish();
 }
