@@ -6140,7 +6140,7 @@ typedef struct fk__cor_skin {
     int scaled;
 } fk__cor_skin;
 
-static void fk__cor_bone_of(const fk_skin_desc *d, int joint, float *out)
+static FK__SMALL void fk__cor_bone_of(const fk_skin_desc *d, int joint, float *out)
 {
     fk_rigid bone;
     fk__lbs_bone_of(d, joint, out);
@@ -6152,7 +6152,7 @@ static void fk__cor_bone_of(const fk_skin_desc *d, int joint, float *out)
     }
 }
 
-static void fk__cor_scaled_bone_of(const fk_skin_desc *d, int joint, float *out)
+static FK__SMALL void fk__cor_scaled_bone_of(const fk_skin_desc *d, int joint, float *out)
 {
     float parts[FK__DQS_SCALED_STRIDE];
     fk__lbs_bone_of(d, joint, out);
@@ -6168,8 +6168,22 @@ static fk_vec3 fk__mat3_columns_apply(const float *m, fk_vec3 v)
                         m[2] * v.x + m[6] * v.y + m[10] * v.z);
 }
 
+/* With scale: R becomes R S, S the blended scale part (scale[3]: the weights'
+   sum), and the normal goes through its cofactors. Out of line: only bones
+   with scale need it. */
+static FK__NOINLINE fk_vec3 fk__cor_scale_turn(float rotation[FK__LBS_BONE_FLOATS], float scale[FK__LBS_BONE_FLOATS],
+                                               fk_vec3 n)
+{
+    const float total = scale[3];
+    int e;
+    for (e = 0; e < 12; ++e) scale[e] /= total;
+    for (e = 0; e < 12; e += 4) fk__store3(rotation + e, fk__mat3_columns_apply(rotation, fk__load3(scale + e)));
+    return fk__cofactor_normal(rotation, n);
+}
+
 /* The plain loop over vertices [begin, end): its bones from the palette or,
-   with a NULL palette, from the cache. */
+   with a NULL palette, from the cache. Compiled for size though it runs per
+   vertex: it measured no slower so, and speed is a fast path's to give. */
 static FK__SMALL fk_result fk__cor_reference_from(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
                                         fk__bone_cache *cache, int begin, int end)
 {
@@ -6178,7 +6192,8 @@ static FK__SMALL fk_result fk__cor_reference_from(const fk_skin_desc *d, const f
     const float *b;
     int i, k, e;
     for (i = begin; i < end; ++i) {
-        float blend[FK__LBS_BONE_FLOATS] = {0.0f}, scale[FK__LBS_BONE_FLOATS] = {0.0f}, norm2, largest;
+        float blend[FK__LBS_BONE_FLOATS] = {0.0f}, scale[FK__LBS_BONE_FLOATS] = {0.0f}, rotation[FK__LBS_BONE_FLOATS];
+        float norm2, largest;
         fk_quat q = fk_quat_make(0.0f, 0.0f, 0.0f, 0.0f), pivot;
         fk_vec3 p, c, n, moved;
         fk__tangent tangent = {{0.0f, 0.0f, 0.0f}, {0}};
@@ -6211,19 +6226,17 @@ static FK__SMALL fk_result fk__cor_reference_from(const fk_skin_desc *d, const f
             norm2 = fk_quat_dot(q, q);
         }
         if (norm2 != 0.0f) { /* all weights zero: the rest vertex; NaN stays NaN */
-            q = fk__quat_scale(q, 1.0f / sqrtf(norm2));
-            p = fk_vec3_sub(p, c);
-            if (s->scaled && scale[3] != 0.0f) { /* scale[3]: the weights' sum */
-                const float total = scale[3];
-                for (e = 0; e < 12; ++e) scale[e] /= total;
-                p = fk__mat3_columns_apply(scale, p);
-                if (d->normals) n = fk__cofactor_normal(scale, n);
-                tangent.xyz = fk__mat3_columns_apply(scale, tangent.xyz);
-            }
+            fk_rigid turn;
+            turn.q = q;
+            turn.t = fk_vec3_make(0.0f, 0.0f, 0.0f);
+            fk__lbs_bone(&turn, rotation); /* R, or R S with scale, by columns */
+            if (s->scaled && scale[3] != 0.0f) n = fk__cor_scale_turn(rotation, scale, n);
+            else n = fk__mat3_columns_apply(rotation, n);
             moved = fk__mat3_columns_apply(blend, c);
-            p = fk_vec3_add(fk_quat_rotate(q, p), fk_vec3_make(moved.x + blend[12], moved.y + blend[13], moved.z + blend[14]));
-            n = fk_vec3_normalize(fk_quat_rotate(q, n));
-            tangent.xyz = fk_vec3_normalize(fk_quat_rotate(q, tangent.xyz));
+            p = fk_vec3_add(fk__mat3_columns_apply(rotation, fk_vec3_sub(p, c)),
+                            fk_vec3_make(moved.x + blend[12], moved.y + blend[13], moved.z + blend[14]));
+            n = fk_vec3_normalize(n);
+            tangent.xyz = fk_vec3_normalize(fk__mat3_columns_apply(rotation, tangent.xyz));
         }
         fk__store3(fk__out_at(d->out_positions, layout->out_position_stride, i), p);
         if (d->normals) fk__store3(fk__out_at(d->out_normals, layout->out_normal_stride, i), n);
@@ -6250,7 +6263,7 @@ static int fk__cor_fast(const fk_skin_desc *d, const fk__skin_layout *layout, co
     return 0;
 }
 
-FK_LBS_DEF fk_result fk_skin_cor(const fk_skin_desc *desc, const float *centers, size_t center_stride)
+FK_LBS_DEF FK__SMALL fk_result fk_skin_cor(const fk_skin_desc *desc, const float *centers, size_t center_stride)
 {
     fk__cor_skin s;
     fk__skin_layout layout;
