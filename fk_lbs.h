@@ -6177,7 +6177,8 @@ static FK__NOINLINE fk_vec3 fk__cor_scale_turn(float rotation[FK__LBS_BONE_FLOAT
     const float total = scale[3];
     int e;
     for (e = 0; e < 12; ++e) scale[e] /= total;
-    for (e = 0; e < 12; e += 4) fk__store3(rotation + e, fk__mat3_columns_apply(rotation, fk__load3(scale + e)));
+    for (e = 0; e < 12; e += 4) fk__store3(scale + e, fk__mat3_columns_apply(rotation, fk__load3(scale + e)));
+    memcpy(rotation, scale, 12 * sizeof(float));
     return fk__cofactor_normal(rotation, n);
 }
 

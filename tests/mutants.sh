@@ -591,6 +591,34 @@ cor_mutant cor_short_workspace_accepted fk_cor_centers 'if (workspace_bytes < by
 # A range one past the mesh's end accepted.
 cor_mutant cor_range_past_the_end fk_cor_centers 'first_vertex > desc->vertex_count - vertex_count)' 'first_vertex > desc->vertex_count - vertex_count + 1)'
 
+# ---- Centres of rotation: skinning (fk_skin_cor)
+# The hemisphere of the first influence listed, not of the heaviest.
+cor_mutant cor_skin_hemisphere_of_the_first fk__cor_reference_from 'fk__influence_joint(d, layout, i, fk__heaviest(d, layout, i))' 'fk__influence_joint(d, layout, i, 0)'
+# Rotations blended with the signs they were given.
+cor_mutant cor_skin_signs_as_given fk__cor_reference_from '< 0.0f ? -weight : weight' '< 0.0f ? weight : weight'
+# The vertex turned about the origin instead of its centre.
+cor_mutant cor_skin_centre_not_subtracted fk__cor_reference_from 'fk__mat3_columns_apply(rotation, fk_vec3_sub(p, c))' 'fk__mat3_columns_apply(rotation, p)'
+# The centre left where it rests instead of moved as LBS moves it.
+cor_mutant cor_skin_centre_not_moved fk__cor_reference_from 'moved = fk__mat3_columns_apply(blend, c);' 'moved = c;'
+# Normals moved by the blended LBS matrix instead of turned by R.
+cor_mutant cor_skin_normal_by_lbs fk__cor_reference_from 'else n = fk__mat3_columns_apply(rotation, n);' 'else n = fk__mat3_columns_apply(blend, n);'
+# A vertex with no weight turned by the identity about its centre, not kept.
+cor_mutant cor_skin_zero_blend_moved fk__cor_reference_from 'if (norm2 != 0.0f) {' 'if (1) {'
+# Tiny weights' blend not rescaled: its square underflows to zero.
+cor_mutant cor_skin_tiny_weights_not_rescaled fk__cor_reference_from '!(norm2 >= FLT_MIN && norm2 <= FLT_MAX) &&' '0 &&'
+# The blended scale part used without dividing by the weights' sum.
+cor_mutant cor_skin_scale_not_divided fk__cor_scale_turn 'scale[e] /= total' 'scale[e] /= 1.0f'
+# R S built in place, each column from a rotation already overwritten.
+cor_mutant cor_skin_scale_composed_in_place fk__cor_scale_turn 'fk__store3(scale + e, fk__mat3_columns_apply(rotation,' 'fk__store3(rotation + e, fk__mat3_columns_apply(rotation,'
+# Normals of bones with scale moved by R S itself, not its cofactors.
+cor_mutant cor_skin_scaled_normal_not_cofactor fk__cor_scale_turn 'return fk__cofactor_normal(rotation, n);' 'return fk__mat3_columns_apply(rotation, n);'
+# Matrices with scale taken as rigid.
+cor_mutant cor_skin_scale_ignored fk_skin_cor 'result = fk__dqs_bones_scaled(desc, &s.scaled);' 'result = fk__dqs_bones_scaled(desc, &s.scaled), s.scaled = 0;'
+# Centres read with a stride as short as two floats.
+cor_mutant cor_skin_centre_stride_short fk_skin_cor 'fk__check_stride(&center_stride, 3 * sizeof(float)' 'fk__check_stride(&center_stride, 2 * sizeof(float)'
+# fk_skin_validate() does not ask for bind poses for CoR.
+cor_mutant cor_skin_validate_no_bind_poses fk_skin_validate 'method != FK_SKIN_LBS) result' 'method == FK_SKIN_DQS) result'
+
 # Transforms and matrices both given, and the matrices silently ignored.
 mutant skin_both_kinds_accepted fk__check_skin 'if (d->transforms && d->matrices) return FK_ERROR_CONFLICTING_ARGUMENTS;' ''
 
@@ -600,8 +628,8 @@ mutant skin_matrix_not_checked fk__check_skin_bones 'if (!fk__mat34_is_finite(d-
 # DQS takes matrices with scale as if they were rigid.
 mutant dqs_takes_scaled_matrices fk__mat34_is_rigid '<= (double)FK_LBS_RIGID_TOLERANCE)) return 0;' '<= 1e30)) return 0;'
 
-# fk_skin_validate() for DQS misses the bind poses fk_skin_dqs() needs.
-mutant validate_ignores_the_method fk_skin_validate 'if (result == FK_OK && method == FK_SKIN_DQS) result = fk__dqs_bones_scaled(desc, &scaled);' '(void)scaled;'
+# fk_skin_validate() for DQS and CoR misses the bind poses fk_skin_dqs() needs.
+mutant validate_ignores_the_method fk_skin_validate 'if (result == FK_OK && method != FK_SKIN_LBS) result = fk__dqs_bones_scaled(desc, &scaled);' '(void)scaled;'
 
 # glTF's normalized weights divided by 256, or the fifth influence of two
 # streams read from the first.

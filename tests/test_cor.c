@@ -668,15 +668,19 @@ static void compare_with_reference(const mesh *m, const skinned *s, double *posi
 }
 
 /* Worked example: a vertex weighted 0.6 to the identity and 0.4 to a turn of 200
-   degrees about z. The heaviest influence's hemisphere takes the second as a
-   turn of -160 degrees: q = 0.6 (0,0,0,1) + 0.4 (0,0,-sin 100, -cos 100), a
-   turn of about -48 degrees (a running sum started at the lighter bone would
-   turn the other way, about +92). The centre is the origin, which the bones
-   keep, so v' = R v; negating the second bone's quaternion gives the same bits. */
+   degrees about z, the lighter listed first. The heaviest influence's
+   hemisphere takes the second as a turn of -160 degrees: q = 0.6 (0,0,0,1) +
+   0.4 (0,0,-sin 100, -cos 100), a turn of about -61 degrees (the signs as given
+   would turn it about +73). The centre is the origin, which the bones keep, so
+   v' = R v; negating the second bone's quaternion gives the same bits, and
+   weights a 1e-25th as large (whose squares underflow) the same turn. With two
+   bones any rule that signs one against the other agrees; with three, the
+   pivot matters, which the comparison with the formula in double checks. */
 static void test_skin_hemisphere_of_the_heaviest(void)
 {
-    const float position[3] = {1.0f, 0.0f, 0.0f}, centre[3] = {0.0f, 0.0f, 0.0f}, weights[2] = {0.6f, 0.4f};
-    const uint16_t joints[2] = {0, 1};
+    const float position[3] = {1.0f, 0.0f, 0.0f}, centre[3] = {0.0f, 0.0f, 0.0f}, weights[2] = {0.4f, 0.6f};
+    const float tiny[2] = {0.4e-25f, 0.6e-25f};
+    const uint16_t joints[2] = {1, 0};
     const double half = 100.0 * 3.14159265358979323846 / 180.0;
     double qz = 0.4 * -sin(half), qw = 0.6 + 0.4 * -cos(half), angle;
     fk_rigid bones[2];
@@ -697,6 +701,10 @@ static void test_skin_hemisphere_of_the_heaviest(void)
     bones[1].q = fk_quat_make(-bones[1].q.x, -bones[1].q.y, -bones[1].q.z, -bones[1].q.w);
     d.out_positions = again;
     CHECK(fk_skin_cor(&d, centre, 0) == FK_OK && !memcmp(out, again, sizeof out), "the bone's sign changed the result");
+    d.weights = tiny;
+    CHECK(fk_skin_cor(&d, centre, 0) == FK_OK, "call fails");
+    CHECK(fabs(again[0] - out[0]) < 1e-6 && fabs(again[1] - out[1]) < 1e-6, "tiny weights: (%.7f %.7f), expected (%.7f %.7f)",
+          again[0], again[1], out[0], out[1]);
 }
 
 /* Random meshes and poses (bones often more than 120 degrees apart) against the
@@ -906,9 +914,10 @@ static void mat34_mul(const float a[12], const float b[12], float out[12])
    that bone's matrix; without bind poses, an error and nothing written. */
 static void test_skin_bones_with_scale(void)
 {
-    static mesh m;
+    static mesh m, doubled;
     static skinned s;
-    static float rigid_out[MAX_V][3], sentinel[MAX_V][3];
+    static float rigid_out[MAX_V][3], sentinel[MAX_V][3], lbs_out[MAX_V][3], lbs_normals[MAX_V][3], elsewhere[MAX_V][3];
+    fk_skin_desc lbs;
     float matrices[BONES][12], scaled[BONES][12], about[12], stretch[12], b[12], b_inverse[12], product[12];
     fk_rigid binds[BONES];
     fk_skin_desc d;
@@ -956,6 +965,9 @@ static void test_skin_bones_with_scale(void)
             mat34_mul(matrices[j], stretch, scaled[j]);
         }
         CHECK(fk_skin_cor(&d, &s.centres[0][0], 0) == FK_OK, "call fails");
+        lbs = d; /* its normals: the cofactors of the bone's matrix */
+        lbs.out_positions = &lbs_out[0][0]; lbs.out_normals = &lbs_normals[0][0]; lbs.tangents = NULL;
+        CHECK(fk_skin_lbs(&lbs) == FK_OK, "LBS fails");
         for (v = 0; v < m.vertex_count; ++v) {
             const float *mj = scaled[m.joints[v][m.weights[v][0] != 0.0f ? 0 : 1]], *p = m.positions[v];
             if (m.weights[v][0] * m.weights[v][1] != 0.0f) continue;
@@ -963,8 +975,40 @@ static void test_skin_bones_with_scale(void)
                 const float expected = mj[4 * e] * p[0] + mj[4 * e + 1] * p[1] + mj[4 * e + 2] * p[2] + mj[4 * e + 3];
                 CHECK(fabs(s.out_positions[v][e] - expected) < 2e-5, "trial %d vertex %d: %.7f, its bone %.7f", trial, v,
                       s.out_positions[v][e], expected);
+                CHECK(fabs(s.out_normals[v][e] - lbs_normals[v][e]) < 1e-5, "trial %d vertex %d: normal %.7f, its bone's %.7f",
+                      trial, v, s.out_normals[v][e], lbs_normals[v][e]);
             }
         }
+        /* one bone, a centre elsewhere: R S (v - c) + M c is still M v */
+        for (v = 0; v < m.vertex_count; ++v)
+            for (e = 0; e < 3; ++e) elsewhere[v][e] = rng_uniform(-2.0f, 2.0f);
+        CHECK(fk_skin_cor(&d, &elsewhere[0][0], 0) == FK_OK, "call fails");
+        for (v = 0; v < m.vertex_count; ++v) {
+            const float *mj = scaled[m.joints[v][m.weights[v][0] != 0.0f ? 0 : 1]], *p = m.positions[v];
+            if (m.weights[v][0] * m.weights[v][1] != 0.0f) continue;
+            for (e = 0; e < 3; ++e) {
+                const float expected = mj[4 * e] * p[0] + mj[4 * e + 1] * p[1] + mj[4 * e + 2] * p[2] + mj[4 * e + 3];
+                CHECK(fabs(s.out_positions[v][e] - expected) < 5e-5, "trial %d vertex %d, centre elsewhere: %.7f, its bone %.7f",
+                      trial, v, s.out_positions[v][e], expected);
+            }
+        }
+        CHECK(fk_skin_cor(&d, &s.centres[0][0], 0) == FK_OK, "call fails");
+        /* weights doubled: R and S are the same, and the centre moves twice as
+           far, v'' = v' + sum_k w_k M_k p* (LBS of the centres) */
+        memcpy(rigid_out, s.out_positions, sizeof rigid_out);
+        lbs.positions = &s.centres[0][0]; lbs.normals = NULL; lbs.out_normals = NULL;
+        CHECK(fk_skin_lbs(&lbs) == FK_OK, "LBS fails");
+        doubled = m;
+        for (v = 0; v < m.vertex_count; ++v)
+            for (e = 0; e < K; ++e) doubled.weights[v][e] *= 2.0f;
+        d.weights = &doubled.weights[0][0];
+        CHECK(fk_skin_cor(&d, &s.centres[0][0], 0) == FK_OK, "call fails");
+        d.weights = &m.weights[0][0];
+        for (v = 0; v < m.vertex_count; ++v)
+            for (e = 0; e < 3; ++e)
+                CHECK(fabs(s.out_positions[v][e] - (rigid_out[v][e] + lbs_out[v][e])) < 3e-5,
+                      "trial %d vertex %d: weights doubled: %.7f, expected %.7f", trial, v, s.out_positions[v][e],
+                      rigid_out[v][e] + lbs_out[v][e]);
         d.bind_poses = NULL;
         memset(sentinel, 0x5A, sizeof sentinel);
         memcpy(s.out_positions, sentinel, sizeof sentinel);

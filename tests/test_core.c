@@ -1513,7 +1513,7 @@ static void bad_descriptors_get_their_codes(void)
         CHECK(fk_skin_validate(&d, FK_SKIN_LBS) == FK_OK && fk_skin_lbs(&d) == FK_OK, "LBS takes scale");
         CHECK(fk_skin_validate(&d, FK_SKIN_DQS) == FK_ERROR_MISSING_BIND_POSES &&
                   fk_skin_dqs(&d) == FK_ERROR_MISSING_BIND_POSES, "DQS of scale without bind poses");
-        CHECK(fk_skin_validate(&d, (fk_skin_method)2) == FK_ERROR_INVALID_OPTION, "a method it does not name");
+        CHECK(fk_skin_validate(&d, (fk_skin_method)3) == FK_ERROR_INVALID_OPTION, "a method it does not name");
     }
     CHECK(memcmp(&test_mesh_copy, &test_mesh, sizeof test_mesh) == 0, "the mesh was modified");
 #undef EXPECT
