@@ -1,4 +1,5 @@
-/* fuzz_skin.c - libFuzzer target for fk_skin_validate, fk_skin_lbs and fk_skin_dqs.
+/* fuzz_skin.c - libFuzzer target for fk_skin_validate, fk_skin_lbs, fk_skin_dqs
+   and fk_skin_cor.
 
    The bytes become a skinning descriptor: vertex, influence and transform counts
    (zero, small, around FK_LBS_PALETTE_CAPACITY, negative, huge), sparse or dense
@@ -11,8 +12,8 @@
    padding between records holds a sentinel. Invariants:
      - fk_skin_validate() reports an error exactly when the descriptor has one, and
        the error it names is one the descriptor has;
-     - fk_skin_lbs() and fk_skin_dqs() return what fk_skin_validate() returns
-       for their method;
+     - fk_skin_lbs(), fk_skin_dqs() and fk_skin_cor() (each vertex its own
+       centre) return what fk_skin_validate() returns for their method;
      - nothing is written before a descriptor error, nothing past the vertex with a
        bad joint index, and never a byte between output records;
      - inputs that are not also outputs are never modified;
@@ -475,9 +476,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                      (v == FK_ERROR_JOINT_OUT_OF_RANGE && first_bad_vertex >= 0),
                  "validation named error %d that the descriptor does not have", (int)v);
 
-    for (i = 0; i < 2; ++i) {
+    for (i = 0; i < 3; ++i) {
+        static const char *const names[3] = {"LBS", "DQS", "CoR"};
         int dqs = i == 1, vertex, written_up_to;
-        const size_t scratch_size = fk_skin_scratch_size(d, dqs ? FK_SKIN_DQS : FK_SKIN_LBS);
+        const size_t scratch_size = fk_skin_scratch_size(d, (fk_skin_method)i);
         reset_buffers(&c);
         d->scratch = NULL;
         d->scratch_size = 0;
@@ -485,17 +487,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             d->scratch = fuzz_alloc(scratch_size);
             d->scratch_size = scratch_size;
         }
-        r = dqs ? fk_skin_dqs(d) : fk_skin_lbs(d);
+        r = i == 0 ? fk_skin_lbs(d) : i == 1 ? fk_skin_dqs(d) : fk_skin_cor(d, d->positions, d->position_stride);
         free(d->scratch);
         d->scratch = NULL;
         /* validation for the method says exactly what the method returns; DQS
-           also refuses affine bones with scale without bind poses, before
-           writing anything (so before it meets a bad joint index) */
-        FUZZ_REQUIRE(r == fk_skin_validate(d, dqs ? FK_SKIN_DQS : FK_SKIN_LBS), "%s disagrees with its validation",
-                     dqs ? "DQS" : "LBS");
-        FUZZ_REQUIRE(r == v || (dqs && d->matrices && !d->transforms && !d->bind_poses &&
+           and CoR also refuse affine bones with scale without bind poses, before
+           writing anything (so before they meet a bad joint index) */
+        FUZZ_REQUIRE(r == fk_skin_validate(d, (fk_skin_method)i), "%s disagrees with its validation", names[i]);
+        FUZZ_REQUIRE(r == v || (i > 0 && d->matrices && !d->transforms && !d->bind_poses &&
                                 r == FK_ERROR_MISSING_BIND_POSES && (v == FK_OK || v == FK_ERROR_JOINT_OUT_OF_RANGE)),
-                     "%s returned %d, validate %d", dqs ? "DQS" : "LBS", (int)r, (int)v);
+                     "%s returned %d, validate %d", names[i], (int)r, (int)v);
         if (!layout_fits) continue;
         FUZZ_REQUIRE(padding_untouched(&c.out_positions, c.n), "wrote between output positions");
         if (c.normals) FUZZ_REQUIRE(padding_untouched(&c.out_normals, c.n), "wrote between output normals");
@@ -504,9 +505,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_REQUIRE(records_untouched_from(&c.out_positions, written_up_to, c.n), "wrote positions after error %d", (int)r);
             if (c.normals) FUZZ_REQUIRE(records_untouched_from(&c.out_normals, written_up_to, c.n), "wrote normals after error %d", (int)r);
         }
-        if (r == FK_OK && !d->matrices)
+        if (r == FK_OK && !d->matrices && i < 2)
             for (vertex = 0; vertex < c.n; ++vertex) check_vertex(&c, vertex, dqs);
-        if (r == FK_OK && d->matrices && !dqs)
+        if (r == FK_OK && d->matrices && i == 0)
             for (vertex = 0; vertex < c.n; ++vertex) check_vertex_affine(&c, vertex);
         FUZZ_REQUIRE(memcmp(joints_copy, c.joints.data, c.joints.bytes) == 0, "joints modified");
         FUZZ_REQUIRE(memcmp(weights_copy, c.weights.data, c.weights.bytes) == 0, "weights modified");
