@@ -1361,9 +1361,10 @@ FK_LBS_DEF fk_result fk_cor_centers(const fk_cor_desc *desc, int first_vertex, i
     influence, as fk_skin_dqs() signs them, and q normalized (the weights' scale
     does not matter to R). Normals turn by R; so do tangents' x y z; both are
     renormalized, and a tangent's w is copied unchanged. A vertex whose centre
-    is its own position moves exactly as fk_skin_lbs() moves it (the same
-    position bits, but for the sign of a zero), and one whose weights are all
-    zero keeps its rest position, normal and tangent.
+    is its own position (a vertex of one bone, from fk_cor_centers()) moves as
+    fk_skin_lbs()'s plain C loop moves it, the same position bits but for the
+    sign of a zero (its fast paths agree to a few ulps); one whose weights are
+    all zero keeps its rest position, normal and tangent.
 
     Bones given as matrices with scale or shear are split as fk_skin_dqs()
     splits them (the same bind poses needed; dqs_scale_center is not read) into
@@ -6185,8 +6186,8 @@ static FK__NOINLINE fk_vec3 fk__cor_scale_turn(float rotation[FK__LBS_BONE_FLOAT
 /* The plain loop over vertices [begin, end): its bones from the palette or,
    with a NULL palette, from the cache. Compiled for size though it runs per
    vertex: it measured no slower so, and speed is a fast path's to give. */
-static FK__SMALL fk_result fk__cor_reference_from(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                                        fk__bone_cache *cache, int begin, int end)
+static FK__SMALL fk_result fk__cor_reference_from(const fk_skin_desc *d, const fk__skin_layout *layout,
+                                                  const float *palette, fk__bone_cache *cache, int begin, int end)
 {
     const fk__cor_skin *s = (const fk__cor_skin *)(const void *)d;
     const size_t stride = s->scaled ? FK__COR_SCALED_FLOATS : FK__COR_BONE_FLOATS;
