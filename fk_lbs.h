@@ -6234,9 +6234,12 @@ static FK__SMALL fk_result fk__cor_reference_from(const fk_skin_desc *d, const f
             fk__lbs_bone(&turn, rotation); /* R, or R S with scale, by columns */
             if (s->scaled && scale[3] != 0.0f) n = fk__cor_scale_turn(rotation, scale, n);
             else n = fk__mat3_columns_apply(rotation, n);
-            moved = fk__mat3_columns_apply(blend, c);
-            p = fk_vec3_add(fk__mat3_columns_apply(rotation, fk_vec3_sub(p, c)),
-                            fk_vec3_make(moved.x + blend[12], moved.y + blend[13], moved.z + blend[14]));
+            /* the centre moved as fk__lbs_reference_from() moves a point, in
+               the same expression, so that the same bits come out */
+            moved = fk_vec3_make(blend[0] * c.x + blend[4] * c.y + blend[8] * c.z + blend[12],
+                                 blend[1] * c.x + blend[5] * c.y + blend[9] * c.z + blend[13],
+                                 blend[2] * c.x + blend[6] * c.y + blend[10] * c.z + blend[14]);
+            p = fk_vec3_add(fk__mat3_columns_apply(rotation, fk_vec3_sub(p, c)), moved);
             n = fk_vec3_normalize(n);
             tangent.xyz = fk_vec3_normalize(fk__mat3_columns_apply(rotation, tangent.xyz));
         }

@@ -599,7 +599,7 @@ cor_mutant cor_skin_signs_as_given fk__cor_reference_from '< 0.0f ? -weight : we
 # The vertex turned about the origin instead of its centre.
 cor_mutant cor_skin_centre_not_subtracted fk__cor_reference_from 'fk__mat3_columns_apply(rotation, fk_vec3_sub(p, c))' 'fk__mat3_columns_apply(rotation, p)'
 # The centre left where it rests instead of moved as LBS moves it.
-cor_mutant cor_skin_centre_not_moved fk__cor_reference_from 'moved = fk__mat3_columns_apply(blend, c);' 'moved = c;'
+cor_mutant cor_skin_centre_not_moved fk__cor_reference_from 'blend[0] * c.x + blend[4] * c.y + blend[8] * c.z + blend[12]' 'c.x'
 # Normals moved by the blended LBS matrix instead of turned by R.
 cor_mutant cor_skin_normal_by_lbs fk__cor_reference_from 'else n = fk__mat3_columns_apply(rotation, n);' 'else n = fk__mat3_columns_apply(blend, n);'
 # A vertex with no weight turned by the identity about its centre, not kept.
