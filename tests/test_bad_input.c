@@ -397,11 +397,14 @@ static fk_result skin_all(const fk_skin_desc *d, mesh *m)
 {
     mesh before = *m;
     fk_result validate = fk_skin_validate(d, FK_SKIN_LBS), validate_dqs = fk_skin_validate(d, FK_SKIN_DQS), lbs, dqs;
+    fk_result validate_cor = fk_skin_validate(d, FK_SKIN_COR), cor;
     CHECK(memcmp(&before, m, sizeof before) == 0, "fk_skin_validate wrote something");
     lbs = fk_skin_lbs(d);
     dqs = fk_skin_dqs(d);
+    cor = fk_skin_cor(d, d ? d->positions : NULL, d ? d->position_stride : 0); /* each vertex its own centre */
     CHECK(lbs == validate && dqs == validate_dqs, "validate %d, LBS %d; validate %d, DQS %d", (int)validate, (int)lbs,
           (int)validate_dqs, (int)dqs);
+    CHECK(cor == validate_cor, "validate %d, CoR %d", (int)validate_cor, (int)cor);
     CHECK(memcmp(before.positions, m->positions, sizeof m->positions) == 0 &&
               memcmp(before.normals, m->normals, sizeof m->normals) == 0 &&
               memcmp(before.joints, m->joints, sizeof m->joints) == 0 &&
