@@ -1,4 +1,4 @@
-/* fk_lbs.h - v0.2.0 - forward kinematics and blend skinning (LBS, DQS) in one C header
+/* fk_lbs.h - v0.3.0 - forward kinematics and blend skinning (LBS, DQS) in one C header
    MIT or public domain (Unlicense): see the end of the file.
 
    Do this:
@@ -140,11 +140,11 @@
 /** @brief Major version number. */
 #define FK_LBS_VERSION_MAJOR 0
 /** @brief Minor version number. */
-#define FK_LBS_VERSION_MINOR 2
+#define FK_LBS_VERSION_MINOR 3
 /** @brief Patch version number. */
 #define FK_LBS_VERSION_PATCH 0
 /** @brief The version as a string, "major.minor.patch". */
-#define FK_LBS_VERSION "0.2.0"
+#define FK_LBS_VERSION "0.3.0"
 
 #ifndef FK_LBS_DEF
 #ifdef FK_LBS_STATIC
@@ -2408,7 +2408,8 @@ FK_LBS_DEF fk_result fk_retarget_map_names(int target_count, const char *const *
    engine-form checked loops that run only where the fast paths do not: clang
    compiles it for size, since it otherwise inlines the quaternion functions
    into it many times over. So too the conversion of glTF's formats, whose
-   vector loops gain nothing from the copies clang unrolls them into. */
+   vector loops gain nothing from the copies clang unrolls them into, and the
+   plain loop of fk_skin_cor() (fk__cor_reference_from() says why). */
 #if defined(__clang__)
 #define FK__SMALL __attribute__((minsize))
 #else
