@@ -73,8 +73,9 @@ $(BUILD)/fk_lbs.o: tests/fk_lbs_impl.c $(HEADER) | $(BUILD)
 $(BUILD)/test_%: tests/test_%.c tests/check.h tests/test_random.h $(HEADER) $(BUILD)/fk_lbs.o | $(BUILD)
 	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(TEST_WARNINGS) $< $(BUILD)/fk_lbs.o -o $@ $(LDLIBS)
 
+# SIMD_TEST_FLAGS: flags for the test_simd builds alone (make sanitize sets -O1).
 $(BUILD)/test_simd: tests/test_simd.c tests/check.h tests/test_random.h $(HEADER) | $(BUILD)
-	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(SIMD_TEST_FLAGS) $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
 
 clean:
 	rm -rf $(BUILD) out docs/html
@@ -323,6 +324,10 @@ SANITIZE_CC    ?= clang
 # -O0: the checks are the same as optimized, and the sanitized programs
 # compile faster.
 SANITIZE_FLAGS ?= -O0 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+# test_simd holds the fast paths to the reference loops over many layouts:
+# unoptimized under the sanitizers it ran for most of a minute, at -O1 (the
+# same checks) for seconds, which pays for its slower compile twice over.
+SANITIZE_SIMD_FLAGS ?= -O1
 SANITIZE_ENV    = ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1
 VALGRIND        = valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
 VALGRIND_PROGRAMS ?= $(filter-out $(BUILD)/contract/% $(BUILD)/test_gl,$(TEST_PROGRAMS))
@@ -376,7 +381,8 @@ test-programs: $$(CHECKED_PROGRAMS)
 SANITIZE_SKIP ?=
 sanitize:
 	$(SANITIZE_ENV) $(MAKE) --no-print-directory BUILD=$(BUILD)/sanitize CC=$(SANITIZE_CC) \
-	    CFLAGS='$(SANITIZE_FLAGS)' SKIP_PROGRAMS='$(SANITIZE_SKIP) contract/test_simd wasm/% test_gl' test-programs
+	    CFLAGS='$(SANITIZE_FLAGS)' SIMD_TEST_FLAGS='$(SANITIZE_SIMD_FLAGS)' \
+	    SKIP_PROGRAMS='$(SANITIZE_SKIP) contract/test_simd wasm/% test_gl' test-programs
 	$(MAKE) --no-print-directory valgrind
 	tests/arm64.sh --sanitize
 
@@ -411,7 +417,7 @@ $(BUILD)/no_simd/test_%: tests/test_%.c tests/check.h tests/test_random.h $(HEAD
 
 $(BUILD)/no_simd/test_simd: tests/test_simd.c tests/check.h tests/test_random.h $(HEADER)
 	@mkdir -p $(@D)
-	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) -DFK_LBS_NO_SIMD $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(SIMD_TEST_FLAGS) -DFK_LBS_NO_SIMD $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
 $(BUILD)/no_simd/test_properties: tests/prop_harness.h tests/prop_cases.h
 
 # On x86-64 the fast paths run the AVX2 tier where the CPU has AVX2 and FMA,
@@ -423,7 +429,7 @@ LOOPS_sse2 = -DFK_LBS_NO_AVX2
 
 $(BUILD)/sse2/test_simd: tests/test_simd.c tests/check.h tests/test_random.h $(HEADER)
 	@mkdir -p $(@D)
-	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(LOOPS_sse2) $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(SIMD_TEST_FLAGS) $(LOOPS_sse2) $(TEST_WARNINGS) $< -o $@ $(LDLIBS)
 
 $(BUILD)/sse2/fk_lbs.o: tests/fk_lbs_impl.c $(HEADER)
 	@mkdir -p $(@D)
