@@ -2402,18 +2402,26 @@ FK_LBS_DEF fk_result fk_retarget_map_names(int target_count, const char *const *
 #define FK__LIKELY(x) (x)
 #endif
 
-/* Code that runs once per chain, joint, track, bone or call, never per vertex
-   (inverse kinematics, Jacobians, tracks and root motion, skinned bounds,
-   draw splits, weight repair, a bone with scale split for DQS), and the
-   engine-form checked loops that run only where the fast paths do not: clang
-   compiles it for size, since it otherwise inlines the quaternion functions
-   into it many times over. So too the conversion of glTF's formats, whose
-   vector loops gain nothing from the copies clang unrolls them into, and the
+/* Code that runs once per chain, joint, track or call, never per vertex
+   (inverse kinematics, Jacobians, tracks and root motion, skinned bounds, draw
+   splits, weight repair), and the engine-form checked loops that run only where
+   the fast paths do not, is compiled for size: clang otherwise inlines the
+   quaternion functions into it many times over, and gcc compiles it faster so.
+   gcc has no attribute for size alone; its cold one optimizes for size and
+   marks the paths that call the function as rare, which code that runs once a
+   call is. FK__CLANG_SMALL is for loops that run per bone or per vertex, which
+   clang unrolls into copies that gain nothing and gcc compiles well as it is:
+   the conversion of glTF's formats, a bone with scale split for DQS, and the
    plain loop of fk_skin_cor() (fk__cor_reference_from() says why). */
 #if defined(__clang__)
 #define FK__SMALL __attribute__((minsize))
+#define FK__CLANG_SMALL __attribute__((minsize))
+#elif defined(__GNUC__)
+#define FK__SMALL __attribute__((cold))
+#define FK__CLANG_SMALL
 #else
 #define FK__SMALL
+#define FK__CLANG_SMALL
 #endif
 
 #ifndef FK_LBS_ASSERT
@@ -4607,7 +4615,7 @@ static void fk__dqs_centre_at_vertex(float out[FK__DQS_SCALED_STRIDE])
 
 /* A bone's palette entry for DQS with scale (see above); a rigid matrix gives
    its own dual quaternion and the identity scale part. */
-static FK__SMALL void fk__dqs_scaled_bone(const float matrix[12], const fk_rigid *bind, int centre_at_vertex,
+static FK__CLANG_SMALL void fk__dqs_scaled_bone(const float matrix[12], const fk_rigid *bind, int centre_at_vertex,
                                           float out[FK__DQS_SCALED_STRIDE])
 {
     double m[12], b[12], posed[12], x[3], y[3], z[3], rest_y[3], rx[3], ry[3], rz[3], rotation[9], b_inverse_r[9];
@@ -6187,7 +6195,7 @@ static FK__NOINLINE fk_vec3 fk__cor_scale_turn(float rotation[FK__LBS_BONE_FLOAT
 /* The plain loop over vertices [begin, end): its bones from the palette or,
    with a NULL palette, from the cache. Compiled for size though it runs per
    vertex: it measured no slower so, and speed is a fast path's to give. */
-static FK__SMALL fk_result fk__cor_reference_from(const fk_skin_desc *d, const fk__skin_layout *layout,
+static FK__CLANG_SMALL fk_result fk__cor_reference_from(const fk_skin_desc *d, const fk__skin_layout *layout,
                                                   const float *palette, fk__bone_cache *cache, int begin, int end)
 {
     const fk__cor_skin *s = (const fk__cor_skin *)(const void *)d;
@@ -10608,7 +10616,7 @@ static FK__ALWAYS_INLINE void fk__convert_weights(const char *p, fk_weight_forma
    lists k apart; joints or weights NULL where they stay as they are. Lists
    of 4 (glTF's) have a loop for each format, with nothing tested inside it;
    other counts one loop, whose tests of the formats are predicted. */
-static FK__NOINLINE FK__SMALL void fk__convert_stream(const fk_skin_desc *d, const char *joints, size_t joint_stride,
+static FK__NOINLINE FK__CLANG_SMALL void fk__convert_stream(const fk_skin_desc *d, const char *joints, size_t joint_stride,
                                                       const char *weights, size_t weight_stride, int count,
                                                       int elements, uint16_t *out_joints, float *out_weights,
                                                       size_t (*packed)(const char *, fk_joint_format, const char *,
