@@ -262,6 +262,40 @@ void render_mesh_free(render_mesh *mesh)
     memset(mesh, 0, sizeof *mesh);
 }
 
+float *render_cor_centers(int vertex_count, const float *positions, int influences, const uint16_t *joints,
+                          const float *weights, int triangle_count, const int *triangles)
+{
+    fk_cor_desc desc;
+    size_t bytes = 0, i;
+    fk_result result;
+    uint32_t *indices = (uint32_t *)malloc(3 * sizeof(uint32_t) * (size_t)(triangle_count > 0 ? triangle_count : 1));
+    float *centers = (float *)malloc(3 * sizeof(float) * (size_t)(vertex_count > 0 ? vertex_count : 1));
+    void *workspace = NULL;
+    memset(&desc, 0, sizeof desc); /* sigma, epsilon and sampling: the paper's defaults */
+    desc.vertex_count = vertex_count;
+    desc.positions = positions;
+    desc.influences = influences;
+    desc.joints = joints;
+    desc.weights = weights;
+    desc.triangle_count = triangle_count;
+    desc.indices = indices;
+    result = indices && centers ? FK_OK : FK_ERROR_NULL_ARGUMENT;
+    /* the library takes uint32_t indices; a negative one becomes too large and is refused */
+    for (i = 0; result == FK_OK && i < 3 * (size_t)triangle_count; ++i) indices[i] = (uint32_t)triangles[i];
+    if (result == FK_OK) result = fk_cor_workspace_size(&desc, &bytes);
+    if (result == FK_OK && !(workspace = malloc(bytes > 0 ? bytes : 1))) result = FK_ERROR_NULL_ARGUMENT;
+    if (result == FK_OK) result = fk_cor_centers(&desc, 0, vertex_count, workspace, bytes, centers, 0);
+    if (result != FK_OK) {
+        fprintf(stderr, "render: centres of rotation: %s\n",
+                result == FK_ERROR_NULL_ARGUMENT ? "out of memory" : fk_result_description(result));
+        free(centers);
+        centers = NULL;
+    }
+    free(workspace);
+    free(indices);
+    return centers;
+}
+
 void render_bounds_add(fk_vec3 *lo, fk_vec3 *hi, const float *points, int count)
 {
     int i;

@@ -89,6 +89,14 @@ void render_mesh_paint(render_mesh *mesh, int first, render_color c);
 
 void render_mesh_free(render_mesh *mesh);
 
+/* Centres of rotation for skinning a mesh with fk_skin_cor(): fk_cor_centers()
+   over every vertex with the paper's defaults, its workspace allocated here.
+   triangles are three vertex indices each, as render_mesh keeps them. Returns
+   x y z per vertex (free() them), or NULL when memory runs out or the data is
+   bad (with a message on stderr). */
+float *render_cor_centers(int vertex_count, const float *positions, int influences, const uint16_t *joints,
+                          const float *weights, int triangle_count, const int *triangles);
+
 /* Grows the box [lo, hi] to hold count points (x y z each). */
 void render_bounds_add(fk_vec3 *lo, fk_vec3 *hi, const float *points, int count);
 

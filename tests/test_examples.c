@@ -11,7 +11,9 @@
        so that `make demo-images` has been run since the layout last changed;
    and checks the claim of lbs_vs_dqs: under a twist, linear blend skinning shrinks
    the joint (to almost nothing at 180 degrees) while dual quaternion skinning keeps
-   its radius, read from the "joint_radius" lines the example prints; the claims
+   its radius, read from the "joint_radius" lines the example prints, and beside
+   them skinning with centres of rotation keeps the radius and bulges less than
+   DQS on a bend ("compare" lines); the claims
    of squash_stretch (the tube reaches where the scaled bone ends) and of toolkit
    (the wrist on its IK target, the line of sight through the aim target, masked
    layers that do not mix, root motion without drift); and the claim of threads
@@ -195,6 +197,80 @@ static void lbs_collapses_under_twist_and_dqs_does_not(void)
     CHECK(twists == 5, "expected 5 twist measurements, read %d", twists);
 }
 
+/* The comparison of LBS, DQS and CoR (centres of rotation), read from the
+   "compare" lines: radius and bulge relative to the rest radius (see
+   examples/lbs_vs_dqs.c). What the geometry gives:
+   - the ring at the joint is weighted half and half, so under a twist by theta
+     LBS puts each of its vertices at the mean of two points of the circle
+     theta apart: radius cos(theta/2) (0.7071 at 90 degrees, 0 at 180); under a
+     bend by 90 the ring's vertices in the plane of the bend land at
+     cos(45 deg) = 0.7071 of the radius from the joint;
+   - DQS turns each vertex about the joint (both bones turn about it), the ring
+     by half the angle: radius 1;
+   - CoR: the weights are mirror-symmetric about the joint, so the ring's centre
+     is the joint itself, which stays: the ring turns rigidly about it, radius 1;
+   - a twist moves no vertex out of the limb under any of the three (a rotation
+     about the axis, or for LBS a mean of two points of a circle);
+   - on the outside of a 90 degree bend DQS turns the vertex half a radius past
+     the joint (weight 0.84 on the bent bone) by 13.2 degrees less than its bone:
+     0.5 sin 13.2 + cos 13.2 - 1 = 0.088 of the radius outside; CoR turns the same
+     vertices about centres that move as LBS moves them, pulled inwards by the
+     blend, and must bulge less.
+   Tolerances: 1e-3 where the geometry gives an exact value (float rounding and
+   the mesh's sampling stay far below it); the bulge of DQS above 0.05. */
+static void cor_keeps_the_radius_and_bulges_less_than_dqs(void)
+{
+    static char output[MAX_OUTPUT];
+    const char *line;
+    float radius[2][3] = {{0}}, bulge[2][3] = {{0}}; /* [twist 90, twist 180][lbs, dqs, cor] */
+    float bend_radius[3] = {0}, bend_bulge[3] = {0};
+    int lines = 0, status = run_example("lbs_vs_dqs", "--out " SCRATCH, output), m, r;
+    CHECK(status == 0, "example_lbs_vs_dqs exited with %d", status);
+    for (line = strstr(output, "compare "); line; line = strstr(line + 1, "compare ")) {
+        char deform[16], method[8];
+        float degrees, rad, bul;
+        if (sscanf(line, "compare deform=%15s degrees=%f method=%7s radius=%f bulge=%f", deform, &degrees, method, &rad,
+                   &bul) != 5) {
+            CHECK(0, "unreadable line: %.80s", line);
+            continue;
+        }
+        m = strcmp(method, "lbs") == 0 ? 0 : strcmp(method, "dqs") == 0 ? 1 : strcmp(method, "cor") == 0 ? 2 : -1;
+        r = strcmp(deform, "bend") == 0 && degrees == 90.0f ? 2
+            : strcmp(deform, "twist") == 0 && degrees == 90.0f ? 0
+            : strcmp(deform, "twist") == 0 && degrees == 180.0f ? 1 : -1;
+        if (!CHECK(m >= 0 && r >= 0, "unexpected pose or method: %.80s", line)) continue;
+        ++lines;
+        if (r < 2) {
+            radius[r][m] = rad;
+            bulge[r][m] = bul;
+        } else {
+            bend_radius[m] = rad;
+            bend_bulge[m] = bul;
+        }
+    }
+    CHECK(lines == 9, "expected 9 compare lines (3 poses x 3 methods), read %d", lines);
+    for (r = 0; r < 2; ++r) {
+        float degrees = r == 0 ? 90.0f : 180.0f, expected = cosf(0.5f * degrees * 3.14159265f / 180.0f);
+        CHECK(fabsf(radius[r][0] - expected) < 1e-3f, "LBS under a twist of %.0f deg: radius %.4f, cos(theta/2) = %.4f",
+              (double)degrees, (double)radius[r][0], (double)expected);
+        for (m = 1; m < 3; ++m)
+            CHECK(fabsf(radius[r][m] - 1.0f) < 1e-3f, "%s under a twist of %.0f deg should keep the radius: %.4f",
+                  m == 1 ? "DQS" : "CoR", (double)degrees, (double)radius[r][m]);
+        for (m = 0; m < 3; ++m)
+            CHECK(bulge[r][m] < 1e-3f, "%s under a twist of %.0f deg should not bulge: %.4f",
+                  m == 0 ? "LBS" : m == 1 ? "DQS" : "CoR", (double)degrees, (double)bulge[r][m]);
+    }
+    CHECK(fabsf(bend_radius[0] - 0.70711f) < 1e-3f, "LBS under a bend of 90 deg: radius %.4f, cos(45 deg) = 0.7071",
+          (double)bend_radius[0]);
+    CHECK(fabsf(bend_radius[1] - 1.0f) < 1e-3f && fabsf(bend_radius[2] - 1.0f) < 1e-3f,
+          "DQS and CoR under a bend of 90 deg should keep the radius: %.4f, %.4f", (double)bend_radius[1],
+          (double)bend_radius[2]);
+    CHECK(bend_bulge[1] > 0.05f, "DQS should bulge on the outside of a 90 deg bend (0.088 of the radius): %.4f",
+          (double)bend_bulge[1]);
+    CHECK(bend_bulge[2] < bend_bulge[1], "CoR should bulge less than DQS on a 90 deg bend: CoR %.4f, DQS %.4f",
+          (double)bend_bulge[2], (double)bend_bulge[1]);
+}
+
 /* Squash and stretch: LBS and DQS with scale put the tube's end where the
    scaled bone ends (stretch x 2), DQS that ignores scale leaves it at the
    unscaled length; read from the "tip_reach" lines. */
@@ -285,6 +361,7 @@ int main(void)
     RUN_TEST(every_example_draws_its_pictures);
     RUN_TEST(options_are_explained_and_checked);
     RUN_TEST(lbs_collapses_under_twist_and_dqs_does_not);
+    RUN_TEST(cor_keeps_the_radius_and_bulges_less_than_dqs);
     RUN_TEST(squash_and_stretch_follow_the_bone);
     RUN_TEST(toolkit_reaches_looks_and_travels);
     RUN_TEST(threads_write_the_bits_of_one_call);
