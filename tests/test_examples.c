@@ -271,29 +271,46 @@ static void cor_keeps_the_radius_and_bulges_less_than_dqs(void)
           (double)bend_bulge[2], (double)bend_bulge[1]);
 }
 
-/* Squash and stretch: LBS and DQS with scale put the tube's end where the
-   scaled bone ends (stretch x 2), DQS that ignores scale leaves it at the
-   unscaled length; read from the "tip_reach" lines. */
+/* Squash and stretch: LBS, DQS with scale and CoR put the tube's end where
+   the scaled bone ends (root scale x stretch x 2), DQS that ignores scale
+   leaves it at the unscaled length; read from the "tip_reach" lines. A
+   uniform scale s at the root scales each method's mesh by s about the root's
+   pivot, and CoR of matrices without scale is CoR of the rigid bones ("uniform_scale"
+   line): both to float rounding, which on coordinates up to 7 is a few 1e-7;
+   1e-5 allows 20 ulps. */
 static void squash_and_stretch_follow_the_bone(void)
 {
     static char output[MAX_OUTPUT];
     const char *line;
+    float scale, bend, lbs, dqs, cor, cor_rigid;
     int poses = 0, status = run_example("squash_stretch", "--out " SCRATCH, output);
     CHECK(status == 0, "example_squash_stretch exited with %d", status);
     for (line = strstr(output, "tip_reach"); line; line = strstr(line + 1, "tip_reach")) {
-        float stretch, bend, lbs, dqs, ignoring, expected;
-        if (sscanf(line, "tip_reach stretch=%f bend=%f lbs=%f dqs=%f ignoring_scale=%f expected=%f", &stretch, &bend, &lbs,
-                   &dqs, &ignoring, &expected) != 6) {
+        float stretch, root_scale, ignoring, expected;
+        if (sscanf(line, "tip_reach stretch=%f bend=%f root_scale=%f lbs=%f dqs=%f cor=%f ignoring_scale=%f expected=%f",
+                   &stretch, &bend, &root_scale, &lbs, &dqs, &cor, &ignoring, &expected) != 8) {
             CHECK(0, "unreadable line: %.60s", line);
             continue;
         }
         ++poses;
-        CHECK(fabsf(lbs - expected) < 1e-3f && fabsf(dqs - expected) < 1e-3f,
-              "stretch %.2f, bend %.0f: LBS reaches %.4f, DQS with scale %.4f, the bone %.4f", (double)stretch,
-              (double)bend, (double)lbs, (double)dqs, (double)expected);
+        CHECK(fabsf(expected - root_scale * stretch * 2.0f) < 1e-3f, "stretch %.2f, root scale %.2f: the bone is %.4f long",
+              (double)stretch, (double)root_scale, (double)expected);
+        CHECK(fabsf(lbs - expected) < 1e-3f && fabsf(dqs - expected) < 1e-3f && fabsf(cor - expected) < 1e-3f,
+              "stretch %.2f, bend %.0f, root scale %.2f: LBS reaches %.4f, DQS with scale %.4f, CoR %.4f, the bone %.4f",
+              (double)stretch, (double)bend, (double)root_scale, (double)lbs, (double)dqs, (double)cor, (double)expected);
         CHECK(fabsf(ignoring - 2.0f) < 1e-3f, "DQS ignoring scale reaches %.4f, not the unscaled 2", (double)ignoring);
     }
-    CHECK(poses == 4, "%d poses printed, not 4", poses);
+    CHECK(poses == 5, "%d poses printed, not 5", poses);
+    line = strstr(output, "uniform_scale ");
+    if (CHECK(line && sscanf(line, "uniform_scale scale=%f bend=%f lbs=%f dqs=%f cor=%f cor_rigid=%f", &scale, &bend, &lbs,
+                             &dqs, &cor, &cor_rigid) == 6,
+              "no readable uniform_scale line")) {
+        CHECK(scale != 1.0f && lbs < 1e-5f && dqs < 1e-5f && cor < 1e-5f,
+              "a uniform scale %.2f at the root should scale the mesh about the root's pivot: LBS off by %.3g, DQS %.3g, "
+              "CoR %.3g",
+              (double)scale, (double)lbs, (double)dqs, (double)cor);
+        CHECK(cor_rigid < 1e-5f, "CoR of matrices without scale is %.3g from CoR of the rigid bones", (double)cor_rigid);
+    }
 }
 
 /* The toolkit's character, measured on each frame's final pose: the left wrist
