@@ -220,11 +220,12 @@ demo-realdata: $(BUILD)/bvh_pose $(BUILD)/rig_pose $(BUILD)/retarget
 	$(call need_debian_package,assimp-testmodels,$(ASSIMP_MODELS))
 	$(BUILD)/retarget $(MODELS_DIR)/BVH/01_01.bvh --frames 0,500,1000,1500,2000,2600 --png out/retarget_cmu.png
 	$(BUILD)/bvh_pose --png out/bvh_pose_01_01.png
-	$(BUILD)/bvh_pose $(MODELS_DIR)/BVH/Boxing_Toes.bvh --frames 0,400,800,1200,1600,2000 --png out/bvh_pose_boxing.png
+	$(BUILD)/bvh_pose $(MODELS_DIR)/BVH/Boxing_Toes.bvh --frames 0,400,800,1200,1600,2000 --cor --png out/bvh_pose_boxing.png
 	$(BUILD)/rig_pose $(MODELS_DIR)/glTF2/simple_skin/simple_skin.gltf --time 0.5 --png out/rig_pose_simple_skin.png
 	$(BUILD)/rig_pose $(MODELS_DIR)/X/Testwuson.X --time 0.5 --png out/rig_pose_testwuson.png
 	$(BUILD)/rig_pose $(MODELS_DIR)/FBX/huesitos.fbx --time 0.5 --png out/rig_pose_huesitos.png
 	$(BUILD)/rig_pose tests/data/scaled_limb.gltf --time 0.4 --method dqs --png out/rig_pose_scaled_limb.png
+	$(BUILD)/rig_pose tests/data/scaled_limb.gltf --time 0.4 --method cor --png out/rig_pose_scaled_limb_cor.png
 
 # ---- Property tests ------------------------------------------------------------
 # `make test SEED=0x... PROPS_N=5000` replays a run / runs more cases per property;

@@ -1,6 +1,6 @@
 /* bvh_pose - poses a BVH motion capture skeleton with fk_lbs.h.
 
-   build/bvh_pose [FILE] [--frames LIST] [--dump-joints] [--png PATH]
+   build/bvh_pose [FILE] [--frames LIST] [--dump-joints] [--png PATH] [--cor]
 
    --frames 0,100,250   frames to pose (0-based), any number; ranges too: 0-4499/50
                         is every 50th frame of the first 4500; default: six spread
@@ -10,6 +10,11 @@
                         position in the file's units
    --png PATH           draw a contact sheet, one column per frame: the skeleton,
                         then a procedural body skinned onto it with LBS and with DQS
+   --cor                and with centres of rotation (CoR), a fourth row: the
+                        centres computed once by fk_cor_centers() (the time it took
+                        is printed), then fk_skin_cor(). Optional because the
+                        body's weights, never quite zero, share every bone pair
+                        widely, which makes the precompute the slowest step
 
    Without FILE it reads /usr/share/assimp/models/BVH/01_01.bvh (Debian package
    assimp-testmodels). The whole conversion is bvh_rest_pose() and
@@ -27,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define DEFAULT_FILE "/usr/share/assimp/models/BVH/01_01.bvh"
 #define MAX_PICTURE_FRAMES 8
@@ -78,6 +84,7 @@ typedef struct body {
     uint16_t *joints;                 /* BODY_INFLUENCES per vertex */
     float *weights;
     float *positions, *normals;       /* skinned */
+    float *centers;                   /* centres of rotation, for CoR */
 } body;
 
 static float distance_to_segment(fk_vec3 p, fk_vec3 a, fk_vec3 b)
@@ -133,11 +140,13 @@ static void body_weights(body *b, const skeleton *s, float min_radius)
 }
 
 /* One tapered tube per bone of the rest pose, thick in proportion to the bone but
-   within limits set by the skeleton's size; bones of zero length are skipped. */
-static int body_create(body *b, const skeleton *s)
+   within limits set by the skeleton's size; bones of zero length are skipped.
+   With_centers: its centres of rotation too. */
+static int body_create(body *b, const skeleton *s, int with_centers)
 {
     fk_vec3 lo = s->rest_joints[0], hi = s->rest_joints[0];
     float size, min_radius;
+    clock_t start;
     int j;
     memset(b, 0, sizeof *b);
     render_bounds_add(&lo, &hi, &s->rest_joints[0].x, s->joint_count);
@@ -162,10 +171,19 @@ static int body_create(body *b, const skeleton *s)
     b->normals = (float *)malloc((size_t)b->mesh.vertex_count * 3 * sizeof *b->normals);
     if (!b->joints || !b->weights || !b->positions || !b->normals) return 0;
     body_weights(b, s, min_radius);
-    return 1;
+    if (!with_centers) return 1;
+    start = clock();
+    b->centers = render_cor_centers(b->mesh.vertex_count, b->mesh.positions, BODY_INFLUENCES, b->joints, b->weights,
+                                    b->mesh.triangle_count, b->mesh.triangles);
+    if (b->centers)
+        printf("centres of rotation: %d vertices, %d triangles, computed in %.1f ms of CPU time\n", b->mesh.vertex_count,
+               b->mesh.triangle_count, 1000.0 * (double)(clock() - start) / CLOCKS_PER_SEC);
+    return b->centers != NULL;
 }
 
-static fk_result body_skin(body *b, const skeleton *s, int dual_quaternion)
+enum { LBS, DQS, COR }; /* the skinning methods */
+
+static fk_result body_skin(body *b, const skeleton *s, int method)
 {
     fk_skin_desc skin;
     memset(&skin, 0, sizeof skin);
@@ -179,23 +197,24 @@ static fk_result body_skin(body *b, const skeleton *s, int dual_quaternion)
     skin.transform_count = s->joint_count;
     skin.out_positions = b->positions;
     skin.out_normals = b->normals;
-    return dual_quaternion ? fk_skin_dqs(&skin) : fk_skin_lbs(&skin);
+    return method == COR ? fk_skin_cor(&skin, b->centers, 0) : method == DQS ? fk_skin_dqs(&skin) : fk_skin_lbs(&skin);
 }
 
 static void body_free(body *b)
 {
     render_mesh_free(&b->mesh);
-    free(b->joints); free(b->weights); free(b->positions); free(b->normals);
+    free(b->joints); free(b->weights); free(b->positions); free(b->normals); free(b->centers);
 }
 
 /* ---- The contact sheet -------------------------------------------------------------- */
 
 /* Every panel shows a box of the same size around its frame's skeleton, so that the
-   figures are drawn at one scale however far the root travels. */
-static int draw_sheet(const char *png_path, const char *bvh_path, const bvh_file *file, skeleton *s,
+   figures are drawn at one scale however far the root travels. Rows: the skeleton,
+   LBS, DQS, and with rows = 4 CoR. */
+static int draw_sheet(const char *png_path, const char *bvh_path, const bvh_file *file, skeleton *s, int rows,
                       const int *frames, int frame_count)
 {
-    static const char *const row_names[3] = {"skeleton", "LBS", "DQS"};
+    static const char *const row_names[4] = {"skeleton", "LBS", "DQS", "CoR (centres of rotation)"};
     render_sheet *sheet;
     fk_vec3 half = fk_vec3_make(0, 0, 0), center[MAX_PICTURE_FRAMES];
     char title[256];
@@ -206,7 +225,7 @@ static int draw_sheet(const char *png_path, const char *bvh_path, const bvh_file
         fprintf(stderr, "bvh_pose: a picture holds at most %d frames\n", MAX_PICTURE_FRAMES);
         return 0;
     }
-    if (!body_create(&b, s)) { fprintf(stderr, "bvh_pose: out of memory\n"); return 0; }
+    if (!body_create(&b, s, rows > 3)) { fprintf(stderr, "bvh_pose: out of memory\n"); return 0; }
     for (f = 0; f < frame_count; ++f) {
         fk_vec3 lo, hi;
         skeleton_pose(s, file, frames[f]);
@@ -216,20 +235,20 @@ static int draw_sheet(const char *png_path, const char *bvh_path, const bvh_file
         half.x = fmaxf(half.x, 0.5f * (hi.x - lo.x)); half.y = fmaxf(half.y, 0.5f * (hi.y - lo.y));
         half.z = fmaxf(half.z, 0.5f * (hi.z - lo.z));
     }
-    snprintf(title, sizeof title, "%s: frames of the skeleton, and a body skinned onto it with LBS and DQS",
-             base ? base + 1 : bvh_path);
-    sheet = render_sheet_create(frame_count, 3, 220, 280, title, 1.0f);
+    snprintf(title, sizeof title, "%s: frames of the skeleton, and a body skinned onto it with LBS%s",
+             base ? base + 1 : bvh_path, rows > 3 ? ", DQS and CoR" : " and DQS");
+    sheet = render_sheet_create(frame_count, rows, 220, 280, title, 1.0f);
     if (!sheet) { body_free(&b); fprintf(stderr, "bvh_pose: out of memory\n"); return 0; }
     for (f = 0; f < frame_count; ++f) {
         render_camera camera = render_camera_frame_box(fk_vec3_sub(center[f], half), fk_vec3_add(center[f], half),
                                                        30.0f, 10.0f, 30.0f, render_sheet_aspect(sheet));
         skeleton_pose(s, file, frames[f]);
-        for (row = 0; row < 3; ++row) {
+        for (row = 0; row < rows; ++row) {
             render_panel *panel = render_panel_begin(sheet, f, row);
             if (row == 0) {
                 render_draw_skeleton(panel, &camera, s->posed, s->parents, s->joint_count);
             } else {
-                body_skin(&b, s, row == 2); /* cannot fail: the skeleton posed and the weights are ours */
+                body_skin(&b, s, row - 1); /* cannot fail: the skeleton posed, the weights and centres are ours */
                 render_draw_mesh(panel, &camera, &b.mesh, b.positions, b.normals, RENDER_CLAY);
             }
             render_draw_label(panel, 8, 8, 1, RENDER_INK, "frame %d, %.2f s", frames[f], (double)frames[f] * file->frame_time);
@@ -245,7 +264,7 @@ static int draw_sheet(const char *png_path, const char *bvh_path, const bvh_file
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: bvh_pose [FILE.bvh] [--frames 0,10,20 or 0-4499/50] [--dump-joints] [--png PATH]\n");
+    fprintf(stderr, "usage: bvh_pose [FILE.bvh] [--frames 0,10,20 or 0-4499/50] [--dump-joints] [--png PATH [--cor]]\n");
     return 2;
 }
 
@@ -285,7 +304,7 @@ int main(int argc, char **argv)
 {
     const char *path = NULL, *png_path = NULL;
     const char *frame_list = NULL;
-    int *frames = NULL, frame_count = 0, dump_joints = 0, a, f, j, status = 0;
+    int *frames = NULL, frame_count = 0, dump_joints = 0, rows = 3, a, f, j, status = 0;
     bvh_file file;
     skeleton s;
     char error[512];
@@ -300,6 +319,8 @@ int main(int argc, char **argv)
             }
         } else if (strcmp(argv[a], "--dump-joints") == 0) {
             dump_joints = 1;
+        } else if (strcmp(argv[a], "--cor") == 0) {
+            rows = 4;
         } else if (strcmp(argv[a], "--png") == 0 && a + 1 < argc) {
             png_path = argv[++a];
         } else if (argv[a][0] == '-' || path) {
@@ -362,7 +383,7 @@ int main(int argc, char **argv)
                            (double)s.posed[j].y, (double)s.posed[j].z);
         }
     }
-    if (status == 0 && png_path && !draw_sheet(png_path, path, &file, &s, frames, frame_count)) status = 1;
+    if (status == 0 && png_path && !draw_sheet(png_path, path, &file, &s, rows, frames, frame_count)) status = 1;
     skeleton_free(&s);
     bvh_free(&file);
     free(frames);

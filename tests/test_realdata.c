@@ -11,10 +11,11 @@
        offset matrices, at several animation times.
      - The examples' own output: bvh_pose --dump-joints and rig_pose
        --dump-vertices, run and read back, against the same references;
-       rig_pose --dqs-center, which moves a scaled rig's DQS; retarget's foot
-       contacts on two CMU clips, planted against the rotations alone; and the
-       pictures of `make demo-images`, whose labels must stay inside their
-       panels.
+       rig_pose --dqs-center, which moves a scaled rig's DQS; rig_pose --method
+       cor, which moves one-joint vertices as LBS does and the others apart;
+       retarget's foot contacts on two CMU clips, planted against the rotations
+       alone; and the pictures of `make demo-images` and the CoR pictures of
+       `make demo`, whose labels must stay inside their panels.
    Errors are reported relative to the model's size (its bounding-box diagonal).
    Without the Debian package assimp-testmodels the file tests say so and are
    skipped; the BVH reader's and the bridge's own tests always run. */
@@ -1107,14 +1108,18 @@ static void rig_pose_dqs_center_picks_the_blender_version(void)
     free(dumps[0]);
 }
 
-/* The pictures `make demo-images` draws from real data keep their labels inside
-   their panels: the renderer reports on stderr any that runs past an edge. */
+/* The pictures `make demo-images` draws from real data, and those of CoR that
+   `make demo` adds, keep their labels inside their panels: the renderer reports
+   on stderr any that runs past an edge. */
 static void real_data_pictures_keep_their_text_inside(void)
 {
     static const char *const runs[] = {
         "bvh_pose " MODELS "BVH/Boxing_Toes.bvh --frames 0,400,800,1200,1600,2000 --png %s/test_realdata_out/boxing.png",
         "rig_pose " MODELS "X/Testwuson.X --time 0.5 --png %s/test_realdata_out/testwuson.png",
         "rig_pose " TEST_DATA_DIR "/scaled_limb.gltf --time 0.4 --method dqs --png %s/test_realdata_out/limb.png",
+        "bvh_pose " MODELS "BVH/Boxing_Toes.bvh --frames 0,400,800,1200,1600,2000 --cor "
+        "--png %s/test_realdata_out/boxing_cor.png",
+        "rig_pose " TEST_DATA_DIR "/scaled_limb.gltf --time 0.4 --method cor --png %s/test_realdata_out/limb_cor.png",
         "retarget " MODELS "BVH/01_01.bvh --frames 0,500,1000,1500,2000,2600 --png %s/test_realdata_out/retarget.png"};
     char arguments[1024], *output;
     int r;
@@ -1130,6 +1135,66 @@ static void real_data_pictures_keep_their_text_inside(void)
         free(output);
     }
 }
+
+/* rig_pose --method cor against --method lbs: a vertex weighted to one joint
+   has its own position as its centre and moves as LBS moves it (to rounding:
+   CoR of a pose with scale goes through the space of the rest frames and
+   back); the others move apart, far beyond rounding, so the option reached the
+   skinning. On a rig with scale (the scaled limb) and a rigid one (Testwuson). */
+static void rig_pose_cor_moves_one_joint_vertices_as_lbs(const char *path, double seconds)
+{
+    char arguments[1024], error[512], *lbs, *cor;
+    const char *a, *b;
+    double single = 0.0, blended = 0.0, diagonal, *reference;
+    rig model;
+    int v, k, singles = 0;
+    if (!CHECK(rig_load(path, &model, error, sizeof error), "%s", error)) return;
+    reference = (double *)malloc((size_t)model.vertex_count * 3 * sizeof *reference);
+    diagonal = reference_skinned(&model, seconds, reference);
+    snprintf(arguments, sizeof arguments, "rig_pose %s --time %.17g --method lbs --dump-vertices", path, seconds);
+    lbs = run_example(arguments);
+    snprintf(arguments, sizeof arguments, "rig_pose %s --time %.17g --method cor --dump-vertices", path, seconds);
+    cor = run_example(arguments);
+    if (CHECK(lbs && cor, "rig_pose --dump-vertices failed on %s", path)) {
+        for (v = 0, a = lbs, b = cor; v < model.vertex_count; ++v) {
+            double p[3], q[3], largest_weight = 0.0, d;
+            int used_a = 0, used_b = 0;
+            if (!CHECK(sscanf(a, "%lf %lf %lf%n", &p[0], &p[1], &p[2], &used_a) == 3 &&
+                           sscanf(b, "%lf %lf %lf%n", &q[0], &q[1], &q[2], &used_b) == 3,
+                       "%s: vertex %d missing", path, v))
+                break;
+            for (k = 0; k < model.influences; ++k)
+                largest_weight = fmax(largest_weight, (double)model.weights[model.influences * v + k]);
+            d = distance3(p, q);
+            if (largest_weight == 1.0) {
+                single = fmax(single, d);
+                ++singles;
+            } else {
+                blended = fmax(blended, d);
+            }
+            for (a += used_a; *a == '\n'; ++a) continue;
+            for (b += used_b; *b == '\n'; ++b) continue;
+        }
+        printf("   rig_pose --method cor against lbs, %s: %d one-joint vertices within %.2e of its size, the others "
+               "apart by up to %.3g\n", path, singles, single / diagonal, blended / diagonal);
+        CHECK(singles > 0, "%s: no vertex is weighted to one joint", path);
+        CHECK(single / diagonal <= FLOAT_PRECISION, "%s: CoR moves one-joint vertices %.3g of its size from LBS", path,
+              single / diagonal);
+        CHECK(blended / diagonal > 500.0 * FLOAT_PRECISION, "%s: CoR is LBS to %.3g of its size", path,
+              blended / diagonal);
+    }
+    free(lbs); free(cor); free(reference);
+    rig_free(&model);
+}
+
+static void rig_pose_cor_on_a_rig_with_scale(void)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/scaled_limb.gltf", data_directory);
+    rig_pose_cor_moves_one_joint_vertices_as_lbs(path, 0.4);
+}
+
+static void rig_pose_cor_on_testwuson(void) { rig_pose_cor_moves_one_joint_vertices_as_lbs(MODELS "X/Testwuson.X", 0.5); }
 
 static void rig_pose_dumps_match_gltf(void) { rig_pose_dump_test("glTF2/simple_skin/simple_skin.gltf"); }
 static void rig_pose_dumps_match_x(void) { rig_pose_dump_test("X/Testwuson.X"); rig_pose_dump_test("X/BCN_Epileptic.X"); }
@@ -1345,6 +1410,7 @@ int main(int argc, char **argv)
     RUN_TEST(mat34_inverse_undoes_an_affine_matrix);
     RUN_TEST(blender_preserve_volume_matches_fk_skin_dqs);
     RUN_TEST(rig_pose_dqs_center_picks_the_blender_version);
+    RUN_TEST(rig_pose_cor_on_a_rig_with_scale);
     if (!have_file(MODELS "BVH/01_01.bvh")) {
         printf("SKIP the real-data tests: " MODELS " is missing (Debian package assimp-testmodels)\n");
         return check_finish();
@@ -1368,6 +1434,7 @@ int main(int argc, char **argv)
     RUN_TEST(rig_pose_dumps_match_x);
     RUN_TEST(rig_pose_dumps_match_fbx);
     RUN_TEST(rig_pose_dumps_match_a_rig_with_scale);
+    RUN_TEST(rig_pose_cor_on_testwuson);
     RUN_TEST(real_data_pictures_keep_their_text_inside);
     return check_finish();
 }
