@@ -339,23 +339,25 @@ static int draw_comparison(const render_options *options)
             const tube *t = &tubes[method];
             render_panel *panel = render_panel_begin(sheet, method, row);
             float radius, swell;
-            int where;
+            int where, collapsed, bulging;
             pose_tube(t, rotation, method, positions, normals, joints, bones);
             radius = joint_least_radius(t, positions, joints[1]);
             swell = bulge(t, positions, bones, &where);
+            /* drawn red: a radius 5% short of the rest radius, or skin 2% of it outside the limb */
+            collapsed = radius < 0.95f;
+            bulging = swell > 0.02f;
             render_draw_mesh(panel, &camera, &t->mesh, positions, normals, RENDER_CLAY);
-            draw_joint_ring(panel, &camera, t, positions, radius < 0.95f ? RENDER_ALERT : RENDER_GOOD);
+            draw_joint_ring(panel, &camera, t, positions, collapsed ? RENDER_ALERT : RENDER_GOOD);
             if (rows[row].axis.z != 0.0f) draw_rest_outline(panel, &camera, bones, rows[row].degrees);
             render_draw_skeleton(panel, &camera, joints, parents, 3);
-            /* red: a radius 5% short of the rest radius, or skin 2% of it outside the limb */
-            if (swell > 0.02f)
+            if (bulging) /* the vertex furthest out */
                 render_draw_joint(panel, &camera, fk_vec3_make(positions[3 * where], positions[3 * where + 1],
                                                                positions[3 * where + 2]), 4.0f, RENDER_ALERT);
             render_draw_label(panel, 8, 8, 1.25f, RENDER_INK, "%s, %s %.0f deg", method_names[method], rows[row].deform,
                               (double)rows[row].degrees);
-            render_draw_label(panel, 8, 26, 1.0f, radius < 0.95f ? RENDER_ALERT : RENDER_GOOD,
+            render_draw_label(panel, 8, 26, 1.0f, collapsed ? RENDER_ALERT : RENDER_GOOD,
                               "radius %.2f of rest", (double)radius);
-            render_draw_label(panel, 8, 40, 1.0f, swell > 0.02f ? RENDER_ALERT : RENDER_GOOD,
+            render_draw_label(panel, 8, 40, 1.0f, bulging ? RENDER_ALERT : RENDER_GOOD,
                               "bulge %.3f of rest", (double)swell);
             render_panel_end(panel);
             printf("compare deform=%s degrees=%.0f method=%s radius=%.4f bulge=%.4f\n", rows[row].deform,

@@ -271,6 +271,7 @@ float *render_cor_centers(int vertex_count, const float *positions, int influenc
     uint32_t *indices = (uint32_t *)malloc(3 * sizeof(uint32_t) * (size_t)(triangle_count > 0 ? triangle_count : 1));
     float *centers = (float *)malloc(3 * sizeof(float) * (size_t)(vertex_count > 0 ? vertex_count : 1));
     void *workspace = NULL;
+    int out_of_memory = !indices || !centers;
     memset(&desc, 0, sizeof desc); /* sigma, epsilon and sampling: the paper's defaults */
     desc.vertex_count = vertex_count;
     desc.positions = positions;
@@ -279,15 +280,13 @@ float *render_cor_centers(int vertex_count, const float *positions, int influenc
     desc.weights = weights;
     desc.triangle_count = triangle_count;
     desc.indices = indices;
-    result = indices && centers ? FK_OK : FK_ERROR_NULL_ARGUMENT;
     /* the library takes uint32_t indices; a negative one becomes too large and is refused */
-    for (i = 0; result == FK_OK && i < 3 * (size_t)triangle_count; ++i) indices[i] = (uint32_t)triangles[i];
-    if (result == FK_OK) result = fk_cor_workspace_size(&desc, &bytes);
-    if (result == FK_OK && !(workspace = malloc(bytes > 0 ? bytes : 1))) result = FK_ERROR_NULL_ARGUMENT;
-    if (result == FK_OK) result = fk_cor_centers(&desc, 0, vertex_count, workspace, bytes, centers, 0);
-    if (result != FK_OK) {
-        fprintf(stderr, "render: centres of rotation: %s\n",
-                result == FK_ERROR_NULL_ARGUMENT ? "out of memory" : fk_result_description(result));
+    for (i = 0; !out_of_memory && i < 3 * (size_t)triangle_count; ++i) indices[i] = (uint32_t)triangles[i];
+    result = out_of_memory ? FK_OK : fk_cor_workspace_size(&desc, &bytes);
+    if (result == FK_OK && !out_of_memory) out_of_memory = !(workspace = malloc(bytes > 0 ? bytes : 1));
+    if (result == FK_OK && !out_of_memory) result = fk_cor_centers(&desc, 0, vertex_count, workspace, bytes, centers, 0);
+    if (result != FK_OK || out_of_memory) {
+        fprintf(stderr, "render: centres of rotation: %s\n", out_of_memory ? "out of memory" : fk_result_description(result));
         free(centers);
         centers = NULL;
     }
