@@ -289,7 +289,7 @@ gl-packages:
 	$(call need_debian_package,libgl1-mesa-dri,$(GL_DRIVER))
 
 $(BUILD)/test_gl: tests/test_gl.c tests/check.h tests/test_random.h examples/shaders/skin_lbs.vert \
-                  examples/shaders/skin_dqs.vert $(HEADER) $(BUILD)/fk_lbs.o | $(BUILD) gl-packages
+                  examples/shaders/skin_dqs.vert examples/shaders/skin_cor.vert $(HEADER) $(BUILD)/fk_lbs.o | $(BUILD) gl-packages
 	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(TEST_WARNINGS) -DSHADER_DIR='"$(CURDIR)/examples/shaders"' $< \
 	    $(BUILD)/fk_lbs.o -o $@ -lEGL $(LDLIBS)
 

@@ -52,7 +52,8 @@ uniform_vectors() {
 
 # Every variant a user can choose, in both targets.
 variants=("skin_lbs.vert" "skin_lbs.vert FK_LBS_AFFINE"
-          "skin_dqs.vert" "skin_dqs.vert FK_DQS_SCALE_AT_VERTEX" "skin_dqs.vert FK_DQS_SCALE_AT_BONE")
+          "skin_dqs.vert" "skin_dqs.vert FK_DQS_SCALE_AT_VERTEX" "skin_dqs.vert FK_DQS_SCALE_AT_BONE"
+          "skin_cor.vert" "skin_cor.vert FK_COR_SCALED")
 for variant in "${variants[@]}"; do
     for influences in 4 8; do
         for target in 330 es; do
@@ -94,15 +95,20 @@ refuses() {
         cat "$work/log"; fail "$* fails without saying '$message'"
     fi
 }
-# One bone past the budget in each shader (LBS 3 vec4 a bone, DQS 2, with scale
-# 5; fk_view_projection 4), and a budget that a user raises for a larger GPU.
+# One bone past the budget in each shader (LBS 3 vec4 a bone, DQS and CoR 2,
+# with scale 5; fk_view_projection 4), and a budget that a user raises for a
+# larger GPU.
 refuses FK_MAX_UNIFORM_VECTORS skin_lbs.vert FK_MAX_BONES=85
 refuses FK_MAX_UNIFORM_VECTORS skin_dqs.vert FK_MAX_BONES=127
 refuses FK_MAX_UNIFORM_VECTORS skin_dqs.vert FK_DQS_SCALE_AT_BONE FK_MAX_BONES=51
+refuses FK_MAX_UNIFORM_VECTORS skin_cor.vert FK_MAX_BONES=127
+refuses FK_MAX_UNIFORM_VECTORS skin_cor.vert FK_COR_SCALED FK_MAX_BONES=51
 refuses FK_INFLUENCES skin_lbs.vert FK_INFLUENCES=6
 refuses FK_INFLUENCES skin_dqs.vert FK_INFLUENCES=2
+refuses FK_INFLUENCES skin_cor.vert FK_INFLUENCES=5
 for variant in "skin_lbs.vert FK_MAX_BONES=84" "skin_dqs.vert FK_MAX_BONES=126" \
                "skin_dqs.vert FK_DQS_SCALE_AT_VERTEX FK_MAX_BONES=50" \
+               "skin_cor.vert FK_MAX_BONES=126" "skin_cor.vert FK_COR_SCALED FK_MAX_BONES=50" \
                "skin_dqs.vert FK_DQS_SCALE_AT_VERTEX FK_MAX_BONES=204 FK_MAX_UNIFORM_VECTORS=1024"; do
     read -r -a words <<<"$variant"
     build es "${words[@]}"

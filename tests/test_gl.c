@@ -3,8 +3,8 @@
    once in a desktop GL 3.3 core context and once in a GLES 3.0 context, each
    with its own prelude. For every method the shaders cover, with four and with
    eight influences, a random rig is skinned on the GPU, captured with transform
-   feedback, read back, and every vertex held to fk_skin_lbs() / fk_skin_dqs()
-   on the same inputs. Each shader is built with its default palette size, the
+   feedback, read back, and every vertex held to fk_skin_lbs(), fk_skin_dqs()
+   or fk_skin_cor() on the same inputs. Each shader is built with its default palette size, the
    rig has that many bones, and its live uniforms must fit the 256 vec4 that
    GL 3.3 and GLES 3.0 promise (llvmpipe offers more, so only the count shows a
    default that would not build elsewhere; tests/shaders.sh counts them too).
@@ -197,6 +197,7 @@ typedef struct mesh {
     float tangents[VERTICES][4];
     uint16_t joints[VERTICES][MAX_INFLUENCES];
     float weights[VERTICES][MAX_INFLUENCES];
+    float centers[VERTICES][3]; /* centres of rotation, for fk_skin_cor() */
 } mesh;
 
 typedef struct rig {
@@ -282,12 +283,43 @@ static void make_rig(rig *r, int bone_count, int influences, int loose)
     }
 }
 
+/* What CoR reads beyond the rig, drawn after it (the rig is then the one the
+   other methods draw): a centre of rotation per vertex; the formula holds
+   for any centre, so most are anywhere in the model's box, but a vertex of
+   one bone (the mirrored ones) and one vertex in eight get their own
+   position, as fk_cor_centers() gives a vertex with no sample that shares
+   two of its bones, where skinning with centres is LBS. One vertex in eight
+   has its weights scaled by 0.5 to 2: the centre moves by the weights as
+   given, while R and S do not depend on their scale. Every third bone also
+   shears, so that its scale part is not symmetric and a shader that
+   transposes it shows. */
+static void make_cor_inputs(rig *r)
+{
+    int i, j, e;
+    for (i = 0; i < VERTICES; ++i) {
+        const fk_vec3 c = random_vec3(2.0f);
+        const int own = i < MIRRORED_VERTICES || rng_below(8) == 0;
+        const float weight_scale = rng_below(8) == 0 ? rng_uniform(0.5f, 2.0f) : 1.0f;
+        for (e = 0; e < 3; ++e) r->mesh.centers[i][e] = own ? r->mesh.positions[i][e] : (&c.x)[e];
+        for (e = 0; e < r->influences; ++e) r->mesh.weights[i][e] *= weight_scale;
+    }
+    for (j = 0; j < r->bone_count; j += 3) {
+        const float shear[12] = {1.0f, rng_uniform(-0.5f, 0.5f), 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f};
+        float sheared[12];
+        fk_mat34_mul(r->matrices[j], shear, sheared);
+        memcpy(r->matrices[j], sheared, sizeof sheared);
+    }
+}
+
 /* ---- The methods ------------------------------------------------------------------ */
 
-typedef enum method { LBS_RIGID, LBS_AFFINE, DQS_RIGID, DQS_SCALED_AT_VERTEX, DQS_SCALED_AT_BONE, METHODS } method;
+typedef enum method {
+    LBS_RIGID, LBS_AFFINE, DQS_RIGID, DQS_SCALED_AT_VERTEX, DQS_SCALED_AT_BONE, COR_RIGID, COR_SCALED, METHODS
+} method;
 
 /* Each method's shader and options, the uniform its palette goes to, and the
-   vec4 a bone takes there; DQS with scale also fills fk_scale_parts, 3 a bone. */
+   vec4 a bone takes there; DQS and CoR with scale also fill fk_scale_parts, 3
+   a bone. CoR reads DQS's palettes, and its centres as attribute 7. */
 static const struct {
     const char *name, *shader, *defines, *palette;
     int vectors;
@@ -297,8 +329,12 @@ static const struct {
     {"DQS, rigid bones", "skin_dqs.vert", "", "fk_dual_quats", 2},
     {"DQS, scale at vertex", "skin_dqs.vert", "#define FK_DQS_SCALE_AT_VERTEX\n", "fk_dual_quats", 2},
     {"DQS, scale at bone", "skin_dqs.vert", "#define FK_DQS_SCALE_AT_BONE\n", "fk_dual_quats", 2},
+    {"CoR, rigid bones", "skin_cor.vert", "", "fk_dual_quats", 2},
+    {"CoR, bones with scale", "skin_cor.vert", "#define FK_COR_SCALED\n", "fk_dual_quats", 2},
 };
-#define SCALED(m) ((m) == DQS_SCALED_AT_VERTEX || (m) == DQS_SCALED_AT_BONE)
+#define SCALED(m) ((m) == DQS_SCALED_AT_VERTEX || (m) == DQS_SCALED_AT_BONE || (m) == COR_SCALED)
+#define RIGID(m) ((m) == LBS_RIGID || (m) == DQS_RIGID || (m) == COR_RIGID)
+#define COR(m) ((m) == COR_RIGID || (m) == COR_SCALED)
 
 /* What a vertex gives back through transform feedback, in the order of the
    varyings named at link time. */
@@ -323,7 +359,7 @@ static void skin_on_cpu(method m)
     d.joint_stride = sizeof the_rig.mesh.joints[0]; d.weight_stride = sizeof the_rig.mesh.weights[0];
     d.transform_count = bones;
     d.out_positions = &cpu_positions[0][0]; d.out_normals = &cpu_normals[0][0]; d.out_tangents = &cpu_tangents[0][0];
-    if (m == LBS_RIGID || m == DQS_RIGID) d.transforms = the_rig.bones;
+    if (RIGID(m)) d.transforms = the_rig.bones;
     else { d.matrices = &the_rig.matrices[0][0]; d.bind_poses = the_rig.bind_poses; }
     d.dqs_scale_center = m == DQS_SCALED_AT_BONE ? FK_DQS_SCALE_AT_BONE : FK_DQS_SCALE_AT_VERTEX;
     if (m == LBS_RIGID || m == LBS_AFFINE) {
@@ -331,13 +367,13 @@ static void skin_on_cpu(method m)
         else memcpy(palette, the_rig.matrices, sizeof the_rig.matrices); /* affine bones are their own palette */
         result = fk_skin_lbs(&d);
     } else {
-        if (m == DQS_RIGID) {
+        if (RIGID(m)) {
             CHECK(fk_palette_dual_quats(bones, the_rig.parents, the_rig.bones, palette) == FK_OK, "palette failed");
         } else {
             CHECK(fk_palette_dual_quats_scaled(bones, the_rig.parents, &the_rig.matrices[0][0], the_rig.bind_poses,
                                                palette, scale_parts) == FK_OK, "scaled palette failed");
         }
-        result = fk_skin_dqs(&d);
+        result = COR(m) ? fk_skin_cor(&d, &the_rig.mesh.centers[0][0], 0) : fk_skin_dqs(&d);
     }
     CHECK(result == FK_OK, "%s on the CPU: %s", methods[m].name, fk_result_description(result));
 }
@@ -471,6 +507,10 @@ static int skin_on_gpu(GLuint program, method m, float *gpu)
         else glVertexAttribPointer(a, attributes[a].size, attributes[a].type, GL_FALSE, attributes[a].stride, offset);
         glEnableVertexAttribArray(a);
     }
+    if (COR(m)) {
+        glVertexAttribPointer(7, 3, GL_FLOAT, GL_FALSE, 0, (const void *)(uintptr_t)offsetof(mesh, centers));
+        glEnableVertexAttribArray(7);
+    }
     glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, buffers[1]);
     glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, out_bytes, NULL, GL_STATIC_READ);
     glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buffers[1]);
@@ -516,6 +556,7 @@ static double model_size(void)
         for (e = 0; e < 3; ++e) {
             size = fmax(size, fabs(the_rig.mesh.positions[i][e]));
             size = fmax(size, fabs(cpu_positions[i][e]));
+            size = fmax(size, fabs(the_rig.mesh.centers[i][e]));
         }
     for (i = 0; i < the_rig.bone_count; ++i) {
         size = fmax(size, fmax(fabs(the_rig.bones[i].t.x), fmax(fabs(the_rig.bones[i].t.y), fabs(the_rig.bones[i].t.z))));
@@ -555,6 +596,7 @@ static void method_matches_the_cpu(method m, int influences)
     }
     rng_state = (uint64_t)seed * 0x9E3779B97F4A7C15u + (uint64_t)influences * METHODS + (uint64_t)m + 1u;
     make_rig(&the_rig, bones, influences, m >= DQS_RIGID);
+    if (COR(m)) make_cor_inputs(&the_rig);
     skin_on_cpu(m);
     ok = skin_on_gpu(program, m, &gpu[0][0]);
     glDeleteProgram(program);
@@ -588,12 +630,16 @@ static void lbs_of_affine_bones_matches_fk_skin_lbs(void) { method_matches_the_c
 static void dqs_of_rigid_bones_matches_fk_skin_dqs(void) { method_matches_the_cpu(DQS_RIGID, 4); }
 static void dqs_scaled_at_the_vertex_matches_fk_skin_dqs(void) { method_matches_the_cpu(DQS_SCALED_AT_VERTEX, 4); }
 static void dqs_scaled_at_the_bone_matches_fk_skin_dqs(void) { method_matches_the_cpu(DQS_SCALED_AT_BONE, 4); }
+static void cor_of_rigid_bones_matches_fk_skin_cor(void) { method_matches_the_cpu(COR_RIGID, 4); }
+static void cor_of_scaled_bones_matches_fk_skin_cor(void) { method_matches_the_cpu(COR_SCALED, 4); }
 /* FK_INFLUENCES 8: a second set of four joints and weights */
 static void lbs_of_rigid_bones_8_influences_matches(void) { method_matches_the_cpu(LBS_RIGID, 8); }
 static void lbs_of_affine_bones_8_influences_matches(void) { method_matches_the_cpu(LBS_AFFINE, 8); }
 static void dqs_of_rigid_bones_8_influences_matches(void) { method_matches_the_cpu(DQS_RIGID, 8); }
 static void dqs_scaled_at_the_vertex_8_influences_matches(void) { method_matches_the_cpu(DQS_SCALED_AT_VERTEX, 8); }
 static void dqs_scaled_at_the_bone_8_influences_matches(void) { method_matches_the_cpu(DQS_SCALED_AT_BONE, 8); }
+static void cor_of_rigid_bones_8_influences_matches(void) { method_matches_the_cpu(COR_RIGID, 8); }
+static void cor_of_scaled_bones_8_influences_matches(void) { method_matches_the_cpu(COR_SCALED, 8); }
 
 static void llvmpipe_opens_a_context(void)
 {
@@ -616,11 +662,15 @@ int main(int argc, char **argv)
         RUN_TEST(dqs_of_rigid_bones_matches_fk_skin_dqs);
         RUN_TEST(dqs_scaled_at_the_vertex_matches_fk_skin_dqs);
         RUN_TEST(dqs_scaled_at_the_bone_matches_fk_skin_dqs);
+        RUN_TEST(cor_of_rigid_bones_matches_fk_skin_cor);
+        RUN_TEST(cor_of_scaled_bones_matches_fk_skin_cor);
         RUN_TEST(lbs_of_rigid_bones_8_influences_matches);
         RUN_TEST(lbs_of_affine_bones_8_influences_matches);
         RUN_TEST(dqs_of_rigid_bones_8_influences_matches);
         RUN_TEST(dqs_scaled_at_the_vertex_8_influences_matches);
         RUN_TEST(dqs_scaled_at_the_bone_8_influences_matches);
+        RUN_TEST(cor_of_rigid_bones_8_influences_matches);
+        RUN_TEST(cor_of_scaled_bones_8_influences_matches);
         close_context();
     }
     return check_finish();
