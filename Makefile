@@ -664,9 +664,10 @@ $(WEB_DIR)/skin_web.wasm: $(WEB_MODULE_SOURCES) | wasm-tools $(STB_IMAGE_WRITE)
 	    -Wl,--no-entry $(WASM_LDFLAGS) examples/web/skin_web.c examples/bvh.c examples/render.c -o $@ -lm
 
 $(WEB_DIR)/fk_web_data.js: $(WEB_DIR)/skin_web.wasm examples/web/embed.mjs examples/shaders/skin_lbs.vert \
-                           examples/shaders/skin_dqs.vert
+                           examples/shaders/skin_dqs.vert examples/shaders/skin_cor.vert
 	$(call need_debian_package,assimp-testmodels,$(WEB_CLIP))
-	$(WASM_NODE) examples/web/embed.mjs $@ $< examples/shaders/skin_lbs.vert examples/shaders/skin_dqs.vert $(WEB_CLIP)
+	$(WASM_NODE) examples/web/embed.mjs $@ $< examples/shaders/skin_lbs.vert examples/shaders/skin_dqs.vert \
+	    examples/shaders/skin_cor.vert $(WEB_CLIP)
 
 $(WEB_DIR)/%: examples/web/%
 	@mkdir -p $(@D)

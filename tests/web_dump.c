@@ -19,6 +19,8 @@ static const struct {
     {0, 0.9f, WEB_LBS, 0, {0, 0, 0}},
     {1, 3.0f, WEB_DQS, 1, {-20.0f, 20.0f, 10.0f}},
     {2, 5.0f, WEB_DQS, 0, {0, 0, 0}},
+    {0, 0.6f, WEB_COR, 1, {-0.35f, 1.55f, 0.35f}},
+    {1, 2.0f, WEB_COR, 0, {0, 0, 0}},
 };
 
 int main(int argc, char **argv)
@@ -45,8 +47,10 @@ int main(int argc, char **argv)
         const float *p;
         int result;
         web_select(cases[c].model);
-        result = web_pose(cases[c].time, cases[c].method, cases[c].ik, cases[c].target[0], cases[c].target[1],
-                          cases[c].target[2]);
+        result = cases[c].method == WEB_COR ? web_cor_centers() : FK_OK;
+        if (result == FK_OK)
+            result = web_pose(cases[c].time, cases[c].method, cases[c].ik, cases[c].target[0], cases[c].target[1],
+                              cases[c].target[2]);
         if (result == FK_OK) result = web_skin(cases[c].method);
         printf("case %d %d\n", (int)c, result);
         p = web_skinned_positions();

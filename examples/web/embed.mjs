@@ -4,19 +4,19 @@
 // not let a page opened from file:// fetch() files beside it, so everything
 // the page reads is in a script.
 //
-//   node examples/web/embed.mjs OUT.js MODULE.wasm skin_lbs.vert skin_dqs.vert CLIP.bvh
+//   node examples/web/embed.mjs OUT.js MODULE.wasm skin_lbs.vert skin_dqs.vert skin_cor.vert CLIP.bvh
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
-const [out, wasm, lbs, dqs, bvh] = process.argv.slice(2);
+const [out, wasm, lbs, dqs, cor, bvh] = process.argv.slice(2);
 if (!bvh) {
-    process.stderr.write('usage: embed.mjs OUT.js MODULE.wasm skin_lbs.vert skin_dqs.vert CLIP.bvh\n');
+    process.stderr.write('usage: embed.mjs OUT.js MODULE.wasm skin_lbs.vert skin_dqs.vert skin_cor.vert CLIP.bvh\n');
     process.exit(2);
 }
 const data = {
     wasm: readFileSync(wasm).toString('base64'),
     prelude: '#version 300 es\nprecision highp float; precision highp int;\n', // docs/gpu.md: GLSL ES 3.00
-    shaders: { lbs: readFileSync(lbs, 'utf8'), dqs: readFileSync(dqs, 'utf8') },
+    shaders: { lbs: readFileSync(lbs, 'utf8'), dqs: readFileSync(dqs, 'utf8'), cor: readFileSync(cor, 'utf8') },
     bvh: readFileSync(bvh, 'latin1'),
     bvhName: basename(bvh),
 };

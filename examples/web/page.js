@@ -1,6 +1,10 @@
 // page.js - poses and skins with fk_lbs.h's WebAssembly build (skin_web.c) and
 // draws with WebGL2: on the GPU through examples/shaders/ and the palettes the
 // module writes, or on the CPU in the module, the vertices uploaded each frame.
+// Skinning with centres of rotation needs each model's centres, which the
+// module computes once, when CoR is first chosen for the model (a few seconds
+// for the character: too long to hold up the page's start); the page shows
+// how long it took.
 // A browser without WebGL2 gets a note, and the CPU-skinned mesh drawn on a 2D
 // canvas by the page's own rasterizer instead.
 // FK_WEB (fk_web_data.js, from embed.mjs) holds the module, the shaders and
@@ -8,7 +12,7 @@
 // writes what it found into #results, #vertices and #picture for tests/web_test.sh.
 'use strict';
 
-const METHOD = { LBS: 0, DQS: 1, DQS_SCALED: 2 };
+const METHOD = { LBS: 0, DQS: 1, DQS_SCALED: 2, COR: 3 };
 const BACKGROUND = [0.914, 0.902, 0.882]; // the canvas's CSS colour, #e9e6e1
 const TINT = [0.80, 0.62, 0.50], MARKER_TINT = [0.85, 0.12, 0.15], LIGHT = [0.4, 0.8, 0.6];
 
@@ -114,6 +118,7 @@ function makePrograms() {
         [METHOD.LBS]: compile(FK_WEB.shaders.lbs, bones),
         [METHOD.DQS]: compile(FK_WEB.shaders.dqs, bones),
         [METHOD.DQS_SCALED]: compile(FK_WEB.shaders.dqs, bones + '#define FK_DQS_SCALE_AT_VERTEX\n'),
+        [METHOD.COR]: compile(FK_WEB.shaders.cor, bones),
         cpu: compile(PASS_THROUGH, ''),
         marker: compile(MARKER, ''),
     };
@@ -155,6 +160,8 @@ function makeVertexArrays(mesh) {
     gl.enableVertexAttribArray(3); gl.vertexAttribIPointer(3, 4, gl.UNSIGNED_SHORT, 0, 0);
     buffer(gl.ARRAY_BUFFER, f32(wasm.web_weights(), 4 * n));
     gl.enableVertexAttribArray(4); gl.vertexAttribPointer(4, 4, gl.FLOAT, false, 0, 0);
+    mesh.centers = buffer(gl.ARRAY_BUFFER, 12 * n); // filled by computeCenters()
+    gl.enableVertexAttribArray(7); gl.vertexAttribPointer(7, 3, gl.FLOAT, false, 0, 0);
     const indices = buffer(gl.ELEMENT_ARRAY_BUFFER, u32(wasm.web_triangles(), mesh.indexCount));
     mesh.cpu = gl.createVertexArray();
     gl.bindVertexArray(mesh.cpu);
@@ -202,8 +209,36 @@ function pose() {
     return t;
 }
 
+// The model's centres of rotation, computed once and timed. The clip on the
+// character has the character's mesh and weights: whichever of the two asks
+// first computes them for both, and the time is kept for both.
+const centersMs = [];
+function computeCenters(model) {
+    const key = model === 2 ? 0 : model;
+    wasm.web_select(model);
+    if (centersMs[key] === undefined) {
+        const start = performance.now(), result = wasm.web_cor_centers();
+        if (result !== 0) throw new Error(`web_cor_centers: fk_result ${result}`);
+        centersMs[key] = performance.now() - start;
+    } else if (wasm.web_cor_centers() !== 0) throw new Error('web_cor_centers failed');
+    const mesh = meshes[model];
+    if (gl && !mesh.centersUploaded) {
+        gl.bindBuffer(gl.ARRAY_BUFFER, mesh.centers);
+        gl.bufferSubData(gl.ARRAY_BUFFER, 0, f32(wasm.web_centers(), 3 * mesh.vertexCount));
+        mesh.centersUploaded = true;
+    }
+    showCentersTime();
+}
+
+function showCentersTime() {
+    const ms = centersMs[state.model === 2 ? 0 : state.model];
+    ui('cor-time').textContent = ms === undefined ? 'computed when CoR is first chosen for the model' :
+        `${ms.toFixed(1)} ms to compute for ${meshes[state.model].vertexCount} vertices in wasm (fk_cor_centers(), once)`;
+}
+
 function draw() {
     const mesh = meshes[state.model];
+    if (state.method === METHOD.COR) computeCenters(state.model);
     const t = pose();
     const root = rootPosition();
     const focus = [root[0], mesh.centerY, root[2]];
@@ -238,7 +273,7 @@ function drawWebGL(mesh, t, viewProjection) {
         const bones = wasm.web_joint_count();
         if (state.method === METHOD.LBS) {
             gl.uniform4fv(gl.getUniformLocation(program, 'fk_matrices'), f32(wasm.web_palette_matrices(), 12 * bones));
-        } else {
+        } else { // DQS, and CoR, which reads DQS's palette
             gl.uniform4fv(gl.getUniformLocation(program, 'fk_dual_quats'), f32(wasm.web_palette_dual_quats(), 8 * bones));
             if (state.method === METHOD.DQS_SCALED)
                 gl.uniform4fv(gl.getUniformLocation(program, 'fk_scale_parts'), f32(wasm.web_palette_scale_parts(), 12 * bones));
@@ -352,9 +387,17 @@ function bindControls() {
         time.max = meshes[state.model].duration;
         state.time %= meshes[state.model].duration;
         time.value = state.time;
+        showCentersTime();
     };
     ui('model').addEventListener('change', e => { state.model = Number(e.target.value); sync(); });
-    document.querySelectorAll('input[name=method]').forEach(r => r.addEventListener('change', () => { state.method = checked('method'); }));
+    // CoR's first frame on a model computes its centres, which takes a while:
+    // say so, and let the page draw that before it starts.
+    document.querySelectorAll('input[name=method]').forEach(r => r.addEventListener('change', () => {
+        const method = checked('method'), key = state.model === 2 ? 0 : state.model;
+        if (method !== METHOD.COR || centersMs[key] !== undefined) { state.method = method; return; }
+        ui('cor-time').textContent = 'computing...';
+        setTimeout(() => { state.method = checked('method'); }, 50);
+    }));
     document.querySelectorAll('input[name=device]').forEach(r => r.addEventListener('change', e => { state.cpu = e.target.value === 'cpu'; }));
     time.addEventListener('input', () => { state.time = Number(time.value); });
     ui('play').addEventListener('click', e => { state.playing = !state.playing; e.target.textContent = state.playing ? 'Pause' : 'Play'; });
@@ -388,6 +431,8 @@ const DUMP_CASES = [
     [0, 0.9, METHOD.LBS, 0, [0, 0, 0]],
     [1, 3.0, METHOD.DQS, 1, [-20.0, 20.0, 10.0]],
     [2, 5.0, METHOD.DQS, 0, [0, 0, 0]],
+    [0, 0.6, METHOD.COR, 1, [-0.35, 1.55, 0.35]],
+    [1, 2.0, METHOD.COR, 0, [0, 0, 0]],
 ];
 
 // The canvas's pixels, RGBA, the top row first.
@@ -444,6 +489,7 @@ function selfTest(errors) {
 
     const dump = [];
     DUMP_CASES.forEach(([model, time, method, ik, t], c) => {
+        if (method === METHOD.COR) computeCenters(model);
         wasm.web_select(model);
         let result = wasm.web_pose(time, method, ik, ...t);
         if (result === 0) result = wasm.web_skin(method);
@@ -492,6 +538,30 @@ function selfTest(errors) {
         check(far < 0.002 * cpu.length, 'CPU and GPU skinning draw the same picture', `${far} channel values differ by more than 24`);
     }
 
+    // Centres of rotation: the character skinned with them drawn, differing
+    // from DQS's picture where the two methods differ (the joints), alike on
+    // the CPU and the GPU; the time its centres took shown.
+    Object.assign(state, { method: METHOD.COR, cpu: !gl, time: 0.9 });
+    draw();
+    check(/^\d+\.\d ms to compute for \d+ vertices/.test(ui('cor-time').textContent), 'the page shows the time the centres took',
+          ui('cor-time').textContent);
+    const cor = pixels();
+    let corCovered = 0, corChanged = 0;
+    for (let y = Math.round(0.2 * h); y < Math.round(0.8 * h); ++y)
+        for (let x = Math.round(w / 3); x < Math.round(2 * w / 3); ++x) if (!isBackground(cor, 4 * (y * w + x))) ++corCovered;
+    for (let i = 0; i < cor.length; ++i) if (cor[i] !== second[i]) ++corChanged;
+    check(corCovered > 0.08 * inside && corChanged > 0, 'the canvas shows the character skinned with centres of rotation',
+          `${corCovered} of ${inside} pixels in its region differ from the background; ${corChanged} channel values from DQS's`);
+    if (gl) {
+        state.cpu = true;
+        draw();
+        const cpu = pixels();
+        let far = 0;
+        for (let i = 0; i < cpu.length; ++i) if (Math.abs(cpu[i] - cor[i]) > 24) ++far;
+        check(far < 0.002 * cpu.length, 'CoR on the CPU and the GPU draw the same picture', `${far} channel values differ by more than 24`);
+    }
+    Object.assign(state, { method: METHOD.DQS, cpu: !gl });
+
     // Without the IK marker, what is drawn spans what the skinned vertices
     // project to, to within 2 pixels on every side.
     state.ik = false;
@@ -521,7 +591,7 @@ function selfTest(errors) {
     check(drawn.every((d, k) => Math.abs(d - Math.floor(projected[k])) <= 2), 'the drawing spans the skinned vertices',
           `drawn ${box(drawn)}; the vertices ${box(projected)}`);
 
-    for (const method of [METHOD.LBS, METHOD.DQS_SCALED]) {
+    for (const method of [METHOD.LBS, METHOD.DQS_SCALED, METHOD.COR]) {
         Object.assign(state, { method, cpu: !gl, model: 1 });
         draw();
     }

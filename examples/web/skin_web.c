@@ -17,8 +17,13 @@
                                 the palette the method's shader reads
      web_skin(method)           skins on the CPU into web_skinned_positions() and
                                 web_skinned_normals()
+     web_cor_centers()          computes the current model's centres of rotation
+                                (fk_cor_centers()) into web_centers(), once: the
+                                page times this call
    Methods: WEB_LBS, WEB_DQS, WEB_DQS_SCALED (DQS of bones with scale: the head
-   squashes and stretches and the left upper arm swells; fk_forward_scaled()).
+   squashes and stretches and the left upper arm swells; fk_forward_scaled()),
+   WEB_COR (skinning with centres of rotation, fk_skin_cor(); its shader reads
+   DQS's palette).
 
    Nothing here reads a file or a clock. The module's only imports are the WASI
    calls that render.c's out-of-memory exit and a failed assert make (a message
@@ -42,6 +47,7 @@
 #define WEB_LBS 0
 #define WEB_DQS 1
 #define WEB_DQS_SCALED 2
+#define WEB_COR 3
 
 /* Bones the shaders' palettes hold (page.js defines FK_MAX_BONES to it): DQS
    with scale takes 5 vec4 a bone, and WebGL2 promises 256 to a vertex shader. */
@@ -58,6 +64,8 @@ typedef struct web_model {
     uint16_t *joints;                  /* WEB_INFLUENCES per vertex */
     float *weights;
     float *skinned_positions, *skinned_normals;
+    float *centers;                    /* centres of rotation, NULL until web_cor_centers();
+                                          model 2 borrows model 0's */
     int arm[3];                        /* shoulder, elbow, wrist for the IK; -1 without */
     int scaled[2];                     /* the joints that scale in WEB_DQS_SCALED; -1 for none */
     float duration;                    /* seconds */
@@ -128,7 +136,8 @@ static int make_bvh_model(web_model *m, const bvh_file *file)
     int j, v, k;
     if (file->joint_count < 1 || file->joint_count > WEB_MAX_JOINTS) return 0;
     render_mesh_free(&m->mesh);
-    free(m->joints); free(m->weights); free(m->skinned_positions); free(m->skinned_normals);
+    free(m->joints); free(m->weights); free(m->skinned_positions); free(m->skinned_normals); free(m->centers);
+    m->centers = NULL;
     m->joint_count = file->joint_count;
     bvh_rest_pose(file, m->parents, m->rest);
     lo = hi = m->rest[0];
@@ -203,6 +212,7 @@ static int make_retarget_model(web_model *m)
         !retarget_make(&on_character_clip, &skeleton_only, 1, &on_character, on_character_ints, on_character_quats))
         return 0;
     *m = models[0];
+    m->centers = NULL; /* the character's, once they are computed (web_cor_centers()) */
     m->duration = (float)(clip.frame_time * (clip.frame_count - 1));
     return allocate_vertex_arrays(m);
 }
@@ -274,7 +284,8 @@ WEB_EXPORT(web_pose) int web_pose(float time, int method, int ik, float x, float
     if (result == FK_OK) result = fk_posed_joints(m->joint_count, m->rest, transforms, joints_posed);
     if (result != FK_OK) return (int)result;
     if (method == WEB_LBS) return (int)fk_palette_matrices(m->joint_count, transforms, palette_matrices);
-    if (method == WEB_DQS) return (int)fk_palette_dual_quats(m->joint_count, m->parents, transforms, palette_dual_quats);
+    if (method == WEB_DQS || method == WEB_COR)
+        return (int)fk_palette_dual_quats(m->joint_count, m->parents, transforms, palette_dual_quats);
 
     /* the head stretches as it squashes sideways (its volume kept), the arm swells */
     for (j = 0; j < m->joint_count; ++j) {
@@ -314,7 +325,52 @@ WEB_EXPORT(web_skin) int web_skin(int method)
     } else {
         desc.transforms = transforms;
     }
+    if (method == WEB_COR) return m->centers ? (int)fk_skin_cor(&desc, m->centers, 0) : (int)FK_ERROR_NULL_ARGUMENT;
     return (int)(method == WEB_LBS ? fk_skin_lbs(&desc) : fk_skin_dqs(&desc));
+}
+
+/* The centres of rotation of a model's rest mesh; returns an fk_result. */
+static int compute_centers(web_model *m)
+{
+    fk_cor_desc desc;
+    fk_result result;
+    size_t bytes = 0;
+    void *workspace;
+    memset(&desc, 0, sizeof desc);
+    desc.vertex_count = m->mesh.vertex_count;
+    desc.positions = m->mesh.positions;
+    desc.influences = WEB_INFLUENCES;
+    desc.joints = m->joints;
+    desc.weights = m->weights;
+    desc.triangle_count = m->mesh.triangle_count;
+    desc.indices = (const uint32_t *)(const void *)m->mesh.triangles; /* render.c's indices are never negative */
+    if ((result = fk_cor_workspace_size(&desc, &bytes)) != FK_OK) return (int)result;
+    m->centers = (float *)malloc((size_t)m->mesh.vertex_count * 3 * sizeof(float));
+    workspace = malloc(bytes);
+    if (!m->centers || !workspace) {
+        free(workspace);
+        free(m->centers);
+        m->centers = NULL;
+        return (int)FK_ERROR_INVALID_COUNT;
+    }
+    result = fk_cor_centers(&desc, 0, m->mesh.vertex_count, workspace, bytes, m->centers, 0);
+    free(workspace);
+    if (result != FK_OK) {
+        free(m->centers);
+        m->centers = NULL;
+    }
+    return (int)result;
+}
+
+/* The current model's centres, computed the first time they are asked for;
+   the clip on the character has the character's mesh and weights, and so
+   its centres. Returns an fk_result. */
+WEB_EXPORT(web_cor_centers) int web_cor_centers(void)
+{
+    web_model *m = current == &models[2] ? &models[0] : current;
+    int result = m->centers ? (int)FK_OK : compute_centers(m);
+    current->centers = m->centers;
+    return result;
 }
 
 /* What the page reads: the current model's arrays and the current pose's. */
@@ -329,6 +385,7 @@ WEB_EXPORT(web_joints) uint16_t *web_joints(void) { return current->joints; }
 WEB_EXPORT(web_weights) float *web_weights(void) { return current->weights; }
 WEB_EXPORT(web_skinned_positions) float *web_skinned_positions(void) { return current->skinned_positions; }
 WEB_EXPORT(web_skinned_normals) float *web_skinned_normals(void) { return current->skinned_normals; }
+WEB_EXPORT(web_centers) float *web_centers(void) { return current->centers; }
 WEB_EXPORT(web_joint_positions) fk_vec3 *web_joint_positions(void) { return joints_posed; }
 WEB_EXPORT(web_arm) int web_arm(int k) { return current->arm[k]; }
 WEB_EXPORT(web_palette_matrices) float *web_palette_matrices(void) { return palette_matrices; }
