@@ -211,29 +211,28 @@ function pose() {
 
 // The model's centres of rotation, computed once and timed. The clip on the
 // character has the character's mesh and weights: whichever of the two asks
-// first computes them for both, and the time is kept for both.
+// first computes them for both (the other finds them ready), and its time is
+// shown for both.
 const centersMs = [];
 function computeCenters(model) {
-    const key = model === 2 ? 0 : model;
+    const mesh = meshes[model], key = model === 2 ? 0 : model;
+    if (mesh.hasCenters) return;
     wasm.web_select(model);
-    if (centersMs[key] === undefined) {
-        const start = performance.now(), result = wasm.web_cor_centers();
-        if (result !== 0) throw new Error(`web_cor_centers: fk_result ${result}`);
-        centersMs[key] = performance.now() - start;
-    } else if (wasm.web_cor_centers() !== 0) throw new Error('web_cor_centers failed');
-    const mesh = meshes[model];
-    if (gl && !mesh.centersUploaded) {
+    const start = performance.now(), result = wasm.web_cor_centers();
+    if (result !== 0) throw new Error(`web_cor_centers: fk_result ${result}`);
+    if (centersMs[key] === undefined) centersMs[key] = performance.now() - start;
+    if (gl) {
         gl.bindBuffer(gl.ARRAY_BUFFER, mesh.centers);
         gl.bufferSubData(gl.ARRAY_BUFFER, 0, f32(wasm.web_centers(), 3 * mesh.vertexCount));
-        mesh.centersUploaded = true;
     }
+    mesh.hasCenters = true;
     showCentersTime();
 }
 
 function showCentersTime() {
     const ms = centersMs[state.model === 2 ? 0 : state.model];
-    ui('cor-time').textContent = ms === undefined ? 'computed when CoR is first chosen for the model' :
-        `${ms.toFixed(1)} ms to compute for ${meshes[state.model].vertexCount} vertices in wasm (fk_cor_centers(), once)`;
+    ui('cor-time').textContent = ms === undefined ? 'computed when first chosen' :
+        `${ms.toFixed(1)} ms to compute for ${meshes[state.model].vertexCount} vertices (fk_cor_centers(), once)`;
 }
 
 function draw() {

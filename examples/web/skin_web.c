@@ -347,12 +347,7 @@ static int compute_centers(web_model *m)
     if ((result = fk_cor_workspace_size(&desc, &bytes)) != FK_OK) return (int)result;
     m->centers = (float *)malloc((size_t)m->mesh.vertex_count * 3 * sizeof(float));
     workspace = malloc(bytes);
-    if (!m->centers || !workspace) {
-        free(workspace);
-        free(m->centers);
-        m->centers = NULL;
-        return (int)FK_ERROR_INVALID_COUNT;
-    }
+    if (!m->centers || !workspace) abort();
     result = fk_cor_centers(&desc, 0, m->mesh.vertex_count, workspace, bytes, m->centers, 0);
     free(workspace);
     if (result != FK_OK) {
