@@ -9,8 +9,8 @@
 
    The palette is DQS's (fk_palette_dual_quats()): a unit dual quaternion
    carries a bone's rotation q_k and its translation, which is all M_k p*
-   needs, so the shader takes 2 vec4 a bone where LBS matrices and rotations
-   side by side would take 5.
+   needs, so the shader takes 2 vec4 a bone where an LBS matrix and a rotation
+   would take 4.
 
    Bones with scale (define FK_COR_SCALED; the palette of
    fk_palette_dual_quats_scaled(): a dual quaternion and a scale part
