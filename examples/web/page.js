@@ -1,10 +1,10 @@
 // page.js - poses and skins with fk_lbs.h's WebAssembly build (skin_web.c) and
 // draws with WebGL2: on the GPU through examples/shaders/ and the palettes the
 // module writes, or on the CPU in the module, the vertices uploaded each frame.
-// Skinning with centres of rotation needs each model's centres, which the
-// module computes once, when CoR is first chosen for the model (a few seconds
-// for the character: too long to hold up the page's start); the page shows
-// how long it took.
+// Skinning with centres of rotation needs each model's centres, which take
+// the module seconds for the character: a worker with its own instance of the
+// module computes them when the page starts, while the page runs, and the
+// page shows how long they took.
 // A browser without WebGL2 gets a note, and the CPU-skinned mesh drawn on a 2D
 // canvas by the page's own rasterizer instead.
 // FK_WEB (fk_web_data.js, from embed.mjs) holds the module, the shaders and
@@ -52,8 +52,9 @@ const f32 = (pointer, count) => new Float32Array(wasm.memory.buffer, pointer, co
 const u16 = (pointer, count) => new Uint16Array(wasm.memory.buffer, pointer, count);
 const u32 = (pointer, count) => new Uint32Array(wasm.memory.buffer, pointer, count);
 
+let moduleBytes; // the module's code, which the centres' worker instantiates too
 async function loadModule() {
-    const bytes = Uint8Array.from(atob(FK_WEB.wasm), c => c.charCodeAt(0));
+    const bytes = moduleBytes = Uint8Array.from(atob(FK_WEB.wasm), c => c.charCodeAt(0));
     // The module imports only what ends a process: render.c's out-of-memory
     // exit and a failed assert, which write to stderr and exit.
     const fail = new Proxy({}, { get: (_, name) => () => { throw new Error(`wasm stopped: out of memory or an assertion (${String(name)})`); } });
@@ -160,7 +161,7 @@ function makeVertexArrays(mesh) {
     gl.enableVertexAttribArray(3); gl.vertexAttribIPointer(3, 4, gl.UNSIGNED_SHORT, 0, 0);
     buffer(gl.ARRAY_BUFFER, f32(wasm.web_weights(), 4 * n));
     gl.enableVertexAttribArray(4); gl.vertexAttribPointer(4, 4, gl.FLOAT, false, 0, 0);
-    mesh.centers = buffer(gl.ARRAY_BUFFER, 12 * n); // filled by computeCenters()
+    mesh.centers = buffer(gl.ARRAY_BUFFER, 12 * n); // filled when the centres arrive (useCenters())
     gl.enableVertexAttribArray(7); gl.vertexAttribPointer(7, 3, gl.FLOAT, false, 0, 0);
     const indices = buffer(gl.ELEMENT_ARRAY_BUFFER, u32(wasm.web_triangles(), mesh.indexCount));
     mesh.cpu = gl.createVertexArray();
@@ -209,35 +210,90 @@ function pose() {
     return t;
 }
 
-// The model's centres of rotation, computed once and timed. The clip on the
-// character has the character's mesh and weights: whichever of the two asks
-// first computes them for both (the other finds them ready), and its time is
-// shown for both.
-const centersMs = [];
-function computeCenters(model) {
-    const mesh = meshes[model], key = model === 2 ? 0 : model;
-    if (mesh.hasCenters) return;
-    wasm.web_select(model);
-    const start = performance.now(), result = wasm.web_cor_centers();
-    if (result !== 0) throw new Error(`web_cor_centers: fk_result ${result}`);
-    if (centersMs[key] === undefined) centersMs[key] = performance.now() - start;
-    if (gl) {
-        gl.bindBuffer(gl.ARRAY_BUFFER, mesh.centers);
-        gl.bufferSubData(gl.ARRAY_BUFFER, 0, f32(wasm.web_centers(), 3 * mesh.vertexCount));
+// ---- Centres of rotation ------------------------------------------------------
+
+// The centres' job: the module instantiated again, the clip loaded, and the
+// centres of the clip's tubes (model 1) and of the character (model 0, whose
+// mesh and weights the clip on the character shares) computed and timed, each
+// passed to post() as it is done. It runs in a worker, from this function's
+// source, so that the page runs meanwhile; the self-test runs it here, where
+// headless Chromium's virtual time waits for it.
+async function centersJob(bytes, bvh, post) {
+    const fail = new Proxy({}, { get: () => () => { throw new Error('wasm stopped'); } });
+    const m = (await WebAssembly.instantiate(bytes, { wasi_snapshot_preview1: fail })).instance.exports;
+    const text = new TextEncoder().encode(bvh), buffer = m.web_buffer(text.length);
+    new Uint8Array(m.memory.buffer, buffer, text.length).set(text);
+    m.web_load_bvh(buffer, text.length);
+    for (const model of [1, 0]) {
+        const n = m.web_select(model), start = performance.now(), result = m.web_cor_centers();
+        const ms = performance.now() - start;
+        const centers = result === 0 ? new Float32Array(m.memory.buffer, m.web_centers(), 3 * n).slice() : null;
+        post({ model, result, ms, centers });
     }
-    mesh.hasCenters = true;
-    showCentersTime();
+}
+const CENTERS_WORKER = `const centersJob = ${centersJob};
+onmessage = ({ data: { bytes, bvh } }) => centersJob(bytes, bvh, message => postMessage(message));`;
+
+// Resolves when every model has its centres.
+const centersMs = [];
+function loadCenters() {
+    return new Promise((resolve, reject) => {
+        const receive = ({ model, result, ms, centers }) => {
+            if (result !== 0) throw new Error(`web_cor_centers: fk_result ${result}`);
+            useCenters(model, ms, centers);
+            if (model === 0) resolve();
+        };
+        let worker = null;
+        try {
+            if (!testing) worker = new Worker(URL.createObjectURL(new Blob([CENTERS_WORKER], { type: 'text/javascript' })));
+        } catch (error) { /* no worker: the job runs here, and the page waits for it */ }
+        if (!worker) {
+            centersJob(moduleBytes, FK_WEB.bvh, receive).catch(reject);
+            return;
+        }
+        worker.onerror = e => reject(new Error(`the centres' worker: ${e.message}`));
+        worker.onmessage = ({ data }) => {
+            try { receive(data); } catch (error) { reject(error); }
+            if (data.model === 0) worker.terminate();
+        };
+        worker.postMessage({ bytes: moduleBytes, bvh: FK_WEB.bvh });
+    });
 }
 
-function showCentersTime() {
-    const ms = centersMs[state.model === 2 ? 0 : state.model];
-    ui('cor-time').textContent = ms === undefined ? 'computed when first chosen' :
-        `${ms.toFixed(1)} ms to compute for ${meshes[state.model].vertexCount} vertices (fk_cor_centers(), once)`;
+// A model's centres, into the module and into the model's vertex array; the
+// character's serve the clip on it too.
+function useCenters(model, ms, centers) {
+    centersMs[model] = ms;
+    for (const m of model === 0 ? [0, 2] : [model]) {
+        const mesh = meshes[m];
+        wasm.web_select(m);
+        f32(wasm.web_centers_storage(), 3 * mesh.vertexCount).set(centers);
+        if (gl) {
+            gl.bindBuffer(gl.ARRAY_BUFFER, mesh.centers);
+            gl.bufferSubData(gl.ARRAY_BUFFER, 0, f32(wasm.web_centers(), 3 * mesh.vertexCount));
+        }
+        mesh.hasCenters = true;
+    }
+    showCenters();
 }
+
+// The time the shown model's centres took, and CoR offered once they are here.
+function showCenters() {
+    const mesh = meshes[state.model], ms = centersMs[state.model === 2 ? 0 : state.model];
+    ui('cor-time').textContent = !mesh.hasCenters ? 'being computed in the background' :
+        `${ms.toFixed(1)} ms to compute for ${mesh.vertexCount} vertices (fk_cor_centers(), once)`;
+    const choice = document.querySelector(`input[name=method][value="${METHOD.COR}"]`);
+    choice.disabled = !mesh.hasCenters;
+    if (choice.disabled && state.method === METHOD.COR) { // a model whose centres are still to come
+        state.method = METHOD.DQS;
+        document.querySelector(`input[name=method][value="${METHOD.DQS}"]`).checked = true;
+    }
+}
+
+// ---- Drawing --------------------------------------------------------------------
 
 function draw() {
     const mesh = meshes[state.model];
-    if (state.method === METHOD.COR) computeCenters(state.model);
     const t = pose();
     const root = rootPosition();
     const focus = [root[0], mesh.centerY, root[2]];
@@ -386,17 +442,10 @@ function bindControls() {
         time.max = meshes[state.model].duration;
         state.time %= meshes[state.model].duration;
         time.value = state.time;
-        showCentersTime();
+        showCenters();
     };
     ui('model').addEventListener('change', e => { state.model = Number(e.target.value); sync(); });
-    // CoR's first frame on a model computes its centres, which takes a while:
-    // say so, and let the page draw that before it starts.
-    document.querySelectorAll('input[name=method]').forEach(r => r.addEventListener('change', () => {
-        const method = checked('method'), key = state.model === 2 ? 0 : state.model;
-        if (method !== METHOD.COR || centersMs[key] !== undefined) { state.method = method; return; }
-        ui('cor-time').textContent = 'computing...';
-        setTimeout(() => { state.method = checked('method'); }, 50);
-    }));
+    document.querySelectorAll('input[name=method]').forEach(r => r.addEventListener('change', () => { state.method = checked('method'); }));
     document.querySelectorAll('input[name=device]').forEach(r => r.addEventListener('change', e => { state.cpu = e.target.value === 'cpu'; }));
     time.addEventListener('input', () => { state.time = Number(time.value); });
     ui('play').addEventListener('click', e => { state.playing = !state.playing; e.target.textContent = state.playing ? 'Pause' : 'Play'; });
@@ -488,7 +537,6 @@ function selfTest(errors) {
 
     const dump = [];
     DUMP_CASES.forEach(([model, time, method, ik, t], c) => {
-        if (method === METHOD.COR) computeCenters(model);
         wasm.web_select(model);
         let result = wasm.web_pose(time, method, ik, ...t);
         if (result === 0) result = wasm.web_skin(method);
@@ -537,13 +585,13 @@ function selfTest(errors) {
         check(far < 0.002 * cpu.length, 'CPU and GPU skinning draw the same picture', `${far} channel values differ by more than 24`);
     }
 
-    // Centres of rotation: the character skinned with them drawn, differing
-    // from DQS's picture where the two methods differ (the joints), alike on
-    // the CPU and the GPU; the time its centres took shown.
-    Object.assign(state, { method: METHOD.COR, cpu: !gl, time: 0.9 });
-    draw();
+    // Centres of rotation: the time the character's took shown, and the
+    // character skinned with them drawn, differing from DQS's picture where
+    // the two methods differ (the joints), alike on the CPU and the GPU.
     check(/^\d+\.\d ms to compute for \d+ vertices/.test(ui('cor-time').textContent), 'the page shows the time the centres took',
           ui('cor-time').textContent);
+    Object.assign(state, { method: METHOD.COR, cpu: !gl, time: 0.9 });
+    draw();
     const cor = pixels();
     let corCovered = 0, corChanged = 0;
     for (let y = Math.round(0.2 * h); y < Math.round(0.8 * h); ++y)
@@ -627,8 +675,14 @@ async function main() {
         else withoutWebGL2();
         meshes = [makeMesh(0), makeMesh(1), makeMesh(2)];
         bindControls();
-        if (testing) selfTest(errors);
-        else requestAnimationFrame(frame);
+        const centers = loadCenters();
+        if (testing) {
+            await centers;
+            selfTest(errors);
+        } else {
+            requestAnimationFrame(frame);
+            await centers;
+        }
     } catch (error) {
         note(`The page cannot run: ${error.message || error}.`);
         console.error(error.stack || String(error));

@@ -19,7 +19,9 @@
                                 web_skinned_normals()
      web_cor_centers()          computes the current model's centres of rotation
                                 (fk_cor_centers()) into web_centers(), once: the
-                                page times this call
+                                page's worker times this call in its own instance
+     web_centers_storage()      room for the current model's centres, which the
+                                page fills with the worker's
    Methods: WEB_LBS, WEB_DQS, WEB_DQS_SCALED (DQS of bones with scale: the head
    squashes and stretches and the left upper arm swells; fk_forward_scaled()),
    WEB_COR (skinning with centres of rotation, fk_skin_cor(); its shader reads
@@ -366,6 +368,16 @@ WEB_EXPORT(web_cor_centers) int web_cor_centers(void)
     int result = m->centers ? (int)FK_OK : compute_centers(m);
     current->centers = m->centers;
     return result;
+}
+
+/* Room for the current model's centres (the character's, for the clip on it),
+   for the page to copy in the centres another instance computed. */
+WEB_EXPORT(web_centers_storage) float *web_centers_storage(void)
+{
+    web_model *m = current == &models[2] ? &models[0] : current;
+    if (!m->centers && !(m->centers = (float *)malloc((size_t)m->mesh.vertex_count * 3 * sizeof(float)))) abort();
+    current->centers = m->centers;
+    return m->centers;
 }
 
 /* What the page reads: the current model's arrays and the current pose's. */
