@@ -2377,11 +2377,18 @@ FK_LBS_DEF fk_result fk_retarget_map_names(int target_count, const char *const *
 #endif
 
 /* The fast paths' influence loops run 4 times or any number of times; gcc
-   unrolls the first at -O2 only when asked (clang unasked). */
+   unrolls the first at -O2 only when asked (clang unasked). A loop over the
+   influences from the fifth on stays rolled: unrolled, each kernel would
+   carry copies of it for the few rigs that have them. */
 #if defined(__GNUC__) && __GNUC__ >= 8 && !defined(__clang__)
 #define FK__UNROLL _Pragma("GCC unroll 4")
+#define FK__NO_UNROLL _Pragma("GCC unroll 1")
+#elif defined(__clang__)
+#define FK__UNROLL
+#define FK__NO_UNROLL _Pragma("clang loop unroll(disable)")
 #else
 #define FK__UNROLL
+#define FK__NO_UNROLL
 #endif
 
 /* Marks the common side of a branch, and helpers the fast paths inline. */
@@ -3972,7 +3979,7 @@ typedef struct fk__skin_layout {
     size_t joint2_stride, weight2_stride;
     int dense;
     int two_streams;        /* a second stream, apart from the first */
-    int converted;          /* joints or weights not uint16_t and float, or two streams */
+    int converted;          /* joints or weights not uint16_t and float */
     const int *named_bones; /* the bones the vertices name, their count first, or NULL: all (fk__skin()) */
 } fk__skin_layout;
 
@@ -4077,7 +4084,7 @@ static fk_result fk__check_skin(const fk_skin_desc *d, fk__skin_layout *layout)
                                           layout->weight2_stride == layout->weight_stride &&
                                           (const char *)d->joints2 == (const char *)d->joints + 4 * fk__joint_size(d) &&
                                           (const char *)d->weights2 == (const char *)d->weights + 4 * fk__weight_size(d));
-    layout->converted = d->joint_format != FK_JOINTS_U16 || d->weight_format != FK_WEIGHTS_FLOAT || layout->two_streams;
+    layout->converted = d->joint_format != FK_JOINTS_U16 || d->weight_format != FK_WEIGHTS_FLOAT;
     if (d->normals) {
         if ((r = fk__check_stride(&layout->normal_stride, 3 * sizeof(float), sizeof(float), d->normals, d->vertex_count)) != FK_OK) return r;
         if ((r = fk__check_stride(&layout->out_normal_stride, 3 * sizeof(float), sizeof(float), d->out_normals, d->vertex_count)) != FK_OK) return r;
@@ -9210,12 +9217,17 @@ static FK__ALWAYS_INLINE void fk__rotate_pair4(fk__f4 qa, fk__f4 va, fk__f4 qb, 
 
 /* ---- Fast paths: skinning kernels -------------------------------------------
    A run is a stretch of vertices with their layout resolved and their joint
-   indices checked (fk__skin_fast()); a kernel skins it front to back. */
+   indices checked (fk__skin_fast()); a kernel skins it front to back. A
+   vertex's first four influences are read from joints and weights, the rest
+   from joints2 and weights2: glTF's second stream where it is, or the first
+   lists continued, so that neither is copied to put them side by side. */
 
 typedef struct fk__skin_run {
     const char *positions, *normals, *joints, *weights;
+    const char *joints2, *weights2; /* influences 5 on */
     char *out_positions, *out_normals;
     size_t position_stride, normal_stride, joint_stride, weight_stride;
+    size_t joint2_stride, weight2_stride;
     size_t out_position_stride, out_normal_stride;
     int count, influences;
     unsigned joint_limit;           /* the largest valid joint index */
@@ -9239,6 +9251,8 @@ static FK__ALWAYS_INLINE void fk__skin_run_advance(fk__skin_run *r, int count)
     r->positions += i * r->position_stride;
     r->joints += i * r->joint_stride;
     r->weights += i * r->weight_stride;
+    r->joints2 += i * r->joint2_stride;
+    r->weights2 += i * r->weight2_stride;
     r->out_positions += i * r->out_position_stride;
     if (r->normals) {
         r->normals += i * r->normal_stride;
@@ -9255,6 +9269,11 @@ static FK__ALWAYS_INLINE fk__skin_run fk__skin_run_from(const fk__skin_run *run,
     return r;
 }
 
+/* A vertex's influences in its first lists (joints, weights): the rest are
+   in the second (joints2, weights2). Loops over the two apart, not one loop
+   that picks a list per influence, stay as small as one loop over one list. */
+static FK__ALWAYS_INLINE int fk__in_first(const int influences) { return influences < 4 ? influences : 4; }
+
 /* The heaviest influence, as fk__heaviest() picks it, without branches on the
    weights (data: a mispredicted branch costs more than the search). With two
    influences the first: the pivot of a pair only decides the blend's sign,
@@ -9266,17 +9285,27 @@ static FK__ALWAYS_INLINE int fk__heaviest4(const float *weights)
     return "\0\0\1\0\2\0\1\0\3\0\1\0\2\0\1\0"[fk__f4_equal_lanes(w, m)]; /* the lowest lane set */
 }
 
-static FK__ALWAYS_INLINE int fk__dqs_pivot(const float *weights, const int influences)
+/* Influence e, of weight w, becomes the heaviest if heavier than the heaviest so far. */
+static FK__ALWAYS_INLINE void fk__heavier(int *heaviest, float *top, int e, float w)
+{
+    const int more = w > *top;
+    *heaviest ^= (*heaviest ^ e) & -more;
+    *top = more ? w : *top;
+}
+
+static FK__ALWAYS_INLINE int fk__dqs_pivot(const float *weights, const float *weights2, const int influences)
 {
     int e, heaviest = 0, high;
+    float top = weights[0];
     if (influences <= 2) return 0;
     if (influences == 4) return fk__heaviest4(weights);
     if (influences == 8) {
         heaviest = fk__heaviest4(weights);
-        high = 4 + fk__heaviest4(weights + 4);
-        return heaviest ^ ((heaviest ^ high) & -(weights[high] > weights[heaviest]));
+        high = fk__heaviest4(weights2);
+        return heaviest ^ ((heaviest ^ (4 + high)) & -(weights2[high] > weights[heaviest]));
     }
-    for (e = 1; e < influences; ++e) heaviest ^= (heaviest ^ e) & -(weights[e] > weights[heaviest]);
+    for (e = 1; e < fk__in_first(influences); ++e) fk__heavier(&heaviest, &top, e, weights[e]);
+    for (e = 4; e < influences; ++e) fk__heavier(&heaviest, &top, e, weights2[e - 4]);
     return heaviest;
 }
 
@@ -9289,14 +9318,28 @@ enum { FK__DQS_PRESIGNED, FK__DQS_BY_TABLE, FK__DQS_BY_DOT_PRODUCTS, FK__DQS_BY_
 
 /* Where the vertex's pivot is: its row in the sign table or bits, or its bone
    in the palette for the dot products. */
-static FK__ALWAYS_INLINE size_t fk__dqs_pivot_at(const char *joint, const char *weight, const int influences,
+static FK__ALWAYS_INLINE size_t fk__dqs_pivot_at(const fk__skin_run *r, size_t vertex, const int influences,
                                                  const int source, const size_t stride)
 {
+    const float *weights = (const float *)(const void *)(r->weights + vertex * r->weight_stride);
+    const float *weights2 = (const float *)(const void *)(r->weights2 + vertex * r->weight2_stride);
     size_t pivot;
+    int e;
     if (source == FK__DQS_PRESIGNED) return 0;
-    pivot = ((const uint16_t *)(const void *)joint)[fk__dqs_pivot((const float *)(const void *)weight, influences)];
+    e = fk__dqs_pivot(weights, weights2, influences);
+    pivot = e < 4 ? ((const uint16_t *)(const void *)(r->joints + vertex * r->joint_stride))[e]
+                  : ((const uint16_t *)(const void *)(r->joints2 + vertex * r->joint2_stride))[e - 4];
     if (source == FK__DQS_BY_BITS) return pivot * stride; /* stride: the words of a row */
     return pivot * (source == FK__DQS_BY_TABLE ? FK__DQS_TABLE_BONES : stride);
+}
+
+/* The pivots of count vertices from vertex first on, for any influence count:
+   out of line, one copy for every tier, called once for a group of vertices. */
+static FK__NOINLINE void fk__dqs_pivots(const fk__skin_run *r, size_t first, int count, int source, size_t stride,
+                                        size_t *pivots)
+{
+    int v;
+    for (v = 0; v < count; ++v) pivots[v] = fk__dqs_pivot_at(r, first + (size_t)v, r->influences, source, stride);
 }
 
 static FK__ALWAYS_INLINE const float *fk__dqs_bone_for(const fk__skin_run *r, size_t pivot_at, fk__f4 pivot,
@@ -9801,20 +9844,32 @@ FK__DQS_FINISH(8)
    loop unrolls and the normal branch disappears: four influences (glTF's and
    most engines' layout) and any count. */
 #define FK__SKIN_KERNELS(tier, target, w) \
+    static target FK__ALWAYS_INLINE fk__lbs_blend##w fk__lbs_vertex_##tier(const fk__skin_run *r, size_t at, \
+                                                                         const int influences) \
+    { \
+        const uint16_t *joints = (const uint16_t *)(const void *)(r->joints + at * r->joint_stride); \
+        const uint16_t *joints2 = (const uint16_t *)(const void *)(r->joints2 + at * r->joint2_stride); \
+        const float *weights = (const float *)(const void *)(r->weights + at * r->weight_stride); \
+        const float *weights2 = (const float *)(const void *)(r->weights2 + at * r->weight2_stride); \
+        fk__lbs_blend##w blend = fk__lbs_start##w(r->palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS, weights[0]); \
+        int e; \
+        FK__UNROLL for (e = 1; e < fk__in_first(influences); ++e) \
+            fk__lbs_add##w(&blend, r->palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS, weights[e]); \
+        FK__NO_UNROLL for (e = 4; e < influences; ++e) \
+            fk__lbs_add##w(&blend, r->palette + (size_t)joints2[e - 4] * FK__LBS_BONE_FLOATS, weights2[e - 4]); \
+        return blend; \
+    } \
+    \
     /* Without normals a vertex is moved as soon as it is blended. */ \
     static target FK__ALWAYS_INLINE void fk__lbs_points_loop_##tier(const fk__skin_run *run, const int influences) \
     { \
         const fk__skin_run r = *run; /* in registers: the stores could alias *run */ \
-        int i, e; \
+        int i; \
         for (i = 0; i < r.count; ++i) { \
             /* each record addressed from its array's start, never stepped to: a pointer \
                one stride past the last vertex need not exist (a stride near SIZE_MAX) */ \
             const size_t at = (size_t)i; \
-            const uint16_t *joints = (const uint16_t *)(const void *)(r.joints + at * r.joint_stride); \
-            const float *weights = (const float *)(const void *)(r.weights + at * r.weight_stride); \
-            fk__lbs_blend##w blend = fk__lbs_start##w(r.palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS, weights[0]); \
-            FK__UNROLL for (e = 1; e < influences; ++e) \
-                fk__lbs_add##w(&blend, r.palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS, weights[e]); \
+            const fk__lbs_blend##w blend = fk__lbs_vertex_##tier(&r, at, influences); \
             fk__f4_store3(r.out_positions + at * r.out_position_stride, \
                           fk__lbs_point##w(blend, fk__f4_load3(r.positions + at * r.position_stride))); \
         } \
@@ -9826,21 +9881,13 @@ FK__DQS_FINISH(8)
     { \
         const fk__skin_run r = *run; \
         float pairs[2][16 * FK__LANES##w]; /* columns (c0 c1), then (c2 t): fk__lbs_pairs4() */ \
-        int first, e, count = 0, group = 0; \
+        int first, count = 0, group = 0; \
         for (first = 0; first < r.count; first += FK__LANES##w) { \
             float *pair = pairs[group]; \
             int lane; \
             count = r.count - first < FK__LANES##w ? r.count - first : FK__LANES##w; \
-            for (lane = 0; lane < count; ++lane, pair += 8) { \
-                const size_t at = (size_t)(first + lane); /* addressed, never stepped to: see fk__lbs_points_loop_() */ \
-                const uint16_t *joints = (const uint16_t *)(const void *)(r.joints + at * r.joint_stride); \
-                const float *weights = (const float *)(const void *)(r.weights + at * r.weight_stride); \
-                fk__lbs_blend##w blend = fk__lbs_start##w(r.palette + (size_t)joints[0] * FK__LBS_BONE_FLOATS, \
-                                                          weights[0]); \
-                FK__UNROLL for (e = 1; e < influences; ++e) \
-                    fk__lbs_add##w(&blend, r.palette + (size_t)joints[e] * FK__LBS_BONE_FLOATS, weights[e]); \
-                fk__lbs_pairs##w(blend, pair, 8 * FK__LANES##w); \
-            } \
+            for (lane = 0; lane < count; ++lane, pair += 8) \
+                fk__lbs_pairs##w(fk__lbs_vertex_##tier(&r, (size_t)(first + lane), influences), pair, 8 * FK__LANES##w); \
             if (first > 0) fk__lbs_group##w(pairs[!group], &r, first - FK__LANES##w, FK__LANES##w); \
             group = !group; \
         } \
@@ -9864,6 +9911,18 @@ FK__DQS_FINISH(8)
                           reference_lanes); \
     } \
     \
+    /* One influence of a bone with scale: its dual quaternion and the dual \
+       part's change with the point by its signed weight, its scale part (for \
+       normals) by its weight. */ \
+    static target FK__ALWAYS_INLINE void fk__dqs_scaled_add_##tier(fk__dqs_blend##w *blend, fk__lbs_blend##w *motion, \
+                                                                   fk__lbs_blend##w *scale, const float *bone, \
+                                                                   float signed_weight, float weight, const int normals) \
+    { \
+        fk__dqs_add##w(blend, bone, signed_weight); \
+        fk__lbs_add##w(motion, bone + FK__DQS_MOTION_AT, signed_weight); \
+        if (normals) fk__lbs_add##w(scale, bone + FK__DQS_SCALE_AT, weight); \
+    } \
+    \
     /* A group is finished after the next group's blends, not before them: its \
        long chain of dependent operations then starts from blends computed long \
        since, instead of waiting on the last of them. Likewise each vertex's \
@@ -9883,25 +9942,32 @@ FK__DQS_FINISH(8)
         for (i = 0; i < r.count; ++i) { \
             const size_t at = (size_t)i; /* addressed, never stepped to: see fk__lbs_loop_() */ \
             const uint16_t *joints = (const uint16_t *)(const void *)(r.joints + at * r.joint_stride); \
+            const uint16_t *joints2 = (const uint16_t *)(const void *)(r.joints2 + at * r.joint2_stride); \
             const float *weights = (const float *)(const void *)(r.weights + at * r.weight_stride); \
+            const float *weights2 = (const float *)(const void *)(r.weights2 + at * r.weight2_stride); \
             fk__f4 pivot, dual; \
             fk__dqs_blend##w blend; \
             if (lane == 0) { /* the group's pivots, each a chain of dependent loads, first */ \
                 const int count = r.count - i < FK__LANES##w ? r.count - i : FK__LANES##w; \
                 int v; \
-                for (v = 0; v < count; ++v) \
-                    pivots[v] = fk__dqs_pivot_at(r.joints + (at + (size_t)v) * r.joint_stride, \
-                                                 r.weights + (at + (size_t)v) * r.weight_stride, influences, source, \
-                                                 source == FK__DQS_BY_BITS ? r.sign_words : stride); \
+                if (influences == 4) \
+                    for (v = 0; v < count; ++v) \
+                        pivots[v] = fk__dqs_pivot_at(&r, at + (size_t)v, 4, source, \
+                                                     source == FK__DQS_BY_BITS ? r.sign_words : stride); \
+                else if (source != FK__DQS_PRESIGNED) \
+                    fk__dqs_pivots(&r, at, count, source, source == FK__DQS_BY_BITS ? r.sign_words : stride, pivots); \
                 reference_lanes[group] = 0; \
             } \
             pivot = source == FK__DQS_BY_DOT_PRODUCTS ? fk__f4_load(r.palette + pivots[lane]) : fk__f4_zero(); \
             if (!scaled) { \
                 blend = fk__dqs_start##w(fk__dqs_bone_for(&r, pivots[lane], pivot, joints[0], source, stride), \
                                          weights[0]); \
-                FK__UNROLL for (e = 1; e < influences; ++e) \
+                FK__UNROLL for (e = 1; e < fk__in_first(influences); ++e) \
                     fk__dqs_add##w(&blend, fk__dqs_bone_for(&r, pivots[lane], pivot, joints[e], source, stride), \
                                    weights[e]); \
+                FK__NO_UNROLL for (e = 4; e < influences; ++e) \
+                    fk__dqs_add##w(&blend, fk__dqs_bone_for(&r, pivots[lane], pivot, joints2[e - 4], source, stride), \
+                                   weights2[e - 4]); \
             } else { /* each bone's whole entry, its weight signed as its dual quaternion is */ \
                 const uint64_t *row = r.flipped + pivots[lane]; \
                 const float *bone = r.palette + (size_t)joints[0] * stride; \
@@ -9912,13 +9978,14 @@ FK__DQS_FINISH(8)
                 fk__lbs_blend##w motion = fk__lbs_start##w(bone + FK__DQS_MOTION_AT, signed_weight), scale = motion; \
                 blend = fk__dqs_start##w(bone, signed_weight); \
                 if (normals) scale = fk__lbs_start##w(bone + FK__DQS_SCALE_AT, weights[0]); \
-                FK__UNROLL for (e = 1; e < influences; ++e) { \
-                    bone = r.palette + (size_t)joints[e] * stride; \
-                    signed_weight = at_once ? four[e] : fk__dqs_signed_weight(row, joints[e], weights[e]); \
-                    fk__dqs_add##w(&blend, bone, signed_weight); \
-                    fk__lbs_add##w(&motion, bone + FK__DQS_MOTION_AT, signed_weight); \
-                    if (normals) fk__lbs_add##w(&scale, bone + FK__DQS_SCALE_AT, weights[e]); \
-                } \
+                FK__UNROLL for (e = 1; e < fk__in_first(influences); ++e) \
+                    fk__dqs_scaled_add_##tier(&blend, &motion, &scale, r.palette + (size_t)joints[e] * stride, \
+                                              at_once ? four[e] : fk__dqs_signed_weight(row, joints[e], weights[e]), \
+                                              weights[e], normals); \
+                FK__NO_UNROLL for (e = 4; e < influences; ++e) \
+                    fk__dqs_scaled_add_##tier(&blend, &motion, &scale, r.palette + (size_t)joints2[e - 4] * stride, \
+                                              fk__dqs_signed_weight(row, joints2[e - 4], weights2[e - 4]), \
+                                              weights2[e - 4], normals); \
                 dual = fk__f4_add(fk__dqs_dual##w(blend), \
                                   fk__lbs_direction##w(motion, fk__f4_load3(r.positions + at * r.position_stride))); \
                 if (normals) { \
@@ -10521,7 +10588,25 @@ static int fk__fast_skin_applies(const fk_skin_desc *d, const fk__skin_layout *l
            (!layout->converted || d->influences <= FK__CONVERT_INFLUENCES);
 }
 
-static fk__skin_run fk__skin_run_of(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette)
+/* Where a run reads influences 5 on: the second stream where it is, or the
+   first lists from their fifth on (with 4 or fewer, never read: the first). */
+static void fk__second_lists(const fk_skin_desc *d, const fk__skin_layout *layout, int begin, fk__skin_run *run)
+{
+    const size_t on = d->influences > 4 && d->vertex_count > 0 ? 4 : 0, i = (size_t)begin;
+    if (layout->two_streams) {
+        run->joints2 = (const char *)d->joints2 + i * layout->joint2_stride;
+        run->weights2 = (const char *)d->weights2 + i * layout->weight2_stride;
+        run->joint2_stride = layout->joint2_stride;
+        run->weight2_stride = layout->weight2_stride;
+        return;
+    }
+    run->joints2 = run->joints + on * fk__joint_size(d);
+    run->weights2 = run->weights + on * fk__weight_size(d);
+    run->joint2_stride = run->joint_stride;
+    run->weight2_stride = run->weight_stride;
+}
+
+static FK__NOINLINE fk__skin_run fk__skin_run_of(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette)
 {
     fk__skin_run run;
     run.positions = (const char *)d->positions;
@@ -10534,6 +10619,7 @@ static fk__skin_run fk__skin_run_of(const fk_skin_desc *d, const fk__skin_layout
     run.normal_stride = layout->normal_stride;
     run.joint_stride = layout->joint_stride;
     run.weight_stride = layout->weight_stride;
+    fk__second_lists(d, layout, 0, &run);
     run.out_position_stride = layout->out_position_stride;
     run.out_normal_stride = layout->out_normal_stride;
     run.count = d->vertex_count;
@@ -10661,50 +10747,61 @@ static FK__NOINLINE FK__CLANG_SMALL void fk__convert_stream(const fk_skin_desc *
 }
 
 /* Points the block's run at its vertices' joints and weights: where they
-   are, when they are uint16_t and float in one stream, else converted; the
-   block starts at vertex begin of the call. */
+   are, when they are uint16_t and float (in one stream or two), else
+   converted, both streams into one list of k; the block starts at vertex
+   begin of the call. */
 static void fk__convert_lists(const fk_skin_desc *d, const fk__skin_layout *layout, int begin, fk__skin_run *block,
                               fk__lists *lists)
 {
     const int k = d->influences, first = layout->two_streams ? 4 : k;
-    const size_t i = (size_t)begin;
-    const int joints = layout->two_streams || d->joint_format != FK_JOINTS_U16;
-    const int weights = layout->two_streams || d->weight_format != FK_WEIGHTS_FLOAT;
+    const size_t i = (size_t)begin, second = k > 4 ? 4 : 0;
+    const int joints = d->joint_format != FK_JOINTS_U16, weights = d->weight_format != FK_WEIGHTS_FLOAT;
     block->joints = (const char *)d->joints + i * layout->joint_stride;
     block->weights = (const char *)d->weights + i * layout->weight_stride;
     block->joint_stride = layout->joint_stride;
     block->weight_stride = layout->weight_stride;
+    fk__second_lists(d, layout, begin, block);
     fk__convert_stream(d, joints ? block->joints : NULL, layout->joint_stride, weights ? block->weights : NULL,
                        layout->weight_stride, block->count, first, lists->joints, lists->weights,
                        fk__fast_paths()->convert_packed);
     if (layout->two_streams)
-        fk__convert_stream(d, (const char *)d->joints2 + i * layout->joint2_stride, layout->joint2_stride,
-                           (const char *)d->weights2 + i * layout->weight2_stride, layout->weight2_stride,
-                           block->count, k - 4, lists->joints + 4, lists->weights + 4, NULL);
+        fk__convert_stream(d, joints ? block->joints2 : NULL, layout->joint2_stride,
+                           weights ? block->weights2 : NULL, layout->weight2_stride, block->count, k - 4,
+                           lists->joints + 4, lists->weights + 4, NULL);
     if (joints) {
         block->joints = (const char *)lists->joints;
-        block->joint_stride = sizeof(uint16_t) * (size_t)k;
+        block->joints2 = (const char *)(lists->joints + second);
+        block->joint_stride = block->joint2_stride = sizeof(uint16_t) * (size_t)k;
     }
     if (weights) {
         block->weights = (const char *)lists->weights;
-        block->weight_stride = sizeof(float) * (size_t)k;
+        block->weights2 = (const char *)(lists->weights + second);
+        block->weight_stride = block->weight2_stride = sizeof(float) * (size_t)k;
     }
 }
 
-/* Out of line: its two callers would each carry a copy of its vector loop. */
-static FK__NOINLINE int fk__joints_in_range(const fk__skin_run *r)
+/* Whether count lists of k joints, stride apart, name bones up to limit only. */
+static int fk__lists_in_range(const char *joints, size_t stride, size_t k, int count, unsigned limit)
 {
-    const size_t k = (size_t)r->influences, count = (size_t)r->count * k;
-    const uint16_t *joints = (const uint16_t *)(const void *)r->joints;
     size_t i, e;
     unsigned over = 0;
-    if (r->joint_stride != k * sizeof(uint16_t)) { /* gaps between the lists */
-        for (i = 0; i < (size_t)r->count; ++i)
-            for (e = 0; e < k; ++e)
-                over |= ((const uint16_t *)(const void *)(r->joints + i * r->joint_stride))[e] > r->joint_limit;
+    if (stride != k * sizeof(uint16_t)) { /* gaps between the lists */
+        for (i = 0; i < (size_t)count; ++i)
+            for (e = 0; e < k; ++e) over |= ((const uint16_t *)(const void *)(joints + i * stride))[e] > limit;
         return !over;
     }
-    return fk__indices_at_most(joints, count, r->joint_limit);
+    return fk__indices_at_most((const uint16_t *)(const void *)joints, (size_t)count * k, limit);
+}
+
+/* A run's lists: k a vertex, or 4 and k - 4 in two streams. Out of line: its
+   two callers would each carry a copy of the vector loop. */
+static FK__NOINLINE int fk__joints_in_range(const fk__skin_run *r)
+{
+    const size_t k = (size_t)r->influences;
+    if (k <= 4 || (r->joints2 == r->joints + 4 * sizeof(uint16_t) && r->joint2_stride == r->joint_stride))
+        return fk__lists_in_range(r->joints, r->joint_stride, k, r->count, r->joint_limit);
+    return fk__lists_in_range(r->joints, r->joint_stride, 4, r->count, r->joint_limit) &&
+           fk__lists_in_range(r->joints2, r->joint2_stride, k - 4, r->count, r->joint_limit);
 }
 
 /* Runs a kernel block by block; a block with a bad joint index goes to the
@@ -10866,6 +10963,8 @@ static int fk__dqs_at_bone_fast(const fk_skin_desc *d, const fk__skin_layout *la
             fk__convert_lists(d, layout, begin, &scaling, &lists);
             rotating.joints = scaling.joints; rotating.joint_stride = scaling.joint_stride;
             rotating.weights = scaling.weights; rotating.weight_stride = scaling.weight_stride;
+            rotating.joints2 = scaling.joints2; rotating.joint2_stride = scaling.joint2_stride;
+            rotating.weights2 = scaling.weights2; rotating.weight2_stride = scaling.weight2_stride;
         }
         if (!fk__joints_in_range(&scaling)) {
             *result = fk__dqs_scaled_reference(d, layout, palette, begin, d->vertex_count);
@@ -10873,7 +10972,8 @@ static int fk__dqs_at_bone_fast(const fk_skin_desc *d, const fk__skin_layout *la
         }
         for (i = 0; i < scaling.count; ++i) {
             const float *weights = (const float *)(const void *)(scaling.weights + (size_t)i * scaling.weight_stride);
-            for (sums[i] = weights[0], e = 1; e < d->influences; ++e) sums[i] += weights[e];
+            const float *weights2 = (const float *)(const void *)(scaling.weights2 + (size_t)i * scaling.weight2_stride);
+            for (sums[i] = weights[0], e = 1; e < d->influences; ++e) sums[i] += e < 4 ? weights[e] : weights2[e - 4];
             if (sums[i] >= FLT_MIN && sums[i] <= FLT_MAX) continue;
             sums[i] = 0.0f; /* a mark: usable sums are not zero */
             memcpy(kept + 6 * i, scaling.positions + (size_t)i * scaling.position_stride, 3 * sizeof(float));

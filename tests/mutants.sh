@@ -803,11 +803,12 @@ simd_mutant lbs_loop_pending_group_misplaced sse2 fk__lbs_loop_##tier \
 # LBS with normals: the last group never finished when it is one vertex.
 simd_mutant lbs_loop_last_short_group_skipped sse2 fk__lbs_loop_##tier 'if (count) fk__lbs_group' 'if (count > 1) fk__lbs_group'
 
-# LBS: an influence weighted by the one before it, with normals and without.
-simd_mutant lbs_loop_weight_of_previous_influence avx2 fk__lbs_loop_##tier \
+# LBS: an influence weighted by the one before it; the influences from the
+# fifth on read from the first lists' start, the first four again.
+simd_mutant lbs_vertex_weight_of_previous_influence avx2 fk__lbs_vertex_##tier \
 '* FK__LBS_BONE_FLOATS, weights[e])' '* FK__LBS_BONE_FLOATS, weights[e - 1])'
-simd_mutant lbs_points_loop_weight_of_previous_influence sse2 fk__lbs_points_loop_##tier \
-'* FK__LBS_BONE_FLOATS, weights[e])' '* FK__LBS_BONE_FLOATS, weights[e - 1])'
+simd_mutant lbs_vertex_fifth_on_from_the_first sse2 fk__lbs_vertex_##tier \
+'(size_t)joints2[e - 4] * FK__LBS_BONE_FLOATS, weights2[e - 4]' '(size_t)joints[e - 4] * FK__LBS_BONE_FLOATS, weights[e - 4]'
 
 # DQS: a pending group finished from the wrong first vertex (the current group's).
 simd_mutant dqs_loop_pending_group_first_wrong avx2 fk__dqs_loop_##tier \
@@ -858,6 +859,20 @@ simd_mutant gltf_packed_u8_joints_skipped avx2 fk__convert_packed_avx2 'joint_fo
 simd_mutant gltf_streams_one_by_joints_alone sse2 fk__check_skin \
 '(const char *)d->weights2 == (const char *)d->weights + 4 * fk__weight_size(d)' '1'
 simd_mutant gltf_second_stream_one_early avx2 fk__convert_lists 'lists->joints + 4, lists->weights + 4, NULL);' 'lists->joints + 4, lists->weights + 3, NULL);'
+simd_mutant gltf_second_joints_unconverted sse2 fk__convert_lists 'joints ? block->joints2 : NULL' 'NULL'
+simd_mutant gltf_converted_second_lists_one_late avx2 fk__convert_lists '(lists->weights + second)' '(lists->weights + second + 1)'
+# A second stream read where it is: with the first stream's stride, or not
+# moved on from block to block; DQS's kernels reading its influences from
+# the first lists' start, or their weights so (with scale).
+simd_mutant second_stream_stride_of_the_first sse2 fk__second_lists \
+'run->joint2_stride = layout->joint2_stride;' 'run->joint2_stride = layout->joint_stride;'
+simd_mutant second_weights_stride_of_the_first avx2 fk__second_lists \
+'run->weight2_stride = layout->weight2_stride;' 'run->weight2_stride = layout->weight_stride;'
+simd_mutant second_lists_not_moved_on avx2 fk__skin_run_advance 'r->weights2 += i * r->weight2_stride;' '(void)0;'
+simd_mutant dqs_fifth_on_from_the_first sse2 fk__dqs_loop_##tier 'pivot, joints2[e - 4], source, stride)' \
+'pivot, joints[e - 4], source, stride)'
+simd_mutant scaled_dqs_fifth_on_weights_from_the_first avx2 fk__dqs_loop_##tier \
+'fk__dqs_signed_weight(row, joints2[e - 4], weights2[e - 4])' 'fk__dqs_signed_weight(row, joints2[e - 4], weights[e - 4])'
 simd_mutant gltf_u8_joints_in_high_bytes sse2 fk__u8x4_widened@sse2 '_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)bytes), _mm_setzero_si128())' \
 '_mm_unpacklo_epi8(_mm_setzero_si128(), _mm_cvtsi32_si128((int)bytes))'
 
@@ -909,11 +924,18 @@ simd_mutant heaviest4_last_of_equals sse2 fk__heaviest4 \
 simd_mutant dqs_pivot_first_for_three avx2 fk__dqs_pivot 'if (influences <= 2) return 0;' 'if (influences <= 3) return 0;'
 
 # Of eight, the later half's maximum taken when the two are equal.
-simd_mutant dqs_pivot_of_eight_later_of_equals sse2 fk__dqs_pivot '-(weights[high] > weights[heaviest])' '-(weights[high] >= weights[heaviest])'
+simd_mutant dqs_pivot_of_eight_later_of_equals sse2 fk__dqs_pivot '-(weights2[high] > weights[heaviest])' '-(weights2[high] >= weights[heaviest])'
+# Of five to seven, the fifth never considered; the heaviest compared with
+# the last influence seen instead of the heaviest so far.
+simd_mutant dqs_pivot_fifth_skipped avx2 fk__dqs_pivot 'for (e = 4; e < influences; ++e)' 'for (e = 5; e < influences; ++e)'
+simd_mutant dqs_pivot_against_the_last sse2 fk__heavier '*top = more ? w : *top;' '*top = w;'
+# A pivot from the fifth on looked up in the first lists (which the second
+# stream need not continue).
+simd_mutant dqs_pivot_fifth_from_the_first sse2 fk__dqs_pivot_at 'pivot = e < 4 ?' 'pivot = e < 5 ?'
 
 # The pivot looked up in the neighbouring vertex's weights.
 simd_mutant dqs_pivot_of_neighbour sse2 fk__dqs_loop_##tier \
-'r.weights + (at + (size_t)v) * r.weight_stride' 'r.weights + (at + (size_t)(v ^ 1)) * r.weight_stride'
+'fk__dqs_pivot_at(&r, at + (size_t)v, 4,' 'fk__dqs_pivot_at(&r, at + (size_t)(v ^ 1), 4,'
 
 # Through the table, every bone read from row 0 whatever the pivot.
 simd_mutant dqs_bone_for_row_0 avx2 fk__dqs_bone_for 'r->hemisphere[pivot_at + (size_t)joint]' 'r->hemisphere[(size_t)joint]'
@@ -937,7 +959,12 @@ simd_mutant dqs_presigned_bones_unsigned sse2 fk__dqs_signs_for \
 simd_mutant joint_limit_off_by_one avx2 fk__skin_run_of '(unsigned)d->transform_count - 1u' '(unsigned)d->transform_count'
 
 # Lists with gaps between them: each list's last index never checked.
-simd_mutant joints_in_range_last_of_each_list_unchecked sse2 fk__joints_in_range 'for (e = 0; e < k; ++e)' 'for (e = 0; e + 1 < k; ++e)'
+simd_mutant joints_in_range_last_of_each_list_unchecked sse2 fk__lists_in_range 'for (e = 0; e < k; ++e)' 'for (e = 0; e + 1 < k; ++e)'
+# A second stream apart: its indices never checked, or checked as if it
+# continued the first lists.
+simd_mutant joints_in_range_second_stream_unchecked sse2 fk__joints_in_range \
+'fk__lists_in_range(r->joints2, r->joint2_stride, k - 4, r->count, r->joint_limit);' '1;'
+simd_mutant joints_in_range_streams_as_one avx2 fk__joints_in_range '(r->joints2 == r->joints + 4 * sizeof(uint16_t) &&' '(1 ||'
 
 # A block with a bad index: the reference starts one vertex in, leaving the block's first unwritten.
 simd_mutant skin_fast_bad_block_first_unwritten sse2 fk__skin_blocks 'reference(d, layout, palette, begin,' 'reference(d, layout, palette, begin + 1,'

@@ -1784,6 +1784,78 @@ static void gltf_formats_give_the_converted_floats_bits(void)
     }
 }
 
+/* A second stream in arrays of its own (glTF's JOINTS_1 and WEIGHTS_1 as
+   accessors apart), read where it is, gives the bits of the same influences
+   in one stream of k: both streams packed (strides of 0), in records with
+   gaps, in place, its uint16_t joints where they are beside unorm16 weights
+   that are converted, and with a bad index in the second stream (in a
+   later block of the call), where both stop at the same vertex and report
+   it; every method, k = 5 to 8, with and without normals. */
+static void second_streams_apart_give_the_bits_of_one_stream(void)
+{
+    enum { COUNT = 701, BAD = 600 };
+    enum { APART_PACKED, APART_IN_RECORDS, APART_IN_PLACE, APART_UNORM16, APART_BAD_INDEX, VARIANTS };
+    static const char *const variant_name[] = {"packed", "in records with gaps", "in place", "beside unorm16 weights",
+                                               "with a bad index"};
+    static uint16_t joints1[MAX_VERTICES * 4], joints2[MAX_VERTICES * 4], joint_records[MAX_VERTICES][MAX_K];
+    static uint16_t codes1[MAX_VERTICES * 4], codes2[MAX_VERTICES * 4];
+    static float weights1[MAX_VERTICES * 4], weights2[MAX_VERTICES * 4], weight_records[MAX_VERTICES][MAX_K];
+    int method, k, variant, with_normals, i, e;
+    for (method = 0; method < METHODS; ++method) {
+        skin_function skin = use_method(method);
+        if (method < 2) make_bones(3.0f); else make_affine_bones(0);
+        for (k = 5; k <= MAX_K; ++k)
+            for (variant = APART_PACKED; variant < VARIANTS; ++variant) {
+                make_mesh(COUNT, k);
+                if (variant == APART_BAD_INDEX) test_mesh.joints[BAD][k - 1] = (uint16_t)used_bones;
+                for (i = 0; i < COUNT; ++i)
+                    for (e = 0; e < k; ++e) {
+                        const size_t at = e < 4 ? 4 * (size_t)i + (size_t)e : (size_t)(k - 4) * (size_t)i + (size_t)e - 4;
+                        const uint16_t code = (uint16_t)(rng_next() % 65536);
+                        if (variant == APART_UNORM16) test_mesh.weights[i][e] = (float)(code / 65535.0);
+                        (e < 4 ? joints1 : joints2)[at] = test_mesh.joints[i][e];
+                        (e < 4 ? weights1 : weights2)[at] = test_mesh.weights[i][e];
+                        (e < 4 ? codes1 : codes2)[at] = code;
+                        if (e >= 4) { joint_records[i][e - 3] = test_mesh.joints[i][e]; weight_records[i][e - 2] = test_mesh.weights[i][e]; }
+                    }
+                for (with_normals = 0; with_normals < 2; ++with_normals) {
+                    fk_skin_desc one = packed_desc((const uint16_t (*)[MAX_K])test_mesh.joints, with_normals, out_a);
+                    fk_skin_desc two = packed_desc((const uint16_t (*)[MAX_K])test_mesh.joints, with_normals, out_b);
+                    fk_result r1, r2;
+                    two.joints = joints1; two.weights = weights1; two.joint_stride = two.weight_stride = 0;
+                    two.joints2 = joints2; two.weights2 = weights2;
+                    if (variant == APART_IN_RECORDS) {
+                        two.joints2 = &joint_records[0][1]; two.joint2_stride = sizeof joint_records[0];
+                        two.weights2 = &weight_records[0][2]; two.weight2_stride = sizeof weight_records[0];
+                    }
+                    if (variant == APART_UNORM16) {
+                        two.weight_format = FK_WEIGHTS_UNORM16;
+                        two.weights = codes1; two.weights2 = codes2;
+                    }
+                    memset(out_a, 0x5a, sizeof out_a); memset(out_b, 0x5a, sizeof out_b);
+                    if (variant == APART_IN_PLACE) { /* the points and normals skinned where they are */
+                        for (i = 0; i < COUNT; ++i) {
+                            memcpy(out_b[i], test_mesh.positions[i], sizeof test_mesh.positions[i]);
+                            memcpy(out_b[i] + 3, test_mesh.normals[i], sizeof test_mesh.normals[i]);
+                        }
+                        two.positions = &out_b[0][0]; two.position_stride = sizeof out_b[0];
+                        two.normals = with_normals ? &out_b[0][3] : NULL; two.normal_stride = sizeof out_b[0];
+                    }
+                    r1 = fast_skin(skin, &one, "one stream");
+                    r2 = fast_skin(skin, &two, "two streams apart");
+                    CHECK(r1 == r2 && r1 == (variant == APART_BAD_INDEX ? FK_ERROR_JOINT_OUT_OF_RANGE : FK_OK),
+                          "%s k=%d, second stream %s: the calls return %s and %s", method_name[method], k,
+                          variant_name[variant], fk_result_description(r1), fk_result_description(r2));
+                    if (!with_normals && variant == APART_IN_PLACE) /* the normals stayed in out_b, as they were */
+                        for (i = 0; i < COUNT; ++i) memset(out_b[i] + 3, 0x5a, 3 * sizeof(float));
+                    CHECK(memcmp(out_a, out_b, sizeof out_a) == 0, "%s k=%d%s, second stream %s: other bits than one stream",
+                          method_name[method], k, with_normals ? " +normals" : "", variant_name[variant]);
+                }
+            }
+        (void)use_method(0);
+    }
+}
+
 /* The fast paths' normalized weights are glTF's quotients, c / 255.0 and
    c / 65535.0 rounded to float, bit for bit, for every code: in lists of 4,
    of 8 and of 3 (where the last of each list is converted alone), by the
@@ -1855,6 +1927,7 @@ int main(void)
     RUN_TEST(rigs_of_1000_bones_give_the_bits_of_64);
     RUN_TEST(scratch_is_used_when_large_enough);
     RUN_TEST(gltf_formats_give_the_converted_floats_bits);
+    RUN_TEST(second_streams_apart_give_the_bits_of_one_stream);
     RUN_TEST(unorm_weights_are_the_quotients_for_every_code);
     return check_finish();
 }
