@@ -4872,16 +4872,19 @@ static size_t fk__naming_bytes(const fk_skin_desc *d)
     return fk__names_bones(d) ? fk__scratch_sum(fk__round64(n, 1), fk__round64(n + 1, sizeof(int))) - 64 : 0;
 }
 
+/* The descriptor's fields in locals: a store through named (bytes) could
+   change them, and they would be read again for every index. */
 static void fk__name_bones_of(const fk_skin_desc *d, const char *p, size_t stride, int elements, unsigned char *named)
 {
     const size_t n = (size_t)d->vertex_count, count = (size_t)elements;
+    const int bones = d->transform_count, u8 = d->joint_format == FK_JOINTS_U8;
     size_t v, e;
     uint16_t joint;
     for (v = 0; v < n; ++v)
         for (e = 0; e < count; ++e) {
-            if (d->joint_format == FK_JOINTS_U8) joint = (unsigned char)p[v * stride + e];
+            if (u8) joint = (unsigned char)p[v * stride + e];
             else memcpy(&joint, p + v * stride + 2 * e, sizeof joint);
-            if (joint < d->transform_count) named[joint] = 1;
+            if (joint < bones) named[joint] = 1;
         }
 }
 
@@ -9327,8 +9330,10 @@ static FK__ALWAYS_INLINE size_t fk__dqs_pivot_at(const fk__skin_run *r, size_t v
     int e;
     if (source == FK__DQS_PRESIGNED) return 0;
     e = fk__dqs_pivot(weights, weights2, influences);
-    pivot = e < 4 ? ((const uint16_t *)(const void *)(r->joints + vertex * r->joint_stride))[e]
-                  : ((const uint16_t *)(const void *)(r->joints2 + vertex * r->joint2_stride))[e - 4];
+    if (influences <= 4 || e < 4) /* influences is known where a kernel for four is compiled */
+        pivot = ((const uint16_t *)(const void *)(r->joints + vertex * r->joint_stride))[e];
+    else
+        pivot = ((const uint16_t *)(const void *)(r->joints2 + vertex * r->joint2_stride))[e - 4];
     if (source == FK__DQS_BY_BITS) return pivot * stride; /* stride: the words of a row */
     return pivot * (source == FK__DQS_BY_TABLE ? FK__DQS_TABLE_BONES : stride);
 }
@@ -9364,8 +9369,8 @@ static FK__ALWAYS_INLINE float fk__dqs_signed_weight(const uint64_t *row, int jo
 /* A vertex's four weights signed at once, as fk__dqs_signed_weight() signs
    each, where the tier can; returns whether it did. AVX2 gives each lane its
    bone's 32-bit word of the pivot's row (bit j is bit j % 32 of word j / 32),
-   from a register for rows of two 64-bit words or gathered from longer ones,
-   and shifts that bit to the sign. SSE2 and SIMD128 have no per-lane shifts,
+   from a register for rows of two 64-bit words or loaded one by one from
+   longer ones (fk__row_words()), and shifts that bit to the sign. SSE2 and SIMD128 have no per-lane shifts,
    so the 4-lane tier signs a weight at a time. */
 static FK__ALWAYS_INLINE int fk__dqs_four_signed_weights4(const uint64_t *row, size_t words, const uint16_t *joints,
                                                           const float *weights, float *out)
@@ -9374,6 +9379,16 @@ static FK__ALWAYS_INLINE int fk__dqs_four_signed_weights4(const uint64_t *row, s
     return 0;
 }
 #if defined(FK__SIMD_AVX2)
+/* The 32-bit words of a row that hold four joints' bits: four loads, which
+   some processors run faster than a gather of four. */
+static FK__AVX2_TARGET FK__ALWAYS_INLINE __m128 fk__row_words(const uint64_t *row, const uint16_t *joints)
+{
+    const char *bytes = (const char *)(const void *)row;
+    int w[4], e;
+    for (e = 0; e < 4; ++e) memcpy(w + e, bytes + 4 * (size_t)(joints[e] >> 5), sizeof w[e]);
+    return _mm_castsi128_ps(_mm_setr_epi32(w[0], w[1], w[2], w[3]));
+}
+
 static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_four_signed_weights8(const uint64_t *row, size_t words,
                                                                           const uint16_t *joints, const float *weights,
                                                                           float *out)
@@ -9381,8 +9396,7 @@ static FK__AVX2_TARGET FK__ALWAYS_INLINE int fk__dqs_four_signed_weights8(const 
     const __m128i joint = _mm_cvtepu16_epi32(_mm_loadl_epi64((const __m128i *)(const void *)joints));
     const __m128 lane_words = words <= 2 ? _mm_permutevar_ps(_mm_loadu_ps((const float *)(const void *)row),
                                                              _mm_srli_epi32(joint, 5))
-                                         : _mm_castsi128_ps(_mm_i32gather_epi32((const int *)(const void *)row,
-                                                                                _mm_srli_epi32(joint, 5), 4));
+                                         : fk__row_words(row, joints);
     const __m128i bits = _mm_sllv_epi32(_mm_castps_si128(lane_words), _mm_andnot_si128(joint, _mm_set1_epi32(31)));
     _mm_storeu_ps(out, _mm_xor_ps(_mm_loadu_ps(weights), _mm_and_ps(_mm_castsi128_ps(bits), _mm_set1_ps(-0.0f))));
     return 1;

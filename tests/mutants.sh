@@ -839,10 +839,10 @@ simd_mutant scaled_dqs_past_the_sign_bits avx2 fk__dqs_scaled_fast 'd->transform
 simd_mutant scaled_dqs_four_signs_wrong_word avx2 fk__dqs_four_signed_weights8 '_mm_srli_epi32(joint, 5))' \
 '_mm_srli_epi32(joint, 6))'
 # The same in rows longer than two words (rigs past 128 bones, in scratch
-# memory), gathered; or such rows read as if they were two words long.
-simd_mutant scaled_dqs_gathered_wrong_word avx2 fk__dqs_four_signed_weights8 '_mm_srli_epi32(joint, 5), 4)' \
-'_mm_srli_epi32(joint, 6), 4)'
-simd_mutant scaled_dqs_long_rows_not_gathered avx2 fk__dqs_four_signed_weights8 'words <= 2 ?' 'words <= 16 ?'
+# memory), loaded a word at a time; or such rows read as if they were two
+# words long.
+simd_mutant scaled_dqs_long_rows_wrong_word avx2 fk__row_words '(joints[e] >> 5)' '(joints[e] >> 6)'
+simd_mutant scaled_dqs_long_rows_read_as_two_words avx2 fk__dqs_four_signed_weights8 'words <= 2 ?' 'words <= 16 ?'
 
 # glTF's formats in the fast paths: unorm16 divided by 65536, unorm8 times
 # 1 / 255 rounded (one multiplication, which misses the quotient for some
@@ -931,7 +931,7 @@ simd_mutant dqs_pivot_fifth_skipped avx2 fk__dqs_pivot 'for (e = 4; e < influenc
 simd_mutant dqs_pivot_against_the_last sse2 fk__heavier '*top = more ? w : *top;' '*top = w;'
 # A pivot from the fifth on looked up in the first lists (which the second
 # stream need not continue).
-simd_mutant dqs_pivot_fifth_from_the_first sse2 fk__dqs_pivot_at 'pivot = e < 4 ?' 'pivot = e < 5 ?'
+simd_mutant dqs_pivot_fifth_from_the_first sse2 fk__dqs_pivot_at 'if (influences <= 4 || e < 4)' 'if (influences <= 4 || e < 5)'
 
 # The pivot looked up in the neighbouring vertex's weights.
 simd_mutant dqs_pivot_of_neighbour sse2 fk__dqs_loop_##tier \
