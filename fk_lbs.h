@@ -10656,11 +10656,12 @@ static FK__NOINLINE fk__skin_run fk__skin_run_of(const fk_skin_desc *d, const fk
    kernel reads them, which then needs no checks of its own. */
 #define FK__SKIN_BLOCK 256
 
-/* glTF's formats (uint8_t joints, normalized integer weights, a second
-   stream) are not new kernels: a block of vertices at a time, their joints
-   and weights are converted into packed uint16_t and float lists on the
-   stack, the layout the kernels read, k <= 8 a vertex; lists already in that
-   form are read where they are. The weights are glTF's quotients, as
+/* glTF's formats (uint8_t joints, normalized integer weights) are not new
+   kernels: a block of vertices at a time, joints or weights in them are
+   converted into packed uint16_t and float lists on the stack (both streams
+   into one list of k <= 8 a vertex), the layout the kernels read; lists
+   already in that form, in one stream or two, are read where they are
+   (fk__skin_run). The weights are glTF's quotients, as
    fk__unorm_weight() gives them (not c times 1 / 255, which rounds
    differently for some c: see fk__unorm_weights4()). */
 typedef struct fk__lists {
