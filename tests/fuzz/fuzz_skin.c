@@ -8,7 +8,9 @@
    sign and sum, rigid transforms or affine matrices (or both, an error; with
    bind poses for DQS with scale, either centre) and vertex data with special
    values, and sometimes the output written over the input, or scratch memory
-   of fk_skin_scratch_size() bytes given. Every buffer is an exactly sized heap block whose
+   of fk_skin_scratch_size() bytes given, or influences 5 on (k = 5 or 6) given
+   again as a second stream in packed arrays of their own (the first stream's
+   records keep them, unread). Every buffer is an exactly sized heap block whose
    padding between records holds a sentinel. Invariants:
      - fk_skin_validate() reports an error exactly when the descriptor has one, and
        the error it names is one the descriptor has;
@@ -323,6 +325,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int layout_fits;
     fk_result v, r;
     void *joints_copy, *weights_copy, *transforms_copy, *matrices_copy, *positions_copy = NULL, *normals_copy = NULL;
+    uint16_t *joints2 = NULL;
+    float *weights2 = NULL;
 
     in.data = data; in.size = size; in.used = 0;
     memset(&c, 0, sizeof c);
@@ -435,6 +439,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if ((nulls & 0xF0) == 0xE0) d->transforms = c.transforms, d->matrices = c.matrices; /* both kinds */
 
+    /* A second stream apart, in exactly sized blocks, holding what the first
+       stream's records hold from their fifth place on; only where the first
+       stream's strides are good for k, so that they are good for its 4 too. */
+    if ((flags & 128) && c.sparse && c.k >= 5 && c.k <= 8 && c.n > 0 && layout_fits &&
+        !stride_is_bad(&c.joints, 2, c.n) && !stride_is_bad(&c.weights, 4, c.n)) {
+        const size_t more = (size_t)c.k - 4;
+        joints2 = (uint16_t *)fuzz_alloc((size_t)c.n * more * sizeof *joints2);
+        weights2 = (float *)fuzz_alloc((size_t)c.n * more * sizeof *weights2);
+        for (i = 0; i < c.n; ++i) {
+            memcpy(joints2 + (size_t)i * more, (unsigned char *)strided_record(&c.joints, i) + 8, more * sizeof *joints2);
+            memcpy(weights2 + (size_t)i * more, (unsigned char *)strided_record(&c.weights, i) + 16, more * sizeof *weights2);
+        }
+        d->joints2 = joints2;
+        d->weights2 = weights2;
+        d->joint_stride = c.joints.effective; /* records of k: "packed" now means 4 */
+        d->weight_stride = c.weights.effective;
+    }
+
     /* What is wrong with this descriptor, worked out from the header's rules. */
     count_error = c.n < 0 || c.k < 1 || c.transform_count < 0;
     null_error = !d->positions || !d->weights || !d->out_positions || (d->normals && !d->out_normals) ||
@@ -529,5 +551,6 @@ done:
     free(c.positions.data); free(c.weights.data); free(c.joints.data); free(c.normals_in.data);
     if (!c.alias) { free(c.out_positions.data); free(c.out_normals.data); }
     free(c.pristine_positions.data); free(c.pristine_normals.data);
+    free(joints2); free(weights2);
     return 0;
 }
