@@ -9370,8 +9370,8 @@ static FK__ALWAYS_INLINE float fk__dqs_signed_weight(const uint64_t *row, int jo
    each, where the tier can; returns whether it did. AVX2 gives each lane its
    bone's 32-bit word of the pivot's row (bit j is bit j % 32 of word j / 32),
    from a register for rows of two 64-bit words or loaded one by one from
-   longer ones (fk__row_words()), and shifts that bit to the sign. SSE2 and SIMD128 have no per-lane shifts,
-   so the 4-lane tier signs a weight at a time. */
+   longer ones (fk__row_words()), and shifts that bit to the sign. SSE2 and
+   SIMD128 have no per-lane shifts, so the 4-lane tier signs a weight at a time. */
 static FK__ALWAYS_INLINE int fk__dqs_four_signed_weights4(const uint64_t *row, size_t words, const uint16_t *joints,
                                                           const float *weights, float *out)
 {
@@ -9858,6 +9858,7 @@ FK__DQS_FINISH(8)
    loop unrolls and the normal branch disappears: four influences (glTF's and
    most engines' layout) and any count. */
 #define FK__SKIN_KERNELS(tier, target, w) \
+    /* Vertex at's LBS blend, its first four influences and then the rest. */ \
     static target FK__ALWAYS_INLINE fk__lbs_blend##w fk__lbs_vertex_##tier(const fk__skin_run *r, size_t at, \
                                                                          const int influences) \
     { \
@@ -9900,8 +9901,9 @@ FK__DQS_FINISH(8)
             float *pair = pairs[group]; \
             int lane; \
             count = r.count - first < FK__LANES##w ? r.count - first : FK__LANES##w; \
-            for (lane = 0; lane < count; ++lane, pair += 8) \
-                fk__lbs_pairs##w(fk__lbs_vertex_##tier(&r, (size_t)(first + lane), influences), pair, 8 * FK__LANES##w); \
+            for (lane = 0; lane < count; ++lane, pair += 8) /* addressed: see fk__lbs_points_loop_() */ \
+                fk__lbs_pairs##w(fk__lbs_vertex_##tier(&r, (size_t)(first + lane), influences), pair, \
+                                 8 * FK__LANES##w); \
             if (first > 0) fk__lbs_group##w(pairs[!group], &r, first - FK__LANES##w, FK__LANES##w); \
             group = !group; \
         } \
@@ -10620,7 +10622,9 @@ static void fk__second_lists(const fk_skin_desc *d, const fk__skin_layout *layou
     run->weight2_stride = run->weight_stride;
 }
 
-static FK__NOINLINE fk__skin_run fk__skin_run_of(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette)
+/* Out of line: each method's driver would carry a copy. */
+static FK__NOINLINE fk__skin_run fk__skin_run_of(const fk_skin_desc *d, const fk__skin_layout *layout,
+                                                const float *palette)
 {
     fk__skin_run run;
     run.positions = (const char *)d->positions;
