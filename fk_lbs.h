@@ -6279,13 +6279,11 @@ static FK__NOINLINE fk_result fk__cor_reference(const fk_skin_desc *d, const fk_
     return fk__cor_reference_from(d, layout, NULL, &cache, begin, end);
 }
 
-/* No fast path yet: the driver then runs the plain loop. */
+/* The fast path (see FAST PATHS) takes rigid bones; bones with scale, and
+   what no fast path takes (tangents, dense weights, a rig past the palette),
+   run the plain loop. */
 static int fk__cor_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, void *tables,
-                        fk_result *result)
-{
-    (void)d; (void)layout; (void)palette; (void)tables; (void)result;
-    return 0;
-}
+                        fk_result *result);
 
 FK_LBS_DEF FK__SMALL fk_result fk_skin_cor(const fk_skin_desc *desc, const float *centers, size_t center_stride)
 {
@@ -8541,10 +8539,11 @@ FK_LBS_DEF FK__SMALL fk_result fk_retarget_map_names(int target_count, const cha
 /* ============================================================================
    FAST PATHS
    ============================================================================
-   Everything above is the whole library in plain C. What follows makes three
+   Everything above is the whole library in plain C. What follows makes four
    of its loops faster where the processor has vector instructions: the
    vertex loops of fk_skin_lbs() and fk_skin_dqs() (rigid bones, and bones with
-   scale), and fk_forward()'s pass over a parents-first skeleton. They compute
+   scale) and of fk_skin_cor() (rigid bones), and fk_forward()'s pass over a
+   parents-first skeleton. They compute
    what the reference loops compute, to a few ulps (tests/test_simd.c holds
    them to it), and like them they give a vertex the same bits whatever its
    neighbours, layout or place in the call, because every vertex goes through
@@ -8560,8 +8559,8 @@ FK_LBS_DEF FK__SMALL fk_result fk_retarget_map_names(int target_count, const cha
         vertices a vertex to a lane (fk__v4, fk__v8), for the work after a
         blend;
      3. kernels written once against them (FK__SKIN_KERNELS, FK__LBS_NORMALS,
-        FK__DQS_FINISH, FK__FORWARD_KERNEL) and compiled once per tier: a tier
-        is an instruction set and a width.
+        FK__DQS_FINISH, FK__COR_FINISH, FK__FORWARD_KERNEL) and compiled once
+        per tier: a tier is an instruction set and a width.
    fk__fast_paths() picks the tier the processor runs best, through a table
    of four functions. FK_LBS_NO_SIMD leaves only the reference loops.
    Specialized copies, each because it measured faster: the skinning kernels
@@ -8573,7 +8572,10 @@ FK_LBS_DEF FK__SMALL fk_result fk_retarget_map_names(int target_count, const cha
    the vertex (signs from bits; any count, and four influences with and
    without normals); forward kinematics per convention and with and without
    translations. Bones with scale centred at the bone need no kernel of their
-   own: affine LBS by their scale parts, then rigid DQS (fk__dqs_at_bone_fast()). */
+   own: affine LBS by their scale parts, then rigid DQS (fk__dqs_at_bone_fast()).
+   CoR has one loop for any count, with or without normals: LBS's blend moves
+   its centres, DQS's blend of real parts (signed by dot products) and DQS's
+   turn of a point finish them. */
 
 
 #if defined(FK__SIMD)
@@ -8924,12 +8926,12 @@ static FK__ALWAYS_INLINE fk__f4 fk__f4_dot_pairs(fk__f4 a, fk__f4 b)
 }
 
 /* fk_quat_dot() in lane 0, in its order: ((0 + 1) + 2) + 3. */
-static FK__ALWAYS_INLINE float fk__f4_dot_in_order(fk__f4 a, fk__f4 b)
+static FK__ALWAYS_INLINE fk__f4 fk__f4_dot_in_lane0(fk__f4 a, fk__f4 b)
 {
     fk__f4 m = fk__f4_mul(a, b);
-    fk__f4 sum = fk__f4_add(fk__f4_add(fk__f4_add(m, fk__f4_lane(m, 1)), fk__f4_lane(m, 2)), fk__f4_lane(m, 3));
-    return fk__f4_first(sum);
+    return fk__f4_add(fk__f4_add(fk__f4_add(m, fk__f4_lane(m, 1)), fk__f4_lane(m, 2)), fk__f4_lane(m, 3));
 }
+static FK__ALWAYS_INLINE float fk__f4_dot_in_order(fk__f4 a, fk__f4 b) { return fk__f4_first(fk__f4_dot_in_lane0(a, b)); }
 
 /* fk_quat_mul(): (a.w b + a.x b1) + (a.y b2 + a.z b3), with b1, b2, b3
    permutations of b and the products' signs flipped where the formula
@@ -9364,6 +9366,15 @@ static FK__ALWAYS_INLINE float fk__dqs_signed_weight(const uint64_t *row, int jo
     bits ^= (uint32_t)(row[joint / 64] >> (joint % 64) & 1) << 31;
     memcpy(&weight, &bits, sizeof bits);
     return weight;
+}
+
+/* Centres of rotation: a bone's weight in every lane, negated when its
+   rotation lies in the other hemisphere from the pivot's, by fk_quat_dot() as
+   fk__cor_reference_from() tests it, without a branch on data. */
+static FK__ALWAYS_INLINE fk__f4 fk__cor_signed_weight(fk__f4 pivot, fk__f4 rotation, float weight)
+{
+    return fk__f4_negate_where_less(fk__f4_splat(weight), fk__f4_lane(fk__f4_dot_in_lane0(pivot, rotation), 0),
+                                    fk__f4_zero());
 }
 
 /* A vertex's four weights signed at once, as fk__dqs_signed_weight() signs
@@ -9842,15 +9853,78 @@ static FK__NOINLINE void fk__group_careful_normals(float *normals, const float *
         } \
     }
 
+/* Centres of rotation, a group's points and normals from its pairs (q m):
+   the blended rotation q = (u, w) and the moved centre m. The point turns
+   about its centre c as DQS turns a point, without a translation
+   (fk__dqs_move##w()), then goes to m: R (p - c) + m; the normal turns alike
+   and is renormalized (fk__store_unit_normals##w()). A norm the division
+   cannot take, or a point that overflows, goes to the plain loop; then the
+   group is written a lane at a time, and such a vertex only by that loop,
+   which reads it whole first: the output may be the input. */
+#define FK__COR_FINISH(w) \
+    static FK__TARGET##w FK__NOINLINE void fk__cor_finish##w(float *blends, const fk__skin_run *run, int first, \
+                                                             int count) \
+    { \
+        float padded_points[3 * FK__LANES##w], padded_centers[3 * FK__LANES##w], padded_normals[3 * FK__LANES##w]; \
+        float moved_points[3 * FK__LANES##w], moved_normals[3 * FK__LANES##w]; \
+        const fk__skin_run r = fk__skin_run_from(run, first); \
+        const fk__cor_skin *s = (const fk__cor_skin *)(const void *)r.desc; \
+        const char *centers = (const char *)s->centers + (size_t)r.begin * s->center_stride; \
+        const int full = count == FK__LANES##w; \
+        fk__v##w ux, uy, uz, rw, mx, my, mz, mw, inverse, px, py, pz, cx, cy, cz, none = fk__v##w##_splat(0.0f); \
+        int lane, careful, direct; \
+        if (!full) { \
+            fk__group_pad(blends, count, FK__LANES##w, 8, 1); \
+            fk__group_points_padded(padded_points, r.positions, r.position_stride, count, FK__LANES##w); \
+            fk__group_points_padded(padded_centers, centers, s->center_stride, count, FK__LANES##w); \
+            if (r.normals) fk__group_points_padded(padded_normals, r.normals, r.normal_stride, count, FK__LANES##w); \
+        } \
+        fk__v##w##_from_pairs(blends, &ux, &uy, &uz, &rw, &mx, &my, &mz, &mw); \
+        (void)mw; \
+        inverse = fk__v##w##_madd(rw, rw, fk__v##w##_madd(uz, uz, fk__v##w##_madd(uy, uy, fk__v##w##_mul(ux, ux)))); \
+        careful = fk__v##w##_outside_lanes(inverse, FLT_MIN, FLT_MAX); \
+        inverse = fk__v##w##_div(fk__v##w##_splat(1.0f), inverse); \
+        fk__v##w##_load_points(full ? r.positions : (const char *)padded_points, full ? r.position_stride : 12, \
+                               &px, &py, &pz); \
+        fk__v##w##_load_points(full ? centers : (const char *)padded_centers, full ? s->center_stride : 12, \
+                               &cx, &cy, &cz); \
+        px = fk__v##w##_sub(px, cx); py = fk__v##w##_sub(py, cy); pz = fk__v##w##_sub(pz, cz); \
+        fk__dqs_move##w(ux, uy, uz, rw, inverse, none, none, none, &px, &py, &pz); \
+        px = fk__v##w##_add(px, mx); py = fk__v##w##_add(py, my); pz = fk__v##w##_add(pz, mz); \
+        mx = fk__v##w##_add(fk__v##w##_sub(px, px), fk__v##w##_add(fk__v##w##_sub(py, py), fk__v##w##_sub(pz, pz))); \
+        careful = (careful | fk__v##w##_nonzero_lanes(mx)) & ((1 << count) - 1); \
+        direct = full && !careful; \
+        fk__v##w##_store_points(direct ? r.out_positions : (char *)moved_points, direct ? r.out_position_stride : 12, \
+                                px, py, pz); \
+        if (r.normals) { \
+            fk__v##w##_load_points(full ? r.normals : (const char *)padded_normals, full ? r.normal_stride : 12, \
+                                   &px, &py, &pz); \
+            fk__dqs_move##w(ux, uy, uz, rw, inverse, none, none, none, &px, &py, &pz); \
+            fk__store_unit_normals##w(px, py, pz, NULL, NULL, 0, direct ? r.out_normals : (char *)moved_normals, \
+                                      direct ? r.out_normal_stride : 12, FK__LANES##w); \
+        } \
+        for (lane = 0; !direct && lane < count; ++lane) { \
+            const size_t i = (size_t)lane; \
+            if (careful >> lane & 1) { \
+                (void)fk__cor_reference_from(r.desc, r.layout, r.palette, NULL, r.begin + lane, r.begin + lane + 1); \
+                continue; \
+            } \
+            memcpy(r.out_positions + i * r.out_position_stride, moved_points + 3 * lane, 12); \
+            if (r.normals) memcpy(r.out_normals + i * r.out_normal_stride, moved_normals + 3 * lane, 12); \
+        } \
+    }
+
 #define FK__TARGET4
 FK__GROUP_CROSS(4)
 FK__LBS_NORMALS(4)
 FK__DQS_FINISH(4)
+FK__COR_FINISH(4)
 #if defined(FK__SIMD_AVX2)
 #define FK__TARGET8 FK__AVX2_TARGET
 FK__GROUP_CROSS(8)
 FK__LBS_NORMALS(8)
 FK__DQS_FINISH(8)
+FK__COR_FINISH(8)
 #endif
 
 /* The two skinning kernels of a tier, at width w, each compiled for the
@@ -10074,6 +10148,48 @@ FK__DQS_FINISH(8)
         else if (run->influences == 4) fk__dqs_loop_##tier(run, 4, 1, FK__DQS_BY_BITS, 1); \
         else if (run->normals) fk__dqs_loop_##tier(run, run->influences, 1, FK__DQS_BY_BITS, 1); \
         else fk__dqs_loop_##tier(run, run->influences, 0, FK__DQS_BY_BITS, 1); \
+        fk__leave_##tier(); \
+    } \
+    \
+    /* Centres of rotation, rigid bones: a vertex's LBS blend moves its centre \
+       at once, and its rotations are blended as DQS blends real parts, signed \
+       by the dot products with its pivot's, the reference's own test; the two \
+       wait for their group as a pair (fk__cor_finish##w()), which is finished \
+       after the next group's blends, as in fk__dqs_loop_(). */ \
+    static target void fk__cor_##tier(const fk__skin_run *run) \
+    { \
+        const fk__skin_run r = *run; /* in registers: the stores could alias *run */ \
+        const fk__cor_skin *s = (const fk__cor_skin *)(const void *)r.desc; \
+        const char *centers = (const char *)s->centers + (size_t)r.begin * s->center_stride; \
+        float blends[2][8 * FK__LANES##w]; /* pairs (q m) */ \
+        int i, e, lane = 0, group = 0; \
+        for (i = 0; i < r.count; ++i) { \
+            const size_t at = (size_t)i; /* addressed, never stepped to: see fk__lbs_points_loop_() */ \
+            const uint16_t *joints = (const uint16_t *)(const void *)(r.joints + at * r.joint_stride); \
+            const float *weights = (const float *)(const void *)(r.weights + at * r.weight_stride); \
+            const float *bone = r.palette + (size_t)joints[0] * FK__COR_BONE_FLOATS; \
+            const fk__f4 pivot = fk__f4_load(r.palette + (size_t)joints[fk__dqs_pivot(weights, r.influences)] * \
+                                             FK__COR_BONE_FLOATS + FK__LBS_BONE_FLOATS); \
+            fk__lbs_blend##w blend = fk__lbs_start##w(bone, weights[0]); \
+            fk__f4 q = fk__f4_load(bone + FK__LBS_BONE_FLOATS); \
+            q = fk__f4_mul(fk__cor_signed_weight(pivot, q, weights[0]), q); \
+            for (e = 1; e < r.influences; ++e) { \
+                const fk__f4 rotation = fk__f4_load((bone = r.palette + (size_t)joints[e] * FK__COR_BONE_FLOATS) + \
+                                                    FK__LBS_BONE_FLOATS); \
+                fk__lbs_add##w(&blend, bone, weights[e]); \
+                q = fk__f4_madd(fk__cor_signed_weight(pivot, rotation, weights[e]), rotation, q); \
+            } \
+            fk__f4_store(blends[group] + 8 * lane, q); \
+            fk__f4_store(blends[group] + 8 * lane + 4, \
+                         fk__lbs_point##w(blend, fk__f4_load3(centers + at * s->center_stride))); \
+            if (++lane == FK__LANES##w) { \
+                if (i + 1 > FK__LANES##w) fk__cor_finish##w(blends[!group], &r, i + 1 - 2 * FK__LANES##w, FK__LANES##w); \
+                group = !group; \
+                lane = 0; \
+            } \
+        } \
+        if (i - lane > 0) fk__cor_finish##w(blends[!group], &r, i - lane - FK__LANES##w, FK__LANES##w); \
+        if (lane) fk__cor_finish##w(blends[group], &r, i - lane, lane); \
         fk__leave_##tier(); \
     }
 
@@ -10503,6 +10619,7 @@ typedef struct fk__fast_path_table {
     void (*lbs)(const fk__skin_run *run);
     void (*dqs)(const fk__skin_run *run);
     void (*dqs_scaled)(const fk__skin_run *run); /* bones with scale, centred at the vertex */
+    void (*cor)(const fk__skin_run *run);        /* centres of rotation, rigid bones */
     fk__forward_pass forward;
     int (*engine_matrices)(const fk_skeleton *, const fk_vec3 *, const fk_quat *, const fk_vec3 *, const float *,
                            float *, float *);
@@ -10529,18 +10646,18 @@ FK__ENGINE_KERNELS(avx2, FK__AVX2_NO_FMA_TARGET, 8)
 static const fk__fast_path_table *fk__fast_paths(void)
 {
 #if defined(FK__SIMD_SSE2)
-    static const fk__fast_path_table simd4 = {"SSE2", fk__lbs_simd4, fk__dqs_simd4, fk__dqs_scaled_simd4, fk__forward_simd4,
-                                              fk__engine_matrices_simd4, fk__engine_rigid_simd4, NULL};
+    static const fk__fast_path_table simd4 = {"SSE2", fk__lbs_simd4, fk__dqs_simd4, fk__dqs_scaled_simd4, fk__cor_simd4,
+                                              fk__forward_simd4, fk__engine_matrices_simd4, fk__engine_rigid_simd4, NULL};
 #elif defined(FK__SIMD_NEON)
-    static const fk__fast_path_table simd4 = {"NEON", fk__lbs_simd4, fk__dqs_simd4, fk__dqs_scaled_simd4, fk__forward_simd4,
-                                              fk__engine_matrices_simd4, fk__engine_rigid_simd4, NULL};
+    static const fk__fast_path_table simd4 = {"NEON", fk__lbs_simd4, fk__dqs_simd4, fk__dqs_scaled_simd4, fk__cor_simd4,
+                                              fk__forward_simd4, fk__engine_matrices_simd4, fk__engine_rigid_simd4, NULL};
 #else
-    static const fk__fast_path_table simd4 = {"SIMD128", fk__lbs_simd4, fk__dqs_simd4, fk__dqs_scaled_simd4, fk__forward_simd4,
-                                              fk__engine_matrices_simd4, fk__engine_rigid_simd4, NULL};
+    static const fk__fast_path_table simd4 = {"SIMD128", fk__lbs_simd4, fk__dqs_simd4, fk__dqs_scaled_simd4, fk__cor_simd4,
+                                              fk__forward_simd4, fk__engine_matrices_simd4, fk__engine_rigid_simd4, NULL};
 #endif
 #if defined(FK__SIMD_AVX2)
-    static const fk__fast_path_table avx2 = {"AVX2+FMA", fk__lbs_avx2, fk__dqs_avx2, fk__dqs_scaled_avx2, fk__forward_avx2,
-                                            fk__engine_matrices_avx2, fk__engine_rigid_avx2,
+    static const fk__fast_path_table avx2 = {"AVX2+FMA", fk__lbs_avx2, fk__dqs_avx2, fk__dqs_scaled_avx2, fk__cor_avx2,
+                                            fk__forward_avx2, fk__engine_matrices_avx2, fk__engine_rigid_avx2,
                                             fk__convert_packed_avx2};
 #if defined(__AVX2__) && defined(__FMA__)
     return &avx2;
@@ -11041,8 +11158,26 @@ static int fk__dqs_scaled_fast(const fk_skin_desc *d, const fk__skin_layout *lay
     *result = fk__skin_fast(d, layout, palette, &run, fk__fast_paths()->dqs_scaled, fk__dqs_scaled_reference);
     return 1;
 }
+
+/* Centres of rotation: rigid bones only (fk__cor_skin's scaled: the plain loop). */
+static int fk__cor_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, void *tables,
+                        fk_result *result)
+{
+    fk__skin_run run;
+    (void)tables;
+    if (((const fk__cor_skin *)(const void *)d)->scaled || !fk__fast_skin_applies(d, layout, palette)) return 0;
+    run = fk__skin_run_of(d, layout, palette);
+    *result = fk__skin_fast(d, layout, palette, &run, fk__fast_paths()->cor, fk__cor_reference);
+    return 1;
+}
 #else
 static int fk__lbs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, void *tables,
+                        fk_result *result)
+{
+    (void)d; (void)layout; (void)palette; (void)tables; (void)result;
+    return 0;
+}
+static int fk__cor_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, void *tables,
                         fk_result *result)
 {
     (void)d; (void)layout; (void)palette; (void)tables; (void)result;

@@ -54,7 +54,7 @@ enum { BONES = 40, ALL_BONES = 420, MAX_K = 8, MAX_VERTICES = 3000 };
    tier fk__fast_paths() chose, and no others; the tier itself is held to the
    one this build and this processor should run (the tier tests at the end,
    which report the tiers that cannot run here as skipped). */
-enum { RAN_LBS = 1, RAN_DQS = 2, RAN_DQS_SCALED = 4, RAN_FORWARD = 8, RAN_OTHER = 16 };
+enum { RAN_LBS = 1, RAN_DQS = 2, RAN_DQS_SCALED = 4, RAN_FORWARD = 8, RAN_COR = 16, RAN_OTHER = 32 };
 static unsigned kernels_run;  /* RAN_ bits since the last reset */
 static int fast_calls_checked; /* calls fast_skin() found to have run the fast path */
 
@@ -66,6 +66,7 @@ static void kernel_ran(any_function kernel)
                    : kernel == (any_function)tier->dqs          ? RAN_DQS
                    : kernel == (any_function)tier->dqs_scaled   ? RAN_DQS_SCALED
                    : kernel == (any_function)tier->forward      ? RAN_FORWARD
+                   : kernel == (any_function)tier->cor          ? RAN_COR
                                                                 : RAN_OTHER;
 #else
     (void)kernel;
@@ -104,6 +105,10 @@ typedef struct mesh {
 } mesh;
 
 static mesh test_mesh;
+/* fk_skin_cor()'s centres, a vertex's from its position (make_mesh()), and the
+   vertex of the call's first (skin_cor()): a piece of a call reads from there. */
+static float cor_centers[MAX_VERTICES][3];
+static int cor_first = 0;
 static fk_rigid bones[ALL_BONES];
 static int used_bones = BONES; /* bones the vertices use and the SIMD calls are given */
 static int tied_weights = 0;   /* weights drawn from three values, so that the heaviest often ties */
@@ -200,6 +205,9 @@ static void make_mesh(int count, int k)
             sum += test_mesh.weights[i][e] = tied_weights ? (float)(1 + rng_next() % 3) : rng_uniform(0.05f, 1.0f);
         }
         for (e = 0; e < k; ++e) test_mesh.weights[i][e] = test_mesh.weights[i][e] / sum * weight_sum;
+        cor_centers[i][0] = 0.5f * test_mesh.positions[i][1];
+        cor_centers[i][1] = 0.5f * test_mesh.positions[i][2] - 0.25f;
+        cor_centers[i][2] = 0.5f * test_mesh.positions[i][0];
         if (zero_sums && i % 29 == 5)
             for (e = 0; e < k; ++e) test_mesh.weights[i][e] = 0.0f;
     }
@@ -286,6 +294,14 @@ static fk_skin_desc describe(const layout *l, const buffers *b, int with_normals
 
 typedef fk_result (*skin_function)(const fk_skin_desc *);
 
+/* fk_skin_cor() as a skinning function: the centres from cor_first on. */
+static fk_result skin_cor(const fk_skin_desc *d) { return fk_skin_cor(d, cor_centers[cor_first], 0); }
+
+static fk_skin_method method_of(skin_function skin)
+{
+    return skin == fk_skin_lbs ? FK_SKIN_LBS : skin == fk_skin_dqs ? FK_SKIN_DQS : FK_SKIN_COR;
+}
+
 /* The kernels a call of `skin` on the rig as set up (affine_bones,
    scale_center, used_bones) must run: DQS of bones with scale centred at the
    vertex past the bones its sign bits cover goes to the reference loop, as
@@ -294,6 +310,7 @@ static unsigned expected_kernels(skin_function skin)
 {
 #if defined(FK__SIMD)
     if (skin == fk_skin_lbs) return RAN_LBS;
+    if (skin == skin_cor) return affine_bones ? 0 : RAN_COR; /* bones with scale: the plain loop */
     if (!affine_bones) return RAN_DQS;
     if (scale_center == FK_DQS_SCALE_AT_BONE) return RAN_LBS | RAN_DQS;
     return used_bones <= FK__DQS_SIGN_BONES ? RAN_DQS_SCALED : 0;
@@ -316,11 +333,21 @@ static fk_result fast_skin(skin_function skin, const fk_skin_desc *d, const char
 }
 
 /* Size of the numbers that go into vertex i's result: the tolerance is a few ulps
-   of it (float rounding of the blend is relative to the terms, not the sum). */
-static float magnitude(int i)
+   of it (float rounding of the blend is relative to the terms, not the sum).
+   CoR blends the bones at the centre c, and turns p - c by a unit rotation
+   whatever the weights' size: |p| + |c| + sum |w| (|c| + |t|). */
+static float magnitude(skin_function skin, int i)
 {
     float size = 0.0f;
     int e;
+    if (skin == skin_cor) {
+        const fk_vec3 c = fk_vec3_make(cor_centers[i][0], cor_centers[i][1], cor_centers[i][2]);
+        size = fk_vec3_length(c) + fk_vec3_length(fk_vec3_make(test_mesh.positions[i][0], test_mesh.positions[i][1],
+                                                                test_mesh.positions[i][2]));
+        for (e = 0; e < test_mesh.k; ++e)
+            size += fabsf(test_mesh.weights[i][e]) * (fk_vec3_length(c) + fk_vec3_length(bones[test_mesh.joints[i][e]].t));
+        return size;
+    }
     for (e = 0; e < test_mesh.k; ++e) {
         const float *m = matrices[test_mesh.joints[i][e]];
         fk_vec3 t = bones[test_mesh.joints[i][e]].t, p = fk_vec3_make(test_mesh.positions[i][0],
@@ -423,7 +450,7 @@ static float compare(skin_function skin, const layout *l, const char *a, const c
         const float *pb = (const float *)(const void *)(b + (size_t)i * l->vertex_bytes + l->position_offset);
         const float *na = (const float *)(const void *)(a + (size_t)i * l->vertex_bytes + l->normal_offset);
         const float *nb = (const float *)(const void *)(b + (size_t)i * l->vertex_bytes + l->normal_offset);
-        float unit = FLT_EPSILON * (magnitude(i) > 1.0f ? magnitude(i) : 1.0f);
+        float unit = FLT_EPSILON * (magnitude(skin, i) > 1.0f ? magnitude(skin, i) : 1.0f);
         float normal_unit = with_normals ? normal_ulp(skin, i) : FLT_EPSILON;
         for (c = 0; c < 3; ++c) {
             float e = fabsf(pa[c] - pb[c]) / unit;
@@ -544,17 +571,17 @@ static int same_bits_as(const float *positions, const float *normals, size_t ste
    not depend on which loop or which part of a loop reaches it. 1500
    vertices; k = 1, 2, 3, 4 and 8 (4 has a kernel of its own), in place where
    a line's first vertex falls on each 16 bytes. */
-enum { METHODS = 5 };
+enum { METHODS = 6, COR = 5 };
 static const char *const method_name[METHODS] = {"LBS", "DQS", "affine LBS", "DQS with scale",
-                                                 "DQS with scale at the bone"};
+                                                 "DQS with scale at the bone", "CoR"};
 
 /* Sets the rig up for a method of method_name[] and returns its function. */
 static skin_function use_method(int method)
 {
-    affine_bones = method >= 2;
+    affine_bones = method >= 2 && method != COR;
     scale_center = method == 4 ? FK_DQS_SCALE_AT_BONE : FK_DQS_SCALE_AT_VERTEX;
-    used_bones = method >= 3 ? SCALED_BONES : BONES;
-    return method == 1 || method >= 3 ? fk_skin_dqs : fk_skin_lbs;
+    used_bones = affine_bones && method >= 3 ? SCALED_BONES : BONES;
+    return method == COR ? skin_cor : method == 1 || method >= 3 ? fk_skin_dqs : fk_skin_lbs;
 }
 
 static void layouts_give_the_same_bits(void)
@@ -661,7 +688,7 @@ static void pieces_give_the_bits_of_one_call(void)
         const skin_function skin = use_method(method);
         for (k = 1; k <= MAX_K; k = k == 4 ? 8 : k + 1) {
             make_mesh(COUNT, k);
-            for (i = 0; skin == fk_skin_dqs && i < COUNT; ++i) {
+            for (i = 0; skin != fk_skin_lbs && i < COUNT; ++i) {
                 int e;
                 if (i % 61 == 7)
                     for (e = 0; e < k; ++e) test_mesh.weights[i][e] = 0.0f;
@@ -694,7 +721,9 @@ static void pieces_give_the_bits_of_one_call(void)
                             fk_skin_desc piece;
                             if (count > COUNT - first) count = COUNT - first;
                             piece = piece_of(&d, first, count);
+                            cor_first = first;
                             CHECK(fast_skin(skin, &piece, what) == FK_OK, "%s: piece from %d failed", what, first);
+                            cor_first = 0;
                             first += count;
                         }
                         for (i = 0; i < COUNT; ++i)
@@ -796,6 +825,68 @@ static void dqs_simd_with_64_bones_and_tied_weights_matches_reference(void)
     agree(fk_skin_dqs, "DQS, 64 bones, tied weights", 2100);
     used_bones = BONES;
     tied_weights = 0;
+}
+
+/* CoR (centres of rotation) of rigid bones: every k, layout, with and
+   without normals, in place; its blend of rotations signed as DQS signs
+   them, also with 64 bones and weights that tie for the heaviest. */
+static void cor_simd_matches_reference(void)
+{
+    make_bones(3.0f);
+    agree(skin_cor, "CoR", 1000);
+    used_bones = SIGN_TABLE_BONES;
+    tied_weights = 1;
+    agree(skin_cor, "CoR, 64 bones, tied weights", 300);
+    used_bones = BONES;
+    tied_weights = 0;
+}
+
+/* A worked example of the hemisphere: bone 0 the identity, bone 1 a turn of
+   240 degrees about z, stored with w = cos 120 < 0, so that its quaternion
+   lies in the other hemisphere from bone 0's. With weights w0 and w1 the
+   signed blend is (0, 0, -w1 sin 120, w0 - w1 cos 120) up to its sign,
+   whichever bone is the heaviest: a turn of -27.8 degrees for 3/4 and 1/4,
+   -92.2 for 1/4 and 3/4 (unsigned, +38.2 and -158). Both bones leave the
+   origin in place, so the centre (0, 0, 0) stays, and the vertex (1, 0, 0)
+   and its normal (0, 1, 0) go where that turn takes them. k = 2 and 4 (two
+   zero weights), through the fast path and the plain loop. */
+static void cor_hemisphere_flips_past_180_degrees_of_quaternion(void)
+{
+    static fk_rigid pair[ALL_BONES];
+    static float positions[2][3] = {{1.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f}};
+    static float normals[2][3] = {{0.0f, 1.0f, 0.0f}, {0.0f, 1.0f, 0.0f}};
+    static float centers[2][3] = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}}, out[2][6];
+    static uint16_t joints[2][4] = {{0, 1, 2, 3}, {0, 1, 2, 3}};
+    static float weights[2][4] = {{0.75f, 0.25f, 0.0f, 0.0f}, {0.25f, 0.75f, 0.0f, 0.0f}};
+    const double half = 120.0 * 3.14159265358979323846 / 180.0;
+    int j, k, bone_count, v;
+    char what[80];
+    for (j = 0; j < ALL_BONES; ++j) pair[j] = fk_rigid_make(fk_quat_make(0.0f, 0.0f, 0.0f, 1.0f), fk_vec3_make(0.0f, 0.0f, 0.0f));
+    pair[1].q = fk_quat_make(0.0f, 0.0f, (float)sin(half), (float)cos(half));
+    for (k = 2; k <= 4; k += 2)
+        for (bone_count = BONES; bone_count <= ALL_BONES; bone_count += ALL_BONES - BONES) {
+            fk_skin_desc d;
+            memset(&d, 0, sizeof d);
+            d.vertex_count = 2; d.influences = k;
+            d.positions = &positions[0][0]; d.normals = &normals[0][0];
+            d.joints = &joints[0][0]; d.joint_stride = sizeof joints[0];
+            d.weights = &weights[0][0]; d.weight_stride = sizeof weights[0];
+            d.transforms = pair; d.transform_count = bone_count;
+            d.out_positions = &out[0][0]; d.out_normals = &out[0][3];
+            d.out_position_stride = d.out_normal_stride = sizeof out[0];
+            kernels_run = 0;
+            CHECK(fk_skin_cor(&d, &centers[0][0], 0) == FK_OK, "CoR: the call failed");
+            snprintf(what, sizeof what, "CoR k=%d, %s", k, bone_count == BONES ? "fast path" : "plain loop");
+            if (bone_count == BONES) CHECK(kernels_run == expected_kernels(skin_cor), "%s: ran 0x%x", what, kernels_run);
+            for (v = 0; v < 2; ++v) {
+                const double turn = 2.0 * atan2(-weights[v][1] * sin(half), weights[v][0] - weights[v][1] * cos(half));
+                const double expected[6] = {cos(turn), sin(turn), 0.0, -sin(turn), cos(turn), 0.0};
+                int c;
+                for (c = 0; c < 6; ++c)
+                    CHECK(fabs(out[v][c] - expected[c]) <= 8.0 * FLT_EPSILON, "%s, vertex %d: %s %d is %.9g, not %.9g", what,
+                          v, c < 3 ? "position" : "normal", c % 3, (double)out[v][c], expected[c]);
+            }
+        }
 }
 
 /* The DQS sign table against its definition, pair by pair, for every count of
@@ -920,7 +1011,8 @@ static void bad_index_stops_where_the_reference_stops(void)
        three (the last slot then 2), and with eight (slot 6 or 7). LBS, DQS,
        and DQS of bones with scale centred at the vertex and at the bone (a
        path of its own, in stretches of 32 vertices). */
-    static const char *const names[4] = {"LBS", "DQS", "DQS with scale at the vertex", "DQS with scale at the bone"};
+    static const char *const names[5] = {"LBS", "DQS", "DQS with scale at the vertex", "DQS with scale at the bone",
+                                         "CoR"};
     static const int bad_vertices[] = {600, 603, 607, 1000, 603, 999, 0}, bad_slots[] = {2, 2, 2, 2, 3, 3, 2};
     static const int ks[] = {4, 3, 8};
     enum { COUNT = 1001, BAD = sizeof bad_vertices / sizeof bad_vertices[0] };
@@ -933,13 +1025,13 @@ static void bad_index_stops_where_the_reference_stops(void)
         if (which % (BAD * LAYOUTS) == 0) make_mesh(COUNT, k);
         uint16_t kept = test_mesh.joints[bad][slot];
         test_mesh.joints[bad][slot] = BONES; /* one past the last bone of the SIMD rig */
-        for (method = 0; method < 4; ++method) {
-            skin_function skin = method ? fk_skin_dqs : fk_skin_lbs;
+        for (method = 0; method < 5; ++method) {
+            skin_function skin = method == 4 ? skin_cor : method ? fk_skin_dqs : fk_skin_lbs;
             layout l = layout_for(which / BAD % LAYOUTS, k);
             buffers fast, reference;
             fk_skin_desc d;
             int i, c, untouched = 1;
-            affine_bones = method >= 2;
+            affine_bones = method == 2 || method == 3;
             scale_center = method == 3 ? FK_DQS_SCALE_AT_BONE : FK_DQS_SCALE_AT_VERTEX;
             fill(&l, &fast); fill(&l, &reference);
             for (i = 0; i < COUNT; ++i) /* every output float a NaN pattern the skinning never writes */
@@ -1002,7 +1094,7 @@ static int same_as_reference(skin_function skin, const float *positions, const f
     for (i = 0; i < test_mesh.count; ++i) {
         const float *q = (const float *)(const void *)(reference.out + (size_t)i * l.vertex_bytes + l.position_offset);
         const float *o = (const float *)(const void *)(reference.out + (size_t)i * l.vertex_bytes + l.normal_offset);
-        float unit = FLT_EPSILON * (magnitude(i) > 1.0f ? magnitude(i) : 1.0f);
+        float unit = FLT_EPSILON * (magnitude(skin, i) > 1.0f ? magnitude(skin, i) : 1.0f);
         float normal_unit = with_normals ? normal_ulp(skin, i) : FLT_EPSILON;
         for (c = 0; c < 3; ++c)
             same &= fabsf(positions[step * (size_t)i + (size_t)c] - q[c]) <= ULPS * unit &&
@@ -1211,6 +1303,31 @@ static void edge_cases_match_reference(void)
             release(&fast); release(&reference);
         }
     affine_bones = 0;
+    for (k = 3; k <= 4; ++k) /* CoR: the rotation turns p - c whatever the weights' size */
+        for (s = 0; s < 6; ++s)
+            for (packed = 0; packed < 2; ++packed) {
+                layout l = layout_for(packed ? PACKED : 0, k);
+                buffers fast, reference;
+                fk_skin_desc d;
+                char what[100];
+                int i, e;
+                make_mesh(300, k);
+                for (i = 0; i < test_mesh.count; ++i) {
+                    for (e = 0; e < k; ++e) test_mesh.weights[i][e] *= scales[s];
+                    if (s == 4 && i % 2) test_mesh.normals[i][0] = test_mesh.normals[i][1] = test_mesh.normals[i][2] = 0.0f;
+                    if (s == 5)
+                        for (e = 0; e < 3; ++e) test_mesh.positions[i][e] *= 1e19f;
+                }
+                fill(&l, &fast); fill(&l, &reference);
+                d = describe(&l, &fast, 1, 0, BONES);
+                CHECK(fast_skin(skin_cor, &d, "edge cases") == FK_OK, "SIMD");
+                d = describe(&l, &reference, 1, 0, ALL_BONES);
+                CHECK(skin_cor(&d) == FK_OK, "reference");
+                snprintf(what, sizeof what, "CoR k=%d, weights scaled by %g%s%s", k, (double)scales[s],
+                         s == 4 ? ", zero normals" : s == 5 ? ", positions scaled by 1e19" : "", packed ? ", packed" : "");
+                compare(skin_cor, &l, fast.out, reference.out, 1, what);
+                release(&fast); release(&reference);
+            }
 }
 
 /* NaN weights: in one influence of a vertex, and in all of them, where no
@@ -1234,14 +1351,14 @@ static void nan_weights_stay_in_their_vertex(void)
         for (e = 0; e < k; ++e) test_mesh.weights[13][e] = NAN;
         test_mesh.weights[999][k - 1] = NAN;
         for (which = 0; which < LAYOUTS; ++which)
-            for (method = 0; method < 2; ++method) {
-                skin_function skin = method ? fk_skin_dqs : fk_skin_lbs;
+            for (method = 0; method < 3; ++method) {
+                skin_function skin = method == 2 ? skin_cor : method ? fk_skin_dqs : fk_skin_lbs;
                 layout l = layout_for(which, k);
                 buffers fast, reference;
                 fk_skin_desc d;
                 char what[160];
                 fill(&l, &fast); fill(&l, &reference);
-                snprintf(what, sizeof what, "%s k=%d %s, NaN weights", method ? "DQS" : "LBS", k, l.name);
+                snprintf(what, sizeof what, "%s k=%d %s, NaN weights", method_name[method == 2 ? COR : method], k, l.name);
                 d = describe(&l, &fast, 1, 0, BONES);
                 CHECK(fast_skin(skin, &d, what) == FK_OK, "%s: SIMD call failed", what);
                 d = describe(&l, &reference, 1, 0, ALL_BONES);
@@ -1634,8 +1751,8 @@ static void rigs_of_1000_bones_give_the_bits_of_64(void)
     int method, ki, with_normals, streams, misalign = 0;
     for (method = 0; method < METHODS; ++method) {
         skin_function skin = use_method(method);
-        if (method < 2) make_bones(3.0f); else make_affine_bones(0);
-        used_bones = method >= 3 ? SCALED_BONES : SIGN_TABLE_BONES;
+        if (!affine_bones) make_bones(3.0f); else make_affine_bones(0);
+        used_bones = affine_bones && method >= 3 ? SCALED_BONES : SIGN_TABLE_BONES;
         for (ki = 0; ki < 4; ++ki) {
             make_mesh(333, ks[ki]);
             spread_the_rig();
@@ -1660,7 +1777,7 @@ static void rigs_of_1000_bones_give_the_bits_of_64(void)
                 big.matrices = affine_bones ? &big_matrices[0][0] : NULL;
                 big.bind_poses = affine_bones ? big_bind_poses : NULL;
                 big.transform_count = BIG_RIG;
-                size = fk_skin_scratch_size(&big, skin == fk_skin_dqs ? FK_SKIN_DQS : FK_SKIN_LBS);
+                size = fk_skin_scratch_size(&big, method_of(skin));
                 scratch = (char *)malloc(size + 64);
                 if (!scratch) { fprintf(stderr, "out of memory\n"); exit(1); }
                 memset(scratch, 0xA5, size + 64);
@@ -1691,10 +1808,10 @@ static void scratch_is_used_when_large_enough(void)
         skin_function skin = use_method(method);
         fk_skin_desc d;
         size_t size;
-        if (method < 2) make_bones(3.0f); else make_affine_bones(0);
+        if (!affine_bones) make_bones(3.0f); else make_affine_bones(0);
         make_mesh(100, 4);
         d = packed_desc((const uint16_t (*)[MAX_K])test_mesh.joints, 1, out_a);
-        size = fk_skin_scratch_size(&d, skin == fk_skin_dqs ? FK_SKIN_DQS : FK_SKIN_LBS);
+        size = fk_skin_scratch_size(&d, method_of(skin));
         CHECK(size > 64 && size <= sizeof scratch, "%s: %u bytes of scratch", method_name[method], (unsigned)size);
         for (short_of = 1; short_of >= 0; --short_of) {
             memset(scratch, 0xA5, sizeof scratch);
@@ -1729,7 +1846,7 @@ static void gltf_formats_give_the_converted_floats_bits(void)
     int method, k, i, e, kind, with_normals;
     for (method = 0; method < METHODS; ++method) {
         skin_function skin = use_method(method);
-        if (method < 2) make_bones(3.0f); else make_affine_bones(0);
+        if (!affine_bones) make_bones(3.0f); else make_affine_bones(0);
         for (k = 1; k <= MAX_K; ++k)
             for (kind = 0; kind < 5; ++kind) {
                 if (kind >= 2 && k < 5) continue;
@@ -1907,6 +2024,8 @@ int main(void)
     RUN_TEST(dqs_simd_with_dot_products_matches_reference);
     RUN_TEST(dqs_simd_with_one_hemisphere_matches_reference);
     RUN_TEST(dqs_simd_with_64_bones_and_tied_weights_matches_reference);
+    RUN_TEST(cor_simd_matches_reference);
+    RUN_TEST(cor_hemisphere_flips_past_180_degrees_of_quaternion);
     RUN_TEST(dqs_sign_table_matches_its_definition);
     RUN_TEST(dqs_sign_bits_match_their_definition);
     RUN_TEST(odd_counts_match_reference);
