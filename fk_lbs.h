@@ -10152,32 +10152,55 @@ FK__COR_FINISH(8)
     } \
     \
     /* Centres of rotation, rigid bones: a vertex's LBS blend moves its centre \
-       at once, and its rotations are blended as DQS blends real parts, signed \
-       by the dot products with its pivot's, the reference's own test; the two \
-       wait for their group as a pair (fk__cor_finish##w()), which is finished \
-       after the next group's blends, as in fk__dqs_loop_(). */ \
-    static target void fk__cor_##tier(const fk__skin_run *run) \
+       at once, and its rotations are blended as DQS blends real parts, each \
+       weight signed by the bits of its pivot's row (run->flipped) or else by \
+       the dot product with the pivot's rotation, the reference's own test; \
+       the two wait for their group as a pair (fk__cor_finish##w()), which is \
+       finished after the next group's blends, and each group's pivots are \
+       found first, as in fk__dqs_loop_(). */ \
+    static target FK__ALWAYS_INLINE void fk__cor_loop_##tier(const fk__skin_run *run, const int influences) \
     { \
         const fk__skin_run r = *run; /* in registers: the stores could alias *run */ \
         const fk__cor_skin *s = (const fk__cor_skin *)(const void *)r.desc; \
         const char *centers = (const char *)s->centers + (size_t)r.begin * s->center_stride; \
+        const int source = r.flipped ? FK__DQS_BY_BITS : FK__DQS_BY_DOT_PRODUCTS; \
         float blends[2][8 * FK__LANES##w]; /* pairs (q m) */ \
+        size_t pivots[FK__LANES##w]; \
         int i, e, lane = 0, group = 0; \
         for (i = 0; i < r.count; ++i) { \
             const size_t at = (size_t)i; /* addressed, never stepped to: see fk__lbs_points_loop_() */ \
             const uint16_t *joints = (const uint16_t *)(const void *)(r.joints + at * r.joint_stride); \
             const float *weights = (const float *)(const void *)(r.weights + at * r.weight_stride); \
             const float *bone = r.palette + (size_t)joints[0] * FK__COR_BONE_FLOATS; \
-            const fk__f4 pivot = fk__f4_load(r.palette + (size_t)joints[fk__dqs_pivot(weights, r.influences)] * \
-                                             FK__COR_BONE_FLOATS + FK__LBS_BONE_FLOATS); \
-            fk__lbs_blend##w blend = fk__lbs_start##w(bone, weights[0]); \
-            fk__f4 q = fk__f4_load(bone + FK__LBS_BONE_FLOATS); \
-            q = fk__f4_mul(fk__cor_signed_weight(pivot, q, weights[0]), q); \
-            for (e = 1; e < r.influences; ++e) { \
-                const fk__f4 rotation = fk__f4_load((bone = r.palette + (size_t)joints[e] * FK__COR_BONE_FLOATS) + \
-                                                    FK__LBS_BONE_FLOATS); \
+            const uint64_t *row; \
+            float four[4]; \
+            fk__f4 pivot, q, rotation; \
+            fk__lbs_blend##w blend; \
+            int at_once; \
+            if (lane == 0) { \
+                const int count = r.count - i < FK__LANES##w ? r.count - i : FK__LANES##w; \
+                int v; \
+                for (v = 0; v < count; ++v) \
+                    pivots[v] = fk__dqs_pivot_at(r.joints + (at + (size_t)v) * r.joint_stride, \
+                                                 r.weights + (at + (size_t)v) * r.weight_stride, influences, source, \
+                                                 r.flipped ? r.sign_words : FK__COR_BONE_FLOATS); \
+            } \
+            row = r.flipped ? r.flipped + pivots[lane] : NULL; \
+            pivot = r.flipped ? fk__f4_zero() : fk__f4_load(r.palette + pivots[lane] + FK__LBS_BONE_FLOATS); \
+            at_once = row && influences == 4 && fk__dqs_four_signed_weights##w(row, r.sign_words, joints, weights, four); \
+            blend = fk__lbs_start##w(bone, weights[0]); \
+            rotation = fk__f4_load(bone + FK__LBS_BONE_FLOATS); \
+            q = fk__f4_mul(!row ? fk__cor_signed_weight(pivot, rotation, weights[0]) \
+                                : fk__f4_splat(at_once ? four[0] : fk__dqs_signed_weight(row, joints[0], weights[0])), \
+                           rotation); \
+            FK__UNROLL for (e = 1; e < influences; ++e) { \
+                bone = r.palette + (size_t)joints[e] * FK__COR_BONE_FLOATS; \
+                rotation = fk__f4_load(bone + FK__LBS_BONE_FLOATS); \
                 fk__lbs_add##w(&blend, bone, weights[e]); \
-                q = fk__f4_madd(fk__cor_signed_weight(pivot, rotation, weights[e]), rotation, q); \
+                q = fk__f4_madd(!row ? fk__cor_signed_weight(pivot, rotation, weights[e]) \
+                                     : fk__f4_splat(at_once ? four[e] \
+                                                            : fk__dqs_signed_weight(row, joints[e], weights[e])), \
+                                rotation, q); \
             } \
             fk__f4_store(blends[group] + 8 * lane, q); \
             fk__f4_store(blends[group] + 8 * lane + 4, \
@@ -10190,6 +10213,12 @@ FK__COR_FINISH(8)
         } \
         if (i - lane > 0) fk__cor_finish##w(blends[!group], &r, i - lane - FK__LANES##w, FK__LANES##w); \
         if (lane) fk__cor_finish##w(blends[group], &r, i - lane, lane); \
+    } \
+    \
+    static target void fk__cor_##tier(const fk__skin_run *run) \
+    { \
+        if (run->influences == 4) fk__cor_loop_##tier(run, 4); \
+        else fk__cor_loop_##tier(run, run->influences); \
         fk__leave_##tier(); \
     }
 
@@ -11159,14 +11188,25 @@ static int fk__dqs_scaled_fast(const fk_skin_desc *d, const fk__skin_layout *lay
     return 1;
 }
 
-/* Centres of rotation: rigid bones only (fk__cor_skin's scaled: the plain loop). */
+/* Centres of rotation: rigid bones only (fk__cor_skin's scaled: the plain
+   loop). Weights are signed by DQS's sign bits of the bones' rotations where
+   they fit the stack and cost less than a dot product per influence (as
+   fk__dqs_signs_for() decides for its table), else by those dot products. */
 static int fk__cor_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, void *tables,
                         fk_result *result)
 {
+    uint64_t flipped[FK__DQS_SIGN_BONES * FK__DQS_SIGN_WORDS];
     fk__skin_run run;
     (void)tables;
     if (((const fk__cor_skin *)(const void *)d)->scaled || !fk__fast_skin_applies(d, layout, palette)) return 0;
     run = fk__skin_run_of(d, layout, palette);
+    if (d->transform_count <= FK__DQS_SIGN_BONES &&
+        d->transform_count * d->transform_count <= 2 * (double)d->vertex_count * d->influences) {
+        run.sign_words = FK__DQS_SIGN_WORDS;
+        fk__dqs_sign_bits(palette + FK__LBS_BONE_FLOATS, FK__COR_BONE_FLOATS, d->transform_count, run.sign_words,
+                          NULL, flipped);
+        run.flipped = flipped;
+    }
     *result = fk__skin_fast(d, layout, palette, &run, fk__fast_paths()->cor, fk__cor_reference);
     return 1;
 }

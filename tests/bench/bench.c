@@ -4,7 +4,7 @@
      - memcpy of as many bytes as the skinning case moves (read + written),
      - a plain hand-written loop (bones to 3x4 once, blend k matrices, apply),
      - fk_skin_lbs with k = 1, 2, 4, 8 influences, positions and positions + normals,
-     - fk_skin_dqs likewise,
+     - fk_skin_dqs likewise, and fk_skin_cor (centres of rotation),
      - both with k = 4 and normals on interleaved records (48 bytes a vertex in,
        24 out), the layout of many engines' vertex buffers,
    and fk_forward on two 60-joint skeletons (a bushy tree, a humanoid with fingers)
@@ -200,6 +200,7 @@ typedef struct mesh {
 } mesh;
 
 static float *positions, *normals, *out_positions, *out_normals, *weights[MAX_K + 1];
+static float *centers; /* fk_skin_cor()'s, a vertex's halfway from the origin to it */
 /* The k = 4 mesh once more as game engines often keep it: one record per vertex
    in (position, normal, 4 joint indices, 4 weights: 48 bytes) and one out
    (position, normal: 24 bytes), so that every array has a stride of its own. */
@@ -250,6 +251,8 @@ static void make_data(void)
     positions = (float *)allocate(12 * n); normals = (float *)allocate(12 * n);
     out_positions = (float *)allocate(12 * n); out_normals = (float *)allocate(12 * n);
     for (i = 0; i < 3 * n; ++i) positions[i] = random_unit();
+    centers = (float *)allocate(12 * n);
+    for (i = 0; i < 3 * n; ++i) centers[i] = 0.5f * positions[i];
     for (i = 0; i < n; ++i) {
         fk_vec3 v = fk_vec3_normalize(fk_vec3_make(random_unit(), random_unit(), random_unit() + 0.01f));
         normals[3 * i] = v.x; normals[3 * i + 1] = v.y; normals[3 * i + 2] = v.z;
@@ -324,7 +327,7 @@ static void make_data(void)
 /* ---- The cases ------------------------------------------------------------------ */
 
 typedef struct job {
-    int begin, end, k, with_normals, dqs, near; /* near: skin with near_bones */
+    int begin, end, k, with_normals, dqs, near; /* dqs: 1 DQS, 2 CoR; near: skin with near_bones */
     size_t copy_bytes; /* per vertex, for memcpy */
     int interleaved;   /* k = 4 with normals, from records to out_records */
     int affine;        /* skin with scaled_bones, as matrices */
@@ -431,7 +434,8 @@ static void run_skin(void *context)
 {
     const job *j = (const job *)context;
     fk_skin_desc d = job_desc(j);
-    fk_result r = j->dqs ? fk_skin_dqs(&d) : fk_skin_lbs(&d);
+    fk_result r = j->dqs == 2 ? fk_skin_cor(&d, centers + 3 * (size_t)j->begin, 0)
+                  : j->dqs ? fk_skin_dqs(&d) : fk_skin_lbs(&d);
     if (r != FK_OK) { fprintf(stderr, "skinning failed: %s\n", fk_result_description(r)); exit(1); }
 }
 
@@ -547,6 +551,19 @@ static void bench_skinning(int n)
             print_row(name, n, bytes_per_vertex(k, w), t, memcpy_time[w][k] / t.median, plain_time[w][k]);
             print_dqs_ratios(ratios, "");
         }
+    for (w = 0; w < 2; ++w) /* CoR reads a centre more a vertex */
+        for (i = 0; i < 4; ++i) {
+            int k = ks[i];
+            job j = {0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0}, lbs;
+            timing t;
+            paired_ratios ratios;
+            j.end = n; j.k = k; j.with_normals = w;
+            lbs = j; lbs.dqs = 0;
+            t = time_paired(run_skin, &j, run_skin, &lbs, calls, &ratios);
+            snprintf(name, sizeof name, "fk_skin_cor k=%d%s", k, w ? " +normals" : "");
+            print_row(name, n, bytes_per_vertex(k, w) + 12, t, memcpy_time[w][k] / t.median, plain_time[w][k]);
+            print_ratios("CoR/LBS", ratios, "");
+        }
     for (w = 0; w < 2; ++w) { /* rigs whose bones fit one hemisphere take a shorter path */
         job j = {0, 0, 4, 0, 1, 1, 0, 0, 0, 0, 0, 0}, lbs;
         timing t;
@@ -627,13 +644,13 @@ static void bench_inputs(int n)
     }
 }
 
-/* The rows of skinning with normals: at n vertices with k = 4, LBS and DQS,
-   with and without normals, each against memcpy of the same bytes, DQS
-   against LBS and affine against rigid LBS (time_paired). */
+/* The rows of skinning with normals: at n vertices with k = 4, LBS, DQS and
+   CoR, with and without normals, each against memcpy of the same bytes, DQS
+   and CoR against LBS and affine against rigid LBS (time_paired). */
 static void bench_normals(int n)
 {
-    static const char *const names[6] = {"LBS", "LBS +normals", "DQS", "DQS +normals", "affine LBS",
-                                         "affine LBS +normals"};
+    static const char *const names[8] = {"LBS", "LBS +normals", "DQS", "DQS +normals", "affine LBS",
+                                         "affine LBS +normals", "CoR", "CoR +normals"};
     double memcpy_time[2];
     int calls = calls_for(n), w, c;
     char name[64];
@@ -643,17 +660,17 @@ static void bench_normals(int n)
         j.end = n; j.with_normals = w; j.copy_bytes = bytes_per_vertex(4, w) / 2;
         memcpy_time[w] = time_calls(run_memcpy, &j, calls).median;
     }
-    for (c = 0; c < 6; ++c) {
+    for (c = 0; c < 8; ++c) {
         job j = {0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0}, lbs;
         timing t;
         paired_ratios ratios;
         w = c % 2;
-        j.end = n; j.with_normals = w; j.dqs = c / 2 == 1; j.affine = c / 2 == 2;
+        j.end = n; j.with_normals = w; j.dqs = c / 2 == 1 ? 1 : c / 2 == 3 ? 2 : 0; j.affine = c / 2 == 2;
         lbs = j; lbs.dqs = 0; lbs.affine = 0;
         t = c < 2 ? time_calls(run_skin, &j, calls) : time_paired(run_skin, &j, run_skin, &lbs, calls, &ratios);
         snprintf(name, sizeof name, "%s", names[c]);
-        print_row(name, n, bytes_per_vertex(4, w), t, memcpy_time[w] / t.median, 0.0);
-        if (c >= 2) print_ratios(c < 4 ? "DQS/LBS" : "affine/rigid", ratios, "");
+        print_row(name, n, bytes_per_vertex(4, w) + (c >= 6 ? 12 : 0), t, memcpy_time[w] / t.median, 0.0);
+        if (c >= 2) print_ratios(c < 4 ? "DQS/LBS" : c < 6 ? "affine/rigid" : "CoR/LBS", ratios, "");
     }
 }
 
