@@ -10157,10 +10157,12 @@ FK__COR_FINISH(8)
        the dot product with the pivot's rotation, the reference's own test; \
        the two wait for their group as a pair (fk__cor_finish##w()), which is \
        finished after the next group's blends, and each group's pivots are \
-       found first, as in fk__dqs_loop_(). */ \
-    static target FK__ALWAYS_INLINE void fk__cor_loop_##tier(const fk__skin_run *run, const int influences) \
+       found first, as in fk__dqs_loop_(). One copy for every count, to keep \
+       the code small. */ \
+    static target void fk__cor_##tier(const fk__skin_run *run) \
     { \
         const fk__skin_run r = *run; /* in registers: the stores could alias *run */ \
+        const int influences = r.influences; \
         const fk__cor_skin *s = (const fk__cor_skin *)(const void *)r.desc; \
         const char *centers = (const char *)s->centers + (size_t)r.begin * s->center_stride; \
         const int source = r.flipped ? FK__DQS_BY_BITS : FK__DQS_BY_DOT_PRODUCTS; \
@@ -10193,7 +10195,7 @@ FK__COR_FINISH(8)
             q = fk__f4_mul(!row ? fk__cor_signed_weight(pivot, rotation, weights[0]) \
                                 : fk__f4_splat(at_once ? four[0] : fk__dqs_signed_weight(row, joints[0], weights[0])), \
                            rotation); \
-            FK__UNROLL for (e = 1; e < influences; ++e) { \
+            for (e = 1; e < influences; ++e) { \
                 bone = r.palette + (size_t)joints[e] * FK__COR_BONE_FLOATS; \
                 rotation = fk__f4_load(bone + FK__LBS_BONE_FLOATS); \
                 fk__lbs_add##w(&blend, bone, weights[e]); \
@@ -10213,12 +10215,6 @@ FK__COR_FINISH(8)
         } \
         if (i - lane > 0) fk__cor_finish##w(blends[!group], &r, i - lane - FK__LANES##w, FK__LANES##w); \
         if (lane) fk__cor_finish##w(blends[group], &r, i - lane, lane); \
-    } \
-    \
-    static target void fk__cor_##tier(const fk__skin_run *run) \
-    { \
-        if (run->influences == 4) fk__cor_loop_##tier(run, 4); \
-        else fk__cor_loop_##tier(run, run->influences); \
         fk__leave_##tier(); \
     }
 
