@@ -679,8 +679,11 @@ simd_mutant indices_at_most_tail_unchecked sse2 fk__indices_at_most@sse2 'for (;
 # The cross product turned the wrong way (forward kinematics' rotations).
 props_mutant f4_cross_turned sse2 fk__f4_cross 'FK__F4_PERMUTE(b, 1, 2, 0, 3)' 'FK__F4_PERMUTE(b, 2, 0, 1, 3)'
 
-# The in-order dot product that signs DQS bones without the table leaves out w w'.
-simd_mutant f4_dot_in_order_w_dropped sse2 fk__f4_dot_in_order 'fk__f4_lane(m, 3)' 'fk__f4_lane(m, 2)'
+# The in-order dot product that signs DQS and CoR bones without the table leaves out w w'.
+simd_mutant f4_dot_in_order_w_dropped sse2 fk__f4_dot_in_lane0 'fk__f4_lane(m, 3)' 'fk__f4_lane(m, 2)'
+
+# CoR: a weight never negated by the dot product with its pivot's rotation.
+simd_mutant cor_signed_weight_never_negated avx2 fk__cor_signed_weight 'fk__f4_zero());' 'fk__f4_splat(-2.0f));'
 
 # One sign of the quaternion product wrong.
 props_mutant f4_quat_mul_sign sse2 fk__f4_quat_mul 'fk__f4_xor(x, fk__f4_make(0.0f, -0.0f, 0.0f, -0.0f))' 'fk__f4_xor(x, fk__f4_make(-0.0f, 0.0f, 0.0f, -0.0f))'
@@ -789,6 +792,25 @@ simd_mutant dqs_move_cross_turned sse2 fk__dqs_move##w 'fk__cross##w(ux, uy, uz,
 # DQS: careful lanes stored from the fast arithmetic instead of redone by the reference.
 simd_mutant dqs_finish_careful_lane_kept avx2 fk__dqs_finish##w 'if (careful >> lane & 1)' 'if (careful >> lane & 0)'
 
+# CoR: the point turned about the origin instead of its centre.
+simd_mutant cor_finish_turned_about_the_origin sse2 fk__cor_finish##w 'px = fk__v##w##_sub(px, cx);' '(void)cx;'
+simd_mutant neon_cor_finish_turned_about_the_origin neon fk__cor_finish##w 'px = fk__v##w##_sub(px, cx);' '(void)cx;'
+simd_mutant wasm_cor_finish_turned_about_the_origin wasm fk__cor_finish##w 'px = fk__v##w##_sub(px, cx);' '(void)cx;'
+
+# CoR: the moved centre left out of the point.
+simd_mutant cor_finish_moved_centre_dropped avx2 fk__cor_finish##w 'px = fk__v##w##_add(px, mx);' '(void)mx;'
+
+# CoR: the normal turned from the point instead of the normal.
+simd_mutant cor_finish_normal_from_the_point avx2 fk__cor_finish##w \
+'fk__v##w##_load_points(full ? r.normals :' 'fk__v##w##_load_points(full ? r.positions :'
+
+# CoR: careful lanes stored from the fast arithmetic instead of redone by the plain loop.
+simd_mutant cor_finish_careful_lane_kept avx2 fk__cor_finish##w 'if (careful >> lane & 1) {' 'if (careful >> lane & 0) {'
+
+# CoR: a short group's centres read past the run instead of repeating its last.
+simd_mutant cor_finish_short_group_centres_from_points sse2 fk__cor_finish##w \
+'fk__group_points_padded(padded_centers, centers,' 'fk__group_points_padded(padded_centers, r.positions,'
+
 # DQS: a short group reads its missing lanes' points past the run instead of
 # repeating its last vertex.
 simd_mutant group_points_padded_past_the_run sse2 fk__group_points_padded '(lane < count ? lane : count - 1)' 'lane'
@@ -816,6 +838,29 @@ simd_mutant dqs_loop_pending_group_first_wrong avx2 fk__dqs_loop_##tier \
 
 # DQS: the last short group skipped when it is one vertex.
 simd_mutant dqs_loop_last_vertex_alone_skipped sse2 fk__dqs_loop_##tier 'if (lane)' 'if (lane > 1)'
+
+# CoR: an influence's matrix weighted by the one before it.
+simd_mutant cor_loop_weight_of_previous_influence sse2 fk__cor_##tier \
+'fk__lbs_add##w(&blend, bone, weights[e]);' 'fk__lbs_add##w(&blend, bone, weights[e - 1]);'
+
+# CoR: rotations blended unsigned where the sign bits sign them.
+simd_mutant cor_loop_bits_ignored sse2 fk__cor_##tier \
+': fk__dqs_signed_weight(row, joints[e], weights[e]))' ': weights[e])'
+
+# CoR: the centre moved without the blend's translation.
+simd_mutant cor_loop_centre_not_translated avx2 fk__cor_##tier \
+'fk__lbs_point##w(blend, fk__f4_load3(centers' 'fk__lbs_direction##w(blend, fk__f4_load3(centers'
+
+# CoR: a pending group finished from the wrong first vertex (the current group's).
+simd_mutant cor_loop_pending_group_first_wrong avx2 fk__cor_##tier \
+'&r, i + 1 - 2 * FK__LANES##w, FK__LANES##w);' '&r, i + 1 - FK__LANES##w, FK__LANES##w);'
+
+# CoR: the last short group skipped when it is one vertex.
+simd_mutant cor_loop_last_vertex_alone_skipped sse2 fk__cor_##tier 'if (lane) fk__cor_finish' 'if (lane > 1) fk__cor_finish'
+
+# CoR: the sign bits taken from the bones' first columns instead of their rotations.
+simd_mutant cor_fast_sign_bits_of_columns avx2 fk__cor_fast 'fk__dqs_sign_bits(palette + FK__LBS_BONE_FLOATS,' \
+'fk__dqs_sign_bits(palette,'
 
 # DQS with scale: the dual part's change with the point left out.
 simd_mutant scaled_dqs_motion_dropped avx2 fk__dqs_loop_##tier \
