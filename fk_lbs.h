@@ -101,9 +101,9 @@
    FAST PATHS
      Where the compiler targets SSE2 (any x86-64), 64-bit Arm (NEON) or
      WebAssembly with SIMD128 (-msimd128), fk_skin_lbs(), fk_skin_dqs(),
-     fk_forward() and the engine-form calls (fk_forward_engine(),
-     fk_forward_engine_rigid()) run vector loops written once against a small
-     4-lane layer; on
+     fk_skin_cor() (rigid bones), fk_forward() and the engine-form calls
+     (fk_forward_engine(), fk_forward_engine_rigid()) run vector loops written
+     once against a small 4-lane layer; on
      x86-64 with gcc or clang they also run 8-lane loops where the processor has
      AVX2 and FMA, chosen at run time, so a plain -O2 build uses them. The fast
      paths compute what the plain C loops compute to a few ulps, and a vertex's
@@ -1384,8 +1384,9 @@ FK_LBS_DEF fk_result fk_cor_centers(const fk_cor_desc *desc, int first_vertex, i
     @remark The result of a vertex depends on its own data and the bones alone,
     as for fk_skin_lbs(): the same bits in any layout, in place or not, whatever
     the range of a call (advance @p centers with the descriptor's pointers).
-    fk_skin_validate() and fk_skin_scratch_size() take FK_SKIN_COR. This call
-    has no fast path yet: it runs the plain C loop. */
+    fk_skin_validate() and fk_skin_scratch_size() take FK_SKIN_COR. Rigid bones
+    take the fast paths (FAST PATHS); bones with scale, and calls with tangents,
+    the plain C loop. */
 FK_LBS_DEF fk_result fk_skin_cor(const fk_skin_desc *desc, const float *centers, size_t center_stride);
 
 /* ============================================================================

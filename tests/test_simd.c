@@ -1,13 +1,14 @@
 /* test_simd.c - the fast paths give the reference loops' answers.
 
-   fk_skin_lbs() and fk_skin_dqs() run the fast paths' kernels for rigs whose
+   fk_skin_lbs(), fk_skin_dqs() and fk_skin_cor() run the fast paths' kernels for rigs whose
    bones fit the palette and the reference loops for larger ones. With the
    palette capacity set to 400 here, the same vertices skinned by the same
    bones go through the kernels (40 bones; 68 and 140 for bones with scale,
    44 floats each) and through the reference loops (the same bones followed by
    others, 420 in all, that no vertex uses and that no palette holds), and the
    two results must agree to a few ulps of the numbers involved: LBS, DQS,
-   affine LBS and DQS with scale centred at the vertex and at the bone, for
+   affine LBS, DQS with scale centred at the vertex and at the bone, and CoR
+   (centres of rotation) of rigid bones, with a worked example of its sign, for
    k = 1..8 influences, with and without normals, packed, interleaved and
    padded layouts, in place, at block boundaries, with a bad joint index,
    with every array ending at an unreadable page, at the edges where the fast
@@ -109,6 +110,7 @@ static mesh test_mesh;
    vertex of the call's first (skin_cor()): a piece of a call reads from there. */
 static float cor_centers[MAX_VERTICES][3];
 static int cor_first = 0;
+static const float *cor_source = &cor_centers[0][0]; /* or a copy at a guard page */
 static fk_rigid bones[ALL_BONES];
 static int used_bones = BONES; /* bones the vertices use and the SIMD calls are given */
 static int tied_weights = 0;   /* weights drawn from three values, so that the heaviest often ties */
@@ -295,7 +297,7 @@ static fk_skin_desc describe(const layout *l, const buffers *b, int with_normals
 typedef fk_result (*skin_function)(const fk_skin_desc *);
 
 /* fk_skin_cor() as a skinning function: the centres from cor_first on. */
-static fk_result skin_cor(const fk_skin_desc *d) { return fk_skin_cor(d, cor_centers[cor_first], 0); }
+static fk_result skin_cor(const fk_skin_desc *d) { return fk_skin_cor(d, cor_source + 3 * (size_t)cor_first, 0); }
 
 static fk_skin_method method_of(skin_function skin)
 {
@@ -1105,12 +1107,14 @@ static int same_as_reference(skin_function skin, const float *positions, const f
 }
 
 /* One guard-page case: `count` vertices of the test mesh, skinned by LBS
-   (method 0) or DQS (1), with or without normals. */
+   (method 0), DQS (1) or CoR (2), with or without normals. */
 typedef void (*guarded_case)(int count, int method, int with_normals);
+static skin_function guarded_skin(int method) { return method == 2 ? skin_cor : method ? fk_skin_dqs : fk_skin_lbs; }
+static const char *guarded_name(int method) { return method == 2 ? "CoR" : method ? "DQS" : "LBS"; }
 
 /* Runs a guard-page case for 1 to 13 vertices (every length of a short last
    group of 4 or 8), and for 1000 to 1015, where DQS builds its sign table and
-   the groups end anywhere; both methods, with and without normals. */
+   the groups end anywhere; each method, with and without normals. */
 static void for_each_guarded_case(guarded_case run_case)
 {
     int count, method, with_normals;
@@ -1120,7 +1124,7 @@ static void for_each_guarded_case(guarded_case run_case)
         /* the last vertex's normal zero: the careful path in a short last
            group, whose padding lanes repeat it and must not be stored */
         memset(test_mesh.normals[count - 1], 0, sizeof test_mesh.normals[count - 1]);
-        for (method = 0; method < 2; ++method)
+        for (method = 0; method < 3; ++method)
             for (with_normals = 0; with_normals < 2; ++with_normals) run_case(count, method, with_normals);
     }
 }
@@ -1128,14 +1132,16 @@ static void for_each_guarded_case(guarded_case run_case)
 /* Packed arrays, each ending where readable memory ends. */
 static void packed_case(int count, int method, int with_normals)
 {
-    size_t point_bytes = 12 * (size_t)count, sizes[6], mapped[6];
-    char *mapping[6], *array[6];
+    size_t point_bytes = 12 * (size_t)count, sizes[7], mapped[7];
+    char *mapping[7], *array[7];
     fk_skin_desc d;
     int a, i;
-    sizes[0] = sizes[1] = sizes[2] = sizes[3] = point_bytes; /* positions, normals, and out */
-    sizes[4] = 8 * (size_t)count;                           /* joints */
-    sizes[5] = 16 * (size_t)count;                          /* weights */
-    for (a = 0; a < 6; ++a) array[a] = guarded(sizes[a], &mapping[a], &mapped[a]);
+    sizes[0] = sizes[1] = sizes[2] = sizes[3] = sizes[6] = point_bytes; /* positions, normals, out, CoR's centres */
+    sizes[4] = 8 * (size_t)count;                                      /* joints */
+    sizes[5] = 16 * (size_t)count;                                     /* weights */
+    for (a = 0; a < 7; ++a) array[a] = guarded(sizes[a], &mapping[a], &mapped[a]);
+    memcpy(array[6], cor_centers, point_bytes);
+    cor_source = (const float *)(const void *)array[6];
     for (i = 0; i < count; ++i) {
         memcpy(array[0] + 12 * (size_t)i, test_mesh.positions[i], 12);
         memcpy(array[1] + 12 * (size_t)i, test_mesh.normals[i], 12);
@@ -1153,13 +1159,14 @@ static void packed_case(int count, int method, int with_normals)
     d.weights = (const float *)(const void *)array[5];
     d.transforms = bones;
     d.transform_count = BONES;
-    CHECK(fast_skin(method ? fk_skin_dqs : fk_skin_lbs, &d, "packed arrays at a guard page") == FK_OK,
-          "%s, %d vertices: call failed", method ? "DQS" : "LBS", count);
-    CHECK(same_as_reference(method ? fk_skin_dqs : fk_skin_lbs, (const float *)(const void *)array[2],
+    CHECK(fast_skin(guarded_skin(method), &d, "packed arrays at a guard page") == FK_OK,
+          "%s, %d vertices: call failed", guarded_name(method), count);
+    cor_source = &cor_centers[0][0]; /* the reference's centres: the same numbers */
+    CHECK(same_as_reference(guarded_skin(method), (const float *)(const void *)array[2],
                             (const float *)(const void *)array[3], 3, with_normals),
-          "%s, %d vertices%s: differs from the reference", method ? "DQS" : "LBS", count,
+          "%s, %d vertices%s: differs from the reference", guarded_name(method), count,
           with_normals ? ", normals" : "");
-    for (a = 0; a < 6; ++a) munmap(mapping[a], mapped[a]);
+    for (a = 0; a < 7; ++a) munmap(mapping[a], mapped[a]);
 }
 
 /* Interleaved records whose point is their last field, 48 bytes in (indices,
@@ -1195,17 +1202,17 @@ static void guarded_records(int count, int method, int with_normals, size_t stri
     d.out_normal_stride = d.out_position_stride = stride;
     d.transforms = bones;
     d.transform_count = BONES;
-    CHECK(fast_skin(method ? fk_skin_dqs : fk_skin_lbs, &d, "records at a guard page") == FK_OK,
-          "%s, %d vertices: call failed", method ? "DQS" : "LBS", count);
-    CHECK(same_as_reference(method ? fk_skin_dqs : fk_skin_lbs, (const float *)(const void *)(out + position_at),
+    CHECK(fast_skin(guarded_skin(method), &d, "records at a guard page") == FK_OK,
+          "%s, %d vertices: call failed", guarded_name(method), count);
+    CHECK(same_as_reference(guarded_skin(method), (const float *)(const void *)(out + position_at),
                             (const float *)(const void *)(out + normal_at), stride / sizeof(float), with_normals),
-          "%s, %d %d-byte records%s: differs from the reference", method ? "DQS" : "LBS", count, (int)stride,
+          "%s, %d %d-byte records%s: differs from the reference", guarded_name(method), count, (int)stride,
           with_normals ? ", normals" : "");
     for (i = 0; i < stride * (size_t)count; ++i) { /* c - offset < 12: within that field (unsigned) */
         c = i % stride;
         if (!(c - position_at < 12 || (with_normals && c - normal_at < 12))) kept &= (unsigned char)out[i] == 0x7F;
     }
-    CHECK(kept, "%s, %d %d-byte records%s: a byte not the library's was written", method ? "DQS" : "LBS", count,
+    CHECK(kept, "%s, %d %d-byte records%s: a byte not the library's was written", guarded_name(method), count,
           (int)stride, with_normals ? ", normals" : "");
     munmap(mapping[0], mapped[0]);
     munmap(mapping[1], mapped[1]);
