@@ -1271,7 +1271,8 @@ static void pair_records_end_where_memory_ends(void)
    weights on large positions, where DQS's folded normalization overflows (its
    intermediates reach |blend|^2 |p|) though the reference's unit rotation does
    not. With three influences and with four (each has kernels of its own).
-   LBS of affine bones too, whose normals come from products of two weights. */
+   LBS of affine bones too, whose normals come from products of two weights,
+   and CoR, which turns p - c by a unit rotation whatever the weights' size. */
 static void edge_cases_match_reference(void)
 {
     static const float scales[] = {0.0f, 1e-21f, 1e-30f, 1e20f, 1.0f, 1e10f};
@@ -1280,8 +1281,8 @@ static void edge_cases_match_reference(void)
     make_bones(1.0f);
     for (k = 3; k <= 4; ++k)
     for (s = 0; s < 6; ++s)
-        for (method = 0; method < 6; ++method) {
-            skin_function skin = method % 2 ? fk_skin_dqs : fk_skin_lbs;
+        for (method = 0; method < 8; ++method) { /* 6 and 7: CoR */
+            skin_function skin = method >= 6 ? skin_cor : method % 2 ? fk_skin_dqs : fk_skin_lbs;
             layout l;
             buffers fast, reference;
             fk_skin_desc d;
@@ -1294,47 +1295,22 @@ static void edge_cases_match_reference(void)
                 if (s == 5)
                     for (e = 0; e < 3; ++e) test_mesh.positions[i][e] *= 1e19f;
             }
-            packed = method % 4 >= 2;
-            if (method >= 4 && method % 2) continue; /* DQS takes no affine bones */
-            affine_bones = method >= 4;
+            packed = method >= 6 ? method == 7 : method % 4 >= 2;
+            if (method == 5) continue; /* DQS takes no affine bones */
+            affine_bones = method == 4;
             l = layout_for(packed ? PACKED : 0, k);
             fill(&l, &fast); fill(&l, &reference);
             d = describe(&l, &fast, 1, 0, BONES);
             CHECK(fast_skin(skin, &d, "edge cases") == FK_OK, "SIMD");
             d = describe(&l, &reference, 1, 0, ALL_BONES);
             CHECK(skin(&d) == FK_OK, "reference");
-            snprintf(what, sizeof what, "%s k=%d, weights scaled by %g%s%s", method_name[method >= 4 ? 2 : method % 2], k,
+            snprintf(what, sizeof what, "%s k=%d, weights scaled by %g%s%s", method_name[method >= 6 ? COR : method >= 4 ? 2 : method % 2], k,
                      (double)scales[s],
                      s == 4 ? ", zero normals" : s == 5 ? ", positions scaled by 1e19" : "", packed ? ", packed" : "");
             compare(skin, &l, fast.out, reference.out, 1, what);
             release(&fast); release(&reference);
         }
     affine_bones = 0;
-    for (k = 3; k <= 4; ++k) /* CoR: the rotation turns p - c whatever the weights' size */
-        for (s = 0; s < 6; ++s)
-            for (packed = 0; packed < 2; ++packed) {
-                layout l = layout_for(packed ? PACKED : 0, k);
-                buffers fast, reference;
-                fk_skin_desc d;
-                char what[100];
-                int i, e;
-                make_mesh(300, k);
-                for (i = 0; i < test_mesh.count; ++i) {
-                    for (e = 0; e < k; ++e) test_mesh.weights[i][e] *= scales[s];
-                    if (s == 4 && i % 2) test_mesh.normals[i][0] = test_mesh.normals[i][1] = test_mesh.normals[i][2] = 0.0f;
-                    if (s == 5)
-                        for (e = 0; e < 3; ++e) test_mesh.positions[i][e] *= 1e19f;
-                }
-                fill(&l, &fast); fill(&l, &reference);
-                d = describe(&l, &fast, 1, 0, BONES);
-                CHECK(fast_skin(skin_cor, &d, "edge cases") == FK_OK, "SIMD");
-                d = describe(&l, &reference, 1, 0, ALL_BONES);
-                CHECK(skin_cor(&d) == FK_OK, "reference");
-                snprintf(what, sizeof what, "CoR k=%d, weights scaled by %g%s%s", k, (double)scales[s],
-                         s == 4 ? ", zero normals" : s == 5 ? ", positions scaled by 1e19" : "", packed ? ", packed" : "");
-                compare(skin_cor, &l, fast.out, reference.out, 1, what);
-                release(&fast); release(&reference);
-            }
 }
 
 /* NaN weights: in one influence of a vertex, and in all of them, where no
