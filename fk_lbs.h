@@ -8575,8 +8575,8 @@ FK_LBS_DEF FK__SMALL fk_result fk_retarget_map_names(int target_count, const cha
    translations. Bones with scale centred at the bone need no kernel of their
    own: affine LBS by their scale parts, then rigid DQS (fk__dqs_at_bone_fast()).
    CoR has one loop for any count, with or without normals: LBS's blend moves
-   its centres, DQS's blend of real parts (signed by dot products) and DQS's
-   turn of a point finish them. */
+   its centres, DQS's blend of real parts (signed by DQS's sign bits or by dot
+   products) and DQS's turn of a point finish them. */
 
 
 #if defined(FK__SIMD)
