@@ -10174,20 +10174,17 @@ FK__COR_FINISH(8)
             const size_t at = (size_t)i; /* addressed, never stepped to: see fk__lbs_points_loop_() */ \
             const uint16_t *joints = (const uint16_t *)(const void *)(r.joints + at * r.joint_stride); \
             const float *weights = (const float *)(const void *)(r.weights + at * r.weight_stride); \
+            const uint16_t *joints2 = (const uint16_t *)(const void *)(r.joints2 + at * r.joint2_stride); \
+            const float *weights2 = (const float *)(const void *)(r.weights2 + at * r.weight2_stride); \
             const float *bone = r.palette + (size_t)joints[0] * FK__COR_BONE_FLOATS; \
             const uint64_t *row; \
             float four[4]; \
             fk__f4 pivot, q, rotation; \
             fk__lbs_blend##w blend; \
             int at_once; \
-            if (lane == 0) { \
-                const int count = r.count - i < FK__LANES##w ? r.count - i : FK__LANES##w; \
-                int v; \
-                for (v = 0; v < count; ++v) \
-                    pivots[v] = fk__dqs_pivot_at(r.joints + (at + (size_t)v) * r.joint_stride, \
-                                                 r.weights + (at + (size_t)v) * r.weight_stride, influences, source, \
-                                                 r.flipped ? r.sign_words : FK__COR_BONE_FLOATS); \
-            } \
+            if (lane == 0) \
+                fk__dqs_pivots(&r, at, r.count - i < FK__LANES##w ? r.count - i : FK__LANES##w, source, \
+                               r.flipped ? r.sign_words : FK__COR_BONE_FLOATS, pivots); \
             row = r.flipped ? r.flipped + pivots[lane] : NULL; \
             pivot = r.flipped ? fk__f4_zero() : fk__f4_load(r.palette + pivots[lane] + FK__LBS_BONE_FLOATS); \
             at_once = row && influences == 4 && fk__dqs_four_signed_weights##w(row, r.sign_words, joints, weights, four); \
@@ -10196,13 +10193,14 @@ FK__COR_FINISH(8)
             q = fk__f4_mul(!row ? fk__cor_signed_weight(pivot, rotation, weights[0]) \
                                 : fk__f4_splat(at_once ? four[0] : fk__dqs_signed_weight(row, joints[0], weights[0])), \
                            rotation); \
-            for (e = 1; e < influences; ++e) { \
-                bone = r.palette + (size_t)joints[e] * FK__COR_BONE_FLOATS; \
+            for (e = 1; e < influences; ++e) { /* from the fifth on, the second lists */ \
+                const uint16_t joint = e < 4 ? joints[e] : joints2[e - 4]; \
+                const float weight = e < 4 ? weights[e] : weights2[e - 4]; \
+                bone = r.palette + (size_t)joint * FK__COR_BONE_FLOATS; \
                 rotation = fk__f4_load(bone + FK__LBS_BONE_FLOATS); \
-                fk__lbs_add##w(&blend, bone, weights[e]); \
-                q = fk__f4_madd(!row ? fk__cor_signed_weight(pivot, rotation, weights[e]) \
-                                     : fk__f4_splat(at_once ? four[e] \
-                                                            : fk__dqs_signed_weight(row, joints[e], weights[e])), \
+                fk__lbs_add##w(&blend, bone, weight); \
+                q = fk__f4_madd(!row ? fk__cor_signed_weight(pivot, rotation, weight) \
+                                     : fk__f4_splat(at_once ? four[e] : fk__dqs_signed_weight(row, joint, weight)), \
                                 rotation, q); \
             } \
             fk__f4_store(blends[group] + 8 * lane, q); \

@@ -839,13 +839,13 @@ simd_mutant dqs_loop_pending_group_first_wrong avx2 fk__dqs_loop_##tier \
 # DQS: the last short group skipped when it is one vertex.
 simd_mutant dqs_loop_last_vertex_alone_skipped sse2 fk__dqs_loop_##tier 'if (lane)' 'if (lane > 1)'
 
-# CoR: an influence's matrix weighted by the one before it.
-simd_mutant cor_loop_weight_of_previous_influence sse2 fk__cor_##tier \
-'fk__lbs_add##w(&blend, bone, weights[e]);' 'fk__lbs_add##w(&blend, bone, weights[e - 1]);'
+# CoR: an influence's matrix weighted by the first influence's weight.
+simd_mutant cor_loop_weight_of_first_influence sse2 fk__cor_##tier \
+'fk__lbs_add##w(&blend, bone, weight);' 'fk__lbs_add##w(&blend, bone, weights[0]);'
 
 # CoR: rotations blended unsigned where the sign bits sign them.
 simd_mutant cor_loop_bits_ignored sse2 fk__cor_##tier \
-': fk__dqs_signed_weight(row, joints[e], weights[e]))' ': weights[e])'
+': fk__dqs_signed_weight(row, joint, weight)),' ': weight),'
 
 # CoR: the centre moved without the blend's translation.
 simd_mutant cor_loop_centre_not_translated avx2 fk__cor_##tier \
