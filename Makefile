@@ -41,7 +41,7 @@ default: all
 help:
 	@echo "make demo         build and run the examples; pictures in out/"
 	@echo "make test         build and run every test (ends with 'N passed, N failed')"
-	@echo "make mutants      check that the tests catch 344 deliberate bugs (about 30 minutes)"
+	@echo "make mutants      check that the tests catch 349 deliberate bugs (about 30 minutes)"
 	@echo "make bench        build cost against stb_image.h, then LBS/DQS k=1..8 and fk_forward against"
 	@echo "                  memcpy, a plain loop and the fbf9e24 header"
 	@echo "make test-wasm    the core, bad-input, SIMD and property tests built for wasm32, under node"
@@ -406,7 +406,7 @@ TEST_PROGRAMS += $(BUILD)/test_simd
 # The core tests once more with the SIMD loops compiled out (FK_LBS_NO_SIMD), so
 # that the reference loops and the SIMD loops are both held to them.
 NO_SIMD_TESTS  = $(notdir $(basename $(wildcard tests/test_core.c tests/test_properties.c tests/test_simd.c \
-                                                 tests/test_engine.c)))
+                                                 tests/test_engine.c tests/test_cor.c)))
 TEST_PROGRAMS += $(NO_SIMD_TESTS:%=$(BUILD)/no_simd/%)
 
 $(BUILD)/no_simd/fk_lbs.o: tests/fk_lbs_impl.c $(HEADER)

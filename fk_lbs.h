@@ -6089,7 +6089,7 @@ static FK__COR_TARGET void fk__cor_pair_sums_lanes(const fk__cor *c, uint32_t id
     const double round = 6755399441055744.0; /* 1.5 * 2^52: adding it leaves an integer in the low bits */
     const uint32_t end = c->bucket_start[id + 1];
     fk__cor_lanes s0, s1, s2, s3, alpha, beta, y, t, k, u, u2, u4, p, m;
-    fk__cor_bits n;
+    fk__cor_bits n, half;
     double pad[6 * FK__COR_LANES];
     uint32_t e;
     int i, l;
@@ -6119,8 +6119,9 @@ static FK__COR_TARGET void fk__cor_pair_sums_lanes(const fk__cor *c, uint32_t id
             (((1.0 / 40320 + u * (1.0 / 362880)) + (1.0 / 3628800 + u * (1.0 / 39916800)) * u2) +
              u4 * (1.0 / 479001600)) * (u4 * u4);
         n = (fk__cor_bits)t & 0xFFFu;
-        p *= (fk__cor_lanes)((1023u - n / 2u) << 52);
-        p *= (fk__cor_lanes)((1023u - (n - n / 2u)) << 52);
+        half = n / 2u;
+        p *= (fk__cor_lanes)((1023u - half) << 52);
+        p *= (fk__cor_lanes)((1023u - (n - half)) << 52);
         memcpy(&m, row + 2 * apart, sizeof m);
         s0 += p * m;
         memcpy(&m, row + 3 * apart, sizeof m);

@@ -63,6 +63,9 @@ gpu_mutant() { add_mutant "$1" "" test_gpu "$2" "$3" "$4"; }
 # cor_mutant NAME DEFINITION FIND REPLACEMENT: a bug in the centres of rotation's
 # precompute, which tests/test_cor.c must catch.
 cor_mutant() { add_mutant "$1" "" test_cor "$2" "$3" "$4"; }
+# cor_lanes_mutant NAME DEFINITION FIND REPLACEMENT: a bug in the precompute's
+# samples-at-a-time sum (AVX2 tier), which tests/test_cor.c must catch.
+cor_lanes_mutant() { add_mutant "$1" avx2 test_cor "$2" "$3" "$4"; }
 # simd_mutant NAME TIER DEFINITION FIND REPLACEMENT: a bug in the fast paths.
 simd_mutant() { add_mutant "$1" "$2" test_simd "$3" "$4" "$5"; }
 # props_mutant NAME TIER DEFINITION FIND REPLACEMENT: a bug in the fast paths
@@ -569,6 +572,16 @@ animation_mutant morph_tangent_delta_stride fk__check_morph_target '(r = fk__che
 # ---- Centres of rotation: the precompute
 # The cross product of the pair's weights taken the wrong way round.
 cor_mutant cor_cross_product_swapped fk__cor_pair_sums 'a * beta[e] - b * alpha[e]' 'a * alpha[e] - b * beta[e]'
+# The same in the samples-at-a-time sum.
+cor_lanes_mutant cor_lanes_cross_product_swapped fk__cor_pair_sums_lanes 'u = a * beta - b * alpha;' 'u = a * alpha - b * beta;'
+# The exponent capped where e^-y still counts.
+cor_lanes_mutant cor_lanes_cap_too_low fk__cor_pair_sums_lanes '(y > 1400.0) & (fk__cor_bits)(y - 1400.0)' '(y > 14.0) & (fk__cor_bits)(y - 14.0)'
+# 2^-k in one step: past k = 1022 its exponent field wraps.
+cor_lanes_mutant cor_lanes_scale_in_one_step fk__cor_pair_sums_lanes 'half = n / 2u;' 'half = n;'
+# The last, short block read past the bucket's end instead of padded.
+cor_lanes_mutant cor_lanes_tail_not_padded fk__cor_pair_sums_lanes 'if (end - e < FK__COR_LANES) {' 'if (0) {'
+# Only the first lane added up.
+cor_lanes_mutant cor_lanes_one_lane_added fk__cor_pair_sums_lanes 'l < FK__COR_LANES; ++l' 'l < 1; ++l'
 # One split more than the least that brings the sub-edges below epsilon.
 cor_mutant cor_split_one_too_many fk__cor_triangle '(int)floor(q) + 1' '(int)floor(q) + 2'
 # The split is not capped where the paper's rule would not end.

@@ -269,6 +269,37 @@ static void test_limb_matches_brute_force(void)
         }
 }
 
+/* A tube over three bones weighted as automatic skinning does, by inverse
+   distance: every vertex weights every bone (K = 3), so each pair's bucket holds
+   the whole mesh and sums of every length meet the samples-at-a-time loop. A
+   narrow sigma sends most terms below DBL_MIN, some into subnormals. */
+static void test_smooth_weights_match_brute_force(void)
+{
+    static mesh m;
+    fk_cor_desc d;
+    const float sigmas[4] = {0.0f, 0.5f, 0.03f, 0.01f};
+    int v, s, i;
+    make_limb(&m, 6, 8, 0.0f);
+    for (v = 0; v < m.vertex_count; ++v) {
+        float sum = 0.0f;
+        for (s = 0; s < K; ++s) {
+            const float gap = m.positions[v][0] - (2.0f * (float)s + 1.0f) / 3.0f;
+            m.joints[v][s] = (uint16_t)s;
+            m.weights[v][s] = 1.0f / (0.01f + gap * gap * gap * gap);
+            sum += m.weights[v][s];
+        }
+        for (s = 0; s < K; ++s) m.weights[v][s] /= sum;
+    }
+    for (i = 0; i < 4; ++i)
+        for (s = 0; s < 2; ++s) {
+            d = desc_of(&m);
+            d.sigma = sigmas[i];
+            d.sampling = s ? FK_COR_TRIANGLES_AS_GIVEN : FK_COR_SUBDIVIDE;
+            CHECK(error_against_reference(&m, &d, !s) < 1e-6, "sigma %g, %s: off the brute force", sigmas[i],
+                  s ? "as given" : "subdivided");
+        }
+}
+
 /* The limb's centres lie on its axis (it is symmetric about it) and, inside the
    blend, move along it with the weights. */
 static void test_limb_centres_lie_on_the_axis(void)
@@ -1071,6 +1102,7 @@ int main(void)
     RUN_TEST(test_equal_weights_give_area_mean);
     RUN_TEST(test_limb_matches_brute_force);
     RUN_TEST(test_limb_centres_lie_on_the_axis);
+    RUN_TEST(test_smooth_weights_match_brute_force);
     RUN_TEST(test_random_meshes_match_brute_force);
     RUN_TEST(test_one_bone_vertex_keeps_its_position);
     RUN_TEST(test_rigid_motion_moves_the_centres);
