@@ -1345,7 +1345,9 @@ FK_LBS_DEF fk_result fk_cor_workspace_size(const fk_cor_desc *desc, size_t *out_
     term by term. A vertex's centre depends on its own weights and the mesh
     alone: vertices with equal weights get the same bits (computed once per
     call), and so does any split of the vertices over calls or threads (each
-    with its own workspace). Cost: the sum over samples, but per bone pair:
+    with its own workspace). With AVX2 and FMA (x86-64, chosen at run time) and
+    with WebAssembly SIMD128 the terms' exponential is the library's own, and a
+    centre may differ from other processors' by a float rounding. Cost: the sum over samples, but per bone pair:
     each sample counts only for the vertices that weight two of its bones; the
     vertex visits the samples listed under each pair of its bones. */
 FK_LBS_DEF fk_result fk_cor_centers(const fk_cor_desc *desc, int first_vertex, int vertex_count, void *workspace,
@@ -6071,11 +6073,13 @@ static void fk__cor_pair_sums(const fk__cor *c, uint32_t id, double a, double b,
    e^u by its Taylor polynomial of degree 12 (remainder below 3e-16 of it), times
    2^-k in two halves so that a result below DBL_MIN is rounded once; y is capped
    at 1400, past which e^-y is zero in double anyway. The lanes are added last,
-   and the last block is padded with samples of no mass. */
-#if defined(FK__SIMD_AVX2)
+   and the last block is padded with samples of no mass. The rounding to k is
+   t - 1.5 * 2^52 with t = y / ln 2 + 1.5 * 2^52, which -ffast-math may fold
+   into y / ln 2: such builds keep exp(). */
+#if defined(FK__SIMD_AVX2) && !defined(__FAST_MATH__)
 #define FK__COR_LANES 4
 #define FK__COR_TARGET __attribute__((target("avx2,fma")))
-#elif defined(FK__SIMD_WASM)
+#elif defined(FK__SIMD_WASM) && !defined(__FAST_MATH__)
 #define FK__COR_LANES 2
 #define FK__COR_TARGET
 #endif
@@ -6137,6 +6141,9 @@ static FK__COR_TARGET void fk__cor_pair_sums_lanes(const fk__cor *c, uint32_t id
         out[2] += s2[l];
         out[3] += s3[l];
     }
+#if defined(FK__SIMD_AVX2)
+    _mm256_zeroupper(); /* gcc below -O2 leaves the upper halves in use, which slows the SSE code after */
+#endif
 }
 
 /* Whether this processor runs fk__cor_pair_sums_lanes(). */
