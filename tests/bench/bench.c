@@ -9,8 +9,8 @@
        24 out), the layout of many engines' vertex buffers,
    and fk_forward on two 60-joint skeletons (a bushy tree, a humanoid with fingers)
    over many poses and on a 10,000-joint tree, and fk_cor_centers on a
-   character-like mesh of 36,000 and of 150,000 vertices (one call each, after
-   one fk_skin_lbs of the same mesh for scale); then fk_forward_engine_rigid and
+   character-like mesh of 36,000 and of 150,000 vertices, and of 12,000 with
+   wide weights (one call each, after one fk_skin_lbs of the same mesh for scale); then fk_forward_engine_rigid and
    fk_forward_engine (with scales), inverse binds included, on those two and on
    200 joints, each per joint against fk_forward on the same rotations, and on
    the skeleton listed children first against parents first.
@@ -844,8 +844,11 @@ static void bench_forward_case(const char *name, int joint_count, int poses, int
    starting with the bone it hangs from), each bone `rings` rings of `around`
    vertices. A vertex's weights fall off smoothly over half a bone past each
    joint, shifted along the tube by the angle around it (so that no two
-   vertices share weights, unless `quantize` rounds them to 1/255, as
-   glTF's unsigned-byte weights are), four influences at most, normalized. */
+   vertices share weights, unless `style` COR_QUANTIZED rounds them to 1/255, as
+   glTF's unsigned-byte weights are), four influences at most, normalized.
+   COR_WIDE weights every bone by 1 / (1 + (2d)^4), d bones past it, as weights
+   from distances are: they never reach zero, so every vertex keeps four. */
+enum { COR_STEP, COR_QUANTIZED, COR_WIDE };
 typedef struct cor_mesh {
     int vertices, triangles;
     float *positions, *weights;
@@ -861,7 +864,7 @@ static void *cor_allocate(size_t bytes)
     return memset(p, 0xA5, bytes);
 }
 
-static cor_mesh make_cor_mesh(int around, int rings, int quantize)
+static cor_mesh make_cor_mesh(int around, int rings, int style)
 {
     static const int chains[5][6] = {{0, 1, 2, 3, 4, 5}, {3, 6, 7, 8, 9}, {3, 10, 11, 12, 13}, {0, 14, 15, 16}, {0, 17, 18, 19}};
     static const int lengths[5] = {6, 5, 5, 4, 4};
@@ -892,7 +895,7 @@ static cor_mesh make_cor_mesh(int around, int rings, int quantize)
                     double d = shifted < b ? b - shifted : shifted > b + 1 ? shifted - b - 1 : 0.0, x;
                     if ((b == 0 && shifted < b) || (b == links - 1 && shifted > b + 1)) d = 0.0;
                     x = d / 0.5 > 1.0 ? 1.0 : d / 0.5;
-                    w[b] = 1.0 - x * x * (3.0 - 2.0 * x);
+                    w[b] = style == COR_WIDE ? 1.0 / (1.0 + 16.0 * d * d * d * d) : 1.0 - x * x * (3.0 - 2.0 * x);
                     order[b] = b;
                 }
                 for (b = 0; b < links; ++b) /* heaviest four first */
@@ -901,7 +904,7 @@ static cor_mesh make_cor_mesh(int around, int rings, int quantize)
                 for (b = 0; b < 4; ++b) sum += w[order[b]];
                 for (b = 0; b < 4; ++b) {
                     double weight = w[order[b]] / sum;
-                    if (quantize) weight = floor(weight * 255.0 + 0.5) / 255.0;
+                    if (style == COR_QUANTIZED) weight = floor(weight * 255.0 + 0.5) / 255.0;
                     m.joints[4 * (size_t)v + (size_t)b] = (uint16_t)chains[c][order[b]];
                     m.weights[4 * (size_t)v + (size_t)b] = (float)weight;
                 }
@@ -935,9 +938,9 @@ static void run_cor_skin(void *context)
 /* One core, the whole mesh in one call, wall and thread CPU time (the machine may
    be shared); for scale, one fk_skin_lbs() of the same mesh (positions only),
    timed right after. */
-static void bench_cor(const char *name, int around, int rings, int quantize, int samples)
+static void bench_cor(const char *name, int around, int rings, int style, int samples)
 {
-    cor_mesh m = make_cor_mesh(around, rings, quantize);
+    cor_mesh m = make_cor_mesh(around, rings, style);
     cor_job j;
     fk_skin_desc skin;
     double times[5], cpu[5];
@@ -1259,9 +1262,10 @@ int main(int argc, char **argv)
     printf("\nfk_cor_centers, the default subdivision, 20 bones, 4 influences, one call on one core\n"
            "(medians; x LBS: time / one fk_skin_lbs of the same mesh, timed right after):\n");
     printf("  %-30s %7s %7s %8s %8s %7s %8s\n", "mesh", "verts", "tris", "wall s", "CPU s", "work MB", "x LBS");
-    bench_cor("character", 30, 50, 0, 3);
-    bench_cor("character, weights in 1/255", 30, 50, 1, 3);
-    bench_cor("character, 4x the vertices", 60, 104, 0, 1);
+    bench_cor("character", 30, 50, COR_STEP, 3);
+    bench_cor("character, weights in 1/255", 30, 50, COR_QUANTIZED, 3);
+    bench_cor("character, 4x the vertices", 60, 104, COR_STEP, 1);
+    bench_cor("character, wide weights, 1/3", 20, 25, COR_WIDE, 3);
     bench_engine();
 #ifdef BENCH_BASELINE
     bench_against_baseline();
