@@ -1347,9 +1347,10 @@ FK_LBS_DEF fk_result fk_cor_workspace_size(const fk_cor_desc *desc, size_t *out_
     call), and so does any split of the vertices over calls or threads (each
     with its own workspace). With AVX2 and FMA (x86-64, chosen at run time) and
     with WebAssembly SIMD128 the terms' exponential is the library's own, and a
-    centre may differ from other processors' by a float rounding. Cost: the sum over samples, but per bone pair:
-    each sample counts only for the vertices that weight two of its bones; the
-    vertex visits the samples listed under each pair of its bones. */
+    centre may differ from other processors' by a float rounding. Cost: the sum
+    over samples, but per bone pair: each sample counts only for the vertices
+    that weight two of its bones; the vertex visits the samples listed under
+    each pair of its bones. */
 FK_LBS_DEF fk_result fk_cor_centers(const fk_cor_desc *desc, int first_vertex, int vertex_count, void *workspace,
                                     size_t workspace_bytes, float *out_centers, size_t out_stride);
 
@@ -6090,7 +6091,7 @@ typedef uint64_t fk__cor_bits __attribute__((vector_size(8 * FK__COR_LANES)));
 
 static FK__COR_TARGET void fk__cor_pair_sums_lanes(const fk__cor *c, uint32_t id, double a, double b, double out[4])
 {
-    const double round = 6755399441055744.0; /* 1.5 * 2^52: adding it leaves an integer in the low bits */
+    const double to_integer = 6755399441055744.0; /* 1.5 * 2^52: adding it leaves an integer in the low bits */
     const uint32_t end = c->bucket_start[id + 1];
     fk__cor_lanes s0, s1, s2, s3, alpha, beta, y, t, k, u, u2, u4, p, m;
     fk__cor_bits n, half;
@@ -6113,8 +6114,8 @@ static FK__COR_TARGET void fk__cor_pair_sums_lanes(const fk__cor *c, uint32_t id
         u = a * beta - b * alpha;
         y = u * u * c->inverse_sigma2;
         y -= (fk__cor_lanes)((fk__cor_bits)(y > 1400.0) & (fk__cor_bits)(y - 1400.0));
-        t = y * 1.4426950408889634 + round;
-        k = t - round;
+        t = y * 1.4426950408889634 + to_integer;
+        k = t - to_integer;
         u = (k * 6.93147180369123816490e-01 - y) + k * 1.90821492927058770002e-10;
         u2 = u * u;
         u4 = u2 * u2;
