@@ -307,8 +307,10 @@ test: glslang-package
 # ---- Hardening -----------------------------------------------------------------
 # make sanitize: every program in TEST_PROGRAMS, rebuilt in $(BUILD)/sanitize with
 #   AddressSanitizer and UndefinedBehaviorSanitizer (any report is fatal), then the
-#   normal build once more under valgrind memcheck (make valgrind), then the NEON
-#   loops of 64-bit Arm under both sanitizers (tests/arm64.sh --sanitize, qemu).
+#   normal build once more under valgrind memcheck (make valgrind) beside the NEON
+#   loops of 64-bit Arm under both sanitizers (tests/arm64.sh --sanitize, qemu,
+#   which runs its programs one after another: started first, it shares the two
+#   cores with valgrind's programs instead of taking one alone at the end).
 #   test_gl is left out of both: its checks pass under ASan and UBSan, but Mesa's
 #   driver leaves allocations behind when EGL unloads it, which LeakSanitizer
 #   (and valgrind) report as leaks from a module that is gone.
@@ -384,8 +386,10 @@ sanitize:
 	$(SANITIZE_ENV) $(MAKE) --no-print-directory BUILD=$(BUILD)/sanitize CC=$(SANITIZE_CC) \
 	    CFLAGS='$(SANITIZE_FLAGS)' SIMD_TEST_FLAGS='$(SANITIZE_SIMD_FLAGS)' \
 	    SKIP_PROGRAMS='$(SANITIZE_SKIP) contract/test_simd wasm/% test_gl' test-programs
-	$(MAKE) --no-print-directory valgrind
-	tests/arm64.sh --sanitize
+	@mkdir -p $(BUILD)/valgrind
+	@printf '#!/bin/sh\nexec %s --sanitize\n' '$(CURDIR)/tests/arm64.sh' >$(BUILD)/valgrind/arm64_sanitize
+	@chmod +x $(BUILD)/valgrind/arm64_sanitize
+	$(MAKE) --no-print-directory valgrind VALGRIND_BESIDE=$(BUILD)/valgrind/arm64_sanitize
 
 valgrind: all
 	$(call need_debian_package,valgrind,/usr/bin/valgrind)
@@ -393,7 +397,8 @@ valgrind: all
 	@for program in $(VALGRIND_PROGRAMS); do \
 	    wrapper=$(BUILD)/valgrind/$$(echo "$${program#$(BUILD)/}" | tr / _); \
 	    printf '#!/bin/sh\nexec $(VALGRIND) %s "$$@"\n' "$$program" >$$wrapper; chmod +x $$wrapper; done
-	tests/run_tests.sh $(addprefix $(BUILD)/valgrind/,$(subst /,_,$(patsubst $(BUILD)/%,%,$(VALGRIND_PROGRAMS))))
+	tests/run_tests.sh $(VALGRIND_BESIDE) \
+	    $(addprefix $(BUILD)/valgrind/,$(subst /,_,$(patsubst $(BUILD)/%,%,$(VALGRIND_PROGRAMS))))
 
 fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 	tests/fuzz/run_fuzzers.sh $(FUZZ_SECONDS) $(BUILD)/fuzz $(FUZZ_TARGETS)
@@ -692,5 +697,9 @@ web-image: web chromium-package
 
 all: $(TEST_PROGRAMS)
 
+# The two longest scripts start first, so that the short programs fill the other
+# core around them rather than one of them running alone at the end.
+LONG_TEST_SCRIPTS = tests/arm64.sh tests/compile_matrix.sh
 test: $(TEST_PROGRAMS)
-	tests/run_tests.sh $(TEST_SCRIPTS) $(TEST_PROGRAMS)
+	tests/run_tests.sh $(filter $(LONG_TEST_SCRIPTS),$(TEST_SCRIPTS)) \
+	    $(filter-out $(LONG_TEST_SCRIPTS),$(TEST_SCRIPTS)) $(TEST_PROGRAMS)
