@@ -391,6 +391,7 @@ sanitize:
 	@chmod +x $(BUILD)/valgrind/arm64_sanitize
 	$(MAKE) --no-print-directory valgrind VALGRIND_BESIDE=$(BUILD)/valgrind/arm64_sanitize
 
+# VALGRIND_BESIDE: programs to run first, beside valgrind's (make sanitize's NEON run).
 valgrind: all
 	$(call need_debian_package,valgrind,/usr/bin/valgrind)
 	@mkdir -p $(BUILD)/valgrind

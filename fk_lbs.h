@@ -2380,6 +2380,19 @@ FK_LBS_DEF fk_result fk_retarget_map_names(int target_count, const char *const *
 #define FK__SIMD 1
 #endif
 
+#if defined(FK__SIMD_AVX2)
+/* Whether this processor runs the 8-lane code: known when the build targets
+   AVX2 and FMA, else asked of the processor. */
+static int fk__has_avx2_fma(void)
+{
+#if defined(__AVX2__) && defined(__FMA__)
+    return 1;
+#else
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
+}
+#endif
+
 /* The fast paths' influence loops run 4 times or any number of times; gcc
    unrolls the first at -O2 only when asked (clang unasked). A loop over the
    influences from the fifth on stays rolled: unrolled, each kernel would
@@ -6150,8 +6163,8 @@ static FK__COR_TARGET void fk__cor_pair_sums_lanes(const fk__cor *c, uint32_t id
 /* Whether this processor runs fk__cor_pair_sums_lanes(). */
 static int fk__cor_use_lanes(void)
 {
-#if defined(FK__SIMD_AVX2) && !(defined(__AVX2__) && defined(__FMA__))
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#if defined(FK__SIMD_AVX2)
+    return fk__has_avx2_fma();
 #else
     return 1;
 #endif
@@ -9381,7 +9394,8 @@ static FK__ALWAYS_INLINE fk__skin_run fk__skin_run_from(const fk__skin_run *run,
 
 /* A vertex's influences in its first lists (joints, weights): the rest are
    in the second (joints2, weights2). Loops over the two apart, not one loop
-   that picks a list per influence, stay as small as one loop over one list. */
+   that picks a list per influence, stay as small as one loop over one list;
+   CoR's one loop, whose body blends twice and signs a weight, picks instead. */
 static FK__ALWAYS_INLINE int fk__in_first(const int influences) { return influences < 4 ? influences : 4; }
 
 /* The heaviest influence, as fk__heaviest() picks it, without branches on the
@@ -10787,11 +10801,7 @@ static const fk__fast_path_table *fk__fast_paths(void)
     static const fk__fast_path_table avx2 = {"AVX2+FMA", fk__lbs_avx2, fk__dqs_avx2, fk__dqs_scaled_avx2, fk__cor_avx2,
                                             fk__forward_avx2, fk__engine_matrices_avx2, fk__engine_rigid_avx2,
                                             fk__convert_packed_avx2};
-#if defined(__AVX2__) && defined(__FMA__)
-    return &avx2;
-#else
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return &avx2;
-#endif
+    if (fk__has_avx2_fma()) return &avx2;
 #endif
     return &simd4;
 }
