@@ -85,10 +85,11 @@
                               (fk_skin_scratch_size()), which also takes the
                               palette and the large tables off the stack. The fast
                               paths take some stack beside it: rigid DQS 11 KB of
-                              sign tables, DQS with scale centred at the bone 31 KB
-                              without scratch (copies of the palette's parts, sign
-                              tables, buffers), 19 KB with it (and no palette on
-                              the stack); 3 KB of those convert glTF's formats
+                              sign tables, DQS with scale centred at the bone and
+                              CoR with scale 33 KB without scratch (copies of the
+                              palette's parts, sign tables, buffers), 19 KB with
+                              it (and no palette on the stack); 3 KB of those
+                              convert glTF's formats
      FK_LBS_RIGID_TOLERANCE   relative tolerance (default 1e-4) within which engine
                               matrices count as rigid in fk_bind_from_matrices(),
                               fk_pose_from_matrices() and fk_skin_dqs(): above float
@@ -945,10 +946,11 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
     and besides, centred at the vertex a bit per pair of bones (8 n ceil(n /
     64)), centred at the bone 128 n, and past 128 bones with joint lists
     n + 4 (n + 1) to name the bones the vertices use (only those are
-    converted); 80 n for fk_skin_cor(), 128 n with scale; each part rounded up
-    to 64 bytes, plus 64 to align them. It depends on the method,
-    transform_count, and for DQS and CoR on whether the matrices scale, for DQS
-    on dqs_scale_center and on whether joints is given, not on the vertices.
+    converted); 80 n for fk_skin_cor(), 272 n with scale (and past 128 bones
+    with joint lists the same n + 4 (n + 1)); each part rounded up to 64
+    bytes, plus 64 to align them. It depends on the method, transform_count,
+    and for DQS and CoR on whether the matrices scale and on whether joints is
+    given, for DQS on dqs_scale_center, not on the vertices.
     @param desc the descriptor (only those fields are read).
     @param method the skinning it is for.
     @return bytes, any alignment; 0 for a NULL descriptor, no bones, or a method
@@ -1388,8 +1390,11 @@ FK_LBS_DEF fk_result fk_cor_centers(const fk_cor_desc *desc, int first_vertex, i
     as for fk_skin_lbs(): the same bits in any layout, in place or not, whatever
     the range of a call (advance @p centers with the descriptor's pointers).
     fk_skin_validate() and fk_skin_scratch_size() take FK_SKIN_COR. Rigid bones
-    take the fast paths (FAST PATHS); bones with scale, and calls with tangents,
-    the plain C loop. */
+    take the fast paths (FAST PATHS); so do bones with scale, in two steps
+    (affine LBS of p - c by the scale parts, then rigid CoR), for rigs of any
+    size given scratch memory (fk_skin_scratch_size()) and without it for up
+    to FK_LBS_PALETTE_CAPACITY x 16 / 44 bones. Calls with tangents, and
+    larger rigs without scratch, take the plain C loop. */
 FK_LBS_DEF fk_result fk_skin_cor(const fk_skin_desc *desc, const float *centers, size_t center_stride);
 
 /* ============================================================================
@@ -4871,8 +4876,13 @@ static FK__NOINLINE fk_result fk__skin_on_stack(const fk_skin_desc *desc, const 
     return fk__skin_with(desc, layout, palette, bone_floats, convert, NULL, fast, reference);
 }
 
+/* fk_skin_cor()'s palette entries (Centres of rotation: skinning): an LBS
+   bone, its unit rotation, and with scale the scale part's linear columns. */
+#define FK__COR_BONE_FLOATS 20
+#define FK__COR_SCALED_FLOATS 32
+
 /* Rigs of bones with scale past this many bones, in scratch memory, convert
-   only the bones their vertices name: such a bone costs a polar
+   only the bones their vertices name (DQS and CoR): such a bone costs a polar
    decomposition and, centred at the vertex, a row of sign bits as long as
    the rig, far more than the pass over the joint lists that names them. The
    scratch then holds after the palette a mark a bone and the list of those
@@ -4924,7 +4934,8 @@ static fk_result fk__skin(const fk_skin_desc *desc, const fk__skin_layout *layou
                           fk__reference_skin reference)
 {
     const size_t palette_bytes = fk__round64((size_t)desc->transform_count, bone_floats * sizeof(float));
-    const size_t naming = bone_floats == FK__DQS_SCALED_STRIDE ? fk__naming_bytes(desc) : 0;
+    const size_t naming =
+        bone_floats == FK__DQS_SCALED_STRIDE || bone_floats == FK__COR_SCALED_FLOATS ? fk__naming_bytes(desc) : 0;
     fk__skin_layout named = *layout;
     char *palette;
     if (!desc->scratch || desc->transform_count == 0 ||
@@ -4950,10 +4961,15 @@ static size_t fk__dqs_scaled_table_bytes(const fk_skin_desc *d)
     return fk__round64(n, sizeof(uint64_t) * ((n + 63) / 64));
 }
 
-/* fk_skin_cor()'s palette entries (Centres of rotation: skinning): an LBS
-   bone, its unit rotation, and with scale the scale part's linear columns. */
-#define FK__COR_BONE_FLOATS 20
-#define FK__COR_SCALED_FLOATS 32
+/* What fk_skin_cor()'s fast path keeps beside the palette: for bones with
+   scale, copies of the scale parts and rigid parts (fk__scaled_in_two()). */
+static size_t fk__cor_table_bytes(const fk_skin_desc *d, int scaled)
+{
+    const size_t n = (size_t)d->transform_count;
+    return scaled ? fk__scratch_sum(fk__round64(n, FK__LBS_BONE_FLOATS * sizeof(float)),
+                                    fk__round64(n, FK__COR_BONE_FLOATS * sizeof(float))) - 64
+                  : 0;
+}
 
 FK_LBS_DEF size_t fk_skin_scratch_size(const fk_skin_desc *desc, fk_skin_method method)
 {
@@ -4963,7 +4979,9 @@ FK_LBS_DEF size_t fk_skin_scratch_size(const fk_skin_desc *desc, fk_skin_method 
     n = (size_t)desc->transform_count;
     if (method != FK_SKIN_LBS) (void)fk__dqs_bones_scaled(desc, &scaled);
     if (method == FK_SKIN_COR)
-        return fk__scratch_sum(fk__round64(n, (scaled ? FK__COR_SCALED_FLOATS : FK__COR_BONE_FLOATS) * sizeof(float)), 0);
+        return fk__scratch_sum(fk__round64(n, (scaled ? FK__COR_SCALED_FLOATS : FK__COR_BONE_FLOATS) * sizeof(float)),
+                               fk__scratch_sum(scaled ? fk__naming_bytes(desc) : 0, fk__cor_table_bytes(desc, scaled)) -
+                                   64);
     if (!scaled) return fk__scratch_sum(fk__round64(n, FK__LBS_BONE_FLOATS * sizeof(float)), 0);
     return fk__scratch_sum(fk__round64(n, FK__DQS_SCALED_STRIDE * sizeof(float)),
                            fk__scratch_sum(fk__naming_bytes(desc), fk__dqs_scaled_table_bytes(desc)) - 64);
@@ -6276,6 +6294,10 @@ typedef struct fk__cor_skin {
     const float *centers;
     size_t center_stride;
     int scaled;
+    /* bones with scale in their second step (fk__scaled_in_two()): the rigid
+       kernel's points are offsets from the centres, and a vertex it cannot
+       take goes to the plain loop with this palette; else NULL */
+    const float *scaled_palette;
 } fk__cor_skin;
 
 static FK__SMALL void fk__cor_bone_of(const fk_skin_desc *d, int joint, float *out)
@@ -6397,9 +6419,9 @@ static FK__NOINLINE fk_result fk__cor_reference(const fk_skin_desc *d, const fk_
     return fk__cor_reference_from(d, layout, NULL, &cache, begin, end);
 }
 
-/* The fast path (see FAST PATHS) takes rigid bones; bones with scale, and
-   what no fast path takes (tangents, dense weights, a rig past the palette),
-   run the plain loop. */
+/* The fast path (see FAST PATHS) takes rigid bones and bones with scale;
+   what no fast path takes (tangents, dense weights, a rig past the palette or
+   past the stack's copies of a palette with scale) runs the plain loop. */
 static int fk__cor_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, void *tables,
                         fk_result *result);
 
@@ -6416,7 +6438,9 @@ FK_LBS_DEF FK__SMALL fk_result fk_skin_cor(const fk_skin_desc *desc, const float
     s.desc = *desc;
     s.centers = centers;
     s.center_stride = center_stride;
-    return fk__skin(&s.desc, &layout, s.scaled ? FK__COR_SCALED_FLOATS : FK__COR_BONE_FLOATS, 0,
+    s.scaled_palette = NULL;
+    return fk__skin(&s.desc, &layout, s.scaled ? FK__COR_SCALED_FLOATS : FK__COR_BONE_FLOATS,
+                    fk__cor_table_bytes(desc, s.scaled),
                     s.scaled ? fk__cor_scaled_bone_of : fk__cor_bone_of, fk__cor_fast, fk__cor_reference);
 }
 
@@ -8659,8 +8683,8 @@ FK_LBS_DEF FK__SMALL fk_result fk_retarget_map_names(int target_count, const cha
    ============================================================================
    Everything above is the whole library in plain C. What follows makes four
    of its loops faster where the processor has vector instructions: the
-   vertex loops of fk_skin_lbs() and fk_skin_dqs() (rigid bones, and bones with
-   scale) and of fk_skin_cor() (rigid bones), and fk_forward()'s pass over a
+   vertex loops of fk_skin_lbs(), fk_skin_dqs() and fk_skin_cor() (rigid
+   bones, and bones with scale), and fk_forward()'s pass over a
    parents-first skeleton. They compute
    what the reference loops compute, to a few ulps (tests/test_simd.c holds
    them to it), and like them they give a vertex the same bits whatever its
@@ -8690,10 +8714,11 @@ FK_LBS_DEF FK__SMALL fk_result fk_retarget_map_names(int target_count, const cha
    the vertex (signs from bits; any count, and four influences with and
    without normals); forward kinematics per convention and with and without
    translations. Bones with scale centred at the bone need no kernel of their
-   own: affine LBS by their scale parts, then rigid DQS (fk__dqs_at_bone_fast()).
+   own: affine LBS by their scale parts, then rigid DQS (fk__scaled_in_two()).
    CoR has one loop for any count, with or without normals: LBS's blend moves
    its centres, DQS's blend of real parts (signed by DQS's sign bits or by dot
-   products) and DQS's turn of a point finish them. */
+   products) and DQS's turn of a point finish them; with scale, affine LBS of
+   p - c by the scale parts goes first, as at the bone. */
 
 
 #if defined(FK__SIMD)
@@ -10007,7 +10032,9 @@ static FK__NOINLINE void fk__group_careful_normals(float *normals, const float *
                                &px, &py, &pz); \
         fk__v##w##_load_points(full ? centers : (const char *)padded_centers, full ? s->center_stride : 12, \
                                &cx, &cy, &cz); \
-        px = fk__v##w##_sub(px, cx); py = fk__v##w##_sub(py, cy); pz = fk__v##w##_sub(pz, cz); \
+        if (!s->scaled_palette) { \
+            px = fk__v##w##_sub(px, cx); py = fk__v##w##_sub(py, cy); pz = fk__v##w##_sub(pz, cz); \
+        } \
         fk__dqs_move##w(ux, uy, uz, rw, inverse, none, none, none, &px, &py, &pz); \
         px = fk__v##w##_add(px, mx); py = fk__v##w##_add(py, my); pz = fk__v##w##_add(pz, mz); \
         mx = fk__v##w##_add(fk__v##w##_sub(px, px), fk__v##w##_add(fk__v##w##_sub(py, py), fk__v##w##_sub(pz, pz))); \
@@ -10025,7 +10052,8 @@ static FK__NOINLINE void fk__group_careful_normals(float *normals, const float *
         for (lane = 0; !direct && lane < count; ++lane) { \
             const size_t i = (size_t)lane; \
             if (careful >> lane & 1) { \
-                (void)fk__cor_reference_from(r.desc, r.layout, r.palette, NULL, r.begin + lane, r.begin + lane + 1); \
+                (void)fk__cor_reference_from(r.desc, r.layout, s->scaled_palette ? s->scaled_palette : r.palette, \
+                                             NULL, r.begin + lane, r.begin + lane + 1); \
                 continue; \
             } \
             memcpy(r.out_positions + i * r.out_position_stride, moved_points + 3 * lane, 12); \
@@ -11171,52 +11199,88 @@ static int fk__dqs_fast(const fk_skin_desc *d, const fk__skin_layout *layout, co
     return 1;
 }
 
+/* CoR's weights are signed by DQS's sign bits of the bones' rotations where
+   they fit the stack and cost less than a dot product per influence (as
+   fk__dqs_signs_for() decides for its table), else by those dot products. */
+static void fk__cor_signs(const fk_skin_desc *d, const float *palette, fk__skin_run *run, uint64_t *flipped)
+{
+    if (d->transform_count <= FK__DQS_SIGN_BONES &&
+        d->transform_count * d->transform_count <= 2 * (double)d->vertex_count * d->influences) {
+        run->sign_words = FK__DQS_SIGN_WORDS;
+        fk__dqs_sign_bits(palette + FK__LBS_BONE_FLOATS, FK__COR_BONE_FLOATS, d->transform_count, run->sign_words,
+                          NULL, flipped);
+        run->flipped = flipped;
+    }
+}
+
 /* DQS of bones with scale centred at the bone (Blender 3.4's Preserve Volume)
    is rigid DQS of each point and normal once the blended scale part, S / W
    with W the weights' sum, has moved them: affine LBS by the scale parts,
-   then rigid DQS. So the two kernels run in turn over each stretch of
-   vertices, through buffers on the stack, each on a copy of its parts of the
-   palette (in the caller's scratch memory, or on the stack: with the default
-   capacity, 13 KB beyond rigid DQS's), the points divided by W in between. A vertex whose W is not a positive normal
-   float is then done again by the reference loop, from a copy of its point
-   and normal kept before anything was written (the call may be in place). */
+   then rigid DQS. CoR of bones with scale is likewise rigid CoR of p - c once
+   S / W has moved it (the rigid kernel's finish then takes its points as
+   those offsets: fk__cor_skin::scaled_palette). So the two kernels run in
+   turn over each stretch of vertices, through buffers on the stack, each on
+   a copy of its parts of the palette (in the caller's scratch memory, or on
+   the stack: 13 KB with the default capacity), the points divided by W in
+   between. A vertex whose W is not a
+   positive normal float is then done again by the reference loop, from a
+   copy of its point and normal kept before anything was written (the call
+   may be in place). */
 #define FK__AT_BONE_STRETCH 32
 #define FK__AT_BONE_BONES (FK_LBS_PALETTE_CAPACITY * 16 / FK__DQS_SCALED_STRIDE)
 
 /* The reference loop over vertex i alone, from its point and normal as kept:
    with strides of zero, vertex i's point and normal are kept[]'s. */
-static void fk__dqs_at_bone_vertex(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, int i,
-                                   const float kept[6])
+static void fk__in_two_vertex(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, int i,
+                              const float kept[6], fk__reference_skin reference)
 {
-    fk_skin_desc one = *d;
+    fk__cor_skin one; /* for CoR the whole call, whose centres its plain loop reads */
     fk__skin_layout apart = *layout;
-    one.positions = kept;
-    one.normals = d->normals ? kept + 3 : NULL;
+    if (reference == fk__cor_reference) one = *(const fk__cor_skin *)(const void *)d;
+    else one.desc = *d;
+    one.desc.positions = kept;
+    one.desc.normals = d->normals ? kept + 3 : NULL;
     apart.position_stride = apart.normal_stride = 0;
-    (void)fk__dqs_scaled_reference(&one, &apart, palette, i, i + 1);
+    (void)reference(&one.desc, &apart, palette, i, i + 1);
 }
 
-/* scale_parts, rigid_parts: room for the copies, 64-byte aligned. */
-static int fk__dqs_at_bone_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
-                                float *scale_parts, float *rigid_parts, fk_result *result)
+/* scale_parts, rigid_parts: room for the copies, 64-byte aligned; cor: the
+   call is fk_skin_cor()'s, else fk_skin_dqs()'s. */
+static int fk__scaled_in_two(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                             float *scale_parts, float *rigid_parts, int cor, fk_result *result)
 {
     float points[3 * FK__AT_BONE_STRETCH], moved_normals[3 * FK__AT_BONE_STRETCH], sums[FK__AT_BONE_STRETCH];
     float kept[6 * FK__AT_BONE_STRETCH]; /* the points and normals of vertices whose W is not usable */
     fk__lists lists;
     const fk__fast_path_table *fast = fk__fast_paths();
-    fk__dqs_signs signs;
+    const fk__reference_skin reference = cor ? fk__cor_reference : fk__dqs_scaled_reference;
+    const size_t stride = cor ? FK__COR_SCALED_FLOATS : FK__DQS_SCALED_STRIDE;
+    const size_t rigid_floats = cor ? FK__COR_BONE_FLOATS : FK__DQS_PALETTE_STRIDE;
+    const size_t scale_at = cor ? FK__COR_BONE_FLOATS : FK__DQS_SCALE_AT, scale_floats = cor ? 12 : 16;
+    fk__cor_skin turned; /* CoR: the call as its rigid kernel sees it */
+    union {
+        fk__dqs_signs dqs;
+        uint64_t cor[FK__DQS_SIGN_BONES * FK__DQS_SIGN_WORDS];
+    } signs;
     fk__skin_run scaling, rotating; /* the two kernels' runs over the stretch at hand */
     const int *named = layout->named_bones;
     int l, j, begin, i, e;
     for (l = 0; l < (named ? named[0] : d->transform_count); ++l) {
         j = named ? named[1 + l] : l;
-        memcpy(scale_parts + (size_t)j * FK__LBS_BONE_FLOATS,
-               palette + (size_t)j * FK__DQS_SCALED_STRIDE + FK__DQS_SCALE_AT, FK__LBS_BONE_FLOATS * sizeof(float));
-        memcpy(rigid_parts + (size_t)j * FK__DQS_PALETTE_STRIDE, palette + (size_t)j * FK__DQS_SCALED_STRIDE,
-               FK__DQS_PALETTE_STRIDE * sizeof(float));
+        memset(scale_parts + (size_t)j * FK__LBS_BONE_FLOATS, 0, FK__LBS_BONE_FLOATS * sizeof(float));
+        memcpy(scale_parts + (size_t)j * FK__LBS_BONE_FLOATS, palette + (size_t)j * stride + scale_at,
+               scale_floats * sizeof(float));
+        memcpy(rigid_parts + (size_t)j * rigid_floats, palette + (size_t)j * stride, rigid_floats * sizeof(float));
     }
     rotating = fk__skin_run_of(d, layout, rigid_parts);
-    fk__dqs_signs_for(d, rigid_parts, &rotating, &signs);
+    if (cor) {
+        turned = *(const fk__cor_skin *)(const void *)d;
+        turned.scaled_palette = palette;
+        rotating.desc = &turned.desc;
+        fk__cor_signs(d, rigid_parts, &rotating, signs.cor);
+    } else {
+        fk__dqs_signs_for(d, rigid_parts, &rotating, &signs.dqs);
+    }
     scaling = rotating;
     scaling.palette = scale_parts;
     scaling.out_position_stride = scaling.out_normal_stride = 3 * sizeof(float);
@@ -11241,7 +11305,7 @@ static int fk__dqs_at_bone_fast(const fk_skin_desc *d, const fk__skin_layout *la
             rotating.weights2 = scaling.weights2; rotating.weight2_stride = scaling.weight2_stride;
         }
         if (!fk__joints_in_range(&scaling)) {
-            *result = fk__dqs_scaled_reference(d, layout, palette, begin, d->vertex_count);
+            *result = reference(d, layout, palette, begin, d->vertex_count);
             return 1;
         }
         for (i = 0; i < scaling.count; ++i) {
@@ -11254,25 +11318,41 @@ static int fk__dqs_at_bone_fast(const fk_skin_desc *d, const fk__skin_layout *la
             if (d->normals)
                 memcpy(kept + 6 * i + 3, scaling.normals + (size_t)i * scaling.normal_stride, 3 * sizeof(float));
         }
+        if (cor) { /* the scale parts move p - c */
+            const fk__cor_skin *s = &turned;
+            for (i = 0; i < scaling.count; ++i) {
+                const float *p = (const float *)(const void *)(scaling.positions + (size_t)i * scaling.position_stride);
+                const float *c = fk__float_at(s->centers, s->center_stride, begin + i);
+                for (e = 0; e < 3; ++e) points[3 * i + e] = p[e] - c[e];
+            }
+        }
         FK__TEST_KERNEL_RAN(fast->lbs);
-        fast->lbs(&scaling);
+        if (cor) { /* in place: the kernel reads each vertex before writing it */
+            fk__skin_run offsets = scaling;
+            offsets.positions = (const char *)points;
+            offsets.position_stride = 3 * sizeof(float);
+            fast->lbs(&offsets);
+        } else {
+            fast->lbs(&scaling);
+        }
         for (i = 0; i < scaling.count; ++i)
             for (e = 0; sums[i] != 0.0f && e < 3; ++e) points[3 * i + e] /= sums[i];
-        FK__TEST_KERNEL_RAN(fast->dqs);
-        fast->dqs(&rotating);
+        FK__TEST_KERNEL_RAN(cor ? fast->cor : fast->dqs);
+        (cor ? fast->cor : fast->dqs)(&rotating);
         for (i = 0; i < scaling.count; ++i)
-            if (sums[i] == 0.0f) fk__dqs_at_bone_vertex(d, layout, palette, begin + i, kept + 6 * i);
+            if (sums[i] == 0.0f) fk__in_two_vertex(d, layout, palette, begin + i, kept + 6 * i, reference);
     }
     *result = FK_OK;
     return 1;
 }
 
-static FK__NOINLINE int fk__dqs_at_bone_on_stack(const fk_skin_desc *d, const fk__skin_layout *layout,
-                                                 const float *palette, fk_result *result)
+static FK__NOINLINE int fk__scaled_in_two_on_stack(const fk_skin_desc *d, const fk__skin_layout *layout,
+                                                   const float *palette, int cor, fk_result *result)
 {
     float scale_storage[FK__AT_BONE_BONES * FK__LBS_BONE_FLOATS + 16];
-    float rigid_storage[FK__AT_BONE_BONES * FK__DQS_PALETTE_STRIDE + 16];
-    return fk__dqs_at_bone_fast(d, layout, palette, fk__align64(scale_storage), fk__align64(rigid_storage), result);
+    float rigid_storage[FK__AT_BONE_BONES * FK__COR_BONE_FLOATS + 16];
+    return fk__scaled_in_two(d, layout, palette, fk__align64(scale_storage), fk__align64(rigid_storage), cor,
+                             result);
 }
 
 /* tables: fk__dqs_scaled_table_bytes() of the caller's scratch, or NULL. */
@@ -11285,9 +11365,9 @@ static int fk__dqs_scaled_fast(const fk_skin_desc *d, const fk__skin_layout *lay
     uint64_t *bits = tables ? (uint64_t *)tables : flipped;
     if (!fk__fast_skin_applies(d, layout, palette)) return 0;
     if (d->dqs_scale_center == FK_DQS_SCALE_AT_BONE)
-        return parts ? fk__dqs_at_bone_fast(d, layout, palette, parts,
-                                            parts + fk__round64((size_t)d->transform_count, 64) / sizeof(float), result)
-                     : fk__dqs_at_bone_on_stack(d, layout, palette, result);
+        return parts ? fk__scaled_in_two(d, layout, palette, parts,
+                                         parts + fk__round64((size_t)d->transform_count, 64) / sizeof(float), 0, result)
+                     : fk__scaled_in_two_on_stack(d, layout, palette, 0, result);
     if (!tables && d->transform_count > FK__DQS_SIGN_BONES) return 0;
     run = fk__skin_run_of(d, layout, palette);
     run.sign_words = tables ? ((size_t)d->transform_count + 63) / 64 : FK__DQS_SIGN_WORDS;
@@ -11297,25 +11377,24 @@ static int fk__dqs_scaled_fast(const fk_skin_desc *d, const fk__skin_layout *lay
     return 1;
 }
 
-/* Centres of rotation: rigid bones only (fk__cor_skin's scaled: the plain
-   loop). Weights are signed by DQS's sign bits of the bones' rotations where
-   they fit the stack and cost less than a dot product per influence (as
-   fk__dqs_signs_for() decides for its table), else by those dot products. */
+/* Centres of rotation; bones with scale in two steps (fk__scaled_in_two()),
+   their copies of the palette in tables (fk__cor_table_bytes()) or on the
+   stack. */
 static int fk__cor_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette, void *tables,
                         fk_result *result)
 {
     uint64_t flipped[FK__DQS_SIGN_BONES * FK__DQS_SIGN_WORDS];
     fk__skin_run run;
-    (void)tables;
-    if (((const fk__cor_skin *)(const void *)d)->scaled || !fk__fast_skin_applies(d, layout, palette)) return 0;
-    run = fk__skin_run_of(d, layout, palette);
-    if (d->transform_count <= FK__DQS_SIGN_BONES &&
-        d->transform_count * d->transform_count <= 2 * (double)d->vertex_count * d->influences) {
-        run.sign_words = FK__DQS_SIGN_WORDS;
-        fk__dqs_sign_bits(palette + FK__LBS_BONE_FLOATS, FK__COR_BONE_FLOATS, d->transform_count, run.sign_words,
-                          NULL, flipped);
-        run.flipped = flipped;
+    float *parts = (float *)tables;
+    if (!fk__fast_skin_applies(d, layout, palette)) return 0;
+    if (((const fk__cor_skin *)(const void *)d)->scaled) {
+        if (parts)
+            return fk__scaled_in_two(d, layout, palette, parts,
+                                     parts + fk__round64((size_t)d->transform_count, 64) / sizeof(float), 1, result);
+        return d->transform_count <= FK__AT_BONE_BONES && fk__scaled_in_two_on_stack(d, layout, palette, 1, result);
     }
+    run = fk__skin_run_of(d, layout, palette);
+    fk__cor_signs(d, palette, &run, flipped);
     *result = fk__skin_fast(d, layout, palette, &run, fk__fast_paths()->cor, fk__cor_reference);
     return 1;
 }

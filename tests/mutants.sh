@@ -872,7 +872,7 @@ simd_mutant cor_loop_pending_group_first_wrong avx2 fk__cor_##tier \
 simd_mutant cor_loop_last_vertex_alone_skipped sse2 fk__cor_##tier 'if (lane) fk__cor_finish' 'if (lane > 1) fk__cor_finish'
 
 # CoR: the sign bits taken from the bones' first columns instead of their rotations.
-simd_mutant cor_fast_sign_bits_of_columns avx2 fk__cor_fast 'fk__dqs_sign_bits(palette + FK__LBS_BONE_FLOATS,' \
+simd_mutant cor_fast_sign_bits_of_columns avx2 fk__cor_signs 'fk__dqs_sign_bits(palette + FK__LBS_BONE_FLOATS,' \
 'fk__dqs_sign_bits(palette,'
 
 # DQS with scale: the dual part's change with the point left out.
@@ -953,14 +953,28 @@ simd_mutant scaled_dqs_four_signs_wrong_bit avx2 fk__dqs_four_signed_weights8 '_
 # instead of its own point; the normals left unscaled for the rigid kernel; the
 # rigid kernel given the bones' scale parts; a stretch with a bad joint index
 # skinned by the reference from its second vertex.
-simd_mutant at_bone_points_not_divided avx2 fk__dqs_at_bone_fast 'points[3 * i + e] /= sums[i];' '(void)sums;'
-simd_mutant at_bone_zero_sums_kept sse2 fk__dqs_at_bone_fast 'if (sums[i] >= FLT_MIN && sums[i] <= FLT_MAX) continue;' \
+simd_mutant at_bone_points_not_divided avx2 fk__scaled_in_two 'points[3 * i + e] /= sums[i];' '(void)sums;'
+simd_mutant at_bone_zero_sums_kept sse2 fk__scaled_in_two 'if (sums[i] >= FLT_MIN && sums[i] <= FLT_MAX) continue;' \
 'if (sums[i] >= -FLT_MAX) continue;'
-simd_mutant at_bone_weightless_point_from_the_output avx2 fk__dqs_at_bone_fast \
+simd_mutant at_bone_weightless_point_from_the_output avx2 fk__scaled_in_two \
 'memcpy(kept + 6 * i, scaling.positions' 'memcpy(kept + 6 * i, scaling.out_positions'
-simd_mutant at_bone_normals_unscaled avx2 fk__dqs_at_bone_fast 'd->normals ? (const char *)moved_normals : NULL' 'd->normals'
-simd_mutant at_bone_rigid_parts_from_scale sse2 fk__dqs_at_bone_fast 'palette + (size_t)j * FK__DQS_SCALED_STRIDE,' 'palette + (size_t)j * FK__DQS_SCALED_STRIDE + FK__DQS_SCALE_AT,'
-simd_mutant at_bone_bad_stretch_first_unwritten avx2 fk__dqs_at_bone_fast 'palette, begin, d->vertex_count)' 'palette, begin + 1, d->vertex_count)'
+simd_mutant at_bone_normals_unscaled avx2 fk__scaled_in_two 'd->normals ? (const char *)moved_normals : NULL' 'd->normals'
+simd_mutant at_bone_rigid_parts_from_scale sse2 fk__scaled_in_two 'memcpy(rigid_parts + (size_t)j * rigid_floats, palette + (size_t)j * stride,' \
+'memcpy(rigid_parts + (size_t)j * rigid_floats, palette + (size_t)j * stride + scale_at,'
+simd_mutant at_bone_bad_stretch_first_unwritten avx2 fk__scaled_in_two 'reference(d, layout, palette, begin, d->vertex_count)' \
+'reference(d, layout, palette, begin + 1, d->vertex_count)'
+
+# CoR with scale, in the same two steps: the scale parts given p, not p - c;
+# their translations not cleared (a copy of 16 floats where they have 12); the
+# finish subtracting the centre again, or a vertex it cannot take given to the
+# plain loop with the rigid copies for a palette; the scratch's share for the
+# copies too short.
+simd_mutant cor_scaled_centre_not_subtracted avx2 fk__scaled_in_two 'points[3 * i + e] = p[e] - c[e];' 'points[3 * i + e] = p[e];'
+simd_mutant cor_scaled_translation_not_cleared sse2 fk__scaled_in_two 'scale_floats = cor ? 12 : 16;' 'scale_floats = 16;'
+simd_mutant cor_scaled_centre_subtracted_twice avx2 fk__cor_finish##w 'if (!s->scaled_palette) {' 'if (1) {'
+simd_mutant cor_scaled_careful_lane_rigid_palette avx2 fk__cor_finish##w 's->scaled_palette ? s->scaled_palette : r.palette' 'r.palette'
+simd_mutant cor_scaled_scratch_short avx2 fk__cor_table_bytes 'fk__round64(n, FK__COR_BONE_FLOATS * sizeof(float))' \
+'fk__round64(n, FK__LBS_BONE_FLOATS * sizeof(float))'
 
 # DQS with scale: a vertex whose weights sum to zero kept in the fast path.
 simd_mutant scaled_dqs_zero_sums_kept avx2 fk__dqs_loop_##tier 'reference_lanes[group] |= 1 << lane;' '(void)lane;'

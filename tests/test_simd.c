@@ -8,7 +8,8 @@
    others, 420 in all, that no vertex uses and that no palette holds), and the
    two results must agree to a few ulps of the numbers involved: LBS, DQS,
    affine LBS, DQS with scale centred at the vertex and at the bone, and CoR
-   (centres of rotation) of rigid bones, with a worked example of its sign, for
+   (centres of rotation) of rigid bones and of bones with scale, with a
+   worked example of its sign, for
    k = 1..8 influences, with and without normals, packed, interleaved and
    padded layouts, in place, at block boundaries, with a bad joint index,
    with every array ending at an unreadable page, at the edges where the fast
@@ -312,7 +313,9 @@ static unsigned expected_kernels(skin_function skin)
 {
 #if defined(FK__SIMD)
     if (skin == fk_skin_lbs) return RAN_LBS;
-    if (skin == skin_cor) return affine_bones ? 0 : RAN_COR; /* bones with scale: the plain loop */
+    /* CoR of bones with scale: affine LBS of p - c, then rigid CoR, while
+       the copies of their parts fit the stack */
+    if (skin == skin_cor) return !affine_bones ? RAN_COR : used_bones <= FK__AT_BONE_BONES ? RAN_LBS | RAN_COR : 0;
     if (!affine_bones) return RAN_DQS;
     if (scale_center == FK_DQS_SCALE_AT_BONE) return RAN_LBS | RAN_DQS;
     return used_bones <= FK__DQS_SIGN_BONES ? RAN_DQS_SCALED : 0;
@@ -334,6 +337,15 @@ static fk_result fast_skin(skin_function skin, const fk_skin_desc *d, const char
     return result;
 }
 
+/* The Frobenius norm of a 3x4 matrix's linear part (row-major, as matrices[] and scale_parts[]). */
+static float linear_norm(const float m[12])
+{
+    float sum = 0.0f;
+    int c;
+    for (c = 0; c < 12; ++c) sum += c % 4 == 3 ? 0.0f : m[c] * m[c];
+    return sqrtf(sum);
+}
+
 /* Size of the numbers that go into vertex i's result: the tolerance is a few ulps
    of it (float rounding of the blend is relative to the terms, not the sum).
    CoR blends the bones at the centre c, and turns p - c by a unit rotation
@@ -344,11 +356,24 @@ static float magnitude(skin_function skin, int i)
     int e;
     if (skin == skin_cor) {
         const fk_vec3 c = fk_vec3_make(cor_centers[i][0], cor_centers[i][1], cor_centers[i][2]);
-        size = fk_vec3_length(c) + fk_vec3_length(fk_vec3_make(test_mesh.positions[i][0], test_mesh.positions[i][1],
-                                                                test_mesh.positions[i][2]));
-        for (e = 0; e < test_mesh.k; ++e)
-            size += fabsf(test_mesh.weights[i][e]) * (fk_vec3_length(c) + fk_vec3_length(bones[test_mesh.joints[i][e]].t));
-        return size;
+        const float apart = fk_vec3_length(c) + fk_vec3_length(fk_vec3_make(test_mesh.positions[i][0],
+                                                                            test_mesh.positions[i][1],
+                                                                            test_mesh.positions[i][2]));
+        float total = 0.0f, scaled = 0.0f;
+        for (e = 0; e < test_mesh.k; ++e) {
+            const int j = test_mesh.joints[i][e];
+            const float w = fabsf(test_mesh.weights[i][e]);
+            total += w;
+            if (!affine_bones) {
+                size += w * (fk_vec3_length(c) + fk_vec3_length(bones[j].t));
+                continue;
+            }
+            /* with scale R S (p - c) / W + sum w M c: S's and M's linear parts by their Frobenius norms */
+            scaled += w * linear_norm(scale_parts[j]);
+            size += w * (linear_norm(matrices[j]) * fk_vec3_length(c) +
+                         fk_vec3_length(fk_vec3_make(matrices[j][3], matrices[j][7], matrices[j][11])));
+        }
+        return size + (!affine_bones ? apart : total > 0.0f ? scaled / total * apart : 0.0f);
     }
     for (e = 0; e < test_mesh.k; ++e) {
         const float *m = matrices[test_mesh.joints[i][e]];
@@ -356,10 +381,7 @@ static float magnitude(skin_function skin, int i)
                                                                       test_mesh.positions[i][1], test_mesh.positions[i][2]);
         float linear = 1.0f;
         if (affine_bones) { /* the linear part's Frobenius norm bounds its size */
-            int c;
-            linear = 0.0f;
-            for (c = 0; c < 12; ++c) linear += c % 4 == 3 ? 0.0f : m[c] * m[c];
-            linear = sqrtf(linear);
+            linear = linear_norm(m);
             t = fk_vec3_make(m[3], m[7], m[11]);
         }
         size += fabsf(test_mesh.weights[i][e]) * (linear * fk_vec3_length(p) + fk_vec3_length(t));
@@ -573,9 +595,9 @@ static int same_bits_as(const float *positions, const float *normals, size_t ste
    not depend on which loop or which part of a loop reaches it. 1500
    vertices; k = 1, 2, 3, 4 and 8 (4 has a kernel of its own), in place where
    a line's first vertex falls on each 16 bytes. */
-enum { METHODS = 6, COR = 5 };
+enum { METHODS = 7, COR = 5, COR_SCALED = 6 };
 static const char *const method_name[METHODS] = {"LBS", "DQS", "affine LBS", "DQS with scale",
-                                                 "DQS with scale at the bone", "CoR"};
+                                                 "DQS with scale at the bone", "CoR", "CoR with scale"};
 
 /* Sets the rig up for a method of method_name[] and returns its function. */
 static skin_function use_method(int method)
@@ -583,7 +605,7 @@ static skin_function use_method(int method)
     affine_bones = method >= 2 && method != COR;
     scale_center = method == 4 ? FK_DQS_SCALE_AT_BONE : FK_DQS_SCALE_AT_VERTEX;
     used_bones = affine_bones && method >= 3 ? SCALED_BONES : BONES;
-    return method == COR ? skin_cor : method == 1 || method >= 3 ? fk_skin_dqs : fk_skin_lbs;
+    return method >= COR ? skin_cor : method == 1 || method >= 3 ? fk_skin_dqs : fk_skin_lbs;
 }
 
 static void layouts_give_the_same_bits(void)
@@ -843,6 +865,26 @@ static void cor_simd_matches_reference(void)
     tied_weights = 0;
 }
 
+/* CoR of bones with scale, shear and mirroring: affine LBS of p - c by the
+   blended scale parts, then rigid CoR (68 bones, past one word of sign
+   bits); with every third bone flattened, where a vertex of such bones alone
+   has a singular scale part; and with 140 bones, past the 128 that sign bits
+   cover, where the weights are signed by dot products. */
+static void cor_with_scale_simd_matches_reference(void)
+{
+    int singular;
+    for (singular = 0; singular < 2; ++singular) {
+        make_affine_bones(singular);
+        affine_bones = 1;
+        used_bones = SCALED_BONES;
+        agree(skin_cor, singular ? "CoR with scale, flattened bones" : "CoR with scale", 1000);
+    }
+    used_bones = SCALED_BONES_PAST_SIGN_BITS;
+    agree(skin_cor, "CoR with scale, 140 bones", 200);
+    used_bones = BONES;
+    affine_bones = 0;
+}
+
 /* A worked example of the hemisphere: bone 0 the identity, bone 1 a turn of
    240 degrees about z, stored with w = cos 120 < 0, so that its quaternion
    lies in the other hemisphere from bone 0's. With weights w0 and w1 the
@@ -1011,10 +1053,11 @@ static void bad_index_stops_where_the_reference_stops(void)
        group) and the first; each in its third influence, and some in their
        last, the last index such a group holds. With four influences, with
        three (the last slot then 2), and with eight (slot 6 or 7). LBS, DQS,
-       and DQS of bones with scale centred at the vertex and at the bone (a
-       path of its own, in stretches of 32 vertices). */
-    static const char *const names[5] = {"LBS", "DQS", "DQS with scale at the vertex", "DQS with scale at the bone",
-                                         "CoR"};
+       DQS of bones with scale centred at the vertex and at the bone (a
+       path of its own, in stretches of 32 vertices), and CoR, rigid and with
+       scale (the same path as at the bone). */
+    static const char *const names[6] = {"LBS", "DQS", "DQS with scale at the vertex", "DQS with scale at the bone",
+                                         "CoR", "CoR with scale"};
     static const int bad_vertices[] = {600, 603, 607, 1000, 603, 999, 0}, bad_slots[] = {2, 2, 2, 2, 3, 3, 2};
     static const int ks[] = {4, 3, 8};
     enum { COUNT = 1001, BAD = sizeof bad_vertices / sizeof bad_vertices[0] };
@@ -1027,13 +1070,13 @@ static void bad_index_stops_where_the_reference_stops(void)
         if (which % (BAD * LAYOUTS) == 0) make_mesh(COUNT, k);
         uint16_t kept = test_mesh.joints[bad][slot];
         test_mesh.joints[bad][slot] = BONES; /* one past the last bone of the SIMD rig */
-        for (method = 0; method < 5; ++method) {
-            skin_function skin = method == 4 ? skin_cor : method ? fk_skin_dqs : fk_skin_lbs;
+        for (method = 0; method < 6; ++method) {
+            skin_function skin = method >= 4 ? skin_cor : method ? fk_skin_dqs : fk_skin_lbs;
             layout l = layout_for(which / BAD % LAYOUTS, k);
             buffers fast, reference;
             fk_skin_desc d;
             int i, c, untouched = 1;
-            affine_bones = method == 2 || method == 3;
+            affine_bones = method == 2 || method == 3 || method == 5;
             scale_center = method == 3 ? FK_DQS_SCALE_AT_BONE : FK_DQS_SCALE_AT_VERTEX;
             fill(&l, &fast); fill(&l, &reference);
             for (i = 0; i < COUNT; ++i) /* every output float a NaN pattern the skinning never writes */
@@ -1272,7 +1315,9 @@ static void pair_records_end_where_memory_ends(void)
    intermediates reach |blend|^2 |p|) though the reference's unit rotation does
    not. With three influences and with four (each has kernels of its own).
    LBS of affine bones too, whose normals come from products of two weights,
-   and CoR, which turns p - c by a unit rotation whatever the weights' size. */
+   and CoR, which turns p - c by a unit rotation whatever the weights' size,
+   with rigid bones and with scale (whose scale part is divided by the
+   weights' sum). */
 static void edge_cases_match_reference(void)
 {
     static const float scales[] = {0.0f, 1e-21f, 1e-30f, 1e20f, 1.0f, 1e10f};
@@ -1281,7 +1326,7 @@ static void edge_cases_match_reference(void)
     make_bones(1.0f);
     for (k = 3; k <= 4; ++k)
     for (s = 0; s < 6; ++s)
-        for (method = 0; method < 8; ++method) { /* 6 and 7: CoR */
+        for (method = 0; method < 10; ++method) { /* 6 and 7: CoR; 8 and 9 with scale */
             skin_function skin = method >= 6 ? skin_cor : method % 2 ? fk_skin_dqs : fk_skin_lbs;
             layout l;
             buffers fast, reference;
@@ -1295,16 +1340,16 @@ static void edge_cases_match_reference(void)
                 if (s == 5)
                     for (e = 0; e < 3; ++e) test_mesh.positions[i][e] *= 1e19f;
             }
-            packed = method >= 6 ? method == 7 : method % 4 >= 2;
+            packed = method >= 6 ? method % 2 : method % 4 >= 2;
             if (method == 5) continue; /* DQS takes no affine bones */
-            affine_bones = method == 4;
+            affine_bones = method == 4 || method >= 8;
             l = layout_for(packed ? PACKED : 0, k);
             fill(&l, &fast); fill(&l, &reference);
             d = describe(&l, &fast, 1, 0, BONES);
             CHECK(fast_skin(skin, &d, "edge cases") == FK_OK, "SIMD");
             d = describe(&l, &reference, 1, 0, ALL_BONES);
             CHECK(skin(&d) == FK_OK, "reference");
-            snprintf(what, sizeof what, "%s k=%d, weights scaled by %g%s%s", method_name[method >= 6 ? COR : method >= 4 ? 2 : method % 2], k,
+            snprintf(what, sizeof what, "%s k=%d, weights scaled by %g%s%s", method_name[method >= 8 ? COR_SCALED : method >= 6 ? COR : method >= 4 ? 2 : method % 2], k,
                      (double)scales[s],
                      s == 4 ? ", zero normals" : s == 5 ? ", positions scaled by 1e19" : "", packed ? ", packed" : "");
             compare(skin, &l, fast.out, reference.out, 1, what);
@@ -2008,6 +2053,7 @@ int main(void)
     RUN_TEST(dqs_simd_with_one_hemisphere_matches_reference);
     RUN_TEST(dqs_simd_with_64_bones_and_tied_weights_matches_reference);
     RUN_TEST(cor_simd_matches_reference);
+    RUN_TEST(cor_with_scale_simd_matches_reference);
     RUN_TEST(cor_hemisphere_flips_past_180_degrees_of_quaternion);
     RUN_TEST(dqs_sign_table_matches_its_definition);
     RUN_TEST(dqs_sign_bits_match_their_definition);

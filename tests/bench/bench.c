@@ -575,21 +575,23 @@ static void bench_skinning(int n)
         print_row(name, n, bytes_per_vertex(4, w), t, memcpy_time[w][4] / t.median, plain_time[w][4]);
         print_dqs_ratios(ratios, "; bones within 60 degrees");
     }
-    /* bones with scale and shear, given as matrices: under LBS and under DQS
+    /* bones with scale and shear, given as matrices: under LBS, under DQS
        (split into scale and rigid parts, centred at the vertex, then at the
-       bone), each against LBS of rigid bones */
-    for (use_dqs = 0; use_dqs < 3; ++use_dqs)
+       bone) and under CoR (3), each against LBS of rigid bones */
+    for (use_dqs = 0; use_dqs < 4; ++use_dqs)
         for (w = 0; w < 2; ++w) {
             job j = {0, 0, 4, 0, 0, 0, 0, 0, 1, 0, 0, 0}, lbs;
             timing t;
             paired_ratios ratios;
-            j.end = n; j.with_normals = w; j.dqs = use_dqs > 0; j.at_bone = use_dqs == 2;
+            j.end = n; j.with_normals = w; j.dqs = use_dqs == 3 ? 2 : use_dqs > 0; j.at_bone = use_dqs == 2;
             lbs = j; lbs.affine = 0; lbs.dqs = 0; lbs.at_bone = 0;
             t = time_paired(run_skin, &j, run_skin, &lbs, calls, &ratios);
-            snprintf(name, sizeof name, "fk_skin_%s k=4%s %s", use_dqs ? "dqs" : "lbs", w ? " +n" : "",
-                     use_dqs == 2 ? "at bone" : use_dqs ? "scaled" : "affine");
-            print_row(name, n, bytes_per_vertex(4, w), t, memcpy_time[w][4] / t.median, plain_time[w][4]);
-            print_ratios(use_dqs ? "DQS with scale/LBS" : "affine/rigid", ratios, "");
+            snprintf(name, sizeof name, "fk_skin_%s k=4%s %s", use_dqs == 3 ? "cor" : use_dqs ? "dqs" : "lbs",
+                     w ? " +n" : "", use_dqs == 2 ? "at bone" : use_dqs ? "scaled" : "affine");
+            print_row(name, n, bytes_per_vertex(4, w) + (use_dqs == 3 ? 12 : 0), t, memcpy_time[w][4] / t.median,
+                      plain_time[w][4]);
+            print_ratios(use_dqs == 3 ? "CoR with scale/LBS" : use_dqs ? "DQS with scale/LBS" : "affine/rigid", ratios,
+                         "");
         }
     { /* interleaved records (the same 72 bytes per vertex as k = 4 with normals) */
         job lbs = {0, 0, 4, 1, 0, 0, 0, 1, 0, 0, 0, 0}, dqs;
