@@ -338,13 +338,14 @@ VALGRIND_PROGRAMS ?= $(filter-out $(BUILD)/contract/% $(BUILD)/test_gl,$(TEST_PR
 TEST_PROGRAMS += $(BUILD)/test_bad_input $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%_replay)
 TEST_SCRIPTS  += tests/conventions_table.sh
 
-# test_bad_input and test_engine once more, they and the library built with
-# -ffast-math: the checks read a float's bits, not comparisons that such a build
-# may fold away, so bad input is still reported (the header's ERRORS). The two
-# tests of NaN carried through (per-vertex data, the math helpers), which
-# -ffast-math gives up, are skipped there (__FAST_MATH__).
+# test_bad_input, test_engine and test_cor once more, they and the library built
+# with -ffast-math: the checks read a float's bits, not comparisons that such a
+# build may fold away, so bad input is still reported (the header's ERRORS). The
+# two tests of NaN carried through (per-vertex data, the math helpers), which
+# -ffast-math gives up, are skipped there, and CoR's bit-for-bit agreement with
+# LBS is held to rounding (__FAST_MATH__).
 FAST_MATH = -ffast-math
-TEST_PROGRAMS += $(BUILD)/fast_math/test_bad_input $(BUILD)/fast_math/test_engine
+TEST_PROGRAMS += $(BUILD)/fast_math/test_bad_input $(BUILD)/fast_math/test_engine $(BUILD)/fast_math/test_cor
 
 $(BUILD)/fast_math/fk_lbs.o: tests/fk_lbs_impl.c $(HEADER)
 	@mkdir -p $(@D)

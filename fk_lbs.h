@@ -125,7 +125,10 @@
      holds, with the same error codes: they read a float's bits, which those
      flags cannot fold away as they may a comparison. What the flags give up is
      NaN carried through: NaN in per-vertex data or in a math helper's
-     arguments may then come out as a number.
+     arguments may then come out as a number; and two functions the manual
+     says agree bit for bit (fk_skin_cor() of a vertex at its own centre and
+     fk_skin_lbs()'s plain loop) agree to rounding, each compiled with its
+     own reassociations.
 */
 
 #ifndef FK_LBS_H
@@ -5837,7 +5840,7 @@ static fk_result fk__cor_check(const fk_cor_desc *d, fk__cor *c)
     if (d->vertex_count < 0 || d->triangle_count < 0 || d->influences < 1) return FK_ERROR_INVALID_COUNT;
     if ((d->vertex_count > 0 && (!d->positions || !d->joints || !d->weights)) || (d->triangle_count > 0 && !d->indices))
         return FK_ERROR_NULL_ARGUMENT;
-    if (!(d->sigma >= 0.0f && d->sigma <= FLT_MAX) || !(d->epsilon >= 0.0f && d->epsilon <= FLT_MAX) ||
+    if (!fk__is_within(d->sigma, 0.0f, FLT_MAX) || !fk__is_within(d->epsilon, 0.0f, FLT_MAX) ||
         (d->sampling != FK_COR_SUBDIVIDE && d->sampling != FK_COR_TRIANGLES_AS_GIVEN))
         return FK_ERROR_INVALID_OPTION;
     memset(c, 0, sizeof *c);
@@ -5856,7 +5859,7 @@ static fk_result fk__cor_check(const fk_cor_desc *d, fk__cor *c)
         if (!fk__vec3_is_finite(fk__load3(fk__float_at(d->positions, c->position_stride, v)))) return FK_ERROR_NOT_FINITE;
     for (v = 0; v < d->vertex_count; ++v)
         for (s = 0; s < d->influences; ++s)
-            if (!(fk__cor_weights(c, v)[s] >= 0.0f && fk__cor_weights(c, v)[s] <= FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
+            if (!fk__is_within(fk__cor_weights(c, v)[s], 0.0f, FLT_MAX)) return FK_ERROR_INVALID_WEIGHT;
     c->inverse_sigma2 = d->sigma == 0.0f ? 100.0 : 1.0 / ((double)d->sigma * (double)d->sigma);
     c->epsilon = d->epsilon == 0.0f ? 0.1 : (double)d->epsilon;
     return FK_OK;
@@ -11222,10 +11225,9 @@ static void fk__cor_signs(const fk_skin_desc *d, const float *palette, fk__skin_
    turn over each stretch of vertices, through buffers on the stack, each on
    a copy of its parts of the palette (in the caller's scratch memory, or on
    the stack: 13 KB with the default capacity), the points divided by W in
-   between. A vertex whose W is not a
-   positive normal float is then done again by the reference loop, from a
-   copy of its point and normal kept before anything was written (the call
-   may be in place). */
+   between. A vertex whose W is not a positive normal float is then done
+   again by the reference loop, from a copy of its point and normal kept
+   before anything was written (the call may be in place). */
 #define FK__AT_BONE_STRETCH 32
 #define FK__AT_BONE_BONES (FK_LBS_PALETTE_CAPACITY * 16 / FK__DQS_SCALED_STRIDE)
 

@@ -598,7 +598,7 @@ cor_mutant cor_copied_zero_sum_unwritten fk_cor_centers 'if (state == 0 || state
 # A triangle index equal to vertex_count passes the check.
 cor_mutant cor_index_bound_off_by_one fk__cor_check 'd->indices[t] >= (uint32_t)d->vertex_count' 'd->indices[t] > (uint32_t)d->vertex_count'
 # Negative weights accepted.
-cor_mutant cor_negative_weight_accepted fk__cor_check 'fk__cor_weights(c, v)[s] >= 0.0f &&' 'fk__cor_weights(c, v)[s] >= -1.0f &&'
+cor_mutant cor_negative_weight_accepted fk__cor_check 'fk__is_within(fk__cor_weights(c, v)[s], 0.0f,' 'fk__is_within(fk__cor_weights(c, v)[s], -1.0f,'
 # A workspace one byte short accepted.
 cor_mutant cor_short_workspace_accepted fk_cor_centers 'if (workspace_bytes < bytes)' 'if (workspace_bytes + 1 < bytes)'
 # A range one past the mesh's end accepted.
