@@ -220,7 +220,10 @@ function pose() {
 // headless Chromium's virtual time waits for it.
 async function centersJob(bytes, bvh, post) {
     const fail = new Proxy({}, { get: () => () => { throw new Error('wasm stopped'); } });
-    const m = (await WebAssembly.instantiate(bytes, { wasi_snapshot_preview1: fail })).instance.exports;
+    // Compiled at once, not awaited: on the page's own thread (the self-test,
+    // or no worker) a headless browser's virtual time may otherwise run out
+    // while a loaded machine compiles it in the background.
+    const m = new WebAssembly.Instance(new WebAssembly.Module(bytes), { wasi_snapshot_preview1: fail }).exports;
     const text = new TextEncoder().encode(bvh), buffer = m.web_buffer(text.length);
     new Uint8Array(m.memory.buffer, buffer, text.length).set(text);
     m.web_load_bvh(buffer, text.length);
