@@ -9493,7 +9493,10 @@ static FK__NOINLINE void fk__dqs_pivots(const fk__skin_run *r, size_t first, int
                                         size_t *pivots)
 {
     int v;
-    for (v = 0; v < count; ++v) pivots[v] = fk__dqs_pivot_at(r, first + (size_t)v, r->influences, source, stride);
+    if (r->influences == 4) /* glTF's count, its heaviest found without a loop */
+        for (v = 0; v < count; ++v) pivots[v] = fk__dqs_pivot_at(r, first + (size_t)v, 4, source, stride);
+    else
+        for (v = 0; v < count; ++v) pivots[v] = fk__dqs_pivot_at(r, first + (size_t)v, r->influences, source, stride);
 }
 
 static FK__ALWAYS_INLINE const float *fk__dqs_bone_for(const fk__skin_run *r, size_t pivot_at, fk__f4 pivot,
