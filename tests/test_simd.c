@@ -866,10 +866,15 @@ static void cor_simd_matches_reference(void)
 }
 
 /* CoR of bones with scale, shear and mirroring: affine LBS of p - c by the
-   blended scale parts, then rigid CoR (68 bones, past one word of sign
-   bits); with every third bone flattened, where a vertex of such bones alone
-   has a singular scale part; and with 140 bones, past the 128 that sign bits
-   cover, where the weights are signed by dot products. */
+   blended scale parts, divided by the weights' sum, then rigid CoR (68
+   bones, past one word of sign bits), weights summing to 1.75; with every
+   third bone flattened, where a vertex of such bones alone has a singular
+   scale part, and vertices whose weights sum to zero, which the fast path
+   hands to the plain loop; and with 140 bones, past the 128 that sign bits
+   cover, where the weights are signed by dot products. 400 vertices cross a
+   block of 256 and many stretches of 32: the reference side converts a bone
+   with scale (a polar decomposition) at nearly every influence, which costs
+   much under qemu. */
 static void cor_with_scale_simd_matches_reference(void)
 {
     int singular;
@@ -877,7 +882,12 @@ static void cor_with_scale_simd_matches_reference(void)
         make_affine_bones(singular);
         affine_bones = 1;
         used_bones = SCALED_BONES;
-        agree(skin_cor, singular ? "CoR with scale, flattened bones" : "CoR with scale", 1000);
+        zero_sums = singular;
+        weight_sum = singular ? 1.0f : 1.75f;
+        agree(skin_cor, singular ? "CoR with scale, flattened bones, zero sums" : "CoR with scale, weights summing to 1.75",
+              singular ? 200 : 400);
+        weight_sum = 1.0f;
+        zero_sums = 0;
     }
     used_bones = SCALED_BONES_PAST_SIGN_BITS;
     agree(skin_cor, "CoR with scale, 140 bones", 200);
