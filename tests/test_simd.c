@@ -349,7 +349,9 @@ static float linear_norm(const float m[12])
 /* Size of the numbers that go into vertex i's result: the tolerance is a few ulps
    of it (float rounding of the blend is relative to the terms, not the sum).
    CoR blends the bones at the centre c, and turns p - c by a unit rotation
-   whatever the weights' size: |p| + |c| + sum |w| (|c| + |t|). */
+   whatever the weights' size: |p| + |c| + sum |w| (|c| + |t|); with scale,
+   p - c first goes through the blended scale part S / W, and c through the
+   matrices' linear parts. */
 static float magnitude(skin_function skin, int i)
 {
     float size = 0.0f;
@@ -541,10 +543,10 @@ static const float *output_of(const layout *l, const char *out, int i, int norma
 
 /* Skins the mesh through the SIMD loops in every layout, also in place, and
    compares each with the reference loops' result, computed once for each k
-   and with and without normals in the first layout: the reference gives a
+   and with and without normals in the first layout: the header promises a
    vertex the same bits in every layout (the build without SIMD, whose two
-   sides are both the reference, checks that here), and it is the costly side,
-   converting each bone as it reads it. */
+   sides are both the reference, holds every layout to the first here), and
+   the reference is the costly side, converting each bone as it reads it. */
 static void agree(skin_function skin, const char *method, int count)
 {
     static float expected[2][MAX_VERTICES][3]; /* the reference's positions, then normals */
