@@ -11261,6 +11261,8 @@ static int fk__scaled_in_two(const fk_skin_desc *d, const fk__skin_layout *layou
     const fk__reference_skin reference = cor ? fk__cor_reference : fk__dqs_scaled_reference;
     const size_t stride = cor ? FK__COR_SCALED_FLOATS : FK__DQS_SCALED_STRIDE;
     const size_t rigid_floats = cor ? FK__COR_BONE_FLOATS : FK__DQS_PALETTE_STRIDE;
+    /* DQS's scale part is a whole LBS bone (centred at the bone); CoR's is its
+       linear columns alone, the translation left zero: it moves p - c */
     const size_t scale_at = cor ? FK__COR_BONE_FLOATS : FK__DQS_SCALE_AT, scale_floats = cor ? 12 : 16;
     fk__cor_skin turned; /* CoR: the call as its rigid kernel sees it */
     union {

@@ -73,22 +73,17 @@ static int run_example(const char *name, const char *arguments, char *output)
    lines share that run (under the sanitizers a run takes seconds). */
 static const char *example_output(const char *name, int *status)
 {
-    static char outputs[8][MAX_OUTPUT];
-    static const char *names[8];
-    static int statuses[8];
-    int i;
-    for (i = 0; i < 8 && names[i]; ++i)
-        if (strcmp(names[i], name) == 0) break;
-    if (i == 8) { /* no room: run it again */
-        *status = run_example(name, "--out " SCRATCH " 2>&1", outputs[7]);
-        return outputs[7];
+    static char outputs[EXAMPLE_COUNT][MAX_OUTPUT];
+    static int statuses[EXAMPLE_COUNT], ran[EXAMPLE_COUNT];
+    int e;
+    for (e = 0; e < EXAMPLE_COUNT && strcmp(examples[e].name, name) != 0; ++e) {}
+    if (e == EXAMPLE_COUNT) { fprintf(stderr, "example_output: %s is not in examples[]\n", name); exit(1); }
+    if (!ran[e]) {
+        statuses[e] = run_example(name, "--out " SCRATCH " 2>&1", outputs[e]);
+        ran[e] = 1;
     }
-    if (!names[i]) {
-        statuses[i] = run_example(name, "--out " SCRATCH " 2>&1", outputs[i]);
-        names[i] = name;
-    }
-    *status = statuses[i];
-    return outputs[i];
+    *status = statuses[e];
+    return outputs[e];
 }
 
 /* The median of one channel over a row of pixels. */
