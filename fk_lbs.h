@@ -86,9 +86,9 @@
                               palette and the large tables off the stack. The fast
                               paths take some stack beside it: rigid DQS 11 KB of
                               sign tables, DQS with scale centred at the bone and
-                              CoR with scale 33 KB without scratch (copies of the
-                              palette's parts, sign tables, buffers), 19 KB with
-                              it (and no palette on the stack); 3 KB of those
+                              CoR with scale 35 KB without scratch (copies of the
+                              palette's parts, sign tables, buffers), 21 KB with
+                              it (and no palette on the stack); 4.5 KB of those
                               convert glTF's formats
      FK_LBS_RIGID_TOLERANCE   relative tolerance (default 1e-4) within which engine
                               matrices count as rigid in fk_bind_from_matrices(),
@@ -4903,13 +4903,22 @@ static size_t fk__naming_bytes(const fk_skin_desc *d)
 }
 
 /* The descriptor's fields in locals: a store through named (bytes) could
-   change them, and they would be read again for every index. */
+   change them, and they would be read again for every index. Packed uint16_t
+   lists, the usual case, are read as one run of indices, without the inner
+   loop over a list whose length is known only at run time. */
 static void fk__name_bones_of(const fk_skin_desc *d, const char *p, size_t stride, int elements, unsigned char *named)
 {
     const size_t n = (size_t)d->vertex_count, count = (size_t)elements;
     const int bones = d->transform_count, u8 = d->joint_format == FK_JOINTS_U8;
     size_t v, e;
     uint16_t joint;
+    if (!u8 && stride == count * sizeof joint) {
+        for (v = 0; v < n * count; ++v) {
+            memcpy(&joint, p + v * sizeof joint, sizeof joint);
+            if (joint < bones) named[joint] = 1;
+        }
+        return;
+    }
     for (v = 0; v < n; ++v)
         for (e = 0; e < count; ++e) {
             if (u8) joint = (unsigned char)p[v * stride + e];
@@ -9508,6 +9517,23 @@ static FK__ALWAYS_INLINE const float *fk__dqs_bone_for(const fk__skin_run *r, si
     return bone + FK__DQS_BONE_FLOATS * (fk__f4_dot_in_order(pivot, fk__f4_load(bone)) < 0.0f);
 }
 
+/* A vertex's four weights, each negated where its bone's rotation lies in
+   the other hemisphere from the pivot's, by fk_quat_dot() in its order: the
+   four products with the pivot, transposed, are summed ((x + y) + z) + w a
+   bone to a lane. The bones are then read as they are, not their negated
+   copies: -w D and w (-D) are the same bits. */
+static FK__ALWAYS_INLINE void fk__dqs_four_dot_signed(const float *palette, size_t stride, fk__f4 pivot,
+                                                      const uint16_t *joints, const float *weights, float *out)
+{
+    fk__f4 x = fk__f4_mul(pivot, fk__f4_load(palette + (size_t)joints[0] * stride));
+    fk__f4 y = fk__f4_mul(pivot, fk__f4_load(palette + (size_t)joints[1] * stride));
+    fk__f4 z = fk__f4_mul(pivot, fk__f4_load(palette + (size_t)joints[2] * stride));
+    fk__f4 w = fk__f4_mul(pivot, fk__f4_load(palette + (size_t)joints[3] * stride));
+    fk__f4_transpose(&x, &y, &z, &w);
+    fk__f4_store(out, fk__f4_negate_where_less(fk__f4_load(weights), fk__f4_add(fk__f4_add(fk__f4_add(x, y), z), w),
+                                               fk__f4_zero()));
+}
+
 /* A bone's weight, negated when the pivot's row of bits flips the bone. */
 static FK__ALWAYS_INLINE float fk__dqs_signed_weight(const uint64_t *row, int joint, float weight)
 {
@@ -10202,7 +10228,12 @@ FK__COR_FINISH(8)
                 reference_lanes[group] = 0; \
             } \
             pivot = source == FK__DQS_BY_DOT_PRODUCTS ? fk__f4_load(r.palette + pivots[lane]) : fk__f4_zero(); \
-            if (!scaled) { \
+            if (!scaled && source == FK__DQS_BY_DOT_PRODUCTS && influences == 4) { /* glTF's count */ \
+                float four[4]; \
+                fk__dqs_four_dot_signed(r.palette, stride, pivot, joints, weights, four); \
+                blend = fk__dqs_start##w(r.palette + (size_t)joints[0] * stride, four[0]); \
+                FK__UNROLL for (e = 1; e < 4; ++e) fk__dqs_add##w(&blend, r.palette + (size_t)joints[e] * stride, four[e]); \
+            } else if (!scaled) { \
                 blend = fk__dqs_start##w(fk__dqs_bone_for(&r, pivots[lane], pivot, joints[0], source, stride), \
                                          weights[0]); \
                 FK__UNROLL for (e = 1; e < fk__in_first(influences); ++e) \
@@ -10880,8 +10911,10 @@ static int fk__engine_fast_rigid(const fk_skeleton *skeleton, const fk_vec3 *tra
 
 #if defined(FK__SIMD)
 /* Vertices and influences of a block converted from glTF's formats
-   (fk__convert_lists()). */
-#define FK__CONVERT_BLOCK 64
+   (fk__convert_lists()): enough vertices to spread what a block costs besides
+   them (the calls, the kernel's last group finished without overlap); larger
+   blocks measured no faster (docs/performance.md). */
+#define FK__CONVERT_BLOCK 96
 #define FK__CONVERT_INFLUENCES 8
 
 /* Whether the fast paths take this call: joint indices (not dense weights), no

@@ -939,9 +939,12 @@ simd_mutant gltf_u8_joints_in_high_bytes sse2 fk__u8x4_widened@sse2 '_mm_unpackl
 # the fast paths with it.
 simd_mutant scratch_used_when_short sse2 fk__skin 'desc->scratch_size < fk__scratch_sum(' 'desc->scratch_size + 64 < fk__scratch_sum('
 # Rigs past FK__NAMING_PAST bones with scale convert only the bones their
-# vertices name: a list's first influence not named, the second stream not
-# named, the sign bits' rows of named bones left as the scratch held them.
+# vertices name: a list's first influence not named (lists apart or of
+# uint8_t), packed uint16_t lists read as n indices instead of n lists, the
+# second stream not named, the sign bits' rows of named bones left as the
+# scratch held them.
 simd_mutant naming_skips_first_influences avx2 fk__name_bones_of 'for (e = 0; e < count; ++e) {' 'for (e = 1; e < count; ++e) {'
+simd_mutant naming_packed_lists_short sse2 fk__name_bones_of 'for (v = 0; v < n * count; ++v) {' 'for (v = 0; v < n; ++v) {'
 simd_mutant naming_skips_second_stream sse2 fk__name_bones 'if (d->joints2)' 'if (0)'
 simd_mutant sign_bits_rows_not_cleared avx2 fk__dqs_sign_bits 'memset(flipped + ' 'memset(flipped + 0 * '
 simd_mutant scratch_sign_rows_too_short avx2 fk__dqs_scaled_fast '((size_t)d->transform_count + 63) / 64' '((size_t)d->transform_count + 63) / 128'
@@ -1011,6 +1014,15 @@ simd_mutant dqs_pivot_of_neighbour sse2 fk__dqs_loop_##tier \
 
 # Through the table, every bone read from row 0 whatever the pivot.
 simd_mutant dqs_bone_for_row_0 avx2 fk__dqs_bone_for 'r->hemisphere[pivot_at + (size_t)joint]' 'r->hemisphere[(size_t)joint]'
+
+# Four influences signed by dot products at once: the products not
+# transposed (each lane sums one bone's own products), the w products
+# dropped, the weights read unsigned.
+simd_mutant dqs_four_dots_not_transposed avx2 fk__dqs_four_dot_signed 'fk__f4_transpose(&x, &y, &z, &w);' ''
+simd_mutant dqs_four_dots_w_dropped sse2 fk__dqs_four_dot_signed \
+'fk__f4_add(fk__f4_add(fk__f4_add(x, y), z), w)' 'fk__f4_add(fk__f4_add(x, y), z)'
+simd_mutant dqs_four_dots_weights_unsigned avx2 fk__dqs_loop_##tier \
+'r.palette + (size_t)joints[e] * stride, four[e]' 'r.palette + (size_t)joints[e] * stride, weights[e]'
 
 # The one-bit table keeps only each row's last bit.
 simd_mutant dqs_hemispheres_bits_overwritten sse2 fk__dqs_hemispheres 'bits |= (uint64_t)flip << b;' 'bits = (uint64_t)flip << b;'
