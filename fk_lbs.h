@@ -8721,12 +8721,13 @@ FK_LBS_DEF FK__SMALL fk_result fk_retarget_map_names(int target_count, const cha
    for four influences and for any count, with and without normals (the
    influence loop unrolls, the normal branch goes), LBS's normals moved by the
    blend (rigid bones) or by its cofactors (affine bones); DQS once per source of
-   signs (pre-signed bones, the sign table, dot products), so that no branch
-   on data picks it per influence, and once for bones with scale centred at
-   the vertex (signs from bits; any count, and four influences with and
-   without normals); forward kinematics per convention and with and without
-   translations. Bones with scale centred at the bone need no kernel of their
-   own: affine LBS by their scale parts, then rigid DQS (fk__scaled_in_two()).
+   signs (pre-signed bones, the sign table, dot products: four influences'
+   at once, transposed), so that no branch on data picks it per influence,
+   and once for bones with scale centred at the vertex (signs from bits; any
+   count, and four influences with and without normals); forward kinematics
+   per convention and with and without translations. Bones with scale centred
+   at the bone need no kernel of their own: affine LBS by their scale parts,
+   then rigid DQS (fk__scaled_in_two()).
    CoR has one loop for any count, with or without normals: LBS's blend moves
    its centres, DQS's blend of real parts (signed by DQS's sign bits or by dot
    products) and DQS's turn of a point finish them; with scale, affine LBS of
