@@ -10053,7 +10053,8 @@ static FK__NOINLINE void fk__group_careful_normals(float *normals, const float *
         if (!full) { \
             fk__group_pad(blends, count, FK__LANES##w, 8, 1); \
             fk__group_points_padded(padded_points, r.positions, r.position_stride, count, FK__LANES##w); \
-            fk__group_points_padded(padded_centers, centers, s->center_stride, count, FK__LANES##w); \
+            if (!s->scaled_palette) \
+                fk__group_points_padded(padded_centers, centers, s->center_stride, count, FK__LANES##w); \
             if (r.normals) fk__group_points_padded(padded_normals, r.normals, r.normal_stride, count, FK__LANES##w); \
         } \
         fk__v##w##_from_pairs(blends, &ux, &uy, &uz, &rw, &mx, &my, &mz, &mw); \
@@ -10063,9 +10064,9 @@ static FK__NOINLINE void fk__group_careful_normals(float *normals, const float *
         inverse = fk__v##w##_div(fk__v##w##_splat(1.0f), inverse); \
         fk__v##w##_load_points(full ? r.positions : (const char *)padded_points, full ? r.position_stride : 12, \
                                &px, &py, &pz); \
-        fk__v##w##_load_points(full ? centers : (const char *)padded_centers, full ? s->center_stride : 12, \
-                               &cx, &cy, &cz); \
-        if (!s->scaled_palette) { \
+        if (!s->scaled_palette) { /* else the points are offsets from the centres already */ \
+            fk__v##w##_load_points(full ? centers : (const char *)padded_centers, full ? s->center_stride : 12, \
+                                   &cx, &cy, &cz); \
             px = fk__v##w##_sub(px, cx); py = fk__v##w##_sub(py, cy); pz = fk__v##w##_sub(pz, cz); \
         } \
         fk__dqs_move##w(ux, uy, uz, rw, inverse, none, none, none, &px, &py, &pz); \
@@ -11396,19 +11397,31 @@ static FK__NOINLINE int fk__scaled_in_two_on_stack(const fk_skin_desc *d, const 
                              result);
 }
 
+/* tables: the caller's scratch for the copies (the scale parts, then the
+   rigid parts: fk__dqs_scaled_table_bytes(), fk__cor_table_bytes()), or NULL:
+   the stack, which holds the copies of FK__AT_BONE_BONES bones. */
+static int fk__scaled_in_two_with(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
+                                  void *tables, int cor, fk_result *result)
+{
+    float *parts = (float *)tables;
+    if (parts)
+        return fk__scaled_in_two(d, layout, palette, parts,
+                                 parts + fk__round64((size_t)d->transform_count, FK__LBS_BONE_FLOATS * sizeof(float)) /
+                                             sizeof(float),
+                                 cor, result);
+    return d->transform_count <= FK__AT_BONE_BONES && fk__scaled_in_two_on_stack(d, layout, palette, cor, result);
+}
+
 /* tables: fk__dqs_scaled_table_bytes() of the caller's scratch, or NULL. */
 static int fk__dqs_scaled_fast(const fk_skin_desc *d, const fk__skin_layout *layout, const float *palette,
                                void *tables, fk_result *result)
 {
     uint64_t flipped[FK__DQS_SIGN_BONES * FK__DQS_SIGN_WORDS];
     fk__skin_run run;
-    float *parts = (float *)tables;
     uint64_t *bits = tables ? (uint64_t *)tables : flipped;
     if (!fk__fast_skin_applies(d, layout, palette)) return 0;
     if (d->dqs_scale_center == FK_DQS_SCALE_AT_BONE)
-        return parts ? fk__scaled_in_two(d, layout, palette, parts,
-                                         parts + fk__round64((size_t)d->transform_count, 64) / sizeof(float), 0, result)
-                     : fk__scaled_in_two_on_stack(d, layout, palette, 0, result);
+        return fk__scaled_in_two_with(d, layout, palette, tables, 0, result);
     if (!tables && d->transform_count > FK__DQS_SIGN_BONES) return 0;
     run = fk__skin_run_of(d, layout, palette);
     run.sign_words = tables ? ((size_t)d->transform_count + 63) / 64 : FK__DQS_SIGN_WORDS;
@@ -11426,14 +11439,9 @@ static int fk__cor_fast(const fk_skin_desc *d, const fk__skin_layout *layout, co
 {
     uint64_t flipped[FK__DQS_SIGN_BONES * FK__DQS_SIGN_WORDS];
     fk__skin_run run;
-    float *parts = (float *)tables;
     if (!fk__fast_skin_applies(d, layout, palette)) return 0;
-    if (((const fk__cor_skin *)(const void *)d)->scaled) {
-        if (parts)
-            return fk__scaled_in_two(d, layout, palette, parts,
-                                     parts + fk__round64((size_t)d->transform_count, 64) / sizeof(float), 1, result);
-        return d->transform_count <= FK__AT_BONE_BONES && fk__scaled_in_two_on_stack(d, layout, palette, 1, result);
-    }
+    if (((const fk__cor_skin *)(const void *)d)->scaled)
+        return fk__scaled_in_two_with(d, layout, palette, tables, 1, result);
     run = fk__skin_run_of(d, layout, palette);
     fk__cor_signs(d, palette, &run, flipped);
     *result = fk__skin_fast(d, layout, palette, &run, fk__fast_paths()->cor, fk__cor_reference);

@@ -9,11 +9,11 @@
    two results must agree to a few ulps of the numbers involved: LBS, DQS,
    affine LBS, DQS with scale centred at the vertex and at the bone, and CoR
    (centres of rotation) of rigid bones and of bones with scale, with a
-   worked example of its sign, for
-   k = 1..8 influences, with and without normals, packed, interleaved and
-   padded layouts, in place, at block boundaries, with a bad joint index,
-   with every array ending at an unreadable page, at the edges where the fast
-   normalizations hand over, and with NaN weights; the DQS sign table and sign
+   worked example of its sign, for k = 1..8 influences, with and without
+   normals, packed, interleaved and padded layouts, in place, at block
+   boundaries, with a bad joint index, with every array ending at an
+   unreadable page, at the edges where the fast normalizations hand over,
+   and with NaN weights; the DQS sign table and sign
    bits against their definitions. Bit for bit: every layout, and a call split
    into pieces, give the same bits, and fk_forward()'s one-pass kernel gives
    the general path's. Each call held to the reference is checked to have run
