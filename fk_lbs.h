@@ -3065,11 +3065,15 @@ typedef int (*fk__forward_pass)(int joint_count, const int *parents, const fk_ve
                                 const fk_quat *rotations, const fk_vec3 *translations, fk_rigid *out, int rest_frame);
 static fk__forward_pass fk__fast_forward(void);
 
-/* tests/test_simd.c defines this to learn which kernel or pass each call
-   runs, and so that the fast paths it holds to the reference were taken; in
-   every other build it is nothing, and the library keeps no record. */
+/* tests/test_simd.c defines these to learn which kernel or pass each call
+   runs, and so that the fast paths it holds to the reference were taken, and
+   when a large rig's sign bits fold (fk__dqs_rows_fold()); in every other
+   build they are nothing, and the library keeps no record. */
 #ifndef FK__TEST_KERNEL_RAN
 #define FK__TEST_KERNEL_RAN(kernel) ((void)0)
+#endif
+#ifndef FK__TEST_ROWS_FOLDED
+#define FK__TEST_ROWS_FOLDED() ((void)0)
 #endif
 
 static int fk__forward_one_pass(int joint_count, const int *parents, const fk_vec3 *rest_joints,
@@ -8724,7 +8728,9 @@ FK_LBS_DEF FK__SMALL fk_result fk_retarget_map_names(int target_count, const cha
    signs (pre-signed bones, the sign table, dot products: four influences'
    at once, transposed), so that no branch on data picks it per influence,
    and once for bones with scale centred at the vertex (signs from bits; any
-   count, and four influences with and without normals); forward kinematics
+   count, and four influences with and without normals; a large rig whose
+   used bones fold, fk__dqs_rows_fold(), reads the bits of a small one);
+   forward kinematics
    per convention and with and without translations. Bones with scale centred
    at the bone need no kernel of their own: affine LBS by their scale parts,
    then rigid DQS (fk__scaled_in_two()).
@@ -9169,13 +9175,32 @@ static int fk__dqs_hemispheres(const float *palette, size_t stride, int bones, u
    palette holds 93 with the default capacity; in the caller's scratch memory
    for more): a bone's weight is signed by one bit of its pivot's row instead
    of by a dot product per influence. The test is symmetric (fk_quat_dot(a, b)
-   and fk_quat_dot(b, a) round alike), so each pair is tested once. */
+   and fk_quat_dot(b, a) round alike), so each pair is tested once. Larger
+   rigs whose named bones fold to 128 columns (fk__dqs_rows_fold()) keep rows
+   of two words too, bone b's bit at b & 127: the AVX2 tier then finds a
+   vertex's four words in one register, as for rigs that fit. */
 #define FK__DQS_SIGN_BONES 128
 #define FK__DQS_SIGN_WORDS 2
 
-/* named: the bones whose rows and bits are read (fk__skin()), or NULL: all. */
-static void fk__dqs_sign_bits(const float *palette, size_t stride, int bones, size_t words, const int *named,
-                              uint64_t *flipped)
+/* Whether no two bones of the list named (fk__skin(); NULL: none) are alike
+   modulo 128: then rows of bits folded to 128 columns give each its own. */
+static int fk__dqs_rows_fold(const int *named)
+{
+    uint64_t taken[FK__DQS_SIGN_WORDS] = {0, 0};
+    int l;
+    if (!named) return 0;
+    for (l = 0; l < named[0]; ++l) {
+        const unsigned column = (unsigned)named[1 + l] % (64 * FK__DQS_SIGN_WORDS);
+        if (taken[column / 64] >> (column % 64) & 1) return 0;
+        taken[column / 64] |= (uint64_t)1 << (column % 64);
+    }
+    return 1;
+}
+
+/* named: the bones whose rows and bits are read (fk__skin()), or NULL: all;
+   bone b's bit is bit b & column_mask of its row (fk__skin_run::sign_columns). */
+static void fk__dqs_sign_bits(const float *palette, size_t stride, int bones, size_t words, unsigned column_mask,
+                              const int *named, uint64_t *flipped)
 {
     const int n = named ? named[0] : bones;
     int i, l, a, b;
@@ -9186,8 +9211,9 @@ static void fk__dqs_sign_bits(const float *palette, size_t stride, int bones, si
         for (l = i + 1; l < n; ++l) {
             const float *qb = palette + (size_t)(b = named ? named[1 + l] : l) * stride;
             if (fk_quat_dot(pivot, fk_quat_make(qb[0], qb[1], qb[2], qb[3])) < 0.0f) {
-                flipped[(size_t)a * words + (size_t)(b / 64)] |= (uint64_t)1 << (b % 64);
-                flipped[(size_t)b * words + (size_t)(a / 64)] |= (uint64_t)1 << (a % 64);
+                const unsigned column_b = (unsigned)b & column_mask, column_a = (unsigned)a & column_mask;
+                flipped[(size_t)a * words + column_b / 64] |= (uint64_t)1 << column_b % 64;
+                flipped[(size_t)b * words + column_a / 64] |= (uint64_t)1 << column_a % 64;
             }
         }
     }
@@ -9396,6 +9422,7 @@ typedef struct fk__skin_run {
     const uint16_t *hemisphere;     /* DQS: fk__dqs_hemispheres() table, or NULL */
     const uint64_t *flipped;        /* DQS of bones with scale: fk__dqs_sign_bits(), sign_words a row */
     size_t sign_words;
+    unsigned sign_columns;          /* a joint's bit in its row: bit joint & sign_columns */
     const float *signed_bones;      /* DQS, when one row of that table serves every pivot: each
                                        bone as that row signs it, FK__DQS_BONE_FLOATS apart; else NULL */
     int cofactor_normals;           /* LBS of affine bones: normals by fk__cofactor_normal() */
@@ -9535,12 +9562,13 @@ static FK__ALWAYS_INLINE void fk__dqs_four_dot_signed(const float *palette, size
                                                fk__f4_zero()));
 }
 
-/* A bone's weight, negated when the pivot's row of bits flips the bone. */
-static FK__ALWAYS_INLINE float fk__dqs_signed_weight(const uint64_t *row, int joint, float weight)
+/* A bone's weight, negated when the pivot's row of bits flips the bone
+   (column: its index, & fk__skin_run::sign_columns where rows fold). */
+static FK__ALWAYS_INLINE float fk__dqs_signed_weight(const uint64_t *row, unsigned column, float weight)
 {
     uint32_t bits;
     memcpy(&bits, &weight, sizeof bits);
-    bits ^= (uint32_t)(row[joint / 64] >> (joint % 64) & 1) << 31;
+    bits ^= (uint32_t)(row[column / 64] >> (column % 64) & 1) << 31;
     memcpy(&weight, &bits, sizeof bits);
     return weight;
 }
@@ -9558,8 +9586,10 @@ static FK__ALWAYS_INLINE fk__f4 fk__cor_signed_weight(fk__f4 pivot, fk__f4 rotat
    each, where the tier can; returns whether it did. AVX2 gives each lane its
    bone's 32-bit word of the pivot's row (bit j is bit j % 32 of word j / 32),
    from a register for rows of two 64-bit words or loaded one by one from
-   longer ones (fk__row_words()), and shifts that bit to the sign. SSE2 and
-   SIMD128 have no per-lane shifts, so the 4-lane tier signs a weight at a time. */
+   longer ones (fk__row_words()), and shifts that bit to the sign. The
+   register's permute reads bits 5 and 6 of the index alone, so it finds bit
+   j & 127 as folded rows keep it (fk__dqs_sign_bits()). SSE2 and SIMD128
+   have no per-lane shifts, so the 4-lane tier signs a weight at a time. */
 static FK__ALWAYS_INLINE int fk__dqs_four_signed_weights4(const uint64_t *row, size_t words, const uint16_t *joints,
                                                           const float *weights, float *out)
 {
@@ -10250,17 +10280,20 @@ FK__COR_FINISH(8)
                 float four[4], signed_weight; \
                 const int at_once = influences == 4 && \
                                     fk__dqs_four_signed_weights##w(row, r.sign_words, joints, weights, four); \
-                signed_weight = at_once ? four[0] : fk__dqs_signed_weight(row, joints[0], weights[0]); \
+                signed_weight = at_once ? four[0] \
+                                        : fk__dqs_signed_weight(row, joints[0] & r.sign_columns, weights[0]); \
                 fk__lbs_blend##w motion = fk__lbs_start##w(bone + FK__DQS_MOTION_AT, signed_weight), scale = motion; \
                 blend = fk__dqs_start##w(bone, signed_weight); \
                 if (normals) scale = fk__lbs_start##w(bone + FK__DQS_SCALE_AT, weights[0]); \
                 FK__UNROLL for (e = 1; e < fk__in_first(influences); ++e) \
                     fk__dqs_scaled_add_##tier(&blend, &motion, &scale, r.palette + (size_t)joints[e] * stride, \
-                                              at_once ? four[e] : fk__dqs_signed_weight(row, joints[e], weights[e]), \
+                                              at_once ? four[e] \
+                                                      : fk__dqs_signed_weight(row, joints[e] & r.sign_columns, weights[e]), \
                                               weights[e], normals); \
                 FK__NO_UNROLL for (e = 4; e < influences; ++e) \
                     fk__dqs_scaled_add_##tier(&blend, &motion, &scale, r.palette + (size_t)joints2[e - 4] * stride, \
-                                              fk__dqs_signed_weight(row, joints2[e - 4], weights2[e - 4]), \
+                                              fk__dqs_signed_weight(row, joints2[e - 4] & r.sign_columns, \
+                                                                    weights2[e - 4]), \
                                               weights2[e - 4], normals); \
                 dual = fk__f4_add(fk__dqs_dual##w(blend), \
                                   fk__lbs_direction##w(motion, fk__f4_load3(r.positions + at * r.position_stride))); \
@@ -10971,6 +11004,7 @@ static FK__NOINLINE fk__skin_run fk__skin_run_of(const fk_skin_desc *d, const fk
     run.hemisphere = NULL;
     run.flipped = NULL;
     run.sign_words = 0;
+    run.sign_columns = 0xFFFFu;
     run.signed_bones = NULL;
     run.cofactor_normals = d->matrices != NULL;
     run.desc = d;
@@ -11249,7 +11283,7 @@ static void fk__cor_signs(const fk_skin_desc *d, const float *palette, fk__skin_
         d->transform_count * d->transform_count <= 2 * (double)d->vertex_count * d->influences) {
         run->sign_words = FK__DQS_SIGN_WORDS;
         fk__dqs_sign_bits(palette + FK__LBS_BONE_FLOATS, FK__COR_BONE_FLOATS, d->transform_count, run->sign_words,
-                          NULL, flipped);
+                          run->sign_columns, NULL, flipped);
         run->flipped = flipped;
     }
 }
@@ -11425,7 +11459,13 @@ static int fk__dqs_scaled_fast(const fk_skin_desc *d, const fk__skin_layout *lay
     if (!tables && d->transform_count > FK__DQS_SIGN_BONES) return 0;
     run = fk__skin_run_of(d, layout, palette);
     run.sign_words = tables ? ((size_t)d->transform_count + 63) / 64 : FK__DQS_SIGN_WORDS;
-    fk__dqs_sign_bits(palette, FK__DQS_SCALED_STRIDE, d->transform_count, run.sign_words, layout->named_bones, bits);
+    if (tables && fk__dqs_rows_fold(layout->named_bones)) {
+        FK__TEST_ROWS_FOLDED();
+        run.sign_words = FK__DQS_SIGN_WORDS;
+        run.sign_columns = 64 * FK__DQS_SIGN_WORDS - 1;
+    }
+    fk__dqs_sign_bits(palette, FK__DQS_SCALED_STRIDE, d->transform_count, run.sign_words, run.sign_columns,
+                      layout->named_bones, bits);
     run.flipped = bits;
     *result = fk__skin_fast(d, layout, palette, &run, fk__fast_paths()->dqs_scaled, fk__dqs_scaled_reference);
     return 1;

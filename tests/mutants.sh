@@ -884,10 +884,10 @@ simd_mutant scaled_dqs_motion_dropped avx2 fk__dqs_loop_##tier \
 simd_mutant scaled_dqs_weights_unsigned sse2 fk__dqs_signed_weight 'memcpy(&weight, &bits, sizeof bits);' '(void)bits;'
 
 # DQS with scale: the second word of the sign bits (bones 64 on) never read.
-simd_mutant scaled_dqs_high_word_ignored avx2 fk__dqs_signed_weight 'row[joint / 64]' 'row[0]'
+simd_mutant scaled_dqs_high_word_ignored avx2 fk__dqs_signed_weight 'row[column / 64]' 'row[0]'
 
 # DQS with scale: each pair's flip written into the first bone's row only.
-simd_mutant scaled_dqs_sign_bits_one_sided sse2 fk__dqs_sign_bits 'flipped[(size_t)b * words + (size_t)(a / 64)] |= (uint64_t)1 << (a % 64);' '(void)a;'
+simd_mutant scaled_dqs_sign_bits_one_sided sse2 fk__dqs_sign_bits 'flipped[(size_t)b * words + column_a / 64] |= (uint64_t)1 << column_a % 64;' '(void)column_a;'
 
 # DQS with scale: a rig past the 128 bones of the sign bits kept in the fast path.
 simd_mutant scaled_dqs_past_the_sign_bits avx2 fk__dqs_scaled_fast 'd->transform_count > FK__DQS_SIGN_BONES)' '0)'
@@ -929,8 +929,7 @@ simd_mutant second_weights_stride_of_the_first avx2 fk__second_lists \
 simd_mutant second_lists_not_moved_on avx2 fk__skin_run_advance 'r->weights2 += i * r->weight2_stride;' '(void)0;'
 simd_mutant dqs_fifth_on_from_the_first sse2 fk__dqs_loop_##tier 'pivot, joints2[e - 4], source, stride)' \
 'pivot, joints[e - 4], source, stride)'
-simd_mutant scaled_dqs_fifth_on_weights_from_the_first avx2 fk__dqs_loop_##tier \
-'fk__dqs_signed_weight(row, joints2[e - 4], weights2[e - 4])' 'fk__dqs_signed_weight(row, joints2[e - 4], weights[e - 4])'
+simd_mutant scaled_dqs_fifth_on_weights_from_the_first avx2 fk__dqs_loop_##tier 'weights2[e - 4]), \' 'weights[e - 4]), \'
 simd_mutant gltf_u8_joints_in_high_bytes sse2 fk__u8x4_widened@sse2 '_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)bytes), _mm_setzero_si128())' \
 '_mm_unpacklo_epi8(_mm_setzero_si128(), _mm_cvtsi32_si128((int)bytes))'
 
@@ -1036,6 +1035,17 @@ simd_mutant dqs_one_influence_rule_for_two avx2 fk__dqs_signs_for 'd->influences
 # When one row of the table serves, the bones copied without their signs.
 simd_mutant dqs_presigned_bones_unsigned sse2 fk__dqs_signs_for \
 'palette + (one_influence ? (size_t)j * FK__DQS_PALETTE_STRIDE : hemisphere[j])' 'palette + (size_t)j * FK__DQS_PALETTE_STRIDE'
+
+# Rigs past 128 bones whose named bones fold their sign bits
+# (fk__dqs_rows_fold()): two bones alike modulo 128 not noticed; the kernel
+# reading a folded row unmasked (beyond its two words); the bits written
+# unfolded; rows never folded (which the test notices).
+simd_mutant rows_fold_despite_collisions sse2 fk__dqs_rows_fold 'if (taken[column / 64] >> (column % 64) & 1) return 0;' ''
+simd_mutant folded_bits_read_unmasked avx2 fk__dqs_loop_##tier \
+'fk__dqs_signed_weight(row, joints[e] & r.sign_columns, weights[e])' 'fk__dqs_signed_weight(row, joints[e], weights[e])'
+simd_mutant folded_bits_written_unmasked sse2 fk__dqs_sign_bits \
+'column_b = (unsigned)b & column_mask' 'column_b = (unsigned)b'
+simd_mutant folded_rows_never_at_the_vertex avx2 fk__dqs_scaled_fast 'if (tables && fk__dqs_rows_fold(' 'if (0 && fk__dqs_rows_fold('
 
 # ---- Fast paths: the block index check ------------------------------------------------
 

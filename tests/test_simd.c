@@ -30,6 +30,8 @@
 typedef void (*any_function)(void);
 static void kernel_ran(any_function kernel);
 #define FK__TEST_KERNEL_RAN(kernel) kernel_ran((any_function)(kernel))
+static int rows_folded; /* calls whose DQS sign bits folded, since the last reset */
+#define FK__TEST_ROWS_FOLDED() (void)++rows_folded
 #define FK_LBS_IMPLEMENTATION
 #include "fk_lbs.h"
 #include "check.h"
@@ -1025,15 +1027,49 @@ static void dqs_sign_table_matches_its_definition(void)
     CHECK(rows_serving >= 32, "one row served in only %d of 256 tables: the test misses that case", rows_serving);
 }
 
+enum { FOLDED_SPREAD = 13, FOLDED_RIG = FOLDED_SPREAD * FK__DQS_SIGN_BONES + 3 };
+
+/* Bones 0 to count - 1 of palette, floats apart, copied to 13 b + 3 of
+   spread, and named there (named[0] the count), as fk__skin() names them. */
+static void spread_bones(const float *palette, size_t floats, int count, float *spread, int *named)
+{
+    int b;
+    for (named[0] = count, b = 0; b < count; ++b) {
+        named[1 + b] = FOLDED_SPREAD * b + 3;
+        memcpy(spread + (size_t)named[1 + b] * floats, palette + (size_t)b * floats, floats * sizeof(float));
+    }
+}
+
+/* fk__dqs_rows_fold() against its definition, no two named bones alike
+   modulo 128, for lists of every length to 129, half of them given a
+   collision. */
+static void dqs_rows_fold_exactly_when_no_two_bones_collide(void)
+{
+    int named[1 + 129], count, b, c, wrong = 0;
+    for (count = 0; count <= 129; ++count) {
+        int collide = 0;
+        for (named[0] = count, b = 0; b < count; ++b) named[1 + b] = (int)(rng_next() % FOLDED_RIG);
+        if (count % 2) named[count] = named[1] + 128 * (int)(1 + rng_next() % 4);
+        for (b = 0; b < count; ++b)
+            for (c = 0; c < b; ++c) collide |= named[1 + b] % 128 == named[1 + c] % 128;
+        wrong += fk__dqs_rows_fold(named) == collide;
+    }
+    CHECK(!fk__dqs_rows_fold(NULL), "a rig that names no bones folds");
+    CHECK(wrong == 0, "%d lists of named bones fold wrongly", wrong);
+}
+
 /* DQS with scale signs its weights by bits, two words a row, each pair tested
    once: against fk_quat_dot() < 0 for both orders of every pair, for every
    count of bones up to FK__DQS_SIGN_BONES (past one word), with zero and NaN
-   rotations mixed in; and the rows past the count stay unwritten. */
+   rotations mixed in; and the rows past the count stay unwritten. The same
+   bones spread over a larger rig (13 b + 3), their rows folded to 128
+   columns (a bone's bit at its index & 127), likewise. */
 static void dqs_sign_bits_match_their_definition(void)
 {
-    static float palette[FK__DQS_SIGN_BONES * FK__DQS_SCALED_STRIDE];
-    static uint64_t flipped[(FK__DQS_SIGN_BONES + 1) * FK__DQS_SIGN_WORDS];
-    int kind, count, a, b, c, wrong_bits = 0, flips = 0, untouched = 1;
+    static float palette[FK__DQS_SIGN_BONES * FK__DQS_SCALED_STRIDE], spread[FOLDED_RIG * FK__DQS_SCALED_STRIDE];
+    static uint64_t flipped[(FK__DQS_SIGN_BONES + 1) * FK__DQS_SIGN_WORDS], folded[FOLDED_RIG * FK__DQS_SIGN_WORDS];
+    int named[1 + FK__DQS_SIGN_BONES];
+    int kind, count, a, b, c, wrong_bits = 0, wrong_folds = 0, flips = 0, untouched = 1;
     for (kind = 0; kind < 3; ++kind)
         for (count = 1; count <= FK__DQS_SIGN_BONES; ++count) {
             for (b = 0; b < count; ++b) {
@@ -1046,25 +1082,32 @@ static void dqs_sign_bits_match_their_definition(void)
                 if (kind == 2 && rng_next() % 8 == 0) q[rng_next() % 4] = NAN;
             }
             for (a = 0; a < (FK__DQS_SIGN_BONES + 1) * FK__DQS_SIGN_WORDS; ++a) flipped[a] = ~(uint64_t)0;
-            fk__dqs_sign_bits(palette, FK__DQS_SCALED_STRIDE, count, FK__DQS_SIGN_WORDS, NULL, flipped);
+            fk__dqs_sign_bits(palette, FK__DQS_SCALED_STRIDE, count, FK__DQS_SIGN_WORDS, 0xFFFFu, NULL, flipped);
+            spread_bones(palette, FK__DQS_SCALED_STRIDE, count, spread, named);
+            fk__dqs_sign_bits(spread, FK__DQS_SCALED_STRIDE, FOLDED_RIG, FK__DQS_SIGN_WORDS, 127u, named, folded);
             for (a = 0; a < count; ++a)
                 for (b = 0; b < count; ++b) {
                     const float *qa = palette + (size_t)a * FK__DQS_SCALED_STRIDE;
                     const float *qb = palette + (size_t)b * FK__DQS_SCALED_STRIDE;
                     int flip = fk_quat_dot(fk_quat_make(qa[0], qa[1], qa[2], qa[3]),
                                            fk_quat_make(qb[0], qb[1], qb[2], qb[3])) < 0.0f;
+                    const int column = named[1 + b] & 127;
                     wrong_bits += (int)(flipped[a * FK__DQS_SIGN_WORDS + b / 64] >> (b % 64) & 1) != flip;
+                    wrong_folds +=
+                        (int)(folded[named[1 + a] * FK__DQS_SIGN_WORDS + column / 64] >> (column % 64) & 1) != flip;
                     flips += flip;
                 }
             untouched &= flipped[count * FK__DQS_SIGN_WORDS] == ~(uint64_t)0;
         }
     CHECK(wrong_bits == 0, "%d sign bits differ from fk_quat_dot() < 0", wrong_bits);
+    CHECK(wrong_folds == 0, "%d folded sign bits differ from fk_quat_dot() < 0", wrong_folds);
     CHECK(flips > 0, "no pair flipped: the test misses that case");
     CHECK(untouched, "the sign bits wrote past the rows of their bones");
 }
 #else
 static void dqs_sign_table_matches_its_definition(void) { check_skip("no fast paths in this build"); }
 static void dqs_sign_bits_match_their_definition(void) { check_skip("no fast paths in this build"); }
+static void dqs_rows_fold_exactly_when_no_two_bones_collide(void) { check_skip("no fast paths in this build"); }
 #endif
 
 /* Vertex counts that end mid-line and on a whole number of 64-byte lines,
@@ -1755,7 +1798,8 @@ static void the_simd128_tier_was_compared(void)
 
 /* The mesh packed, k influences a vertex, its joints as given, into out (a
    position and a normal a vertex). */
-enum { BIG_RIG = 1000, SPREAD = 14 };
+enum { BIG_RIG = 1000 };
+static int spread = 14;
 static fk_rigid big_bones[BIG_RIG], big_bind_poses[BIG_RIG];
 static float big_matrices[BIG_RIG][12];
 static uint16_t spread_joints[MAX_VERTICES][MAX_K];
@@ -1785,19 +1829,19 @@ static fk_skin_desc packed_desc(const uint16_t (*joints)[MAX_K], int with_normal
     return d;
 }
 
-/* The rig's used bones spread over 1000, bone j at j SPREAD + 3, the others
+/* The rig's used bones spread over 1000, bone j at j spread + 3, the others
    bones of the rig no vertex uses; the mesh's joints spread alike. */
 static void spread_the_rig(void)
 {
     int j, i, e;
     for (j = 0; j < BIG_RIG; ++j) {
-        const int from = j % SPREAD == 3 && j / SPREAD < used_bones ? j / SPREAD : used_bones + j % (ALL_BONES - used_bones);
+        const int from = j % spread == 3 && j / spread < used_bones ? j / spread : used_bones + j % (ALL_BONES - used_bones);
         big_bones[j] = bones[from];
         memcpy(big_matrices[j], matrices[from], sizeof big_matrices[j]);
         big_bind_poses[j] = bind_poses[from];
     }
     for (i = 0; i < test_mesh.count; ++i)
-        for (e = 0; e < test_mesh.k; ++e) spread_joints[i][e] = (uint16_t)(test_mesh.joints[i][e] * SPREAD + 3);
+        for (e = 0; e < test_mesh.k; ++e) spread_joints[i][e] = (uint16_t)(test_mesh.joints[i][e] * spread + 3);
 }
 
 /* The rig's last used bone named by the last vertex's last influence alone,
@@ -1819,7 +1863,9 @@ static void name_the_last_bone_once(void)
    vertex (glTF's usual layout; those of k = 8 always are), and for k = 8 as
    two streams, each naming bones the other does not (rigs past
    FK__NAMING_PAST bones name the bones they convert, and one of them is
-   named by one index only). */
+   named by one index only). DQS with scale also on rigs whose 68 used bones
+   lie 13 apart, no two alike modulo 128: centred at the vertex their sign
+   bits fold (fk__dqs_rows_fold()), which is checked to happen exactly there. */
 static void rigs_of_1000_bones_give_the_bits_of_64(void)
 {
     static const int ks[] = {1, 2, 4, 8};
@@ -1829,10 +1875,13 @@ static void rigs_of_1000_bones_give_the_bits_of_64(void)
     int method, ki, variant, with_normals, streams, misalign = 0;
     for (method = 0; method < METHODS; ++method) {
         skin_function skin = use_method(method);
+        const int folds = method == 3 || method == 4 ? 2 : 1; /* DQS with scale: also bones 13 apart */
         if (!affine_bones) make_bones(3.0f); else make_affine_bones(0);
-        used_bones = affine_bones && method >= 3 ? SCALED_BONES : SIGN_TABLE_BONES;
-        for (ki = 0; ki < 4; ++ki) {
-            make_mesh(333, ks[ki]);
+        for (ki = 0; ki < 4 * folds; ++ki) {
+            const int k = ks[ki % 4], fold = ki / 4, expect_fold = fold && method == 3 && tier_expected();
+            used_bones = affine_bones && method >= 3 ? SCALED_BONES : SIGN_TABLE_BONES;
+            spread = fold ? 13 : 14; /* odd: no two used bones alike modulo 128 */
+            make_mesh(333, k);
             name_the_last_bone_once();
             spread_the_rig();
             for (variant = 0; variant < 6; ++variant) { /* normals or not; lists, two streams, packed lists */
@@ -1841,11 +1890,11 @@ static void rigs_of_1000_bones_give_the_bits_of_64(void)
                 streams = variant >> 1 == 1;
                 small = packed_desc((const uint16_t (*)[MAX_K])test_mesh.joints, with_normals, out_a);
                 big = packed_desc((const uint16_t (*)[MAX_K])spread_joints, with_normals, out_b);
-                if ((streams && ks[ki] < 8) || (variant >= 4 && ks[ki] != 4)) continue; /* k = 8 is packed */
+                if ((streams && k < 8) || (variant >= 4 && k != 4)) continue; /* k = 8 is packed */
                 if (variant == 2) { /* the streams' bones apart: each stream names bones the other does not */
                     int i, e;
                     for (i = 0; i < test_mesh.count; ++i)
-                        for (e = 0; e < ks[ki]; ++e)
+                        for (e = 0; e < k; ++e)
                             test_mesh.joints[i][e] = (uint16_t)(test_mesh.joints[i][e] % (used_bones / 2) +
                                                                 (e < 4 ? 0 : used_bones / 2));
                     name_the_last_bone_once();
@@ -1854,9 +1903,9 @@ static void rigs_of_1000_bones_give_the_bits_of_64(void)
                 if (variant >= 4) {
                     int i;
                     for (i = 0; i < test_mesh.count; ++i)
-                        memcpy(packed_joints + (size_t)i * (size_t)ks[ki], spread_joints[i], sizeof(uint16_t) * (size_t)ks[ki]);
+                        memcpy(packed_joints + (size_t)i * (size_t)k, spread_joints[i], sizeof(uint16_t) * (size_t)k);
                     big.joints = packed_joints;
-                    big.joint_stride = sizeof(uint16_t) * (size_t)ks[ki];
+                    big.joint_stride = sizeof(uint16_t) * (size_t)k;
                 }
                 if (streams) {
                     big.joints2 = &spread_joints[0][4]; big.joint2_stride = big.joint_stride;
@@ -1874,11 +1923,15 @@ static void rigs_of_1000_bones_give_the_bits_of_64(void)
                 big.scratch_size = size;
                 misalign = (misalign + 13) % 64;
                 memset(out_a, 0x5a, sizeof out_a); memset(out_b, 0x5a, sizeof out_b);
-                { fk_result rs = skin(&small), rb = skin(&big);
-                CHECK(rs == FK_OK && rb == FK_OK, "%s k=%d: a call failed: %s, %s", method_name[method], ks[ki],
-                      fk_result_description(rs), fk_result_description(rb)); }
+                { fk_result rs = skin(&small), rb;
+                rows_folded = 0;
+                rb = skin(&big);
+                CHECK(rs == FK_OK && rb == FK_OK, "%s k=%d: a call failed: %s, %s", method_name[method], k,
+                      fk_result_description(rs), fk_result_description(rb));
+                CHECK((rows_folded > 0) == expect_fold, "%s k=%d, %d bones spread %d apart: signs %sfolded",
+                      method_name[method], k, used_bones, spread, rows_folded ? "" : "not "); }
                 CHECK(memcmp(out_a, out_b, sizeof out_a) == 0, "%s k=%d%s%s: 1000 bones give other bits than %d",
-                      method_name[method], ks[ki], with_normals ? " +normals" : "",
+                      method_name[method], k, with_normals ? " +normals" : "",
                       streams ? ", two streams" : variant >= 4 ? ", packed lists" : "", used_bones);
                 free(scratch);
             }
@@ -2118,6 +2171,7 @@ int main(void)
     RUN_TEST(cor_hemisphere_flips_past_180_degrees_of_quaternion);
     RUN_TEST(dqs_sign_table_matches_its_definition);
     RUN_TEST(dqs_sign_bits_match_their_definition);
+    RUN_TEST(dqs_rows_fold_exactly_when_no_two_bones_collide);
     RUN_TEST(odd_counts_match_reference);
     RUN_TEST(packed_arrays_end_where_memory_ends);
     RUN_TEST(records_end_where_memory_ends);
