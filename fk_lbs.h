@@ -8730,10 +8730,9 @@ FK_LBS_DEF FK__SMALL fk_result fk_retarget_map_names(int target_count, const cha
    and once for bones with scale centred at the vertex (signs from bits; any
    count, and four influences with and without normals; a large rig whose
    used bones fold, fk__dqs_rows_fold(), reads the bits of a small one);
-   forward kinematics
-   per convention and with and without translations. Bones with scale centred
-   at the bone need no kernel of their own: affine LBS by their scale parts,
-   then rigid DQS (fk__scaled_in_two()).
+   forward kinematics per convention and with and without translations.
+   Bones with scale centred at the bone need no kernel of their own: affine
+   LBS by their scale parts, then rigid DQS (fk__scaled_in_two()).
    CoR has one loop for any count, with or without normals: LBS's blend moves
    its centres, DQS's blend of real parts (signed by DQS's sign bits or by dot
    products) and DQS's turn of a point finish them; with scale, affine LBS of
@@ -11459,7 +11458,7 @@ static int fk__dqs_scaled_fast(const fk_skin_desc *d, const fk__skin_layout *lay
     if (!tables && d->transform_count > FK__DQS_SIGN_BONES) return 0;
     run = fk__skin_run_of(d, layout, palette);
     run.sign_words = tables ? ((size_t)d->transform_count + 63) / 64 : FK__DQS_SIGN_WORDS;
-    if (tables && fk__dqs_rows_fold(layout->named_bones)) {
+    if (fk__dqs_rows_fold(layout->named_bones)) { /* named: scratch given */
         FK__TEST_ROWS_FOLDED();
         run.sign_words = FK__DQS_SIGN_WORDS;
         run.sign_columns = 64 * FK__DQS_SIGN_WORDS - 1;

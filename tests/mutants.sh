@@ -1045,7 +1045,7 @@ simd_mutant folded_bits_read_unmasked avx2 fk__dqs_loop_##tier \
 'fk__dqs_signed_weight(row, joints[e] & r.sign_columns, weights[e])' 'fk__dqs_signed_weight(row, joints[e], weights[e])'
 simd_mutant folded_bits_written_unmasked sse2 fk__dqs_sign_bits \
 'column_b = (unsigned)b & column_mask' 'column_b = (unsigned)b'
-simd_mutant folded_rows_never_at_the_vertex avx2 fk__dqs_scaled_fast 'if (tables && fk__dqs_rows_fold(' 'if (0 && fk__dqs_rows_fold('
+simd_mutant folded_rows_never_at_the_vertex avx2 fk__dqs_scaled_fast 'if (fk__dqs_rows_fold(layout->named_bones))' 'if (0 && fk__dqs_rows_fold(layout->named_bones))'
 
 # ---- Fast paths: the block index check ------------------------------------------------
 

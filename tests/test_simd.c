@@ -1877,9 +1877,9 @@ static void rigs_of_1000_bones_give_the_bits_of_64(void)
         skin_function skin = use_method(method);
         const int folds = method == 3 || method == 4 ? 2 : 1; /* DQS with scale: also bones 13 apart */
         if (!affine_bones) make_bones(3.0f); else make_affine_bones(0);
+        used_bones = affine_bones && method >= 3 ? SCALED_BONES : SIGN_TABLE_BONES;
         for (ki = 0; ki < 4 * folds; ++ki) {
             const int k = ks[ki % 4], fold = ki / 4, expect_fold = fold && method == 3 && tier_expected();
-            used_bones = affine_bones && method >= 3 ? SCALED_BONES : SIGN_TABLE_BONES;
             spread = fold ? 13 : 14; /* odd: no two used bones alike modulo 128 */
             make_mesh(333, k);
             name_the_last_bone_once();
