@@ -41,7 +41,7 @@ default: all
 help:
 	@echo "make demo         build and run the examples; pictures in out/"
 	@echo "make test         build and run every test (ends with 'N passed, N failed')"
-	@echo "make mutants      check that the tests catch 362 deliberate bugs (about 30 minutes)"
+	@echo "make mutants      check that the tests catch 365 deliberate bugs (about 30 minutes)"
 	@echo "make bench        build cost against stb_image.h, then LBS/DQS k=1..8 and fk_forward against"
 	@echo "                  memcpy, a plain loop and the fbf9e24 header"
 	@echo "make test-wasm    the core, bad-input, SIMD and property tests built for wasm32, under node"

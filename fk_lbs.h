@@ -949,9 +949,11 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
     and besides, centred at the vertex a bit per pair of bones (8 n ceil(n /
     64)), centred at the bone 128 n, and past 128 bones with joint lists
     n + 4 (n + 1) to name the bones the vertices use (only those are
-    converted); 80 n for fk_skin_cor(), 272 n with scale (and past 128 bones
-    with joint lists the same n + 4 (n + 1)); each part rounded up to 64
-    bytes, plus 64 to align them. It depends on the method, transform_count,
+    converted; centred at the bone, only while the call has fewer than 640
+    joint indices a bone, past which converting every bone costs less); 80 n
+    for fk_skin_cor(), 272 n with scale (and past 128 bones with joint lists
+    the same n + 4 (n + 1), used as centred at the bone); each part rounded
+    up to 64 bytes, plus 64 to align them. It depends on the method, transform_count,
     and for DQS and CoR on whether the matrices scale and on whether joints is
     given, for DQS on dqs_scale_center, not on the vertices.
     @param desc the descriptor (only those fields are read).
@@ -3067,13 +3069,17 @@ static fk__forward_pass fk__fast_forward(void);
 
 /* tests/test_simd.c defines these to learn which kernel or pass each call
    runs, and so that the fast paths it holds to the reference were taken, and
-   when a large rig's sign bits fold (fk__dqs_rows_fold()); in every other
+   when a large rig's bones are named (fk__naming_pays()) and its sign bits
+   fold (fk__dqs_rows_fold()); in every other
    build they are nothing, and the library keeps no record. */
 #ifndef FK__TEST_KERNEL_RAN
 #define FK__TEST_KERNEL_RAN(kernel) ((void)0)
 #endif
 #ifndef FK__TEST_ROWS_FOLDED
 #define FK__TEST_ROWS_FOLDED() ((void)0)
+#endif
+#ifndef FK__TEST_BONES_NAMED
+#define FK__TEST_BONES_NAMED() ((void)0)
 #endif
 
 static int fk__forward_one_pass(int joint_count, const int *parents, const fk_vec3 *rest_joints,
@@ -4895,8 +4901,15 @@ static FK__NOINLINE fk_result fk__skin_on_stack(const fk_skin_desc *desc, const 
    scratch then holds after the palette a mark a bone and the list of those
    marked (its length first); naming too many is harmless, so the pass names
    every index in range and skips the others, which the skinning reports as
-   ever. */
+   ever. Centred at the bone, and for CoR, naming saves only conversions: a
+   call whose joint lists are long against the rig converts every bone
+   instead, a bone with scale costing about as much as naming
+   FK__NAMING_INDICES_PER_BONE indices (tests/test_simd.c lowers it, so that
+   its small meshes take both routes). */
 #define FK__NAMING_PAST 128
+#ifndef FK__NAMING_INDICES_PER_BONE
+#define FK__NAMING_INDICES_PER_BONE 640
+#endif
 
 static int fk__names_bones(const fk_skin_desc *d) { return d->transform_count > FK__NAMING_PAST && d->joints; }
 
@@ -4904,6 +4917,16 @@ static size_t fk__naming_bytes(const fk_skin_desc *d)
 {
     const size_t n = (size_t)d->transform_count;
     return fk__names_bones(d) ? fk__scratch_sum(fk__round64(n, 1), fk__round64(n + 1, sizeof(int))) - 64 : 0;
+}
+
+/* Whether a call with room to name its bones (fk__naming_bytes()) does:
+   centred at the vertex always, as naming also shortens the rows of sign
+   bits; otherwise when its joint indices cost less to name than the bones
+   they leave unconverted. */
+static int fk__naming_pays(const fk_skin_desc *d, size_t bone_floats)
+{
+    return (bone_floats == FK__DQS_SCALED_STRIDE && d->dqs_scale_center == FK_DQS_SCALE_AT_VERTEX) ||
+           (double)d->vertex_count * d->influences < (double)FK__NAMING_INDICES_PER_BONE * d->transform_count;
 }
 
 /* The descriptor's fields in locals: a store through named (bytes) could
@@ -4958,8 +4981,9 @@ static fk_result fk__skin(const fk_skin_desc *desc, const fk__skin_layout *layou
         desc->scratch_size < fk__scratch_sum(palette_bytes, fk__scratch_sum(naming, table_bytes) - 64))
         return fk__skin_on_stack(desc, layout, bone_floats, convert, fast, reference);
     palette = (char *)fk__align64_bytes(desc->scratch);
-    if (naming) {
+    if (naming && fk__naming_pays(desc, bone_floats)) {
         int *list = (int *)(void *)(palette + palette_bytes + fk__round64((size_t)desc->transform_count, 1));
+        FK__TEST_BONES_NAMED();
         fk__name_bones(desc, layout, (unsigned char *)palette + palette_bytes, list);
         named.named_bones = list;
     }

@@ -1047,6 +1047,16 @@ simd_mutant folded_bits_written_unmasked sse2 fk__dqs_sign_bits \
 'column_b = (unsigned)b & column_mask' 'column_b = (unsigned)b'
 simd_mutant folded_rows_never_at_the_vertex avx2 fk__dqs_scaled_fast 'if (fk__dqs_rows_fold(layout->named_bones))' 'if (0 && fk__dqs_rows_fold(layout->named_bones))'
 
+# Whether a call names its bones (fk__naming_pays()): past the cost, bones
+# named anyway; DQS with scale centred at the vertex not always named; the
+# joint indices counted one a vertex.
+simd_mutant naming_regardless_of_cost sse2 fk__naming_pays \
+'(double)d->vertex_count * d->influences < (double)FK__NAMING_INDICES_PER_BONE * d->transform_count' '1'
+simd_mutant naming_not_always_at_the_vertex avx2 fk__naming_pays \
+'(bone_floats == FK__DQS_SCALED_STRIDE && d->dqs_scale_center == FK_DQS_SCALE_AT_VERTEX) ||' ''
+simd_mutant naming_counts_vertices_not_indices sse2 fk__naming_pays \
+'(double)d->vertex_count * d->influences' '(double)d->vertex_count'
+
 # ---- Fast paths: the block index check ------------------------------------------------
 
 # The largest valid index one too high: an index equal to transform_count passes.

@@ -32,6 +32,11 @@ static void kernel_ran(any_function kernel);
 #define FK__TEST_KERNEL_RAN(kernel) kernel_ran((any_function)(kernel))
 static int rows_folded; /* calls whose DQS sign bits folded, since the last reset */
 #define FK__TEST_ROWS_FOLDED() (void)++rows_folded
+static int bones_named; /* calls that named their bones before converting them, likewise */
+#define FK__TEST_BONES_NAMED() (void)++bones_named
+/* Low, so that the 1000-bone rig's small meshes take both routes there:
+   naming the bones, and converting every one (fk__naming_pays()). */
+#define FK__NAMING_INDICES_PER_BONE 2
 #define FK_LBS_IMPLEMENTATION
 #include "fk_lbs.h"
 #include "check.h"
@@ -1865,9 +1870,13 @@ static void name_the_last_bone_once(void)
    FK__NAMING_PAST bones name the bones they convert, and one of them is
    named by one index only). DQS with scale also on rigs whose 68 used bones
    lie 13 apart, no two alike modulo 128: centred at the vertex their sign
-   bits fold (fk__dqs_rows_fold()), which is checked to happen exactly there. */
+   bits fold (fk__dqs_rows_fold()), which is checked to happen exactly there.
+   Which calls name their bones is checked too: DQS with scale centred at the
+   vertex always, at the bone and CoR with scale only with fewer joint
+   indices than FK__NAMING_INDICES_PER_BONE (lowered above) times the rig. */
 static void rigs_of_1000_bones_give_the_bits_of_64(void)
 {
+    enum { VERTICES = 333 };
     static const int ks[] = {1, 2, 4, 8};
     static uint16_t packed_joints[MAX_VERTICES * MAX_K];
     char *scratch;
@@ -1880,8 +1889,10 @@ static void rigs_of_1000_bones_give_the_bits_of_64(void)
         used_bones = affine_bones && method >= 3 ? SCALED_BONES : SIGN_TABLE_BONES;
         for (ki = 0; ki < 4 * folds; ++ki) {
             const int k = ks[ki % 4], fold = ki / 4, expect_fold = fold && method == 3 && tier_expected();
+            const int expect_named = method == 3 || ((method == 4 || method == COR_SCALED) &&
+                                                     VERTICES * k < FK__NAMING_INDICES_PER_BONE * BIG_RIG);
             spread = fold ? 13 : 14; /* odd: no two used bones alike modulo 128 */
-            make_mesh(333, k);
+            make_mesh(VERTICES, k);
             name_the_last_bone_once();
             spread_the_rig();
             for (variant = 0; variant < 6; ++variant) { /* normals or not; lists, two streams, packed lists */
@@ -1924,10 +1935,12 @@ static void rigs_of_1000_bones_give_the_bits_of_64(void)
                 misalign = (misalign + 13) % 64;
                 memset(out_a, 0x5a, sizeof out_a); memset(out_b, 0x5a, sizeof out_b);
                 { fk_result rs = skin(&small), rb;
-                rows_folded = 0;
+                rows_folded = bones_named = 0;
                 rb = skin(&big);
                 CHECK(rs == FK_OK && rb == FK_OK, "%s k=%d: a call failed: %s, %s", method_name[method], k,
                       fk_result_description(rs), fk_result_description(rb));
+                CHECK(bones_named == expect_named, "%s k=%d, %d vertices: bones %snamed", method_name[method], k,
+                      test_mesh.count, bones_named ? "" : "not ");
                 CHECK((rows_folded > 0) == expect_fold, "%s k=%d, %d bones spread %d apart: signs %sfolded",
                       method_name[method], k, used_bones, spread, rows_folded ? "" : "not "); }
                 CHECK(memcmp(out_a, out_b, sizeof out_a) == 0, "%s k=%d%s%s: 1000 bones give other bits than %d",
