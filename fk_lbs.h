@@ -952,10 +952,11 @@ FK_LBS_DEF fk_result fk_skin_dqs(const fk_skin_desc *desc);
     converted; centred at the bone, only while the call has fewer than 640
     joint indices a bone, past which converting every bone costs less); 80 n
     for fk_skin_cor(), 272 n with scale (and past 128 bones with joint lists
-    the same n + 4 (n + 1), used as centred at the bone); each part rounded
-    up to 64 bytes, plus 64 to align them. It depends on the method, transform_count,
-    and for DQS and CoR on whether the matrices scale and on whether joints is
-    given, for DQS on dqs_scale_center, not on the vertices.
+    the same n + 4 (n + 1), named by the same rule as centred at the bone);
+    each part rounded up to 64 bytes, plus 64 to align them. It depends on
+    the method, transform_count, and for DQS and CoR on whether the matrices
+    scale and on whether joints is given, for DQS on dqs_scale_center, not on
+    the vertices.
     @param desc the descriptor (only those fields are read).
     @param method the skinning it is for.
     @return bytes, any alignment; 0 for a NULL descriptor, no bones, or a method
@@ -3070,8 +3071,8 @@ static fk__forward_pass fk__fast_forward(void);
 /* tests/test_simd.c defines these to learn which kernel or pass each call
    runs, and so that the fast paths it holds to the reference were taken, and
    when a large rig's bones are named (fk__naming_pays()) and its sign bits
-   fold (fk__dqs_rows_fold()); in every other
-   build they are nothing, and the library keeps no record. */
+   fold (fk__dqs_rows_fold()); in every other build they are nothing, and the
+   library keeps no record. */
 #ifndef FK__TEST_KERNEL_RAN
 #define FK__TEST_KERNEL_RAN(kernel) ((void)0)
 #endif
