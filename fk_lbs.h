@@ -4420,7 +4420,8 @@ static fk_vec3 fk__cofactor_normal(const float blend[FK__LBS_BONE_FLOATS], fk_ve
 /* Rigs larger than the palette convert each bone as it is used. A vertex's
    neighbours in a mesh mostly use the same bones, so the last few converted
    are kept, a slot per joint index modulo their count: a bone with scale costs
-   a polar decomposition, far more than the blend that uses it. A slot holds
+   its split into rigid and scale parts in double (fk__dqs_scaled_bone()), far
+   more than the blend that uses it. A slot holds
    the largest entry, a bone with scale's (FK__DQS_SCALED_STRIDE floats). */
 #define FK__BONE_CACHE_SLOTS 16
 #define FK__BONE_CACHE_FLOATS 44
@@ -4896,9 +4897,10 @@ static FK__NOINLINE fk_result fk__skin_on_stack(const fk_skin_desc *desc, const 
 #define FK__COR_SCALED_FLOATS 32
 
 /* Rigs of bones with scale past this many bones, in scratch memory, convert
-   only the bones their vertices name (DQS and CoR): such a bone costs a polar
-   decomposition and, centred at the vertex, a row of sign bits as long as
-   the rig, far more than the pass over the joint lists that names them. The
+   only the bones their vertices name (DQS and CoR): such a bone costs its
+   split into rigid and scale parts and, centred at the vertex, a row of sign
+   bits as long as the rig, far more than the pass over the joint lists that
+   names them. The
    scratch then holds after the palette a mark a bone and the list of those
    marked (its length first); naming too many is harmless, so the pass names
    every index in range and skips the others, which the skinning reports as
